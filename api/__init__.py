@@ -1,0 +1,84 @@
+"""The HTTP layer: flask-smorest blueprints, auth, errors as problem+json. No rule logic here."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from typing import Any
+
+from flask import Flask, Response, g, request
+from flask_smorest import Api
+from werkzeug.exceptions import HTTPException, UnsupportedMediaType
+from werkzeug.routing import IntegerConverter
+
+from api import auth, db
+from api.errors import http_problem, register_error_handlers
+from api.fields import MAX_ID
+
+REQUEST_ID_RE = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+# Bodies these content types carry; anything else on a write is refused with 415.
+BODY_MIMETYPES = {"application/json", "text/csv"}
+
+
+class IdConverter(IntegerConverter):
+    """Ids in paths: 1..2^31-1, so an out-of-range id is a plain 404 on every database."""
+
+    def __init__(self, map: Any) -> None:  # noqa: A002 - werkzeug's name
+        super().__init__(map, min=1, max=MAX_ID)
+
+
+class LeagueApi(Api):
+    def handle_http_exception(self, error: HTTPException) -> Response:  # type: ignore[override]
+        return http_problem(error)
+
+
+def _start_request() -> None:
+    supplied = request.headers.get("X-Request-ID", "")
+    g.request_id = supplied if REQUEST_ID_RE.match(supplied) else uuid.uuid4().hex
+    if request.method in ("POST", "PUT", "PATCH") and request.content_length != 0:
+        has_body = request.content_length is not None or request.headers.get("Transfer-Encoding")
+        if has_body and request.mimetype not in BODY_MIMETYPES:
+            raise UnsupportedMediaType(
+                "Send the body as application/json (or text/csv where a path takes CSV)."
+            )
+    if request.path.startswith("/api/"):
+        auth.load_actor()
+
+
+def _finish_request(response: Response) -> Response:
+    response.headers["X-Request-ID"] = g.get("request_id", "")
+    if request.method in ("GET", "HEAD") and response.status_code == 200:
+        # Answers differ by caller (R19), so caches must key on the Authorization header.
+        response.vary.add("Authorization")
+        response.add_etag()
+        response.make_conditional(request)
+    return response
+
+
+def init_app(app: Flask) -> Api:
+    app.url_map.converters["id"] = IdConverter
+    db.init_app(app)
+    register_error_handlers(app)
+    api = LeagueApi(
+        app,
+        spec_kwargs={
+            "info": {
+                "description": (
+                    "Points, standings and qualifiers for free bar and pub poker leagues. "
+                    "Public reads need no key; hosts and the office send "
+                    "`Authorization: Bearer <key>`. Errors are application/problem+json."
+                )
+            }
+        },
+    )
+    api.register_converter(IdConverter, lambda _c: {"type": "integer", "minimum": 1, "maximum": MAX_ID})
+    api.spec.components.security_scheme(
+        "bearerAuth", {"type": "http", "scheme": "bearer", "description": "An API key."}
+    )
+    from api import api_keys, audit_log, health, players, points_charts, regions, seasons, venues
+
+    for module in (health, regions, venues, points_charts, seasons, players, api_keys, audit_log):
+        api.register_blueprint(module.blp)
+    app.before_request(_start_request)
+    app.after_request(_finish_request)
+    return api

@@ -1,0 +1,77 @@
+"""R18: the office reads and filters the append-only audit log."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, time
+from typing import Any
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import Schema, ValidationError, fields
+from sqlalchemy import select
+
+from api import db
+from api.auth import office_only
+from api.fields import QueryId, UtcDateTime
+from api.pagination import PageArgs, page_schema, paginate
+from models import AuditEntry
+
+blp = Blueprint("audit_log", __name__, url_prefix="/api/v1/audit-log", description="Audit log (R18).")
+
+
+class DateOrDateTime(fields.Field):
+    """`2026-03-04` (midnight UTC) or a full ISO 8601 timestamp."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> datetime:
+        text = str(value).strip()
+        try:
+            if len(text) == 10:
+                return datetime.combine(datetime.fromisoformat(text).date(), time())
+            parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+        except ValueError:
+            raise ValidationError("Not a valid date or ISO 8601 timestamp.") from None
+        if parsed.tzinfo is not None:
+            parsed = parsed.astimezone(UTC).replace(tzinfo=None)
+        return parsed
+
+
+class AuditQuery(PageArgs):
+    entity = fields.String(metadata={"description": "e.g. season, player, api_key"})
+    entity_id = QueryId()
+    action = fields.String(metadata={"description": "e.g. season.update"})
+    actor = fields.String(metadata={"description": "The key name that acted."})
+    since = DateOrDateTime(metadata={"description": "From this date or timestamp (UTC)."})
+    until = DateOrDateTime(metadata={"description": "Before this date or timestamp (UTC)."})
+
+
+class AuditOut(Schema):
+    id = fields.Integer()
+    at = UtcDateTime()
+    actor = fields.String()
+    actor_role = fields.String()
+    actor_key_id = fields.Integer(allow_none=True)
+    request_id = fields.String(allow_none=True)
+    action = fields.String()
+    entity = fields.String()
+    entity_id = fields.Integer(allow_none=True)
+    before = fields.Raw(allow_none=True)
+    after = fields.Raw(allow_none=True)
+    reason = fields.String(allow_none=True)
+
+
+@blp.route("")
+class AuditViews(MethodView):
+    @office_only
+    @blp.arguments(AuditQuery, location="query")
+    @blp.response(200, page_schema(AuditOut, "AuditPage"))
+    def get(self, args: dict[str, Any]) -> dict[str, Any]:
+        """Read the audit log, newest first (office)"""
+        query = select(AuditEntry).order_by(AuditEntry.id.desc())
+        for name in ("entity", "entity_id", "action", "actor"):
+            if name in args:
+                query = query.where(getattr(AuditEntry, name) == args[name])
+        if "since" in args:
+            query = query.where(AuditEntry.at >= args["since"])
+        if "until" in args:
+            query = query.where(AuditEntry.at < args["until"])
+        return paginate(db.session(), query, args)

@@ -1,0 +1,63 @@
+"""Who is calling: `Authorization: Bearer <key>` names a host or office key; no key is the public."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
+
+from flask import g, request
+from flask_smorest import Blueprint
+from werkzeug.exceptions import Forbidden, Unauthorized
+
+from api import db
+from models.actor import PUBLIC, Actor
+from models.services.keys import authenticate
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+BAD_KEY = "A valid API key is required: Authorization: Bearer <key>."
+
+
+def load_actor() -> None:
+    """Before each API request: an unknown, revoked or malformed key gets the same 401."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        g.actor = Actor(role="public", name="public", request_id=g.get("request_id"))
+        return
+    scheme, _, presented = header.partition(" ")
+    presented = presented.strip()
+    if scheme.lower() != "bearer" or not presented or len(presented) > 200:
+        raise Unauthorized(BAD_KEY)
+    actor = authenticate(db.session(), presented, g.get("request_id"))
+    if actor is None:
+        raise Unauthorized(BAD_KEY)
+    g.actor = actor
+
+
+def current_actor() -> Actor:
+    actor: Actor = g.get("actor") or PUBLIC
+    return actor
+
+
+def requires(*roles: str) -> Callable[[F], F]:
+    """Allow only these roles (host, office); documents the bearer scheme and 401/403 answers."""
+
+    def decorator(func: F) -> F:
+        @wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            actor = current_actor()
+            if actor.role == "public":
+                raise Unauthorized(BAD_KEY)
+            if actor.role not in roles:
+                raise Forbidden(f"This needs a key of role {' or '.join(roles)}; yours is {actor.role}.")
+            return func(*args, **kwargs)
+
+        documented = Blueprint.doc(security=[{"bearerAuth": []}], **{"x-roles": list(roles)})
+        return documented(wrapper)  # type: ignore[return-value]
+
+    return decorator
+
+
+office_only = requires("office")
+host_or_office = requires("host", "office")

@@ -1,0 +1,60 @@
+"""One database session per request, committed once after the view succeeds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, Response, current_app, g
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.orm import Session
+
+from api.errors import database_problem, unexpected_problem
+from models.db import make_engine, make_sessionmaker
+
+
+class Database:
+    def __init__(self, url: str, **engine_options: Any) -> None:
+        self.engine = make_engine(url, **engine_options)
+        self.sessionmaker = make_sessionmaker(self.engine)
+
+
+def init_app(app: Flask) -> None:
+    app.extensions["league_db"] = Database(app.config["DATABASE_URL"])
+    app.after_request(_commit)
+    app.teardown_appcontext(_close)
+
+
+def database() -> Database:
+    db: Database = current_app.extensions["league_db"]
+    return db
+
+
+def session() -> Session:
+    if "db_session" not in g:
+        g.db_session = database().sessionmaker()
+    db_session: Session = g.db_session
+    return db_session
+
+
+def _commit(response: Response) -> Response:
+    db_session: Session | None = g.get("db_session")
+    if db_session is None:
+        return response
+    if response.status_code >= 400:
+        db_session.rollback()
+        return response
+    try:
+        db_session.commit()
+    except DBAPIError as exc:
+        db_session.rollback()
+        return database_problem(exc)
+    except Exception as exc:  # noqa: BLE001 - the one place a failed commit becomes a response
+        db_session.rollback()
+        return unexpected_problem(exc)
+    return response
+
+
+def _close(_exc: BaseException | None) -> None:
+    db_session: Session | None = g.pop("db_session", None)
+    if db_session is not None:
+        db_session.close()

@@ -1,0 +1,135 @@
+"""The one place where errors become HTTP: every error is application/problem+json (RFC 9457)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask, Response, g, json
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+from models.errors import LeagueError
+
+log = logging.getLogger("league.errors")
+
+PROBLEM_MIMETYPE = "application/problem+json"
+
+
+def problem(
+    status: int,
+    title: str,
+    detail: str,
+    *,
+    errors: Mapping[str, list[str]] | None = None,
+    rule: str | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> Response:
+    body: dict[str, Any] = {
+        "type": f"urn:pokerleague:problem:{rule}" if rule else "about:blank",
+        "title": title,
+        "status": status,
+        "detail": detail,
+    }
+    if rule:
+        body["rule"] = rule
+    if errors:
+        body["errors"] = dict(errors)
+    request_id = g.get("request_id")
+    if request_id:
+        body["request_id"] = request_id
+    response = Response(json.dumps(body), status=status, mimetype=PROBLEM_MIMETYPE)
+    for key, value in (headers or {}).items():
+        response.headers[key] = value
+    return response
+
+
+def flatten_messages(messages: Any, prefix: str = "") -> dict[str, list[str]]:
+    """webargs/marshmallow nest messages by field; API.md names fields by path: results.3.place."""
+    flat: dict[str, list[str]] = {}
+    if isinstance(messages, Mapping):
+        for key, value in messages.items():
+            name = str(key)
+            if name == "_schema":
+                name = ""
+            path = ".".join(part for part in (prefix, name) if part)
+            flat.update(flatten_messages(value, path))
+    elif isinstance(messages, list | tuple) and all(isinstance(m, str) for m in messages):
+        flat.setdefault(prefix or "body", []).extend(messages)
+    elif isinstance(messages, list | tuple):
+        for item in messages:
+            flat.update(flatten_messages(item, prefix))
+    else:
+        flat.setdefault(prefix or "body", []).append(str(messages))
+    return flat
+
+
+def _webargs_errors(error: HTTPException) -> dict[str, list[str]]:
+    data = getattr(error, "data", None) or {}
+    messages = data.get("messages") or {}
+    flat: dict[str, list[str]] = {}
+    # Messages come by location (json, query, headers, ...); the field path is what a caller needs.
+    for _location, by_field in messages.items():
+        flat.update(flatten_messages(by_field))
+    return flat
+
+
+def _summary(errors: Mapping[str, list[str]]) -> str:
+    parts = [f"{field}: {msgs[0]}" for field, msgs in list(errors.items())[:5]]
+    more = len(errors) - 5
+    return "; ".join(parts) + (f"; and {more} more" if more > 0 else "")
+
+
+def http_problem(error: HTTPException) -> Response:
+    status = error.code or 500
+    headers = {}
+    if status == 401:
+        headers["WWW-Authenticate"] = 'Bearer realm="league"'
+    if status == 405 and getattr(error, "valid_methods", None):
+        headers["Allow"] = ", ".join(error.valid_methods or [])
+    if status == 429:
+        headers.update(dict(error.get_headers()))
+        headers.pop("Content-Type", None)
+    errors = _webargs_errors(error)
+    if status == 422 and errors:
+        return problem(422, "Invalid input", _summary(errors), errors=errors, headers=headers)
+    if status == 400 and errors:
+        return problem(400, "Bad request", _summary(errors), errors=errors, headers=headers)
+    detail = error.description or error.name
+    if status == 413:
+        detail = "The request body is larger than this service accepts."
+    if status >= 500:
+        detail = "The service failed to answer; the error was logged with this request's id."
+    return problem(status, error.name, detail, headers=headers)
+
+
+def league_problem(error: LeagueError) -> Response:
+    return problem(error.status, error.title, error.detail, errors=error.errors, rule=error.rule)
+
+
+def database_problem(error: DBAPIError) -> Response:
+    """A constraint the database enforced after the service's own checks (e.g. a race)."""
+    message = str(getattr(error, "orig", error))
+    for rule in ("R2", "R18"):
+        if f"{rule}:" in message:
+            text = message.split(f"{rule}:", 1)[1].splitlines()[0].strip()
+            return problem(422, "A league rule refuses this", f"{rule}: {text}", rule=rule)
+    if isinstance(error, IntegrityError):
+        log.info("integrity error: %s", message)
+        return problem(
+            409, "Conflict", "The request conflicts with data stored meanwhile; read and retry."
+        )
+    return unexpected_problem(error)
+
+
+def unexpected_problem(error: Exception) -> Response:
+    log.exception("unexpected error (request %s)", g.get("request_id"), exc_info=error)
+    return http_problem(InternalServerError())
+
+
+def register_error_handlers(app: Flask) -> None:
+    app.register_error_handler(LeagueError, league_problem)
+    app.register_error_handler(DBAPIError, database_problem)
+    app.register_error_handler(HTTPException, http_problem)
+    app.register_error_handler(Exception, unexpected_problem)

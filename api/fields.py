@@ -1,0 +1,86 @@
+"""Field types shared by the schemas: strict integers, ids, exact decimals, UTC timestamps."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Any
+
+from marshmallow import ValidationError, fields, validate
+
+MAX_ID = 2**31 - 1  # PostgreSQL integer: a larger id can match nothing
+
+
+class StrictInt(fields.Integer):
+    """An integer as JSON writes it: no 1.5, no "3", no true."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(strict=True, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        if isinstance(value, bool):
+            raise self.make_error("invalid")
+        result: int = super()._deserialize(value, attr, data, **kwargs)
+        return result
+
+
+class QueryInt(fields.Integer):
+    """An integer in a query string ("?entrants=12"), refusing "1.5" and "1e3"."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        if isinstance(value, str) and not value.strip().lstrip("-").isdigit():
+            raise self.make_error("invalid")
+        result: int = super()._deserialize(value, attr, data, **kwargs)
+        return result
+
+
+def Id(**kwargs: Any) -> StrictInt:  # noqa: N802 - reads like a type in schemas
+    return StrictInt(validate=validate.Range(min=1, max=MAX_ID), **kwargs)
+
+
+def QueryId(**kwargs: Any) -> QueryInt:  # noqa: N802
+    return QueryInt(validate=validate.Range(min=1, max=MAX_ID), **kwargs)
+
+
+class Text(fields.String):
+    """Trimmed text that may not be blank."""
+
+    def __init__(self, max_length: int = 200, **kwargs: Any) -> None:
+        super().__init__(validate=validate.Length(min=1, max=max_length), **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        text: str = super()._deserialize(value, attr, data, **kwargs)
+        text = " ".join(text.split())
+        if not text:
+            raise ValidationError("May not be blank.")
+        return text
+
+
+class ExactNumber(fields.Decimal):
+    """Read as an exact Decimal (0.3 stays 0.3), written as a JSON number."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(allow_nan=False, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Decimal:
+        if isinstance(value, bool):
+            raise self.make_error("invalid")
+        result: Decimal = super()._deserialize(value, attr, data, **kwargs)
+        return result
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        if value is None:
+            return None
+        number = Decimal(value).normalize()
+        return int(number) if number == number.to_integral_value() else float(number)
+
+
+class UtcDateTime(fields.DateTime):
+    """Timestamps are stored as naive UTC and shown as ISO 8601 with a Z."""
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> str | None:
+        if value is None:
+            return None
+        if isinstance(value, dt.datetime) and value.tzinfo is not None:
+            value = value.astimezone(dt.UTC).replace(tzinfo=None)
+        return str(value.replace(microsecond=0).isoformat() + "Z")

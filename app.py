@@ -1,0 +1,82 @@
+"""The league service: create_app(config=None) builds the Flask app from the environment."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+import swagger_ui_bundle
+from flask import Flask, request, send_from_directory
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+
+import api
+from api.cli import register_cli
+from models.db import default_database_url
+
+TRUE_WORDS = {"1", "true", "yes", "on"}
+
+
+def config_from_env(environ: dict[str, str] | os._Environ[str] = os.environ) -> dict[str, Any]:
+    """Everything configurable comes from the environment (API.md "Conventions")."""
+    return {
+        "DATABASE_URL": environ.get("DATABASE_URL") or default_database_url(),
+        "MAX_CONTENT_LENGTH": int(environ.get("MAX_CONTENT_LENGTH", 2 * 1024 * 1024)),
+        "RATELIMIT_ENABLED": environ.get("RATELIMIT_ENABLED", "1").lower() in TRUE_WORDS,
+        "RATELIMIT_STORAGE_URI": environ.get("RATELIMIT_STORAGE_URI", "memory://"),
+        "RATELIMIT_DEFAULT": environ.get("RATELIMIT_DEFAULT", "600 per minute"),
+        "RATELIMIT_HEADERS_ENABLED": True,
+        "LOG_LEVEL": environ.get("LOG_LEVEL", "INFO").upper(),
+    }
+
+
+SPEC_CONFIG: dict[str, Any] = {
+    "API_TITLE": "Poker League Points and Standings",
+    "API_VERSION": "1.0.0",
+    "OPENAPI_VERSION": "3.0.3",
+    "OPENAPI_URL_PREFIX": "/",
+    "OPENAPI_JSON_PATH": "openapi.json",
+    "OPENAPI_SWAGGER_UI_PATH": "docs",
+    # Served from the swagger-ui-bundle package: the docs page works with no internet.
+    "OPENAPI_SWAGGER_UI_URL": "/docs/assets/",
+    "JSON_SORT_KEYS": False,
+}
+
+
+def _rate_limit_key() -> str:
+    """Count per API key when one is sent (hosts share pub Wi-Fi), else per address."""
+    header = request.headers.get("Authorization", "")
+    if header:
+        return "key:" + hashlib.sha256(header.encode()).hexdigest()[:32]
+    return "ip:" + (get_remote_address() or "unknown")
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    app = Flask(__name__, instance_path=str(Path(__file__).resolve().parent / "instance"))
+    app.config.update(SPEC_CONFIG)
+    app.config.update(config_from_env())
+    app.config.update(config or {})
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    logging.basicConfig(
+        level=app.config["LOG_LEVEL"], format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+
+    limiter = Limiter(
+        _rate_limit_key,
+        app=app,
+        default_limits_exempt_when=lambda: not request.path.startswith("/api/"),
+    )
+    app.extensions["league_limiter"] = limiter
+    api.init_app(app)
+
+    assets = swagger_ui_bundle.swagger_ui_path
+
+    @app.get("/docs/assets/<path:filename>")
+    def docs_assets(filename: str) -> Any:
+        return send_from_directory(assets, filename, max_age=86400)
+
+    register_cli(app)
+    return app

@@ -1,0 +1,35 @@
+"""The domain: ORM entities, the pure rules (models.rules) and the services that join them."""
+
+from models.access import ROLES, ApiKey, ApiKeyVenue
+from models.audit import AuditEntry
+from models.base import Base
+from models.league import (
+    CHART_KINDS,
+    DOUBLE_QUALIFIER_POLICIES,
+    SEASON_DEFAULTS,
+    PointsChart,
+    PointsChartBand,
+    Region,
+    Season,
+    SeasonRegion,
+    Venue,
+)
+from models.players import Player
+
+__all__ = [
+    "CHART_KINDS",
+    "DOUBLE_QUALIFIER_POLICIES",
+    "ROLES",
+    "SEASON_DEFAULTS",
+    "ApiKey",
+    "ApiKeyVenue",
+    "AuditEntry",
+    "Base",
+    "Player",
+    "PointsChart",
+    "PointsChartBand",
+    "Region",
+    "Season",
+    "SeasonRegion",
+    "Venue",
+]

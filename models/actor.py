@@ -1,0 +1,29 @@
+"""Who is calling: the public, a host bound to venues, the office, or a command on the server."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Actor:
+    role: str  # "public", "host", "office" or "system" (the command line)
+    name: str
+    key_id: int | None = None
+    venue_ids: frozenset[int] = field(default_factory=frozenset)
+    request_id: str | None = None
+
+    @property
+    def is_office(self) -> bool:
+        return self.role in ("office", "system")
+
+    @property
+    def is_host(self) -> bool:
+        return self.role == "host"
+
+    def hosts_venue(self, venue_id: int | None) -> bool:
+        return venue_id is not None and venue_id in self.venue_ids
+
+
+PUBLIC = Actor(role="public", name="public")
+SYSTEM = Actor(role="system", name="command line")

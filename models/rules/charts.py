@@ -1,0 +1,112 @@
+"""R7: placement points from a season's points chart."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from models.rules.numbers import round_half_up
+
+DEFAULT_FRACTION = Decimal("0.30")
+DEFAULT_STEP = 10
+
+
+class NoBandForEntrants(ValueError):
+    """R7: a bands chart has no band for this number of entrants."""
+
+    def __init__(self, entrants: int) -> None:
+        super().__init__(f"the points chart has no band for {entrants} entrants")
+        self.entrants = entrants
+
+
+@dataclass(frozen=True)
+class Band:
+    min_entrants: int
+    max_entrants: int
+    points: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Chart:
+    """Either kind of chart. `top_fraction` uses fraction and step; `bands` uses bands."""
+
+    kind: str = "top_fraction"
+    fraction: Decimal = DEFAULT_FRACTION
+    step: int = DEFAULT_STEP
+    bands: tuple[Band, ...] = field(default_factory=tuple)
+
+    def points_for(self, entrants: int) -> list[int]:
+        """Points of places 1..k in a field of `entrants`, k being the scoring places.
+
+        Raises NoBandForEntrants for a bands chart with no band covering `entrants`.
+        """
+        if entrants < 1:
+            raise ValueError("a field has at least one entrant")
+        if self.kind == "top_fraction":
+            k = scoring_places(self.fraction, entrants)
+            return [self.step * (k - p + 1) for p in range(1, k + 1)]
+        band = self.band_for(entrants)
+        points = list(band.points[:entrants])
+        while points and points[-1] == 0:
+            points.pop()
+        return points
+
+    def band_for(self, entrants: int) -> Band:
+        for band in self.bands:
+            if band.min_entrants <= entrants <= band.max_entrants:
+                return band
+        raise NoBandForEntrants(entrants)
+
+    def place_points(self, place: int, entrants: int) -> int:
+        points = self.points_for(entrants)
+        return points[place - 1] if 1 <= place <= len(points) else 0
+
+
+DEFAULT_CHART = Chart()
+
+
+def scoring_places(fraction: Decimal, entrants: int) -> int:
+    """R7 top_fraction: k = max(1, round_half_up(fraction x n))."""
+    return max(1, round_half_up(fraction * entrants))
+
+
+def band_problems(bands: Sequence[Band]) -> dict[str, list[str]]:
+    """R7 bands: what is wrong with a table of bands, by field path (`bands.2.min_entrants`).
+
+    Bands are read in the order given: each must start right after the one before ends,
+    so the table has neither overlaps nor gaps.
+    """
+    problems: dict[str, list[str]] = {}
+    if not bands:
+        problems["bands"] = ["A bands chart needs at least one band."]
+        return problems
+    previous: Band | None = None
+    for index, band in enumerate(bands):
+        at = f"bands.{index}"
+        if band.max_entrants < band.min_entrants:
+            problems.setdefault(f"{at}.max_entrants", []).append(
+                "Must be at least min_entrants."
+            )
+        if len(band.points) > band.max_entrants:
+            problems.setdefault(f"{at}.points", []).append(
+                f"Lists {len(band.points)} places but the band has at most "
+                f"{band.max_entrants} entrants."
+            )
+        if any(a < b for a, b in zip(band.points, band.points[1:], strict=False)):
+            problems.setdefault(f"{at}.points", []).append(
+                "Points must not increase from one place to the next."
+            )
+        if previous is not None:
+            if band.min_entrants <= previous.max_entrants:
+                problems.setdefault(f"{at}.min_entrants", []).append(
+                    f"Overlaps the band before it ({previous.min_entrants}-"
+                    f"{previous.max_entrants}); bands must be in increasing order."
+                )
+            elif band.min_entrants > previous.max_entrants + 1:
+                problems.setdefault(f"{at}.min_entrants", []).append(
+                    f"Leaves a gap: the band before ends at {previous.max_entrants}, so this "
+                    f"one must start at {previous.max_entrants + 1}."
+                )
+        previous = band
+    return problems

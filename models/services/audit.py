@@ -1,0 +1,63 @@
+"""R18: write the append-only audit log; snapshot entities as plain JSON for before/after."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import inspect
+from sqlalchemy.orm import Session
+
+from models.actor import Actor
+from models.audit import AuditEntry
+
+
+def plain(value: Any) -> Any:
+    """A JSON-safe copy of a value: dates as ISO strings, decimals as strings (exact)."""
+    if isinstance(value, datetime):
+        return value.isoformat() + "Z"
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return format(value.normalize(), "f")
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [plain(v) for v in value]
+    return value
+
+
+def snapshot(entity: Any, **extra: Any) -> dict[str, Any]:
+    """Every column of an entity, plus `extra` (e.g. related ids), as JSON-safe data."""
+    mapper = inspect(entity).mapper
+    data = {attr.key: plain(getattr(entity, attr.key)) for attr in mapper.column_attrs}
+    data.update({key: plain(value) for key, value in extra.items()})
+    return data
+
+
+def record(
+    session: Session,
+    actor: Actor,
+    action: str,
+    entity: str,
+    entity_id: int | None,
+    *,
+    before: Any = None,
+    after: Any = None,
+    reason: str | None = None,
+) -> AuditEntry:
+    entry = AuditEntry(
+        actor_key_id=actor.key_id,
+        actor=actor.name,
+        actor_role=actor.role,
+        request_id=actor.request_id,
+        action=action,
+        entity=entity,
+        entity_id=entity_id,
+        before=before,
+        after=after,
+        reason=reason,
+    )
+    session.add(entry)
+    return entry

@@ -1,0 +1,86 @@
+"""API keys: create (the secret is shown once), authenticate, revoke."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Sequence
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from models.access import ROLES, ApiKey, ApiKeyVenue
+from models.actor import Actor
+from models.base import utcnow
+from models.errors import InvalidInput
+from models.league import Venue
+from models.services.audit import record, snapshot
+
+KEY_PREFIX = "plk_"
+
+
+def hash_key(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def key_snapshot(key: ApiKey) -> dict[str, object]:
+    data = snapshot(key, venue_ids=key.venue_ids)
+    data.pop("key_hash", None)
+    return data
+
+
+def create_key(
+    session: Session, actor: Actor, name: str, role: str, venue_ids: Sequence[int]
+) -> tuple[ApiKey, str]:
+    """Returns the stored key and its secret, which is never stored or shown again."""
+    problems: dict[str, list[str]] = {}
+    if role not in ROLES:
+        problems["role"] = [f"Must be one of: {', '.join(ROLES)}."]
+    venue_ids = sorted(set(venue_ids))
+    if role == "host" and not venue_ids:
+        problems["venue_ids"] = ["A host key is bound to at least one venue."]
+    if role == "office" and venue_ids:
+        problems["venue_ids"] = ["An office key is not bound to venues."]
+    for index, venue_id in enumerate(venue_ids):
+        if session.get(Venue, venue_id) is None:
+            problems[f"venue_ids.{index}"] = [f"There is no venue with id {venue_id}."]
+    if problems:
+        raise InvalidInput("The key cannot be created as asked.", errors=problems)
+    secret = KEY_PREFIX + secrets.token_urlsafe(32)
+    key = ApiKey(
+        name=name,
+        role=role,
+        key_hash=hash_key(secret),
+        key_prefix=secret[: len(KEY_PREFIX) + 6],
+        venue_links=[ApiKeyVenue(venue_id=venue_id) for venue_id in venue_ids],
+    )
+    session.add(key)
+    session.flush()
+    record(session, actor, "api_key.create", "api_key", key.id, after=key_snapshot(key))
+    return key, secret
+
+
+def authenticate(session: Session, presented: str, request_id: str | None = None) -> Actor | None:
+    """The caller a key stands for, or None for an unknown, revoked or malformed key."""
+    digest = hash_key(presented)
+    key = session.scalar(select(ApiKey).where(ApiKey.key_hash == digest))
+    if key is None or key.revoked_at is not None or not hmac.compare_digest(key.key_hash, digest):
+        return None
+    return Actor(
+        role=key.role,
+        name=key.name,
+        key_id=key.id,
+        venue_ids=frozenset(key.venue_ids),
+        request_id=request_id,
+    )
+
+
+def revoke_key(session: Session, actor: Actor, key: ApiKey) -> ApiKey:
+    if key.revoked_at is None:
+        before = key_snapshot(key)
+        key.revoked_at = utcnow()
+        session.flush()
+        record(session, actor, "api_key.revoke", "api_key", key.id, before=before,
+               after=key_snapshot(key))
+    return key

@@ -1,0 +1,162 @@
+"""Regions, venues and points charts: create, change, look up (R1, R7)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any, TypeVar
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from models.actor import Actor
+from models.errors import Conflict, InvalidInput, NotFound, RuleViolation
+from models.league import PointsChart, PointsChartBand, Region, Venue
+from models.rules.charts import DEFAULT_CHART, Band, Chart, NoBandForEntrants, band_problems
+from models.services.audit import record, snapshot
+
+T = TypeVar("T")
+
+
+def get_or_404(session: Session, model: type[T], entity_id: int, label: str) -> T:
+    found = session.get(model, entity_id)
+    if found is None:
+        raise NotFound(f"There is no {label} with id {entity_id}.")
+    return found
+
+
+def require_exists(
+    session: Session, model: type[Any], entity_id: int | None, field: str, label: str
+) -> None:
+    """Refuse a reference to a row that does not exist, naming the field."""
+    if entity_id is not None and session.get(model, entity_id) is None:
+        raise InvalidInput(
+            f"{field}: there is no {label} with id {entity_id}.",
+            errors={field: [f"There is no {label} with id {entity_id}."]},
+        )
+
+
+# Regions ------------------------------------------------------------------------------------
+
+
+def create_region(session: Session, actor: Actor, name: str) -> Region:
+    if session.scalar(select(Region.id).where(Region.name == name)) is not None:
+        raise Conflict(
+            f"A region named {name!r} already exists.", errors={"name": ["Already in use."]}
+        )
+    region = Region(name=name)
+    session.add(region)
+    session.flush()
+    record(session, actor, "region.create", "region", region.id, after=snapshot(region))
+    return region
+
+
+# Venues -------------------------------------------------------------------------------------
+
+
+def _check_venue_name(session: Session, region_id: int, name: str, venue_id: int | None) -> None:
+    clash = session.scalar(
+        select(Venue.id).where(Venue.region_id == region_id, Venue.name == name)
+    )
+    if clash is not None and clash != venue_id:
+        raise Conflict(
+            f"Venue {clash} in that region is already named {name!r}.",
+            errors={"name": ["Already used by another venue of the region."]},
+        )
+
+
+def create_venue(session: Session, actor: Actor, data: dict[str, Any]) -> Venue:
+    require_exists(session, Region, data["region_id"], "region_id", "region")
+    _check_venue_name(session, data["region_id"], data["name"], None)
+    venue = Venue(**data)
+    session.add(venue)
+    session.flush()
+    record(session, actor, "venue.create", "venue", venue.id, after=snapshot(venue))
+    return venue
+
+
+def update_venue(session: Session, actor: Actor, venue: Venue, changes: dict[str, Any]) -> Venue:
+    before = snapshot(venue)
+    if "region_id" in changes:
+        require_exists(session, Region, changes["region_id"], "region_id", "region")
+    _check_venue_name(
+        session,
+        changes.get("region_id", venue.region_id),
+        changes.get("name", venue.name),
+        venue.id,
+    )
+    for key, value in changes.items():
+        setattr(venue, key, value)
+    session.flush()
+    record(session, actor, "venue.update", "venue", venue.id, before=before, after=snapshot(venue))
+    return venue
+
+
+# Points charts (R7) ---------------------------------------------------------------------------
+
+
+def chart_rule(chart: PointsChart | None) -> Chart:
+    """The pure chart of an entity; a season without a chart uses the default top_fraction one."""
+    if chart is None:
+        return DEFAULT_CHART
+    if chart.kind == "top_fraction":
+        assert chart.fraction is not None and chart.step is not None
+        return Chart(kind="top_fraction", fraction=Decimal(chart.fraction), step=chart.step)
+    return Chart(
+        kind="bands",
+        bands=tuple(
+            Band(b.min_entrants, b.max_entrants, tuple(b.points)) for b in chart.bands
+        ),
+    )
+
+
+def chart_snapshot(chart: PointsChart) -> dict[str, Any]:
+    return snapshot(
+        chart,
+        bands=[
+            {"min_entrants": b.min_entrants, "max_entrants": b.max_entrants, "points": b.points}
+            for b in chart.bands
+        ],
+    )
+
+
+def create_chart(session: Session, actor: Actor, data: dict[str, Any]) -> PointsChart:
+    if session.scalar(select(PointsChart.id).where(PointsChart.name == data["name"])):
+        raise Conflict(
+            f"A points chart named {data['name']!r} already exists.",
+            errors={"name": ["Already in use."]},
+        )
+    chart = PointsChart(name=data["name"], kind=data["kind"])
+    if data["kind"] == "top_fraction":
+        chart.fraction = data["fraction"]
+        chart.step = data["step"]
+    else:
+        bands = [
+            Band(b["min_entrants"], b["max_entrants"], tuple(b["points"])) for b in data["bands"]
+        ]
+        problems = band_problems(bands)
+        if problems:
+            raise RuleViolation(
+                "the bands of a points chart must not overlap or leave gaps",
+                rule="R7",
+                errors=problems,
+            )
+        chart.bands = [
+            PointsChartBand(
+                min_entrants=b.min_entrants, max_entrants=b.max_entrants, points=list(b.points)
+            )
+            for b in bands
+        ]
+    session.add(chart)
+    session.flush()
+    record(session, actor, "points_chart.create", "points_chart", chart.id,
+           after=chart_snapshot(chart))
+    return chart
+
+
+def preview_chart(chart: PointsChart | None, entrants: int) -> dict[str, Any]:
+    """R7: the points of places 1..k for a field of `entrants`."""
+    try:
+        points = chart_rule(chart).points_for(entrants)
+    except NoBandForEntrants as exc:
+        raise RuleViolation(str(exc), rule="R7", errors={"entrants": [str(exc)]}) from None
+    return {"entrants": entrants, "scoring_places": len(points), "points": points}

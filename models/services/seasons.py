@@ -1,0 +1,142 @@
+"""Seasons (R2): create and change them, refuse overlaps, find a venue's season for a date."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session
+
+from models.actor import Actor
+from models.errors import InvalidInput, RuleViolation
+from models.league import SEASON_DEFAULTS, PointsChart, Region, Season, SeasonRegion, Venue
+from models.services.audit import record, snapshot
+from models.services.league import require_exists
+
+SETTINGS = tuple(SEASON_DEFAULTS)
+
+
+def season_snapshot(season: Season) -> dict[str, Any]:
+    return snapshot(season, region_ids=season.region_ids)
+
+
+def _check_settings(session: Session, data: dict[str, Any]) -> None:
+    """Checks that need the whole season (after a PATCH is merged) or the database."""
+    problems: dict[str, list[str]] = {}
+    if data["ends_on"] < data["starts_on"]:
+        problems["ends_on"] = ["Must be on or after starts_on."]
+    championship = data.get("championship_date")
+    if championship is not None and championship <= data["ends_on"]:
+        problems["championship_date"] = [
+            "The championship is held after the season's last day (R2)."
+        ]
+    tiers = [tier["events"] for tier in data.get("attendance_bonus") or []]
+    if len(tiers) != len(set(tiers)):
+        problems["attendance_bonus"] = ["Each tier needs a different number of events."]
+    for index, region_id in enumerate(data.get("region_ids") or []):
+        if session.get(Region, region_id) is None:
+            problems[f"region_ids.{index}"] = [f"There is no region with id {region_id}."]
+    if problems:
+        raise InvalidInput("; ".join(f"{k}: {v[0]}" for k, v in problems.items()), errors=problems)
+    require_exists(session, PointsChart, data.get("points_chart_id"), "points_chart_id",
+                   "points chart")
+
+
+def overlapping_seasons(
+    session: Session,
+    starts_on: date,
+    ends_on: date,
+    region_ids: list[int],
+    exclude_id: int | None = None,
+) -> list[Season]:
+    """R2: seasons whose dates meet [starts_on, ends_on] and that cover a common region.
+
+    A season naming no region covers them all.
+    """
+    query = select(Season).where(Season.starts_on <= ends_on, Season.ends_on >= starts_on)
+    if exclude_id is not None:
+        query = query.where(Season.id != exclude_id)
+    if region_ids:
+        shares_region = select(SeasonRegion.season_id).where(
+            SeasonRegion.region_id.in_(region_ids)
+        )
+        query = query.where(or_(Season.all_regions.is_(True), Season.id.in_(shares_region)))
+    return list(session.scalars(query.order_by(Season.starts_on)))
+
+
+def _refuse_overlap(session: Session, data: dict[str, Any], exclude_id: int | None) -> None:
+    clashes = overlapping_seasons(
+        session, data["starts_on"], data["ends_on"], data.get("region_ids") or [], exclude_id
+    )
+    if clashes:
+        other = clashes[0]
+        message = (
+            f"overlaps season {other.id} ({other.name}, {other.starts_on} to {other.ends_on}), "
+            "which covers a common venue"
+        )
+        raise RuleViolation(message, rule="R2", errors={"starts_on": [message], "ends_on": [message]})
+
+
+def _apply(session: Session, season: Season, data: dict[str, Any]) -> None:
+    """Write changes in an order that lets the database's R2 triggers judge only the final state.
+
+    Regions that go away are removed first, then the season row changes, then regions are added:
+    each step's coverage is a subset of the final one, so a trigger never refuses a valid change.
+    """
+    wanted = None
+    if "region_ids" in data:
+        wanted = sorted(set(data["region_ids"] or []))
+        season.region_links = [link for link in season.region_links if link.region_id in wanted]
+        session.flush()
+    for key, value in data.items():
+        if key != "region_ids":
+            setattr(season, key, value)
+    if wanted is not None:
+        season.all_regions = not wanted
+    session.add(season)
+    session.flush()
+    if wanted is not None:
+        have = set(season.region_ids)
+        season.region_links.extend(SeasonRegion(region_id=r) for r in wanted if r not in have)
+        session.flush()
+
+
+def create_season(session: Session, actor: Actor, data: dict[str, Any]) -> Season:
+    full = {**SEASON_DEFAULTS, "region_ids": [], **data}
+    _check_settings(session, full)
+    _refuse_overlap(session, full, None)
+    season = Season()
+    _apply(session, season, full)
+    record(session, actor, "season.create", "season", season.id, after=season_snapshot(season))
+    return season
+
+
+def update_season(session: Session, actor: Actor, season: Season, changes: dict[str, Any]) -> Season:
+    before = season_snapshot(season)
+    merged = {**before_values(season), **changes}
+    _check_settings(session, merged)
+    _refuse_overlap(session, merged, season.id)
+    _apply(session, season, changes)
+    record(session, actor, "season.update", "season", season.id, before=before,
+           after=season_snapshot(season))
+    return season
+
+
+def before_values(season: Season) -> dict[str, Any]:
+    values = {key: getattr(season, key) for key in SETTINGS}
+    values.update(
+        name=season.name,
+        starts_on=season.starts_on,
+        ends_on=season.ends_on,
+        championship_date=season.championship_date,
+        points_chart_id=season.points_chart_id,
+        region_ids=season.region_ids,
+    )
+    return values
+
+
+def season_for(session: Session, venue: Venue, on: date) -> Season | None:
+    """R2: the season that covers the venue's region and whose dates contain `on`."""
+    candidates = overlapping_seasons(session, on, on, [venue.region_id])
+    return candidates[0] if candidates else None
