@@ -12,7 +12,7 @@ from werkzeug.exceptions import HTTPException, UnsupportedMediaType
 from werkzeug.routing import IntegerConverter
 
 from api import auth, db
-from api.errors import http_problem, register_error_handlers
+from api.errors import PROBLEM_MIMETYPE, ProblemSchema, http_problem, register_error_handlers
 from api.fields import MAX_ID
 
 REQUEST_ID_RE = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
@@ -28,8 +28,18 @@ class IdConverter(IntegerConverter):
 
 
 class LeagueApi(Api):
+    # Document errors as api/errors.py answers them, not as flask-smorest's own JSON Error.
+    ERROR_SCHEMA = ProblemSchema
+
     def handle_http_exception(self, error: HTTPException) -> Response:  # type: ignore[override]
         return http_problem(error)
+
+    def _register_responses(self) -> None:
+        super()._register_responses()  # type: ignore[misc]
+        for response in self.spec.components.responses_lazy.values():
+            content = response.get("content", {})
+            if self.DEFAULT_RESPONSE_CONTENT_TYPE in content:
+                content[PROBLEM_MIMETYPE] = content.pop(self.DEFAULT_RESPONSE_CONTENT_TYPE)
 
 
 def _start_request() -> None:
@@ -71,13 +81,27 @@ def init_app(app: Flask) -> Api:
             }
         },
     )
-    api.register_converter(IdConverter, lambda _c: {"type": "integer", "minimum": 1, "maximum": MAX_ID})
+    api.register_converter(
+        IdConverter, lambda _c: {"type": "integer", "minimum": 1, "maximum": MAX_ID}
+    )
     api.spec.components.security_scheme(
         "bearerAuth", {"type": "http", "scheme": "bearer", "description": "An API key."}
     )
-    from api import api_keys, audit_log, health, players, points_charts, regions, seasons, venues
+    from api import (
+        api_keys,
+        audit_log,
+        health,
+        players,
+        points_charts,
+        regions,
+        seasons,
+        tournaments,
+        venues,
+    )
 
-    for module in (health, regions, venues, points_charts, seasons, players, api_keys, audit_log):
+    for module in (
+        health, regions, venues, points_charts, seasons, players, tournaments, api_keys, audit_log
+    ):
         api.register_blueprint(module.blp)
     app.before_request(_start_request)
     app.after_request(_finish_request)

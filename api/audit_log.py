@@ -16,10 +16,12 @@ from api.fields import QueryId, UtcDateTime
 from api.pagination import PageArgs, page_schema, paginate
 from models import AuditEntry
 
-blp = Blueprint("audit_log", __name__, url_prefix="/api/v1/audit-log", description="Audit log (R18).")
+blp = Blueprint(
+    "audit_log", __name__, url_prefix="/api/v1/audit-log", description="Audit log (R18)."
+)
 
 
-class DateOrDateTime(fields.Field):
+class DateOrDateTime(fields.String):
     """`2026-03-04` (midnight UTC) or a full ISO 8601 timestamp."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> datetime:

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask, Response, g, json
+from marshmallow import Schema, fields
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
@@ -15,6 +16,24 @@ from models.errors import LeagueError
 log = logging.getLogger("league.errors")
 
 PROBLEM_MIMETYPE = "application/problem+json"
+
+
+class ProblemSchema(Schema):
+    """The body of every error, for the spec only: `problem()` writes it."""
+
+    type = fields.String(
+        required=True, metadata={"description": "urn:pokerleague:problem:<rule> or about:blank"}
+    )
+    title = fields.String(required=True)
+    status = fields.Integer(required=True)
+    detail = fields.String(required=True)
+    rule = fields.String(metadata={"description": "The league rule that refused, e.g. R2."})
+    errors = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(fields.String()),
+        metadata={"description": "Messages by field path, e.g. results.3.place."},
+    )
+    request_id = fields.String()
 
 
 def problem(

@@ -57,15 +57,23 @@ class Text(fields.String):
 
 
 class ExactNumber(fields.Decimal):
-    """Read as an exact Decimal (0.3 stays 0.3), written as a JSON number."""
+    """Read as an exact Decimal (0.3 stays 0.3), written as a JSON number.
 
-    def __init__(self, **kwargs: Any) -> None:
+    At most `max_places` decimal places (the columns are Numeric(5, 4)): more would be rounded
+    silently by the database, or turn 0.00001 into 0 and break a check constraint.
+    """
+
+    def __init__(self, max_places: int = 4, **kwargs: Any) -> None:
         super().__init__(allow_nan=False, **kwargs)
+        self.max_places = max_places
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Decimal:
         if isinstance(value, bool):
             raise self.make_error("invalid")
         result: Decimal = super()._deserialize(value, attr, data, **kwargs)
+        exponent = result.normalize().as_tuple().exponent
+        if isinstance(exponent, int) and -exponent > self.max_places:
+            raise ValidationError(f"At most {self.max_places} decimal places.")
         return result
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:

@@ -33,7 +33,9 @@ def page_schema(item: type[Schema], name: str) -> type[Schema]:
     )
 
 
-def paginate(session: Session, query: Select[Any], args: dict[str, Any], scalars: bool = True) -> dict[str, Any]:
+def paginate(
+    session: Session, query: Select[Any], args: dict[str, Any], scalars: bool = True
+) -> dict[str, Any]:
     page, per_page = args["page"], args["per_page"]
     total = session.scalar(select(func.count()).select_from(query.order_by(None).subquery())) or 0
     page_query = query.limit(per_page).offset((page - 1) * per_page)

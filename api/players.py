@@ -24,9 +24,7 @@ from models.services.players import (
     update_player,
 )
 
-blp = Blueprint(
-    "players", __name__, url_prefix="/api/v1/players", description="Players (R5, R19)."
-)
+blp = Blueprint("players", __name__, url_prefix="/api/v1/players", description="Players (R5, R19).")
 
 
 class PlayerIn(Schema):
@@ -37,7 +35,9 @@ class PlayerIn(Schema):
         allow_none=True,
         metadata={"description": "Date of birth YYYYMMDD followed by a 4-digit PIN (R5)."},
     )
-    display_name = Text(max_length=120, metadata={"description": "Default: first name, last initial."})
+    display_name = Text(
+        max_length=120, metadata={"description": "Default: first name, last initial."}
+    )
     home_venue_id = Id(allow_none=True)
 
     @validates("date_of_birth")
@@ -85,7 +85,13 @@ class PlayerQuery(PageArgs):
 
 PUBLIC_FIELDS = ("id", "display_name", "home_venue_id")
 PERSONAL_FIELDS = (
-    "full_name", "email", "date_of_birth", "membership_number", "pin", "created_at", "updated_at"
+    "full_name",
+    "email",
+    "date_of_birth",
+    "membership_number",
+    "pin",
+    "created_at",
+    "updated_at",
 )
 
 
@@ -100,11 +106,13 @@ def player_view(session: Session, actor: Actor, player: Player) -> dict[str, Any
 def duplicate_warnings(duplicates: list[int]) -> list[dict[str, Any]]:
     if not duplicates:
         return []
-    return [{
-        "code": "possible_duplicate",
-        "message": "R5: the name closely matches existing players; the office can merge them.",
-        "player_ids": duplicates,
-    }]
+    return [
+        {
+            "code": "possible_duplicate",
+            "message": "R5: the name closely matches existing players; the office can merge them.",
+            "player_ids": duplicates,
+        }
+    ]
 
 
 @blp.route("")

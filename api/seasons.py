@@ -41,9 +41,7 @@ class SeasonIn(Schema):
         metadata={"description": "Absent or null: the default top_fraction chart (30%, step 10)."},
     )
     participation_points = StrictInt(validate=validate.Range(min=0, max=1_000_000))
-    attendance_bonus = fields.List(
-        fields.Nested(TierSchema), validate=validate.Length(max=100)
-    )
+    attendance_bonus = fields.List(fields.Nested(TierSchema), validate=validate.Length(max=100))
     count_best = StrictInt(
         allow_none=True,
         validate=validate.Range(min=1, max=1000),
@@ -75,7 +73,8 @@ class SeasonOut(Schema):
     championship_date = fields.Date(allow_none=True)
     points_chart_id = fields.Integer(allow_none=True)
     points_chart = fields.Method(
-        "_chart", metadata={"description": "The chart in force (the default one when none is named)."}
+        "_chart",
+        metadata={"description": "The chart in force (the default one when none is named)."},
     )
     participation_points = fields.Integer()
     attendance_bonus = fields.List(fields.Nested(TierSchema))
@@ -93,8 +92,14 @@ class SeasonOut(Schema):
         if season.points_chart is not None:
             return dict(EffectiveChart().dump(season.points_chart))
         rule = chart_rule(None)
-        return {"id": None, "name": "default", "kind": rule.kind, "fraction": float(rule.fraction),
-                "step": rule.step, "bands": []}
+        return {
+            "id": None,
+            "name": "default",
+            "kind": rule.kind,
+            "fraction": float(rule.fraction),
+            "step": rule.step,
+            "bands": [],
+        }
 
 
 class SeasonQuery(PageArgs):

@@ -15,21 +15,27 @@ from models.league import (
     Venue,
 )
 from models.players import Player
+from models.tournaments import STATUSES, TOURNAMENT_KINDS, IdempotentRequest, Result, Tournament
 
 __all__ = [
     "CHART_KINDS",
     "DOUBLE_QUALIFIER_POLICIES",
     "ROLES",
     "SEASON_DEFAULTS",
+    "STATUSES",
+    "TOURNAMENT_KINDS",
     "ApiKey",
     "ApiKeyVenue",
     "AuditEntry",
     "Base",
+    "IdempotentRequest",
     "Player",
     "PointsChart",
     "PointsChartBand",
     "Region",
+    "Result",
     "Season",
     "SeasonRegion",
+    "Tournament",
     "Venue",
 ]

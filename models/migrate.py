@@ -12,9 +12,7 @@ from models.db import REPO_ROOT, normalise_url
 def alembic_config(url: str | None = None, connection: Connection | None = None) -> Config:
     config = Config()
     config.set_main_option("script_location", str(REPO_ROOT / "migrations"))
-    config.set_main_option(
-        "file_template", "%%(year)d%%(month).2d%%(day).2d_%%(rev)s_%%(slug)s"
-    )
+    config.set_main_option("file_template", "%%(year)d%%(month).2d%%(day).2d_%%(rev)s_%%(slug)s")
     if url is not None:
         # ConfigParser interpolation: a literal % in a password must be doubled.
         config.set_main_option("sqlalchemy.url", normalise_url(url).replace("%", "%%"))

@@ -104,9 +104,7 @@ def engine(database_url: str) -> Iterator[Engine]:
 
 @pytest.fixture(scope="session")
 def base_app(database_url: str) -> Flask:
-    return create_app(
-        {"DATABASE_URL": database_url, "TESTING": True, "RATELIMIT_ENABLED": False}
-    )
+    return create_app({"DATABASE_URL": database_url, "TESTING": True, "RATELIMIT_ENABLED": False})
 
 
 @pytest.fixture()
@@ -179,7 +177,9 @@ class Caller:
         return self.request("DELETE", path, **kwargs)
 
 
-def new_key(app: Flask, role: str, venue_ids: list[int] | None = None, name: str | None = None) -> str:
+def new_key(
+    app: Flask, role: str, venue_ids: list[int] | None = None, name: str | None = None
+) -> str:
     session = app.extensions["league_db"].sessionmaker()
     try:
         _key, secret = create_key(session, SYSTEM, name or f"test {role}", role, venue_ids or [])
@@ -236,8 +236,12 @@ class League:
         return self._created("/api/v1/venues", body)
 
     def season(self, **fields: Any) -> dict[str, Any]:
-        body = {"name": self._unique("Season"), "starts_on": "2026-01-05",
-                "ends_on": "2026-03-29", **fields}
+        body = {
+            "name": self._unique("Season"),
+            "starts_on": "2026-01-05",
+            "ends_on": "2026-03-29",
+            **fields,
+        }
         return self._created("/api/v1/seasons", body)
 
     def chart(self, **fields: Any) -> dict[str, Any]:
@@ -255,7 +259,9 @@ def league(office: Caller) -> League:
     return League(office)
 
 
-def assert_problem(response: Any, status: int, *fields: str, rule: str | None = None) -> dict[str, Any]:
+def assert_problem(
+    response: Any, status: int, *fields: str, rule: str | None = None
+) -> dict[str, Any]:
     """The answer is problem+json with this status, naming each field (and the rule) given."""
     assert response.status_code == status, (response.status_code, response.get_data(as_text=True))
     assert response.mimetype == "application/problem+json", response.mimetype

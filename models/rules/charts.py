@@ -85,9 +85,7 @@ def band_problems(bands: Sequence[Band]) -> dict[str, list[str]]:
     for index, band in enumerate(bands):
         at = f"bands.{index}"
         if band.max_entrants < band.min_entrants:
-            problems.setdefault(f"{at}.max_entrants", []).append(
-                "Must be at least min_entrants."
-            )
+            problems.setdefault(f"{at}.max_entrants", []).append("Must be at least min_entrants.")
         if len(band.points) > band.max_entrants:
             problems.setdefault(f"{at}.points", []).append(
                 f"Lists {len(band.points)} places but the band has at most "

@@ -7,8 +7,12 @@ import unicodedata
 from collections.abc import Iterable
 from datetime import date
 
-MEMBERSHIP_RE = re.compile(r"^(\d{4})(\d{2})(\d{2})(\d{4})$")
+# ASCII digits only (\d would take any script's digits) and \Z (a $ would let "...\n" through).
+MEMBERSHIP_RE = re.compile(r"^(\d{4})(\d{2})(\d{2})(\d{4})\Z", re.ASCII)
 EMAIL_RE = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+# The stored widths of players.name_key and players.display_name: a derived value must fit.
+NAME_KEY_MAX = 200
+DISPLAY_NAME_MAX = 120
 
 
 def normalise_name(full_name: str) -> str:
@@ -16,7 +20,8 @@ def normalise_name(full_name: str) -> str:
     decomposed = unicodedata.normalize("NFKD", full_name)
     plain = "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
     plain = re.sub(r"[^\w\s]", "", plain)
-    return " ".join(plain.split())
+    # NFKD and casefold can lengthen a name ('ß' -> 'ss'), so cap it to the stored width.
+    return " ".join(plain.split())[:NAME_KEY_MAX].rstrip()
 
 
 def normalise_email(email: str) -> str:
@@ -27,25 +32,35 @@ def default_display_name(full_name: str) -> str:
     """R19: the public sees a display name; by default the first name and the last initial."""
     parts = full_name.split()
     if len(parts) < 2:
-        return full_name.strip()
-    return f"{parts[0]} {parts[-1][0].upper()}."
+        return full_name.strip()[:DISPLAY_NAME_MAX]
+    initial = parts[-1][0].upper()
+    return f"{parts[0][: DISPLAY_NAME_MAX - len(initial) - 2]} {initial}."
 
 
-def parse_membership_number(number: str) -> date:
+def parse_membership_number(number: str, today: date | None = None) -> date:
     """R5 (002): a membership number is the date of birth YYYYMMDD followed by a 4-digit PIN.
 
-    Returns the date of birth; raises ValueError naming what is wrong.
+    Returns the date of birth; raises ValueError naming what is wrong. Given `today`, a date of
+    birth after it (or before 1900, as for a date of birth given on its own) is refused too.
     """
     match = MEMBERSHIP_RE.match(number)
     if not match:
-        raise ValueError("A membership number is 12 digits: the date of birth (YYYYMMDD) and a 4-digit PIN.")
+        raise ValueError(
+            "A membership number is 12 digits: the date of birth (YYYYMMDD) and a 4-digit PIN."
+        )
     year, month, day, _pin = match.groups()
     try:
-        return date(int(year), int(month), int(day))
+        born = date(int(year), int(month), int(day))
     except ValueError:
         raise ValueError(
             f"The first 8 digits must be a real date of birth (YYYYMMDD); {year}-{month}-{day} is not."
         ) from None
+    if today is not None and not date(1900, 1, 1) <= born <= today:
+        raise ValueError(
+            f"The first 8 digits must be a date of birth between 1900-01-01 and today; "
+            f"{born.isoformat()} is not."
+        )
+    return born
 
 
 def edit_distance(a: str, b: str, limit: int) -> int:

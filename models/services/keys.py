@@ -37,14 +37,15 @@ def create_key(
     problems: dict[str, list[str]] = {}
     if role not in ROLES:
         problems["role"] = [f"Must be one of: {', '.join(ROLES)}."]
-    venue_ids = sorted(set(venue_ids))
     if role == "host" and not venue_ids:
         problems["venue_ids"] = ["A host key is bound to at least one venue."]
     if role == "office" and venue_ids:
         problems["venue_ids"] = ["An office key is not bound to venues."]
+    # Indexes name the caller's list as sent (venue_ids.0 is the first venue given).
     for index, venue_id in enumerate(venue_ids):
         if session.get(Venue, venue_id) is None:
             problems[f"venue_ids.{index}"] = [f"There is no venue with id {venue_id}."]
+    venue_ids = sorted(set(venue_ids))
     if problems:
         raise InvalidInput("The key cannot be created as asked.", errors=problems)
     secret = KEY_PREFIX + secrets.token_urlsafe(32)
@@ -81,6 +82,13 @@ def revoke_key(session: Session, actor: Actor, key: ApiKey) -> ApiKey:
         before = key_snapshot(key)
         key.revoked_at = utcnow()
         session.flush()
-        record(session, actor, "api_key.revoke", "api_key", key.id, before=before,
-               after=key_snapshot(key))
+        record(
+            session,
+            actor,
+            "api_key.revoke",
+            "api_key",
+            key.id,
+            before=before,
+            after=key_snapshot(key),
+        )
     return key

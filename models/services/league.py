@@ -54,9 +54,7 @@ def create_region(session: Session, actor: Actor, name: str) -> Region:
 
 
 def _check_venue_name(session: Session, region_id: int, name: str, venue_id: int | None) -> None:
-    clash = session.scalar(
-        select(Venue.id).where(Venue.region_id == region_id, Venue.name == name)
-    )
+    clash = session.scalar(select(Venue.id).where(Venue.region_id == region_id, Venue.name == name))
     if clash is not None and clash != venue_id:
         raise Conflict(
             f"Venue {clash} in that region is already named {name!r}.",
@@ -103,9 +101,7 @@ def chart_rule(chart: PointsChart | None) -> Chart:
         return Chart(kind="top_fraction", fraction=Decimal(chart.fraction), step=chart.step)
     return Chart(
         kind="bands",
-        bands=tuple(
-            Band(b.min_entrants, b.max_entrants, tuple(b.points)) for b in chart.bands
-        ),
+        bands=tuple(Band(b.min_entrants, b.max_entrants, tuple(b.points)) for b in chart.bands),
     )
 
 
@@ -148,8 +144,9 @@ def create_chart(session: Session, actor: Actor, data: dict[str, Any]) -> Points
         ]
     session.add(chart)
     session.flush()
-    record(session, actor, "points_chart.create", "points_chart", chart.id,
-           after=chart_snapshot(chart))
+    record(
+        session, actor, "points_chart.create", "points_chart", chart.id, after=chart_snapshot(chart)
+    )
     return chart
 
 

@@ -8,6 +8,7 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from models.actor import Actor
+from models.clock import today
 from models.errors import Conflict, InvalidInput
 from models.league import Venue
 from models.players import Player
@@ -25,8 +26,19 @@ PERSONAL_FIELDS = ("email", "date_of_birth", "membership_number", "pin")
 
 
 def player_venue_ids(session: Session, player: Player) -> set[int]:
-    """The venues a player belongs to (R19): their home venue."""
-    return {player.home_venue_id} if player.home_venue_id else set()
+    """The venues a player belongs to (R19): their home venue and wherever they have results."""
+    from models.tournaments import Result, Tournament
+
+    played = session.scalars(
+        select(Tournament.venue_id)
+        .join(Result, Result.tournament_id == Tournament.id)
+        .where(Result.player_id == player.id)
+        .distinct()
+    )
+    venues = set(played)
+    if player.home_venue_id:
+        venues.add(player.home_venue_id)
+    return venues
 
 
 def may_see_personal(session: Session, actor: Actor, player: Player) -> bool:
@@ -47,7 +59,7 @@ def _normalise(data: dict[str, Any], current: Player | None) -> dict[str, Any]:
     dob = data.get("date_of_birth", current.date_of_birth if current else None)
     if number is not None:
         try:
-            born = parse_membership_number(number)
+            born = parse_membership_number(number, today=today())
         except ValueError as exc:
             raise InvalidInput(str(exc), errors={"membership_number": [str(exc)]}) from None
         if dob is None:
@@ -77,7 +89,9 @@ def _refuse_taken(session: Session, data: dict[str, Any], player_id: int | None)
             )
 
 
-def possible_duplicates(session: Session, name_key: str, exclude_id: int | None = None) -> list[int]:
+def possible_duplicates(
+    session: Session, name_key: str, exclude_id: int | None = None
+) -> list[int]:
     """R5: players whose normalised name closely matches (same words, or a small edit distance)."""
     first = name_key[:1]
     query = select(Player.id, Player.name_key).where(Player.merged_into_id.is_(None))
@@ -107,7 +121,9 @@ def create_player(session: Session, actor: Actor, data: dict[str, Any]) -> tuple
     return player, duplicates
 
 
-def update_player(session: Session, actor: Actor, player: Player, changes: dict[str, Any]) -> Player:
+def update_player(
+    session: Session, actor: Actor, player: Player, changes: dict[str, Any]
+) -> Player:
     before = snapshot(player)
     changes = _normalise(changes, player)
     if "home_venue_id" in changes:
@@ -118,8 +134,9 @@ def update_player(session: Session, actor: Actor, player: Player, changes: dict[
     for key, value in changes.items():
         setattr(player, key, value)
     session.flush()
-    record(session, actor, "player.update", "player", player.id, before=before,
-           after=snapshot(player))
+    record(
+        session, actor, "player.update", "player", player.id, before=before, after=snapshot(player)
+    )
     return player
 
 

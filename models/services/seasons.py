@@ -39,8 +39,9 @@ def _check_settings(session: Session, data: dict[str, Any]) -> None:
             problems[f"region_ids.{index}"] = [f"There is no region with id {region_id}."]
     if problems:
         raise InvalidInput("; ".join(f"{k}: {v[0]}" for k, v in problems.items()), errors=problems)
-    require_exists(session, PointsChart, data.get("points_chart_id"), "points_chart_id",
-                   "points chart")
+    require_exists(
+        session, PointsChart, data.get("points_chart_id"), "points_chart_id", "points chart"
+    )
 
 
 def overlapping_seasons(
@@ -58,9 +59,7 @@ def overlapping_seasons(
     if exclude_id is not None:
         query = query.where(Season.id != exclude_id)
     if region_ids:
-        shares_region = select(SeasonRegion.season_id).where(
-            SeasonRegion.region_id.in_(region_ids)
-        )
+        shares_region = select(SeasonRegion.season_id).where(SeasonRegion.region_id.in_(region_ids))
         query = query.where(or_(Season.all_regions.is_(True), Season.id.in_(shares_region)))
     return list(session.scalars(query.order_by(Season.starts_on)))
 
@@ -75,7 +74,9 @@ def _refuse_overlap(session: Session, data: dict[str, Any], exclude_id: int | No
             f"overlaps season {other.id} ({other.name}, {other.starts_on} to {other.ends_on}), "
             "which covers a common venue"
         )
-        raise RuleViolation(message, rule="R2", errors={"starts_on": [message], "ends_on": [message]})
+        raise RuleViolation(
+            message, rule="R2", errors={"starts_on": [message], "ends_on": [message]}
+        )
 
 
 def _apply(session: Session, season: Season, data: dict[str, Any]) -> None:
@@ -112,14 +113,50 @@ def create_season(session: Session, actor: Actor, data: dict[str, Any]) -> Seaso
     return season
 
 
-def update_season(session: Session, actor: Actor, season: Season, changes: dict[str, Any]) -> Season:
+def _refuse_orphans(session: Session, season: Season, merged: dict[str, Any]) -> None:
+    """R2: new dates or regions must still contain every live regular report of the season."""
+    from models.tournaments import Tournament
+
+    reports = session.execute(
+        select(Tournament.id, Tournament.date, Venue.region_id)
+        .join(Venue, Venue.id == Tournament.venue_id)
+        .where(
+            Tournament.season_id == season.id,
+            Tournament.kind == "regular",
+            Tournament.voided_at.is_(None),
+        )
+    ).all()
+    regions = set(merged.get("region_ids") or [])
+    for report_id, day, region_id in reports:
+        outside = not merged["starts_on"] <= day <= merged["ends_on"]
+        if outside or (regions and region_id not in regions):
+            message = (
+                f"report {report_id} ({day.isoformat()}) would fall outside the season; "
+                "void or move it first"
+            )
+            raise RuleViolation(
+                message, rule="R2", errors={"starts_on": [message], "ends_on": [message]}
+            )
+
+
+def update_season(
+    session: Session, actor: Actor, season: Season, changes: dict[str, Any]
+) -> Season:
     before = season_snapshot(season)
     merged = {**before_values(season), **changes}
     _check_settings(session, merged)
     _refuse_overlap(session, merged, season.id)
+    _refuse_orphans(session, season, merged)
     _apply(session, season, changes)
-    record(session, actor, "season.update", "season", season.id, before=before,
-           after=season_snapshot(season))
+    record(
+        session,
+        actor,
+        "season.update",
+        "season",
+        season.id,
+        before=before,
+        after=season_snapshot(season),
+    )
     return season
 
 

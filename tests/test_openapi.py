@@ -1,0 +1,86 @@
+"""openapi.yaml is what the code generates, a valid OpenAPI document, and served with its docs."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from flask import Flask
+from flask_smorest import Api
+from openapi_spec_validator import validate
+
+from app import create_app
+
+SPEC_FILE = Path(__file__).resolve().parent.parent / "openapi.yaml"
+REGENERATE = "./scripts/openapi (flask --app app openapi write --format=yaml openapi.yaml)"
+
+
+@pytest.fixture(scope="module")
+def spec_app() -> Iterator[Flask]:
+    # The spec and the docs never touch the database: an in-memory SQLite that is never opened.
+    app = create_app({"DATABASE_URL": "sqlite://", "TESTING": True, "RATELIMIT_ENABLED": False})
+    yield app
+    app.extensions["league_db"].engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def generated(spec_app: Flask) -> dict[str, Any]:
+    # flask-smorest keeps each Api by config prefix; `flask openapi write` reads the same one.
+    api: Api = spec_app.extensions["flask-smorest"]["apis"][""]["ext_obj"]
+    with spec_app.app_context():
+        spec: dict[str, Any] = api.spec.to_dict()
+    # As plain JSON data (what a client reads), so the comparison is of content, not of types.
+    plain: dict[str, Any] = json.loads(spec_app.json.dumps(spec))
+    return plain
+
+
+def test_committed_spec_matches_the_code(generated: dict[str, Any]) -> None:
+    assert SPEC_FILE.exists(), f"openapi.yaml is missing: run {REGENERATE}"
+    committed = yaml.safe_load(SPEC_FILE.read_text(encoding="utf-8"))
+    if committed != generated:
+        drift = sorted(
+            f"{section}: {key}"
+            for section in ("paths", "components")
+            for key in set(committed.get(section, {})) ^ set(generated.get(section, {}))
+        )
+        pytest.fail(
+            f"openapi.yaml differs from the spec the code generates; regenerate it with {REGENERATE}"
+            + (f" (added or removed: {', '.join(drift)})" if drift else ""),
+            pytrace=False,
+        )
+
+
+def test_generated_spec_is_valid_openapi(generated: dict[str, Any]) -> None:
+    validate(generated)
+    assert generated["openapi"].startswith("3.0.")
+    assert "bearerAuth" in generated["components"]["securitySchemes"]
+
+
+def test_errors_are_documented_as_problem_json(generated: dict[str, Any]) -> None:
+    default_error = generated["components"]["responses"]["DEFAULT_ERROR"]
+    assert list(default_error["content"]) == ["application/problem+json"]
+
+
+def test_openapi_json_serves_the_same_spec(spec_app: Flask, generated: dict[str, Any]) -> None:
+    response = spec_app.test_client().get("/openapi.json")
+    assert response.status_code == 200
+    assert response.get_json() == generated
+
+
+def test_docs_page_uses_local_swagger_ui_assets(spec_app: Flask) -> None:
+    client = spec_app.test_client()
+    page = client.get("/docs")
+    assert page.status_code == 200
+    assert page.mimetype == "text/html"
+    html = page.get_data(as_text=True)
+    assert "/docs/assets/swagger-ui-bundle.js" in html
+    assert "/openapi.json" in html
+
+    for asset in ("swagger-ui-bundle.js", "swagger-ui-standalone-preset.js", "swagger-ui.css"):
+        served = client.get(f"/docs/assets/{asset}")
+        assert served.status_code == 200, asset
+        assert len(served.get_data()) > 1000, asset
