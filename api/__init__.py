@@ -81,9 +81,7 @@ def init_app(app: Flask) -> Api:
             }
         },
     )
-    api.register_converter(
-        IdConverter, lambda _c: {"type": "integer", "minimum": 1, "maximum": MAX_ID}
-    )
+    api.register_converter(IdConverter, lambda _c: {"type": "integer", "minimum": 1, "maximum": MAX_ID})
     api.spec.components.security_scheme(
         "bearerAuth", {"type": "http", "scheme": "bearer", "description": "An API key."}
     )
@@ -95,12 +93,22 @@ def init_app(app: Flask) -> Api:
         points_charts,
         regions,
         seasons,
+        standings,
         tournaments,
         venues,
     )
 
     for module in (
-        health, regions, venues, points_charts, seasons, players, tournaments, api_keys, audit_log
+        health,
+        regions,
+        venues,
+        points_charts,
+        seasons,
+        standings,
+        players,
+        tournaments,
+        api_keys,
+        audit_log,
     ):
         api.register_blueprint(module.blp)
     app.before_request(_start_request)

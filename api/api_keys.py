@@ -54,10 +54,10 @@ class KeysViews(MethodView):
     @blp.response(201, KeyCreated)
     def post(self, data: dict[str, Any]) -> dict[str, Any]:
         """Create a key (office); the answer carries the key, once"""
-        key, secret = create_key(
-            db.session(), current_actor(), data["name"], data["role"], data["venue_ids"]
-        )
-        return {**KeyOut().dump(key), "key": secret}
+        key, secret = create_key(db.session(), current_actor(), data["name"], data["role"], data["venue_ids"])
+        # Raw values, not KeyOut().dump(key): the response schema dumps once (twice fails).
+        shown = {name: getattr(key, name) for name in KeyOut().fields}
+        return {**shown, "key": secret}
 
 
 @blp.route("/<id:key_id>")

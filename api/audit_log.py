@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, time
+from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
 from flask.views import MethodView
@@ -16,19 +16,22 @@ from api.fields import QueryId, UtcDateTime
 from api.pagination import PageArgs, page_schema, paginate
 from models import AuditEntry
 
-blp = Blueprint(
-    "audit_log", __name__, url_prefix="/api/v1/audit-log", description="Audit log (R18)."
-)
+blp = Blueprint("audit_log", __name__, url_prefix="/api/v1/audit-log", description="Audit log (R18).")
 
 
 class DateOrDateTime(fields.String):
-    """`2026-03-04` (midnight UTC) or a full ISO 8601 timestamp."""
+    """`2026-03-04` (midnight UTC, or the next midnight with end_of_day) or an ISO 8601 timestamp."""
+
+    def __init__(self, end_of_day: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.end_of_day = end_of_day
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> datetime:
         text = str(value).strip()
         try:
             if len(text) == 10:
-                return datetime.combine(datetime.fromisoformat(text).date(), time())
+                day = datetime.fromisoformat(text).date() + timedelta(days=int(self.end_of_day))
+                return datetime.combine(day, time())
             parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
         except ValueError:
             raise ValidationError("Not a valid date or ISO 8601 timestamp.") from None
@@ -43,7 +46,10 @@ class AuditQuery(PageArgs):
     action = fields.String(metadata={"description": "e.g. season.update"})
     actor = fields.String(metadata={"description": "The key name that acted."})
     since = DateOrDateTime(metadata={"description": "From this date or timestamp (UTC)."})
-    until = DateOrDateTime(metadata={"description": "Before this date or timestamp (UTC)."})
+    until = DateOrDateTime(
+        end_of_day=True,
+        metadata={"description": "Up to and including this date, or before this timestamp (UTC)."},
+    )
 
 
 class AuditOut(Schema):

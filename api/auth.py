@@ -50,9 +50,7 @@ def requires(*roles: str) -> Callable[[F], F]:
             if actor.role == "public":
                 raise Unauthorized(BAD_KEY)
             if actor.role not in roles:
-                raise Forbidden(
-                    f"This needs a key of role {' or '.join(roles)}; yours is {actor.role}."
-                )
+                raise Forbidden(f"This needs a key of role {' or '.join(roles)}; yours is {actor.role}.")
             return func(*args, **kwargs)
 
         documented = Blueprint.doc(security=[{"bearerAuth": []}], **{"x-roles": list(roles)})

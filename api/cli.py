@@ -62,9 +62,12 @@ def db_revision(message: str, autogenerate: bool) -> None:
 @click.option("--name", required=True, help="Who holds the key, e.g. 'Office: Dana'.")
 def keys_create(role: str, venues: tuple[int, ...], name: str) -> None:
     """Create an API key; the key is the last line printed, and is shown only this once."""
+    name = " ".join(name.split())
+    if not 1 <= len(name) <= 120:
+        raise click.BadParameter("1 to 120 characters, not blank.", param_hint="--name")
     session = db.database().sessionmaker()
     try:
-        key, secret = create_key(session, SYSTEM, name.strip(), role, list(venues))
+        key, secret = create_key(session, SYSTEM, name, role, list(venues))
         session.commit()
     except LeagueError as exc:
         session.rollback()

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Flask, Response, g, json
 from marshmallow import Schema, fields
-from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import DataError, DBAPIError, IntegrityError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from models.errors import LeagueError
@@ -134,11 +134,17 @@ def database_problem(error: DBAPIError) -> Response:
         if f"{rule}:" in message:
             text = message.split(f"{rule}:", 1)[1].splitlines()[0].strip()
             return problem(422, "A league rule refuses this", f"{rule}: {text}", rule=rule)
+    if isinstance(error, DataError):
+        # A value the database cannot hold (out of range, a NUL byte): the caller's input.
+        log.info("data error: %s", message)
+        return problem(
+            422,
+            "Invalid input",
+            "A value in the request cannot be stored (out of range, or holding a control character).",
+        )
     if isinstance(error, IntegrityError):
         log.info("integrity error: %s", message)
-        return problem(
-            409, "Conflict", "The request conflicts with data stored meanwhile; read and retry."
-        )
+        return problem(409, "Conflict", "The request conflicts with data stored meanwhile; read and retry.")
     return unexpected_problem(error)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import unicodedata
 from decimal import Decimal
 from typing import Any
 
@@ -43,7 +44,7 @@ def QueryId(**kwargs: Any) -> QueryInt:  # noqa: N802
 
 
 class Text(fields.String):
-    """Trimmed text that may not be blank."""
+    """Trimmed text that may not be blank, nor hold control characters (PostgreSQL refuses a NUL)."""
 
     def __init__(self, max_length: int = 200, **kwargs: Any) -> None:
         super().__init__(validate=validate.Length(min=1, max=max_length), **kwargs)
@@ -53,6 +54,8 @@ class Text(fields.String):
         text = " ".join(text.split())
         if not text:
             raise ValidationError("May not be blank.")
+        if any(unicodedata.category(char) == "Cc" for char in text):
+            raise ValidationError("May not contain control characters.")
         return text
 
 

@@ -56,8 +56,7 @@ def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
         if earlier is not None:
             if earlier.request_hash != fingerprint:
                 raise Conflict(
-                    f"The {HEADER} {key!r} was used with another request; use a new key "
-                    "for a new report.",
+                    f"The {HEADER} {key!r} was used with another request; use a new key for a new report.",
                     errors={HEADER: ["Already used with a different body."]},
                 )
             replay = Response(
@@ -83,12 +82,14 @@ def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
         return response
 
     return Blueprint.doc(
-        parameters=[{
-            "in": "header",
-            "name": HEADER,
-            "required": False,
-            "schema": {"type": "string", "maxLength": 255},
-            "description": "Retry-safe writes: the same key and body answer the first result "
-            "again (kept 48 hours); the same key with another body is a 409.",
-        }]
+        parameters=[
+            {
+                "in": "header",
+                "name": HEADER,
+                "required": False,
+                "schema": {"type": "string", "maxLength": 255},
+                "description": "Retry-safe writes: the same key and body answer the first result "
+                "again (kept 48 hours); the same key with another body is a 409.",
+            }
+        ]
     )(wrapper)

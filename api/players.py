@@ -23,6 +23,7 @@ from models.services.players import (
     search_players,
     update_player,
 )
+from models.services.standings import player_seasons
 
 blp = Blueprint("players", __name__, url_prefix="/api/v1/players", description="Players (R5, R19).")
 
@@ -35,9 +36,7 @@ class PlayerIn(Schema):
         allow_none=True,
         metadata={"description": "Date of birth YYYYMMDD followed by a 4-digit PIN (R5)."},
     )
-    display_name = Text(
-        max_length=120, metadata={"description": "Default: first name, last initial."}
-    )
+    display_name = Text(max_length=120, metadata={"description": "Default: first name, last initial."})
     home_venue_id = Id(allow_none=True)
 
     @validates("date_of_birth")
@@ -74,6 +73,38 @@ class Warning_(Schema):
 
 class PlayerCreated(PlayerOut):
     warnings = fields.List(fields.Nested(Warning_))
+
+
+class PlayerResultOut(Schema):
+    tournament_id = fields.Integer()
+    date = fields.Date()
+    session = fields.Integer()
+    kind = fields.String()
+    entrants = fields.Integer()
+    place = fields.Integer()
+    status = fields.String()
+    placement_points = fields.Integer()
+    participation_points = fields.Integer()
+    points = fields.Integer()
+
+
+class PlayerSeasonOut(Schema):
+    season_id = fields.Integer()
+    season_name = fields.String()
+    venue_id = fields.Integer()
+    venue_name = fields.String()
+    rank = fields.Integer(allow_none=True, metadata={"description": "In the venue's standings (R11)."})
+    tied = fields.Boolean()
+    points = fields.Integer()
+    played = fields.Integer()
+    results = fields.List(fields.Nested(PlayerResultOut))
+
+
+class PlayerProfileOut(PlayerOut):
+    seasons = fields.List(
+        fields.Nested(PlayerSeasonOut),
+        metadata={"description": "Per season and venue (each venue its own league, R1)."},
+    )
 
 
 class PlayerQuery(PageArgs):
@@ -140,12 +171,12 @@ class PlayersViews(MethodView):
 
 @blp.route("/<id:player_id>")
 class PlayerByIdViews(MethodView):
-    @blp.response(200, PlayerOut)
+    @blp.response(200, PlayerProfileOut)
     def get(self, player_id: int) -> dict[str, Any]:
-        """A player's profile"""
+        """A player's profile and per-venue season results"""
         session = db.session()
         player = get_or_404(session, Player, player_id, "player")
-        return player_view(session, current_actor(), player)
+        return {**player_view(session, current_actor(), player), "seasons": player_seasons(session, player)}
 
     @office_only
     @blp.arguments(PlayerPatch(partial=True))

@@ -60,9 +60,7 @@ class ChartIn(Schema):
             raise ValidationError("Only a bands chart has bands.", "bands")
         if kind == "bands":
             problems = {
-                name: ["Only a top_fraction chart has this."]
-                for name in ("fraction", "step")
-                if name in data
+                name: ["Only a top_fraction chart has this."] for name in ("fraction", "step") if name in data
             }
             if "bands" not in data:
                 problems["bands"] = ["A bands chart needs its bands."]

@@ -14,7 +14,8 @@ INTEGER_COLUMNS = ("place", "player_id")
 
 
 def _cell_value(column: str, text: str) -> Any:
-    if column in INTEGER_COLUMNS and text.lstrip("-").isdigit():
+    # ASCII digits only: str.isdigit() is true for '²', which int() refuses (a 500).
+    if column in INTEGER_COLUMNS and text.isascii() and text.lstrip("-").isdigit():
         return int(text)
     return text
 
@@ -28,7 +29,11 @@ def parse_report_csv(body: bytes) -> list[dict[str, Any]]:
             "The CSV is not UTF-8 text; save it as 'CSV UTF-8'.", errors={"body": ["Not UTF-8."]}
         ) from None
     reader = csv.reader(io.StringIO(text, newline=""))
-    rows = [row for row in reader if any(cell.strip() for cell in row)]
+    try:
+        rows = [row for row in reader if any(cell.strip() for cell in row)]
+    except csv.Error as exc:  # e.g. a cell longer than the csv module's field limit
+        message = f"Line {reader.line_num} cannot be read as CSV: {exc}."
+        raise InvalidInput(message, errors={"body": [message]}) from None
     if not rows:
         raise InvalidInput("The CSV is empty.", errors={"body": ["A header row and results."]})
     header = [cell.strip().lower() for cell in rows[0]]
@@ -38,14 +43,13 @@ def parse_report_csv(body: bytes) -> list[dict[str, Any]]:
         problems["header"] = [f"Unknown column(s): {', '.join(unknown)}; use {', '.join(COLUMNS)}."]
     if "place" not in header or not any(name in header for name in PLAYER_COLUMNS):
         problems.setdefault("header", []).append(
-            "The first row must be a header naming place and a player column "
-            f"({', '.join(PLAYER_COLUMNS)})."
+            f"The first row must be a header naming place and a player column ({', '.join(PLAYER_COLUMNS)})."
         )
     if len(set(header)) != len(header):
         problems.setdefault("header", []).append("A column is named twice.")
     if problems:
         raise InvalidInput("; ".join(problems["header"]), errors=problems)
-    results = []
+    results: list[dict[str, Any]] = []
     for line, row in enumerate(rows[1:], start=2):
         if len(row) > len(header):
             index = len(results)

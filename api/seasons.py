@@ -115,9 +115,7 @@ class SeasonsViews(MethodView):
         """List seasons, newest first"""
         query = select(Season).order_by(Season.starts_on.desc(), Season.id.desc())
         if "region_id" in args:
-            covering = select(SeasonRegion.season_id).where(
-                SeasonRegion.region_id == args["region_id"]
-            )
+            covering = select(SeasonRegion.season_id).where(SeasonRegion.region_id == args["region_id"])
             query = query.where(Season.all_regions.is_(True) | Season.id.in_(covering))
         if "active_on" in args:
             day = args["active_on"]

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from flask import request
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import Schema, ValidationError, fields, validate, validates, validates_schema
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
@@ -19,11 +20,14 @@ from api.idempotency import idempotent
 from api.pagination import PageArgs, page_schema, paginate
 from api.report_csv import parse_report_csv
 from models import STATUSES, TOURNAMENT_KINDS, Result, Tournament
+from models.clock import today
 from models.errors import InvalidInput
 from models.services.reports import correct_report, get_report, submit_report, void_report
 
 blp = Blueprint(
-    "tournaments", __name__, url_prefix="/api/v1/tournaments",
+    "tournaments",
+    __name__,
+    url_prefix="/api/v1/tournaments",
     description="Result reports (R2-R7, R17).",
 )
 
@@ -37,6 +41,11 @@ class NewPlayerIn(Schema):
     date_of_birth = fields.Date(allow_none=True)
     membership_number = fields.String(allow_none=True, validate=validate.Length(max=12))
     display_name = Text(max_length=120)
+
+    @validates("date_of_birth")
+    def _born_in_the_past(self, value: date | None, **_kwargs: Any) -> None:
+        if value is not None and not date(1900, 1, 1) <= value <= today():
+            raise ValidationError("Must be a date between 1900-01-01 and today.")
 
 
 class ResultIn(Schema):
@@ -187,7 +196,8 @@ def _typed(query: dict[str, str]) -> dict[str, Any]:
 
 
 def _written(tournament: Tournament, warnings: list[dict[str, Any]]) -> dict[str, Any]:
-    return {**ReportOut().dump(tournament), "warnings": warnings}
+    # The raw values: blp.response dumps them with ReportWritten (dumping twice fails on dates).
+    return {**{name: getattr(tournament, name) for name in ReportOut().fields}, "warnings": warnings}
 
 
 @blp.route("")
@@ -196,9 +206,7 @@ class TournamentsViews(MethodView):
     @blp.response(200, page_schema(ReportOut, "ReportPage"))
     def get(self, args: dict[str, Any]) -> dict[str, Any]:
         """List reports, newest first"""
-        query = select(Tournament).options(
-            selectinload(Tournament.results).selectinload(Result.player)
-        )
+        query = select(Tournament).options(selectinload(Tournament.results).selectinload(Result.player))
         if not (args["include_voided"] and current_actor().is_office):
             query = query.where(Tournament.voided_at.is_(None))
         for name in ("venue_id", "season_id", "kind"):
@@ -237,8 +245,12 @@ class TournamentByIdViews(MethodView):
 
     @host_or_office
     @blp.arguments(CsvQuery, location="query")
-    @blp.doc(requestBody={**REPORT_BODY, "content": {
-        **REPORT_BODY["content"], "application/json": {"schema": CorrectionIn}}})
+    @blp.doc(
+        requestBody={
+            **REPORT_BODY,
+            "content": {**REPORT_BODY["content"], "application/json": {"schema": CorrectionIn}},
+        }
+    )
     @blp.response(200, ReportWritten)
     def put(self, _query: dict[str, Any], tournament_id: int) -> dict[str, Any]:
         """Correct a report: the whole report again, plus a reason (R17)

@@ -58,9 +58,10 @@ class VenuesViews(MethodView):
         if "active" in args:
             query = query.where(Venue.active.is_(args["active"]))
         if args.get("q"):
-            pattern = f"%{args['q'].strip().lower()}%"
+            text = args["q"].strip().lower()
             query = query.where(
-                func.lower(Venue.name).like(pattern) | func.lower(Venue.city).like(pattern)
+                func.lower(Venue.name).contains(text, autoescape=True)
+                | func.lower(Venue.city).contains(text, autoescape=True)
             )
         return paginate(db.session(), query, args)
 

@@ -15,9 +15,7 @@ target_metadata = Base.metadata
 
 def _url() -> str:
     return normalise_url(
-        config.get_main_option("sqlalchemy.url")
-        or os.environ.get("DATABASE_URL")
-        or default_database_url()
+        config.get_main_option("sqlalchemy.url") or os.environ.get("DATABASE_URL") or default_database_url()
     )
 
 

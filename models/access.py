@@ -38,7 +38,5 @@ class ApiKey(Base):
 class ApiKeyVenue(Base):
     __tablename__ = "api_key_venues"
 
-    api_key_id: Mapped[int] = mapped_column(
-        ForeignKey("api_keys.id", ondelete="CASCADE"), primary_key=True
-    )
+    api_key_id: Mapped[int] = mapped_column(ForeignKey("api_keys.id", ondelete="CASCADE"), primary_key=True)
     venue_id: Mapped[int] = mapped_column(ForeignKey("venues.id"), primary_key=True, index=True)

@@ -19,8 +19,43 @@ from models.services.seasons import create_season
 
 DEMO = Actor(role="system", name="demo loader")
 
-FIRST = "Ann Ben Cara Dev Eli Fay Gus Hana Ivan Jo Kai Lena Max Nia Omar Pia Quinn Rosa Sam".split()
-LAST = "Lee Novak Okafor Patel Quist Rossi Silva Tanaka Ueda Vance Walsh Young Zhang Keane".split()
+FIRST = [
+    "Ann",
+    "Ben",
+    "Cara",
+    "Dev",
+    "Eli",
+    "Fay",
+    "Gus",
+    "Hana",
+    "Ivan",
+    "Jo",
+    "Kai",
+    "Lena",
+    "Max",
+    "Nia",
+    "Omar",
+    "Pia",
+    "Quinn",
+    "Rosa",
+    "Sam",
+]
+LAST = [
+    "Lee",
+    "Novak",
+    "Okafor",
+    "Patel",
+    "Quist",
+    "Rossi",
+    "Silva",
+    "Tanaka",
+    "Ueda",
+    "Vance",
+    "Walsh",
+    "Young",
+    "Zhang",
+    "Keane",
+]
 VENUES = [
     ("The Crown", "Riverton"),
     ("Red Lion", "Riverton"),
@@ -42,9 +77,7 @@ def load_demo(session: Session, only_if_empty: bool = True, today: date | None =
     rng = random.Random(2026)
     region = create_region(session, DEMO, "River Valley")
     venues: list[Venue] = [
-        create_venue(
-            session, DEMO, {"name": name, "region_id": region.id, "city": city, "active": True}
-        )
+        create_venue(session, DEMO, {"name": name, "region_id": region.id, "city": city, "active": True})
         for name, city in VENUES
     ]
     create_chart(

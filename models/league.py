@@ -137,9 +137,7 @@ class Season(Base):
     attendance_bonus: Mapped[list[dict[str, int]]] = mapped_column(JSON, default=list)
     count_best: Mapped[int | None] = mapped_column(Integer)
     absent_keeps_place_points: Mapped[bool] = mapped_column(Boolean, default=False)
-    cut_fraction: Mapped[Decimal] = mapped_column(
-        Numeric(5, 4), default=SEASON_DEFAULTS["cut_fraction"]
-    )
+    cut_fraction: Mapped[Decimal] = mapped_column(Numeric(5, 4), default=SEASON_DEFAULTS["cut_fraction"])
     min_events_to_qualify: Mapped[int] = mapped_column(
         Integer, default=SEASON_DEFAULTS["min_events_to_qualify"]
     )
@@ -153,9 +151,7 @@ class Season(Base):
         ),
         default=SEASON_DEFAULTS["double_qualifier_policy"],
     )
-    correction_days: Mapped[int] = mapped_column(
-        Integer, default=SEASON_DEFAULTS["correction_days"]
-    )
+    correction_days: Mapped[int] = mapped_column(Integer, default=SEASON_DEFAULTS["correction_days"])
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, onupdate=utcnow)
 
@@ -175,7 +171,5 @@ class Season(Base):
 class SeasonRegion(Base):
     __tablename__ = "season_regions"
 
-    season_id: Mapped[int] = mapped_column(
-        ForeignKey("seasons.id", ondelete="CASCADE"), primary_key=True
-    )
+    season_id: Mapped[int] = mapped_column(ForeignKey("seasons.id", ondelete="CASCADE"), primary_key=True)
     region_id: Mapped[int] = mapped_column(ForeignKey("regions.id"), primary_key=True, index=True)

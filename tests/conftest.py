@@ -177,9 +177,7 @@ class Caller:
         return self.request("DELETE", path, **kwargs)
 
 
-def new_key(
-    app: Flask, role: str, venue_ids: list[int] | None = None, name: str | None = None
-) -> str:
+def new_key(app: Flask, role: str, venue_ids: list[int] | None = None, name: str | None = None) -> str:
     session = app.extensions["league_db"].sessionmaker()
     try:
         _key, secret = create_key(session, SYSTEM, name or f"test {role}", role, venue_ids or [])
@@ -259,9 +257,7 @@ def league(office: Caller) -> League:
     return League(office)
 
 
-def assert_problem(
-    response: Any, status: int, *fields: str, rule: str | None = None
-) -> dict[str, Any]:
+def assert_problem(response: Any, status: int, *fields: str, rule: str | None = None) -> dict[str, Any]:
     """The answer is problem+json with this status, naming each field (and the rule) given."""
     assert response.status_code == status, (response.status_code, response.get_data(as_text=True))
     assert response.mimetype == "application/problem+json", response.mimetype

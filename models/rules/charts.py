@@ -88,8 +88,7 @@ def band_problems(bands: Sequence[Band]) -> dict[str, list[str]]:
             problems.setdefault(f"{at}.max_entrants", []).append("Must be at least min_entrants.")
         if len(band.points) > band.max_entrants:
             problems.setdefault(f"{at}.points", []).append(
-                f"Lists {len(band.points)} places but the band has at most "
-                f"{band.max_entrants} entrants."
+                f"Lists {len(band.points)} places but the band has at most {band.max_entrants} entrants."
             )
         if any(a < b for a, b in zip(band.points, band.points[1:], strict=False)):
             problems.setdefault(f"{at}.points", []).append(

@@ -45,9 +45,7 @@ def parse_membership_number(number: str, today: date | None = None) -> date:
     """
     match = MEMBERSHIP_RE.match(number)
     if not match:
-        raise ValueError(
-            "A membership number is 12 digits: the date of birth (YYYYMMDD) and a 4-digit PIN."
-        )
+        raise ValueError("A membership number is 12 digits: the date of birth (YYYYMMDD) and a 4-digit PIN.")
     year, month, day, _pin = match.groups()
     try:
         born = date(int(year), int(month), int(day))
@@ -92,11 +90,7 @@ def similar_names(name_key: str, candidates: Iterable[tuple[int, str]]) -> list[
     words = sorted(name_key.split())
     found = []
     for candidate_id, key in candidates:
-        if (
-            key == name_key
-            or sorted(key.split()) == words
-            or edit_distance(key, name_key, limit) <= limit
-        ):
+        if key == name_key or sorted(key.split()) == words or edit_distance(key, name_key, limit) <= limit:
             found.append(candidate_id)
     return found
 

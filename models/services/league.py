@@ -24,9 +24,7 @@ def get_or_404(session: Session, model: type[T], entity_id: int, label: str) -> 
     return found
 
 
-def require_exists(
-    session: Session, model: type[Any], entity_id: int | None, field: str, label: str
-) -> None:
+def require_exists(session: Session, model: type[Any], entity_id: int | None, field: str, label: str) -> None:
     """Refuse a reference to a row that does not exist, naming the field."""
     if entity_id is not None and session.get(model, entity_id) is None:
         raise InvalidInput(
@@ -40,9 +38,7 @@ def require_exists(
 
 def create_region(session: Session, actor: Actor, name: str) -> Region:
     if session.scalar(select(Region.id).where(Region.name == name)) is not None:
-        raise Conflict(
-            f"A region named {name!r} already exists.", errors={"name": ["Already in use."]}
-        )
+        raise Conflict(f"A region named {name!r} already exists.", errors={"name": ["Already in use."]})
     region = Region(name=name)
     session.add(region)
     session.flush()
@@ -126,9 +122,7 @@ def create_chart(session: Session, actor: Actor, data: dict[str, Any]) -> Points
         chart.fraction = data["fraction"]
         chart.step = data["step"]
     else:
-        bands = [
-            Band(b["min_entrants"], b["max_entrants"], tuple(b["points"])) for b in data["bands"]
-        ]
+        bands = [Band(b["min_entrants"], b["max_entrants"], tuple(b["points"])) for b in data["bands"]]
         problems = band_problems(bands)
         if problems:
             raise RuleViolation(
@@ -137,16 +131,12 @@ def create_chart(session: Session, actor: Actor, data: dict[str, Any]) -> Points
                 errors=problems,
             )
         chart.bands = [
-            PointsChartBand(
-                min_entrants=b.min_entrants, max_entrants=b.max_entrants, points=list(b.points)
-            )
+            PointsChartBand(min_entrants=b.min_entrants, max_entrants=b.max_entrants, points=list(b.points))
             for b in bands
         ]
     session.add(chart)
     session.flush()
-    record(
-        session, actor, "points_chart.create", "points_chart", chart.id, after=chart_snapshot(chart)
-    )
+    record(session, actor, "points_chart.create", "points_chart", chart.id, after=chart_snapshot(chart))
     return chart
 
 

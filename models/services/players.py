@@ -89,9 +89,7 @@ def _refuse_taken(session: Session, data: dict[str, Any], player_id: int | None)
             )
 
 
-def possible_duplicates(
-    session: Session, name_key: str, exclude_id: int | None = None
-) -> list[int]:
+def possible_duplicates(session: Session, name_key: str, exclude_id: int | None = None) -> list[int]:
     """R5: players whose normalised name closely matches (same words, or a small edit distance)."""
     first = name_key[:1]
     query = select(Player.id, Player.name_key).where(Player.merged_into_id.is_(None))
@@ -99,11 +97,12 @@ def possible_duplicates(
         query = query.where(Player.id != exclude_id)
     # A cheap prefilter: a close match shares the first letter, or is the same words reordered.
     words = name_key.split()
-    conditions = [Player.name_key.like(f"{first}%")] + [
-        Player.name_key.like(f"%{word}%") for word in words if len(word) > 2
+    conditions = [Player.name_key.startswith(first, autoescape=True)] + [
+        Player.name_key.contains(word, autoescape=True) for word in words if len(word) > 2
     ]
     query = query.where(or_(*conditions))
-    return similar_names(name_key, session.execute(query).tuples())
+    candidates = [(row.id, row.name_key) for row in session.execute(query)]
+    return similar_names(name_key, candidates)
 
 
 def create_player(session: Session, actor: Actor, data: dict[str, Any]) -> tuple[Player, list[int]]:
@@ -121,9 +120,7 @@ def create_player(session: Session, actor: Actor, data: dict[str, Any]) -> tuple
     return player, duplicates
 
 
-def update_player(
-    session: Session, actor: Actor, player: Player, changes: dict[str, Any]
-) -> Player:
+def update_player(session: Session, actor: Actor, player: Player, changes: dict[str, Any]) -> Player:
     before = snapshot(player)
     changes = _normalise(changes, player)
     if "home_venue_id" in changes:
@@ -134,20 +131,20 @@ def update_player(
     for key, value in changes.items():
         setattr(player, key, value)
     session.flush()
-    record(
-        session, actor, "player.update", "player", player.id, before=before, after=snapshot(player)
-    )
+    record(session, actor, "player.update", "player", player.id, before=before, after=snapshot(player))
     return player
 
 
 def search_players(query_text: str | None, actor: Actor) -> Any:
-    """A select of active (not merged) players matching a name; personal names only for staff."""
+    """A select of active (not merged) players matching a name (wildcards are literal)."""
     query = select(Player).where(Player.merged_into_id.is_(None))
     if query_text:
-        pattern = f"%{query_text.strip().lower()}%"
-        matches = [func.lower(Player.display_name).like(pattern)]
+        text = query_text.strip().lower()
+        matches = [func.lower(Player.display_name).contains(text, autoescape=True)]
         if actor.role != "public":
-            key_pattern = f"%{normalise_name(query_text)}%"
-            matches += [Player.name_key.like(key_pattern), Player.email.like(pattern)]
+            # Staff find players by full name; only the office by email (R19).
+            matches.append(Player.name_key.contains(normalise_name(text), autoescape=True))
+        if actor.is_office:
+            matches.append(Player.email.contains(text, autoescape=True))
         query = query.where(or_(*matches))
     return query.order_by(Player.display_name, Player.id)

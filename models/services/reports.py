@@ -112,9 +112,7 @@ def _season_of(session: Session, report: dict[str, Any], venue: Venue) -> Season
         message = f"There is no season with id {report['season_id']}."
         raise InvalidInput(message, errors={"season_id": [message]})
     if day <= named.ends_on:
-        message = (
-            f"A {report['kind']} is held after the season's last day ({named.ends_on.isoformat()})."
-        )
+        message = f"A {report['kind']} is held after the season's last day ({named.ends_on.isoformat()})."
         raise RuleViolation(message, rule="R2", errors={"date": [message]})
     if report["kind"] == "playoff" and not named.covers_region(venue.region_id):
         message = f"Season {named.id} does not cover venue {venue.id}'s region."
@@ -122,7 +120,9 @@ def _season_of(session: Session, report: dict[str, Any], venue: Venue) -> Season
     return named
 
 
-def _resolve(session: Session, rows: list[dict[str, Any]]) -> tuple[list[Resolved], dict[str, list[str]], list[dict[str, Any]]]:
+def _resolve(
+    session: Session, rows: list[dict[str, Any]]
+) -> tuple[list[Resolved], dict[str, list[str]], list[dict[str, Any]]]:
     """R5: find each named player; plan new ones. Returns (resolved, problems, warnings)."""
     problems: dict[str, list[str]] = {}
     warnings: list[dict[str, Any]] = []
@@ -137,7 +137,7 @@ def _resolve(session: Session, rows: list[dict[str, Any]]) -> tuple[list[Resolve
         elif row.get("membership_number") is not None:
             number = row["membership_number"].strip()
             try:
-                parse_membership_number(number)
+                parse_membership_number(number, today=today())
             except ValueError as exc:
                 problems[f"{at}.membership_number"] = [str(exc)]
             else:
@@ -165,29 +165,50 @@ def _resolve(session: Session, rows: list[dict[str, Any]]) -> tuple[list[Resolve
                 problems.update(_new_player_problems(session, new, f"{at}.new_player"))
                 resolved.append(Resolved(new=new, key=f"email:{new['email']}"))
                 continue
-            warnings.append({
-                "code": "existing_player",
-                "message": f"results.{index}: {new['email']} already belongs to player {found.id}, "
-                "who was used instead of registering a new player.",
-                "player_ids": [found.id],
-            })
+            warnings.append(
+                {
+                    "code": "existing_player",
+                    "message": f"results.{index}: {new['email']} already belongs to player {found.id}, "
+                    "who was used instead of registering a new player.",
+                    "player_ids": [found.id],
+                }
+            )
         else:
             problems[at] = ["Name the player by player_id, membership_number, email or new_player."]
         if found is not None and found.merged_into_id is not None:
             survivor = session.get(Player, found.merged_into_id)
-            warnings.append({
-                "code": "merged_player",
-                "message": f"results.{index}: player {found.id} was merged into player "
-                f"{found.merged_into_id}, who was used.",
-                "player_ids": [found.merged_into_id],
-            })
+            warnings.append(
+                {
+                    "code": "merged_player",
+                    "message": f"results.{index}: player {found.id} was merged into player "
+                    f"{found.merged_into_id}, who was used.",
+                    "player_ids": [found.merged_into_id],
+                }
+            )
             found = survivor
         resolved.append(Resolved(player=found, key=f"id:{found.id}" if found else f"row:{index}"))
+    # Two new players of one report cannot share a membership number (R5): named here, not a
+    # 409 from create_player half-way through writing.
+    number_at: dict[str, int] = {}
+    for index, item in enumerate(resolved):
+        number = (item.new or {}).get("membership_number")
+        if number is None:
+            continue
+        if number in number_at:
+            problems.setdefault(f"results.{index}.new_player.membership_number", []).append(
+                f"Also given to the new player at results.{number_at[number]} (R5)."
+            )
+        else:
+            number_at[number] = index
     first_at: dict[str, int] = {}
     for index, item in enumerate(resolved):
         if item.key in first_at:
             field_name = next(
-                (k for k in ("player_id", "membership_number", "email", "new_player") if rows[index].get(k) is not None),
+                (
+                    k
+                    for k in ("player_id", "membership_number", "email", "new_player")
+                    if rows[index].get(k) is not None
+                ),
                 "player_id",
             )
             problems.setdefault(f"results.{index}.{field_name}", []).append(
@@ -204,7 +225,7 @@ def _new_player_problems(session: Session, new: dict[str, Any], at: str) -> dict
     if number is None:
         return {}
     try:
-        born = parse_membership_number(number)
+        born = parse_membership_number(number, today=today())
     except ValueError as exc:
         return {f"{at}.membership_number": [str(exc)]}
     if new.get("date_of_birth") not in (None, born):
@@ -277,20 +298,24 @@ def _scored_results(session: Session, actor: Actor, checked: Checked) -> list[Re
             candidates = possible_duplicates(session, _name_key(who.new["full_name"]))
             player, _ = create_player(session, actor, who.new)
             if candidates:
-                checked.warnings.append({
-                    "code": "possible_duplicate",
-                    "message": f"results.{index}: the new player {player.display_name} (id "
-                    f"{player.id}) closely matches existing players; the office can merge them (R5).",
-                    "player_ids": candidates,
-                })
-        results.append(Result(
-            player_id=player.id,
-            place=row["place"],
-            status=row["status"],
-            placement_points=points.placement_points,
-            participation_points=points.participation_points,
-            points=points.points,
-        ))
+                checked.warnings.append(
+                    {
+                        "code": "possible_duplicate",
+                        "message": f"results.{index}: the new player {player.display_name} (id "
+                        f"{player.id}) closely matches existing players; the office can merge them (R5).",
+                        "player_ids": candidates,
+                    }
+                )
+        results.append(
+            Result(
+                player_id=player.id,
+                place=row["place"],
+                status=row["status"],
+                placement_points=points.placement_points,
+                participation_points=points.participation_points,
+                points=points.points,
+            )
+        )
     return results
 
 
@@ -318,7 +343,9 @@ def _refuse_taken_slot(session: Session, report: dict[str, Any], exclude_id: int
         )
 
 
-def submit_report(session: Session, actor: Actor, report: dict[str, Any]) -> tuple[Tournament, list[dict[str, Any]]]:
+def submit_report(
+    session: Session, actor: Actor, report: dict[str, Any]
+) -> tuple[Tournament, list[dict[str, Any]]]:
     """Store a new report; returns it and its warnings (possible duplicates, R5)."""
     checked = check_report(session, actor, report)
     _refuse_taken_slot(session, report, None)
@@ -335,8 +362,9 @@ def submit_report(session: Session, actor: Actor, report: dict[str, Any]) -> tup
     tournament.results = _scored_results(session, actor, checked)
     session.add(tournament)
     session.flush()
-    record(session, actor, "tournament.create", "tournament", tournament.id,
-           after=report_snapshot(tournament))
+    record(
+        session, actor, "tournament.create", "tournament", tournament.id, after=report_snapshot(tournament)
+    )
     return tournament, checked.warnings
 
 
@@ -346,8 +374,11 @@ def _may_change(actor: Actor, tournament: Tournament) -> None:
         return
     if not actor.hosts_venue(tournament.venue_id):
         raise Forbidden(f"Your key does not host venue {tournament.venue_id}.")
-    days = tournament.season.correction_days
-    last_day = tournament.date + timedelta(days=days)
+    _within_window(tournament.season.correction_days, tournament.date)
+
+
+def _within_window(days: int, day: date) -> None:
+    last_day = day + timedelta(days=days)
     if today() > last_day:
         raise Forbidden(
             f"R17: a host may change a report within {days} days of the tournament "
@@ -355,13 +386,18 @@ def _may_change(actor: Actor, tournament: Tournament) -> None:
         )
 
 
-def correct_report(session: Session, actor: Actor, tournament: Tournament, report: dict[str, Any], reason: str) -> tuple[Tournament, list[dict[str, Any]]]:
+def correct_report(
+    session: Session, actor: Actor, tournament: Tournament, report: dict[str, Any], reason: str
+) -> tuple[Tournament, list[dict[str, Any]]]:
     """R17: replace a report whole (results, date, session, kind); points are recomputed."""
     if tournament.voided:
         raise Conflict(f"Report {tournament.id} is voided; report the tournament anew instead.")
     _may_change(actor, tournament)
     before = report_snapshot(tournament)
     checked = check_report(session, actor, report)
+    if not actor.is_office and report["date"] != tournament.date:
+        # A host may move a report only to a date that is itself still in the window.
+        _within_window(checked.season.correction_days, report["date"])
     _refuse_taken_slot(session, report, tournament.id)
     # Old results go first: the new ones reuse places and players (unique per report).
     tournament.results.clear()
@@ -376,8 +412,16 @@ def correct_report(session: Session, actor: Actor, tournament: Tournament, repor
     tournament.results = _scored_results(session, actor, checked)
     session.flush()
     session.refresh(tournament)
-    record(session, actor, "tournament.correct", "tournament", tournament.id, before=before,
-           after=report_snapshot(tournament), reason=reason)
+    record(
+        session,
+        actor,
+        "tournament.correct",
+        "tournament",
+        tournament.id,
+        before=before,
+        after=report_snapshot(tournament),
+        reason=reason,
+    )
     return tournament, checked.warnings
 
 
@@ -391,6 +435,14 @@ def void_report(session: Session, actor: Actor, tournament: Tournament, reason: 
     tournament.voided_by = actor.name
     tournament.void_reason = reason
     session.flush()
-    record(session, actor, "tournament.void", "tournament", tournament.id, before=before,
-           after=report_snapshot(tournament), reason=reason)
+    record(
+        session,
+        actor,
+        "tournament.void",
+        "tournament",
+        tournament.id,
+        before=before,
+        after=report_snapshot(tournament),
+        reason=reason,
+    )
     return tournament

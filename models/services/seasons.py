@@ -13,6 +13,7 @@ from models.errors import InvalidInput, RuleViolation
 from models.league import SEASON_DEFAULTS, PointsChart, Region, Season, SeasonRegion, Venue
 from models.services.audit import record, snapshot
 from models.services.league import require_exists
+from models.services.scoring import SCORING_SETTINGS, rescore_season
 
 SETTINGS = tuple(SEASON_DEFAULTS)
 
@@ -28,9 +29,7 @@ def _check_settings(session: Session, data: dict[str, Any]) -> None:
         problems["ends_on"] = ["Must be on or after starts_on."]
     championship = data.get("championship_date")
     if championship is not None and championship <= data["ends_on"]:
-        problems["championship_date"] = [
-            "The championship is held after the season's last day (R2)."
-        ]
+        problems["championship_date"] = ["The championship is held after the season's last day (R2)."]
     tiers = [tier["events"] for tier in data.get("attendance_bonus") or []]
     if len(tiers) != len(set(tiers)):
         problems["attendance_bonus"] = ["Each tier needs a different number of events."]
@@ -39,9 +38,7 @@ def _check_settings(session: Session, data: dict[str, Any]) -> None:
             problems[f"region_ids.{index}"] = [f"There is no region with id {region_id}."]
     if problems:
         raise InvalidInput("; ".join(f"{k}: {v[0]}" for k, v in problems.items()), errors=problems)
-    require_exists(
-        session, PointsChart, data.get("points_chart_id"), "points_chart_id", "points chart"
-    )
+    require_exists(session, PointsChart, data.get("points_chart_id"), "points_chart_id", "points chart")
 
 
 def overlapping_seasons(
@@ -74,9 +71,7 @@ def _refuse_overlap(session: Session, data: dict[str, Any], exclude_id: int | No
             f"overlaps season {other.id} ({other.name}, {other.starts_on} to {other.ends_on}), "
             "which covers a common venue"
         )
-        raise RuleViolation(
-            message, rule="R2", errors={"starts_on": [message], "ends_on": [message]}
-        )
+        raise RuleViolation(message, rule="R2", errors={"starts_on": [message], "ends_on": [message]})
 
 
 def _apply(session: Session, season: Season, data: dict[str, Any]) -> None:
@@ -131,23 +126,21 @@ def _refuse_orphans(session: Session, season: Season, merged: dict[str, Any]) ->
         outside = not merged["starts_on"] <= day <= merged["ends_on"]
         if outside or (regions and region_id not in regions):
             message = (
-                f"report {report_id} ({day.isoformat()}) would fall outside the season; "
-                "void or move it first"
+                f"report {report_id} ({day.isoformat()}) would fall outside the season; void or move it first"
             )
-            raise RuleViolation(
-                message, rule="R2", errors={"starts_on": [message], "ends_on": [message]}
-            )
+            raise RuleViolation(message, rule="R2", errors={"starts_on": [message], "ends_on": [message]})
 
 
-def update_season(
-    session: Session, actor: Actor, season: Season, changes: dict[str, Any]
-) -> Season:
+def update_season(session: Session, actor: Actor, season: Season, changes: dict[str, Any]) -> Season:
     before = season_snapshot(season)
     merged = {**before_values(season), **changes}
     _check_settings(session, merged)
     _refuse_overlap(session, merged, season.id)
     _refuse_orphans(session, season, merged)
     _apply(session, season, changes)
+    if any(name in changes and changes[name] != before.get(name) for name in SCORING_SETTINGS):
+        # R7, R8: stored results and so every standing follow the new chart and settings.
+        rescore_season(session, season)
     record(
         session,
         actor,

@@ -95,9 +95,7 @@ def test_bands_chart_shown_as_the_seasons_chart_r2_r7(league):
     season = league.season(points_chart_id=chart["id"])
     assert season["points_chart"]["id"] == chart["id"]
     assert season["points_chart"]["kind"] == "bands"
-    assert season["points_chart"]["bands"] == [
-        {"min_entrants": 1, "max_entrants": 99, "points": [9, 4]}
-    ]
+    assert season["points_chart"]["bands"] == [{"min_entrants": 1, "max_entrants": 99, "points": [9, 4]}]
 
 
 def test_only_the_office_creates_seasons(public, host_for, league):
@@ -271,8 +269,10 @@ VALID = {"name": "Valid", "starts_on": "2026-01-05", "ends_on": "2026-03-29"}
         ({"region_ids": None}, "region_ids"),
         ({"region_ids": [0]}, "region_ids.0"),
         ({"points_chart_id": 99999}, "points_chart_id"),
-        ({"attendance_bonus": [{"events": 4, "points": 10}, {"events": 4, "points": 20}]},
-         "attendance_bonus"),
+        (
+            {"attendance_bonus": [{"events": 4, "points": 10}, {"events": 4, "points": 20}]},
+            "attendance_bonus",
+        ),
         ({"attendance_bonus": [{"events": 4}]}, "attendance_bonus.0.points"),
         ({"attendance_bonus": [{"events": 0, "points": 10}]}, "attendance_bonus.0.events"),
         ({"promoter": "Dana"}, "promoter"),
@@ -331,9 +331,7 @@ def test_patch_settings_audited_r18(league):
     """R18: a settings change is logged with the state before and after."""
     season = league.season()
     path = f"{SEASONS}/{season['id']}"
-    response = league.office.patch(
-        path, json={"min_age": 18, "cut_fraction": 0.25, "count_best": 5}
-    )
+    response = league.office.patch(path, json={"min_age": 18, "cut_fraction": 0.25, "count_best": 5})
     assert response.status_code == 200
     changed = response.get_json()
     assert (changed["min_age"], changed["cut_fraction"], changed["count_best"]) == (18, 0.25, 5)

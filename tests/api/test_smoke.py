@@ -21,6 +21,7 @@ def test_rolled_back_between_tests(public):
 def test_season_overlap_r2(league):
     region = league.region()
     league.season(region_ids=[region["id"]])
-    response = league.office.post("/api/v1/seasons", json={
-        "name": "Clash", "starts_on": "2026-03-01", "ends_on": "2026-04-30"})
+    response = league.office.post(
+        "/api/v1/seasons", json={"name": "Clash", "starts_on": "2026-03-01", "ends_on": "2026-04-30"}
+    )
     assert_problem(response, 422, "starts_on", rule="R2")

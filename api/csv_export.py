@@ -1,0 +1,39 @@
+"""CSV answers for spreadsheets, safe against formula injection (PITFALLS.md)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from flask import Response, request
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(value: Any) -> Any:
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def wants_csv() -> bool:
+    if request.args.get("format") == "csv":
+        return True
+    best = request.accept_mimetypes.best_match(["application/json", "text/csv"])
+    return (
+        best == "text/csv"
+        and request.accept_mimetypes["text/csv"] > request.accept_mimetypes["application/json"]
+    )
+
+
+def csv_response(columns: Sequence[str], rows: Iterable[Sequence[Any]], filename: str) -> Response:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow([safe_cell(value) for value in row])
+    response = Response(buffer.getvalue(), mimetype="text/csv")
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

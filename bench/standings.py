@@ -1,0 +1,157 @@
+"""Benchmark: a season of realistic size, and how fast the website's pages answer.
+
+30 venues x 12 weekly tournaments x ~25 entrants (about 9,000 results), on a scratch database
+(SQLite by default; pass a PostgreSQL URL as the first argument). Prints its figures; it does not
+judge them: compare ratios within one run (machines here are noisy).
+
+    .venv/bin/python bench/standings.py
+    .venv/bin/python bench/standings.py postgresql+psycopg://postgres@127.0.0.1:5432/postgres
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import tempfile
+import time
+import tracemalloc
+import uuid
+from datetime import date, timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from sqlalchemy import create_engine, text  # noqa: E402
+from sqlalchemy.engine import make_url  # noqa: E402
+
+from app import create_app  # noqa: E402
+from models.actor import SYSTEM  # noqa: E402
+from models.migrate import alembic_config, upgrade  # noqa: E402
+from models.services.league import create_region, create_venue  # noqa: E402
+from models.services.players import create_player  # noqa: E402
+from models.services.reports import submit_report  # noqa: E402
+from models.services.seasons import create_season  # noqa: E402
+
+VENUES, WEEKS, ENTRANTS, PLAYERS = 30, 12, 25, 1500
+
+
+def scratch_url(argument: str | None) -> tuple[str, object]:
+    if argument is None:
+        folder = tempfile.mkdtemp(prefix="league-bench-")
+        return f"sqlite:///{folder}/bench.db", None
+    name = f"league_bench_{uuid.uuid4().hex[:8]}"
+    admin = create_engine(argument, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    return make_url(argument).set(database=name).render_as_string(hide_password=False), (admin, name)
+
+
+def load(app, rng: random.Random) -> tuple[int, list[int], float]:  # type: ignore[no-untyped-def]
+    session = app.extensions["league_db"].sessionmaker()
+    start = date.today() - timedelta(weeks=WEEKS + 1)
+    region = create_region(session, SYSTEM, "Bench region")
+    venues = [
+        create_venue(session, SYSTEM, {"name": f"Venue {i}", "region_id": region.id, "active": True})
+        for i in range(VENUES)
+    ]
+    season = create_season(
+        session,
+        SYSTEM,
+        {
+            "name": "Bench season",
+            "starts_on": start,
+            "ends_on": start + timedelta(weeks=WEEKS),
+            "participation_points": 5,
+            "attendance_bonus": [{"events": 6, "points": 20}],
+        },
+    )
+    players = [
+        create_player(session, SYSTEM, {"full_name": f"Player {i} Bench{i}", "email": f"p{i}@example.org"})[
+            0
+        ].id
+        for i in range(PLAYERS)
+    ]
+    session.commit()
+    began = time.perf_counter()
+    reports = 0
+    for week in range(WEEKS):
+        for offset, venue in enumerate(venues):
+            pool = players[offset * 50 : offset * 50 + 50]  # each venue has its regulars
+            field = rng.sample(pool, ENTRANTS - 3) + rng.sample(players, 3)
+            field = list(dict.fromkeys(field))
+            submit_report(
+                session,
+                SYSTEM,
+                {
+                    "venue_id": venue.id,
+                    "date": start + timedelta(weeks=week, days=offset % 7),
+                    "session": 1,
+                    "kind": "regular",
+                    "results": [
+                        {"place": p, "player_id": pid, "status": "played"}
+                        for p, pid in enumerate(field, start=1)
+                    ],
+                },
+            )
+            reports += 1
+        session.commit()
+    load_seconds = time.perf_counter() - began
+    session.close()
+    return season.id, [v.id for v in venues], load_seconds / reports
+
+
+def timed(client, path: str, repeat: int, headers: dict[str, str] | None = None) -> list[float]:  # type: ignore[no-untyped-def]
+    times = []
+    for _ in range(repeat):
+        began = time.perf_counter()
+        response = client.get(path, headers=headers or {})
+        times.append(time.perf_counter() - began)
+        assert response.status_code in (200, 304), response.status_code
+    return times
+
+
+def main() -> None:
+    url, cleanup = scratch_url(sys.argv[1] if len(sys.argv) > 1 else None)
+    try:
+        upgrade(alembic_config(url))
+        app = create_app({"DATABASE_URL": url, "RATELIMIT_ENABLED": False, "LOG_LEVEL": "WARNING"})
+        rng = random.Random(7)
+        season_id, venue_ids, per_report = load(app, rng)
+        client = app.test_client()
+        path = f"/api/v1/seasons/{season_id}/venues/{venue_ids[0]}/standings"
+        timed(client, path, 3)  # warm up
+        json_times = timed(client, path, 30)
+        tracemalloc.start()  # a separate pass: tracing slows every allocation
+        timed(client, path, 3)
+        _current, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        etag = client.get(path).headers["ETag"]
+        cached = timed(client, path, 30, {"If-None-Match": etag})
+        csv_times = timed(client, path + "?format=csv", 30)
+        health = timed(client, "/health", 30)
+        ms = lambda xs: statistics.median(xs) * 1000  # noqa: E731
+        print(f"database                      {make_url(url).get_backend_name()}")
+        print(
+            f"season size                   {VENUES} venues x {WEEKS} weeks x {ENTRANTS} entrants "
+            f"= {VENUES * WEEKS * ENTRANTS} results"
+        )
+        print(f"report write (service)        {per_report * 1000:8.2f} ms per report")
+        print(
+            f"standings JSON, median        {ms(json_times):8.2f} ms  (p90 "
+            f"{sorted(json_times)[26] * 1000:.2f} ms)"
+        )
+        print(f"standings 304 (If-None-Match) {ms(cached):8.2f} ms")
+        print(f"standings CSV, median         {ms(csv_times):8.2f} ms")
+        print(f"GET /health, median           {ms(health):8.2f} ms   (floor: app + one query)")
+        print(f"standings / health ratio      {ms(json_times) / ms(health):8.1f} x")
+        print(f"peak Python memory, standings {peak / 1024:8.0f} KiB")
+    finally:
+        if cleanup is not None:
+            admin, name = cleanup  # type: ignore[misc]
+            with admin.connect() as conn:  # type: ignore[attr-defined]
+                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,58 @@
+"""Points stored on results (R6-R8), recomputed when a season's chart or settings change."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, selectinload
+
+from models.errors import RuleViolation
+from models.league import Season
+from models.rules.charts import NoBandForEntrants
+from models.rules.reports import score_report
+from models.services.league import chart_rule
+from models.tournaments import Tournament
+
+# The season settings that change what a stored result earned.
+SCORING_SETTINGS = ("points_chart_id", "participation_points", "absent_keeps_place_points")
+
+
+def rescore_season(session: Session, season: Season) -> int:
+    """Recompute every stored result of the season; returns how many reports changed.
+
+    Refuses (R7) when the season's chart has no band for a live report's number of entrants
+    (a voided one, which counts nowhere, is left as it was).
+    """
+    session.flush()
+    session.refresh(season)
+    chart = chart_rule(season.points_chart)
+    tournaments = session.scalars(
+        select(Tournament)
+        .where(Tournament.season_id == season.id)
+        .options(selectinload(Tournament.results))
+        .order_by(Tournament.id)
+    ).all()
+    changed = 0
+    for tournament in tournaments:
+        try:
+            earned = score_report(
+                chart,
+                [(r.place, r.status) for r in tournament.results],
+                season.participation_points,
+                season.absent_keeps_place_points,
+            )
+        except NoBandForEntrants as exc:
+            if tournament.voided_at is not None:
+                # R17: a voided report counts nowhere, so it cannot veto a chart; it keeps the
+                # points it was stored with.
+                continue
+            message = f"report {tournament.id} has {tournament.entrants} entrants: {exc}"
+            raise RuleViolation(message, rule="R7", errors={"points_chart_id": [message]}) from None
+        touched = False
+        for result, points in zip(tournament.results, earned, strict=True):
+            new = (points.placement_points, points.participation_points, points.points)
+            if new != (result.placement_points, result.participation_points, result.points):
+                result.placement_points, result.participation_points, result.points = new
+                touched = True
+        changed += touched
+    session.flush()
+    return changed

@@ -1,0 +1,148 @@
+"""R18: the office reads and filters the append-only audit log; nothing edits or deletes it."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+import time_machine
+from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
+
+from tests.conftest import assert_problem
+
+LOG = "/api/v1/audit-log"
+
+
+def actions(caller: Any, query: str) -> list[tuple[str, int | None]]:
+    response = caller.get(f"{LOG}?{query}")
+    assert response.status_code == 200, response.get_json()
+    return [(e["action"], e["entity_id"]) for e in response.get_json()["items"]]
+
+
+@pytest.fixture()
+def history(office, host_for, league):
+    """Entries at known times: a region in February, a venue and a player in March."""
+    with time_machine.travel(datetime(2026, 2, 10, 12, 0, tzinfo=UTC), tick=False):
+        north = league.region(name="North")
+    with time_machine.travel(datetime(2026, 3, 5, 9, 30, tzinfo=UTC), tick=False):
+        crown = league.venue(north["id"], name="The Crown")
+    host = host_for(crown["id"], name="Host: Pat")
+    with time_machine.travel(datetime(2026, 3, 20, 18, 0, tzinfo=UTC), tick=False):
+        created = host.post(
+            "/api/v1/players",
+            json={"full_name": "Ann Lee", "email": "ann@example.org"},
+            headers={"X-Request-ID": "req-player-1"},
+        )
+        assert created.status_code == 201
+    return {"region": north, "venue": crown, "player": created.get_json()}
+
+
+def test_entries_say_who_when_what_before_after_r18(history, office):
+    player = history["player"]
+    entries = office.get(f"{LOG}?entity=player").get_json()["items"]
+    assert len(entries) == 1
+    entry = entries[0]
+    assert entry["action"] == "player.create"
+    assert (entry["entity"], entry["entity_id"]) == ("player", player["id"])
+    assert (entry["actor"], entry["actor_role"]) == ("Host: Pat", "host")
+    assert entry["actor_key_id"] is not None
+    assert entry["request_id"] == "req-player-1"
+    assert entry["at"] == "2026-03-20T18:00:00Z"
+    assert entry["before"] is None
+    assert entry["after"]["email"] == "ann@example.org"
+    assert entry["after"]["full_name"] == "Ann Lee"
+
+
+def test_newest_first_and_filters_r18(history, office):
+    region, venue, player = history["region"], history["venue"], history["player"]
+    assert actions(office, "entity=region") == [("region.create", region["id"])]
+    assert actions(office, "entity=venue") == [("venue.create", venue["id"])]
+    assert actions(office, f"entity=venue&entity_id={venue['id']}") == [("venue.create", venue["id"])]
+    assert actions(office, f"entity=venue&entity_id={venue['id'] + 1000}") == []
+    assert actions(office, "action=player.create") == [("player.create", player["id"])]
+    assert actions(office, "actor=Host%3A%20Pat") == [("player.create", player["id"])]
+    assert actions(office, "actor=Nobody") == []
+    # Time windows (UTC): since is inclusive from a date's midnight; a date-only until includes
+    # that whole day, a timestamp until is exclusive.
+    dated = "since=2026-01-01&until=2026-04-01"
+    assert actions(office, dated) == [
+        ("player.create", player["id"]),
+        ("venue.create", venue["id"]),
+        ("region.create", region["id"]),
+    ]
+    assert actions(office, "since=2026-03-01&until=2026-04-01") == [
+        ("player.create", player["id"]),
+        ("venue.create", venue["id"]),
+    ]
+    assert actions(office, "since=2026-02-01&until=2026-03-04") == [("region.create", region["id"])]
+    assert actions(office, "since=2026-02-01&until=2026-03-05") == [
+        ("venue.create", venue["id"]),
+        ("region.create", region["id"]),
+    ]
+    assert actions(office, "since=2026-03-05T09:30:00Z&until=2026-03-20T18:00:00Z") == [
+        ("venue.create", venue["id"])
+    ]
+    assert actions(office, "since=2026-03-05T10:30:00%2B01:00&until=2026-03-05T09:30:01Z") == [
+        ("venue.create", venue["id"])
+    ]
+    assert actions(office, "entity=region&since=2026-03-01") == []
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        ("since=yesterday", "since"),
+        ("until=2026-02-30", "until"),
+        ("entity_id=abc", "entity_id"),
+        ("entity_id=99999999999", "entity_id"),
+        ("per_page=501", "per_page"),
+    ],
+)
+def test_bad_filters_refused(office, query, field):
+    assert_problem(office.get(f"{LOG}?{query}"), 422, field)
+
+
+def test_office_only_r18(public, host_for, league):
+    venue = league.venue()
+    assert_problem(public.get(LOG), 401)
+    assert_problem(host_for(venue["id"]).get(LOG), 403)
+
+
+def test_pages_say_the_total_r18(league, office):
+    for _ in range(3):
+        league.region()
+    body = office.get(f"{LOG}?entity=region&per_page=2").get_json()
+    assert (len(body["items"]), body["total"], body["pages"]) == (2, 3, 2)
+
+
+def test_nothing_edits_or_deletes_the_log_through_the_service_r18(office):
+    entry = office.get(LOG).get_json()["items"][0]
+    assert_problem(office.delete(LOG), 405)
+    assert_problem(office.post(LOG, json={"action": "forged"}), 405)
+    assert_problem(office.put(LOG, json={}), 405)
+    assert_problem(office.patch(f"{LOG}/{entry['id']}", json={"actor": "someone"}), 404)
+    assert_problem(office.delete(f"{LOG}/{entry['id']}"), 404)
+    assert office.get(LOG).get_json()["items"][0] == entry
+
+
+def test_the_database_refuses_to_change_the_log_r18(office, connection):
+    """R18: triggers refuse UPDATE and DELETE on audit_log, on SQLite and PostgreSQL alike."""
+    assert office.get(LOG).get_json()["total"] >= 1  # the office key's own creation
+    for statement in ("UPDATE audit_log SET actor = 'someone else'", "DELETE FROM audit_log"):
+        with pytest.raises(DBAPIError, match="R18"), connection.begin_nested():
+            connection.execute(text(statement))
+    assert (
+        connection.execute(text("SELECT count(*) FROM audit_log WHERE actor = 'someone else'")).scalar() == 0
+    )
+
+
+def test_refused_writes_leave_no_entry_r18(league, office):
+    league.season()
+    before = office.get(LOG).get_json()["total"]
+    refused = office.post(
+        "/api/v1/seasons", json={"name": "Clash", "starts_on": "2026-02-01", "ends_on": "2026-02-28"}
+    )
+    assert refused.status_code == 422
+    assert office.get(LOG).get_json()["total"] == before

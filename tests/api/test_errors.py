@@ -1,0 +1,164 @@
+"""Every error is application/problem+json (API.md "Conventions"): routing, bodies, limits, 500s."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from sqlalchemy import Connection
+from sqlalchemy.orm import sessionmaker
+
+from app import config_from_env, create_app
+from tests.conftest import Caller, assert_problem, new_key
+
+
+@pytest.fixture()
+def make_app(database_url: str, connection: Connection) -> Iterator[Callable[..., Flask]]:
+    """create_app(config) on the test database, its sessions joined to this test's transaction."""
+    made: list[Flask] = []
+
+    def make(**config: Any) -> Flask:
+        fresh = create_app({"DATABASE_URL": database_url, "RATELIMIT_ENABLED": False, **config})
+        fresh.extensions["league_db"].sessionmaker = sessionmaker(
+            bind=connection, join_transaction_mode="create_savepoint", expire_on_commit=False
+        )
+        made.append(fresh)
+        return fresh
+
+    yield make
+    for fresh in made:
+        fresh.extensions["league_db"].engine.dispose()
+
+
+def test_unknown_path_404(public):
+    for path in ("/api/v1/nothing-here", "/nowhere", "/api/v1/seasons/abc"):
+        body = assert_problem(public.get(path), 404)
+        assert body["title"] == "Not Found"
+
+
+def test_wrong_method_405(public, office):
+    response = public.delete("/api/v1/regions")
+    assert_problem(response, 405)
+    assert set(response.headers["Allow"].split(", ")) >= {"GET", "POST"}
+    assert_problem(office.put("/api/v1/seasons", json={}), 405)
+
+
+def test_malformed_json_400(office):
+    response = office.post("/api/v1/regions", data='{"name": "North"', content_type="application/json")
+    body = assert_problem(response, 400, "body")
+    assert "JSON" in body["detail"]
+    assert office.get("/api/v1/regions").get_json()["total"] == 0
+
+
+def test_json_that_is_not_an_object_422(office):
+    response = office.post("/api/v1/regions", json=["North"])
+    assert_problem(response, 422, "body")
+
+
+@pytest.mark.parametrize(
+    "content_type", ["text/plain", "application/x-www-form-urlencoded", "application/xml"]
+)
+def test_other_body_types_415(office, content_type):
+    response = office.post("/api/v1/regions", data="name=North", content_type=content_type)
+    body = assert_problem(response, 415)
+    assert "application/json" in body["detail"]
+    assert office.get("/api/v1/regions").get_json()["total"] == 0
+
+
+def test_body_too_large_413(make_app):
+    fresh = make_app(MAX_CONTENT_LENGTH=1024)
+    office = Caller(fresh.test_client(), new_key(fresh, "office"))
+    response = office.post("/api/v1/regions", json={"name": "N" * 2000})
+    body = assert_problem(response, 413)
+    assert "larger" in body["detail"]
+    # A body under the limit is served by the same app.
+    assert office.post("/api/v1/regions", json={"name": "North"}).status_code == 201
+    assert office.get("/api/v1/regions").get_json()["total"] == 1
+
+
+def test_default_body_limit_is_2_mb_413(app, office, monkeypatch):
+    monkeypatch.delenv("MAX_CONTENT_LENGTH", raising=False)
+    assert config_from_env()["MAX_CONTENT_LENGTH"] == 2 * 1024 * 1024
+    limit = app.config["MAX_CONTENT_LENGTH"]
+    response = office.post("/api/v1/regions", json={"name": "N" * (limit + 1)})
+    assert_problem(response, 413)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v1/seasons/99999999999",
+        "/api/v1/venues/99999999999",
+        "/api/v1/players/99999999999",
+        "/api/v1/points-charts/99999999999",
+        "/api/v1/points-charts/99999999999/preview?entrants=5",
+        "/api/v1/regions/99999999999",
+        "/api/v1/seasons/0",
+        "/api/v1/seasons/-1",
+        "/api/v1/seasons/2147483648",
+    ],
+)
+def test_huge_or_bad_ids_in_paths_are_404(office, path):
+    assert_problem(office.get(path), 404)
+
+
+def test_huge_ids_elsewhere_are_422(office):
+    assert_problem(office.get("/api/v1/seasons?region_id=99999999999"), 422, "region_id")
+    response = office.post("/api/v1/venues", json={"name": "V", "region_id": 99999999999})
+    assert_problem(response, 422, "region_id")
+    response = office.patch("/api/v1/seasons/99999999999", json={"min_age": 18})
+    assert_problem(response, 404)
+
+
+def test_unexpected_exception_is_a_bare_500(make_app, caplog):
+    fresh = make_app()
+
+    @fresh.get("/api/v1/explode")
+    def explode() -> Any:
+        raise RuntimeError("secret internals")
+
+    with caplog.at_level(logging.ERROR, logger="league.errors"):
+        response = fresh.test_client().get("/api/v1/explode", headers={"X-Request-ID": "req-500-test"})
+    body = assert_problem(response, 500)
+    text = response.get_data(as_text=True)
+    assert "secret internals" not in text
+    assert "RuntimeError" not in text and "Traceback" not in text
+    assert body["request_id"] == "req-500-test"
+    assert response.headers["X-Request-ID"] == "req-500-test"
+    # The details go to the log, under the request id, instead.
+    assert "req-500-test" in caplog.text and "secret internals" in caplog.text
+
+
+def test_rate_limited_429(make_app):
+    fresh = make_app(RATELIMIT_ENABLED=True, RATELIMIT_DEFAULT="2 per minute")
+    client = fresh.test_client()
+    assert client.get("/api/v1/regions").status_code == 200
+    assert client.get("/api/v1/regions").status_code == 200
+    response = client.get("/api/v1/regions")
+    assert_problem(response, 429)
+    assert int(response.headers["Retry-After"]) > 0
+    # The health check is not an API call and is not limited.
+    assert client.get("/health").status_code == 200
+
+
+def test_request_id_is_echoed_or_made(public):
+    given = public.get("/api/v1/nothing", headers={"X-Request-ID": "abc-123"})
+    assert given.get_json()["request_id"] == "abc-123"
+    assert given.headers["X-Request-ID"] == "abc-123"
+    made = public.get("/api/v1/nothing", headers={"X-Request-ID": "<script>"})
+    assert made.get_json()["request_id"] != "<script>"
+    assert len(made.get_json()["request_id"]) == 32
+
+
+def test_rule_violation_names_the_rule(league):
+    """A 422 that a league rule refuses carries the rule id in detail, type and rule."""
+    league.season()
+    response = league.office.post(
+        "/api/v1/seasons", json={"name": "Clash", "starts_on": "2026-02-01", "ends_on": "2026-02-28"}
+    )
+    body = assert_problem(response, 422, rule="R2")
+    assert body["rule"] == "R2"
+    assert body["type"].endswith("R2")

@@ -1,0 +1,349 @@
+"""POST /api/v1/tournaments as JSON: who may report, what the stored report says, the points of
+each result (R6-R8), how players are named and created (R5)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.api.reports_support import (
+    TOURNAMENTS,
+    Scene,
+    by_place,
+    days_ago,
+    iso,
+    make_scene,
+    points_by_place,
+    unique_email,
+    unique_name,
+)
+from tests.conftest import assert_problem
+
+
+@pytest.fixture()
+def scene(league: Any, office: Any, public: Any, host_for: Any) -> Scene:
+    return make_scene(league, office, public, host_for)
+
+
+# Who may report ---------------------------------------------------------------------------
+
+
+def test_host_reports_own_venue_and_gets_the_stored_report_r7(scene: Scene) -> None:
+    """R7 default chart (top 30%, step 10): 10 entrants score 30, 20, 10, then 0."""
+    ids = scene.add_players(10)
+    day = days_ago(3)
+    response = scene.report(None, scene.body(ids, day))
+    assert response.status_code == 201, response.get_json()
+    report = response.get_json()
+    assert report["venue_id"] == scene.venue_id
+    assert report["season_id"] == scene.season["id"]
+    assert report["date"] == iso(day)
+    assert report["session"] == 1
+    assert report["kind"] == "regular"
+    assert report["entrants"] == 10
+    assert report["warnings"] == []
+    assert isinstance(report["id"], int)
+    assert [r["player"]["id"] for r in report["results"]] == ids
+    names = {p["id"]: p["display_name"] for p in scene.players}
+    assert all(r["player"]["display_name"] == names[r["player"]["id"]] for r in report["results"])
+    assert set(report["results"][0]["player"]) == {"id", "display_name"}
+    assert all(r["status"] == "played" for r in report["results"])
+    assert points_by_place(report) == [
+        (1, 30, 0, 30),
+        (2, 20, 0, 20),
+        (3, 10, 0, 10),
+        *[(p, 0, 0, 0) for p in range(4, 11)],
+    ]
+    # The public reads the same report back, and sees it listed.
+    again = scene.public.get(f"{TOURNAMENTS}/{report['id']}")
+    assert again.status_code == 200
+    assert points_by_place(again.get_json()) == points_by_place(report)
+    assert again.get_json()["entrants"] == 10
+    listed = scene.public.get(f"{TOURNAMENTS}?venue_id={scene.venue_id}").get_json()
+    assert listed["total"] == 1 and listed["items"][0]["id"] == report["id"]
+
+
+def test_host_may_not_report_for_another_venue(scene: Scene) -> None:
+    ids = scene.add_players(3)
+    other_venue = scene.league.venue(scene.venue["region_id"])
+    response = scene.report(None, {**scene.body(ids), "venue_id": other_venue["id"]})
+    assert_problem(response, 403)
+    assert scene.stored_reports() == 0
+
+
+def test_host_of_several_venues_reports_for_each(scene: Scene) -> None:
+    ids = scene.add_players(3)
+    other_venue = scene.league.venue(scene.venue["region_id"])
+    host = scene.host_for(scene.venue_id, other_venue["id"])
+    assert scene.report(host, scene.body(ids)).status_code == 201
+    assert scene.report(host, {**scene.body(ids), "venue_id": other_venue["id"]}).status_code == 201
+    assert scene.listed_reports() == 2
+
+
+def test_office_reports_for_any_venue(scene: Scene) -> None:
+    ids = scene.add_players(3)
+    response = scene.report(scene.office, scene.body(ids))
+    assert response.status_code == 201
+    assert response.get_json()["entrants"] == 3
+
+
+def test_public_may_not_report(scene: Scene) -> None:
+    ids = scene.add_players(3)
+    assert_problem(scene.report(scene.public, scene.body(ids)), 401)
+    assert_problem(scene.report(scene.public, scene.body(ids), headers={"Authorization": "Bearer nope"}), 401)
+    assert scene.stored_reports() == 0
+
+
+def test_list_filters_by_venue_date_and_kind(scene: Scene) -> None:
+    ids = scene.add_players(3)
+    first = scene.reported(scene.body(ids, days_ago(10)))
+    second = scene.reported(scene.body(ids, days_ago(3)))
+    listed = scene.public.get(TOURNAMENTS).get_json()
+    assert [item["id"] for item in listed["items"]] == [second["id"], first["id"]]  # newest first
+    since = scene.public.get(f"{TOURNAMENTS}?from={iso(days_ago(5))}").get_json()
+    assert [item["id"] for item in since["items"]] == [second["id"]]
+    until = scene.public.get(f"{TOURNAMENTS}?to={iso(days_ago(5))}").get_json()
+    assert [item["id"] for item in until["items"]] == [first["id"]]
+    assert scene.public.get(f"{TOURNAMENTS}?kind=playoff").get_json()["total"] == 0
+    assert scene.public.get(f"{TOURNAMENTS}?season_id={scene.season['id']}").get_json()["total"] == 2
+
+
+# Points (R6, R7, R8) ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("entrants", "expected"),
+    [
+        (1, [10]),  # k = max(1, round_half_up(0.3)) = 1
+        (5, [20, 10]),  # 1.5 rounds half up to 2
+        (15, [50, 40, 30, 20, 10]),
+        (24, [70, 60, 50, 40, 30, 20, 10]),
+    ],
+)
+def test_default_chart_points_r7(scene: Scene, entrants: int, expected: list[int]) -> None:
+    """R7: k = max(1, round_half_up(0.30 x n)) places score step x (k - p + 1)."""
+    rows = [
+        {"place": p, "new_player": {"full_name": unique_name(), "email": unique_email()}}
+        for p in range(1, entrants + 1)
+    ]
+    report = scene.reported({"venue_id": scene.venue_id, "date": iso(days_ago(2)), "results": rows})
+    placement = [r["placement_points"] for r in sorted(report["results"], key=lambda r: r["place"])]
+    assert placement == expected + [0] * (entrants - len(expected))
+    assert report["entrants"] == entrants
+
+
+def test_participation_points_and_statuses_r6_r8(
+    league: Any, office: Any, public: Any, host_for: Any
+) -> None:
+    """R8: participation points for played, declared_withdrawal and absent, never no_show.
+    R6: absent earns no placement points (season default); a declared withdrawal at place 2
+    keeps place 2's points; a no_show at place 1 earns nothing at all."""
+    scene = make_scene(league, office, public, host_for, participation_points=5)
+    ids = scene.add_players(10)
+    body = scene.body(ids)
+    statuses = {1: "no_show", 2: "declared_withdrawal", 3: "absent", 4: "played"}
+    for row in body["results"]:
+        if row["place"] in statuses:
+            row["status"] = statuses[row["place"]]
+    report = scene.reported(body)
+    rows = by_place(report)
+    assert [rows[p]["status"] for p in (1, 2, 3, 4, 5)] == [
+        "no_show",
+        "declared_withdrawal",
+        "absent",
+        "played",
+        "played",
+    ]
+    assert points_by_place(report)[:5] == [
+        (1, 0, 0, 0),  # no_show: nothing, although 1st place is worth 30
+        (2, 20, 5, 25),  # declared_withdrawal keeps place 2's points
+        (3, 0, 5, 5),  # absent: participation only
+        (4, 0, 5, 5),
+        (5, 0, 5, 5),
+    ]
+    # The unclaimed points are not passed on (R6): nobody has 30.
+    assert max(r["placement_points"] for r in report["results"]) == 20
+
+
+def test_absent_keeps_place_points_when_the_season_says_so_r6(
+    league: Any, office: Any, public: Any, host_for: Any
+) -> None:
+    """R6: with absent_keeps_place_points on, an absent player at place 3 of 10 keeps 10."""
+    scene = make_scene(
+        league, office, public, host_for, absent_keeps_place_points=True, participation_points=2
+    )
+    ids = scene.add_players(10)
+    body = scene.body(ids)
+    body["results"][2]["status"] = "absent"
+    body["results"][0]["status"] = "no_show"
+    report = scene.reported(body)
+    assert points_by_place(report)[:4] == [(1, 0, 0, 0), (2, 20, 2, 22), (3, 10, 2, 12), (4, 0, 2, 2)]
+
+
+def test_unknown_status_is_refused_r6(scene: Scene) -> None:
+    ids = scene.add_players(3)
+    body = scene.body(ids)
+    body["results"][1]["status"] = "busted"
+    assert_problem(scene.report(None, body), 422, "results.1.status")
+    assert scene.stored_reports() == 0
+
+
+def bands_scene(league: Any, office: Any, public: Any, host_for: Any) -> Scene:
+    chart = league.chart(
+        kind="bands",
+        bands=[
+            {"min_entrants": 4, "max_entrants": 8, "points": [50, 30, 10]},
+            {"min_entrants": 9, "max_entrants": 12, "points": [60, 40, 20, 10]},
+        ],
+    )
+    return make_scene(league, office, public, host_for, points_chart_id=chart["id"])
+
+
+def test_bands_chart_scores_from_the_band_of_n_r7(
+    league: Any, office: Any, public: Any, host_for: Any
+) -> None:
+    """R7 bands: 5 entrants use the 4-8 band (50, 30, 10); places past the list earn 0."""
+    scene = bands_scene(league, office, public, host_for)
+    ids = scene.add_players(9)
+    report = scene.reported(scene.body(ids[:5]))
+    assert [r["placement_points"] for r in report["results"]] == [50, 30, 10, 0, 0]
+    nine = scene.reported(scene.body(ids, session=2))
+    assert [r["placement_points"] for r in nine["results"]] == [60, 40, 20, 10, 0, 0, 0, 0, 0]
+
+
+@pytest.mark.parametrize("entrants", [3, 13])
+def test_bands_chart_refuses_n_outside_every_band_r7(
+    league: Any, office: Any, public: Any, host_for: Any, entrants: int
+) -> None:
+    """R7: an n outside every band is refused when the report comes in; nothing is stored,
+    not even the new player the report would have registered."""
+    scene = bands_scene(league, office, public, host_for)
+    ids = scene.add_players(entrants - 1)
+    body = scene.body(ids)
+    body["results"].append(
+        {"place": entrants, "new_player": {"full_name": unique_name(), "email": unique_email()}}
+    )
+    before = scene.counts()
+    problem = assert_problem(scene.report(None, body), 422, "results", rule="R7")
+    assert problem["detail"].startswith("R7")
+    assert any(f"{entrants} entrants" in m for m in problem["errors"]["results"])
+    assert scene.counts() == before
+
+
+# Naming players (R5) ----------------------------------------------------------------------
+
+
+def test_players_named_by_id_membership_number_and_email_r5(scene: Scene) -> None:
+    """R5: a result names its player by id, membership number or email (any case)."""
+    by_id = scene.league.player(unique_name())
+    by_number = scene.league.player(unique_name(), membership_number="198507211234")
+    by_email = scene.league.player(unique_name(), email="sam.hill@example.org")
+    body = {
+        "venue_id": scene.venue_id,
+        "date": iso(days_ago(1)),
+        "results": [
+            {"place": 1, "player_id": by_id["id"]},
+            {"place": 2, "membership_number": "198507211234"},
+            {"place": 3, "email": "Sam.Hill@Example.ORG", "status": "declared_withdrawal"},
+        ],
+    }
+    before = scene.player_count()
+    report = scene.reported(body)
+    assert [r["player"]["id"] for r in report["results"]] == [by_id["id"], by_number["id"], by_email["id"]]
+    assert report["results"][2]["status"] == "declared_withdrawal"
+    assert scene.player_count() == before
+
+
+def test_new_player_is_created_r5(scene: Scene) -> None:
+    """R5: new_player registers the player with the report; the office then sees them."""
+    ids = scene.add_players(2)
+    before = scene.player_count()
+    body = scene.body(ids)
+    body["results"].append({"place": 3, "new_player": {"full_name": "Ann Lee", "email": "Ann@Example.org"}})
+    report = scene.reported(body)
+    assert scene.player_count() == before + 1
+    new = by_place(report)[3]["player"]
+    assert new["id"] not in ids
+    assert new["display_name"] == "Ann L."
+    profile = scene.office.get(f"/api/v1/players/{new['id']}").get_json()
+    assert profile["full_name"] == "Ann Lee"
+    assert profile["email"] == "ann@example.org"
+    assert report["warnings"] == []
+
+
+def test_email_with_full_name_registers_a_new_player_r5(scene: Scene) -> None:
+    ids = scene.add_players(1)
+    before = scene.player_count()
+    body = scene.body(ids)
+    body["results"].append({"place": 2, "email": "kim@example.org", "full_name": "Kim Park"})
+    report = scene.reported(body)
+    assert scene.player_count() == before + 1
+    assert by_place(report)[2]["player"]["display_name"] == "Kim P."
+
+
+def test_new_player_with_a_known_email_uses_that_player_r5(scene: Scene) -> None:
+    known = scene.league.player(unique_name(), email="known@example.org")
+    before = scene.player_count()
+    body = {
+        "venue_id": scene.venue_id,
+        "date": iso(days_ago(2)),
+        "results": [{"place": 1, "new_player": {"full_name": "Some One", "email": "KNOWN@example.org"}}],
+    }
+    report = scene.reported(body)
+    assert report["results"][0]["player"]["id"] == known["id"]
+    assert scene.player_count() == before
+    assert [w["player_ids"] for w in report["warnings"]] == [[known["id"]]]
+
+
+@pytest.mark.parametrize(
+    ("existing", "new"),
+    [
+        ("Ann Lee", "ann  LÉE"),  # the same normalised name
+        ("Jonathan Smith", "Jonathon Smith"),  # one letter off
+        ("Ann Lee", "Lee Ann"),  # the same words reordered
+    ],
+)
+def test_close_name_is_created_and_reported_as_possible_duplicate_r5(
+    scene: Scene, existing: str, new: str
+) -> None:
+    """R5: a new player whose name closely matches an existing one is still created, and the
+    answer's warnings list the candidates' ids."""
+    match = scene.league.player(existing)
+    scene.league.player(unique_name())  # not similar: not listed
+    before = scene.player_count()
+    body = {
+        "venue_id": scene.venue_id,
+        "date": iso(days_ago(2)),
+        "results": [
+            {"place": 1, "new_player": {"full_name": new, "email": unique_email()}},
+        ],
+    }
+    report = scene.reported(body)
+    assert scene.player_count() == before + 1
+    created = report["results"][0]["player"]["id"]
+    assert created != match["id"]
+    duplicates = [w for w in report["warnings"] if w["code"] == "possible_duplicate"]
+    assert len(duplicates) == 1
+    assert duplicates[0]["player_ids"] == [match["id"]]
+    assert str(created) in duplicates[0]["message"]
+
+
+# The report's shape -----------------------------------------------------------------------
+
+
+def test_session_and_kind_default_and_session_is_kept(scene: Scene) -> None:
+    ids = scene.add_players(2)
+    report = scene.reported(scene.body(ids, session=3))
+    assert (report["session"], report["kind"]) == (3, "regular")
+
+
+def test_a_date_of_today_is_accepted_r2(scene: Scene) -> None:
+    """R2: only dates after today are in the future."""
+    ids = scene.add_players(2)
+    assert scene.report(None, scene.body(ids, days_ago(0))).status_code == 201
+
+
+def test_unknown_report_is_404(scene: Scene) -> None:
+    assert_problem(scene.public.get(f"{TOURNAMENTS}/999999"), 404)
+    assert_problem(scene.public.get(f"{TOURNAMENTS}/99999999999999"), 404)

@@ -1,0 +1,232 @@
+"""R5 and R19 as pure rules: names, membership numbers, duplicate hints, ages."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from models.rules.players import (
+    DISPLAY_NAME_MAX,
+    NAME_KEY_MAX,
+    age_on,
+    default_display_name,
+    edit_distance,
+    name_match_limit,
+    normalise_email,
+    normalise_name,
+    parse_membership_number,
+    similar_names,
+)
+
+pytestmark = pytest.mark.rules
+
+
+# Names ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("full_name", "key"),
+    [
+        ("José  O'Neil", "jose oneil"),
+        ("ANN LEE", "ann lee"),
+        ("  Ann\tLee  ", "ann lee"),
+        ("Zoë Saldaña-Pérez", "zoe saldanaperez"),
+        ("Straße", "strasse"),
+    ],
+)
+def test_normalise_name(full_name, key):
+    assert normalise_name(full_name) == key
+
+
+def test_normalise_name_fits_its_column():
+    assert len(normalise_name("ß" * 200)) == NAME_KEY_MAX
+    assert not normalise_name("ab " * 100).endswith(" ")
+
+
+@given(st.text(max_size=300))
+def test_normalise_name_is_idempotent_and_bounded(text):
+    key = normalise_name(text)
+    assert len(key) <= NAME_KEY_MAX
+    assert normalise_name(key) == key
+    assert "  " not in key and key == key.strip()
+
+
+def test_normalise_email():
+    assert normalise_email("  Ann.Lee@Example.ORG ") == "ann.lee@example.org"
+
+
+@pytest.mark.parametrize(
+    ("full_name", "shown"),
+    [
+        ("Ann Lee", "Ann L."),
+        ("mary jane van dyke", "mary D."),
+        ("Madonna", "Madonna"),
+        ("  Cher  ", "Cher"),
+        ("Ann élan", "Ann É."),
+    ],
+)
+def test_r19_default_display_name(full_name, shown):
+    assert default_display_name(full_name) == shown
+
+
+@given(
+    st.lists(
+        st.text(alphabet=st.characters(categories=["L"]), min_size=1, max_size=200), min_size=1, max_size=4
+    )
+)
+def test_r19_default_display_name_fits_its_column(words):
+    assert 0 < len(default_display_name(" ".join(words))) <= DISPLAY_NAME_MAX
+
+
+# Membership numbers (R5) ------------------------------------------------------------------------
+
+
+def test_r5_membership_number_is_date_of_birth_and_pin():
+    assert parse_membership_number("198507211234") == date(1985, 7, 21)
+    assert parse_membership_number("200002290000") == date(2000, 2, 29)
+
+
+@pytest.mark.parametrize(
+    "number",
+    [
+        "19850721123",
+        "1985072112345",
+        "19850721123a",
+        "",
+        "198507211234\n",
+        " 198507211234",
+        "١٩٨٥٠٧٢١١٢٣٤",
+        "202602301234",
+        "190002290000",
+        "198500001234",
+    ],
+)
+def test_r5_bad_membership_numbers(number):
+    with pytest.raises(ValueError):
+        parse_membership_number(number)
+
+
+def test_r5_membership_number_date_within_life():
+    today = date(2026, 3, 1)
+    assert parse_membership_number("202603011234", today=today) == today
+    for number in ("202603021234", "189912311234"):
+        with pytest.raises(ValueError, match="between 1900-01-01 and today"):
+            parse_membership_number(number, today=today)
+    assert parse_membership_number("202603021234") == date(2026, 3, 2)  # no today: no bound
+
+
+@given(
+    st.dates(min_value=date(1900, 1, 1), max_value=date(2100, 12, 31)),
+    st.integers(min_value=0, max_value=9999),
+)
+def test_r5_membership_number_round_trip(born, pin):
+    assert parse_membership_number(f"{born:%Y%m%d}{pin:04d}") == born
+
+
+# Duplicate hints (R5) ---------------------------------------------------------------------------
+
+
+def levenshtein(a: str, b: str) -> int:
+    """A plain reference implementation to check the bounded one against."""
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, start=1):
+        previous, row[0] = row[0], i
+        for j, cb in enumerate(b, start=1):
+            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, previous + (ca != cb))
+    return row[-1]
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "distance"),
+    [
+        ("ann lee", "ann lee", 0),
+        ("jon smith", "john smith", 1),
+        ("kitten", "sitting", 3),
+        ("", "abc", 3),
+        ("ann lea", "ann lee", 1),
+    ],
+)
+def test_edit_distance_examples(a, b, distance):
+    assert edit_distance(a, b, 10) == distance
+
+
+short = st.text(alphabet="abcde ", max_size=10)
+
+
+@given(short, short)
+def test_edit_distance_symmetric_and_zero_iff_equal(a, b):
+    unbounded = len(a) + len(b)
+    assert edit_distance(a, b, unbounded) == edit_distance(b, a, unbounded)
+    assert (edit_distance(a, b, unbounded) == 0) == (a == b)
+    assert edit_distance(a, b, unbounded) == levenshtein(a, b)
+
+
+@given(short, short, st.integers(min_value=0, max_value=4))
+def test_edit_distance_bounded_agrees_within_the_limit(a, b, limit):
+    """Within the limit the answer is exact; beyond it, it is only said to be beyond."""
+    true = levenshtein(a, b)
+    found = edit_distance(a, b, limit)
+    if true <= limit:
+        assert found == true
+    else:
+        assert found > limit
+
+
+@given(short, short, short)
+def test_edit_distance_triangle(a, b, c):
+    big = 40
+    assert edit_distance(a, c, big) <= edit_distance(a, b, big) + edit_distance(b, c, big)
+
+
+def test_r5_name_match_limit():
+    assert name_match_limit("ann lee") == 1
+    assert name_match_limit("john smithson") == 2
+
+
+def test_r5_similar_names():
+    candidates = [
+        (1, "ann lee"),
+        (2, "lee ann"),
+        (3, "ann lea"),
+        (4, "ann leigh"),
+        (5, "bob lee"),
+        (6, "anne lee"),
+    ]
+    assert similar_names("ann lee", candidates) == [1, 2, 3, 6]
+    assert similar_names("john smith", [(7, "jon smith"), (8, "joan smyth"), (9, "jo smith")]) == [7, 8, 9]
+    assert similar_names("zed", candidates) == []
+
+
+@given(st.lists(st.text(alphabet="abcdefghij", min_size=1, max_size=8), min_size=1, max_size=4))
+def test_r5_reordered_words_always_match(words):
+    key = " ".join(words)
+    shuffled = " ".join(reversed(words))
+    assert similar_names(key, [(1, shuffled)]) == [1]
+
+
+# Ages -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("born", "on", "age"),
+    [
+        (date(2005, 5, 1), date(2026, 4, 30), 20),
+        (date(2005, 5, 1), date(2026, 5, 1), 21),
+        (date(2004, 2, 29), date(2025, 2, 28), 20),  # a 29 February birthday counts from 1 March
+        (date(2004, 2, 29), date(2025, 3, 1), 21),
+        (date(2004, 2, 29), date(2028, 2, 29), 24),
+    ],
+)
+def test_age_on(born, on, age):
+    assert age_on(born, on) == age
+
+
+@given(st.dates(max_value=date(2100, 1, 1)), st.dates(max_value=date(2100, 1, 1)))
+def test_age_on_never_decreases(born, on):
+    if on < born:
+        return
+    assert age_on(born, on) >= 0
+    assert age_on(born, on) <= on.year - born.year
