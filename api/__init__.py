@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Flask, Response, g, request
 from flask_smorest import Api
-from werkzeug.exceptions import HTTPException, UnsupportedMediaType
+from werkzeug.exceptions import BadRequest, HTTPException
 from werkzeug.routing import IntegerConverter
 
 from api import auth, db
@@ -16,8 +16,8 @@ from api.errors import PROBLEM_MIMETYPE, ProblemSchema, http_problem, register_e
 from api.fields import MAX_ID
 
 REQUEST_ID_RE = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
-# Bodies these content types carry; anything else on a write is refused with 415.
-BODY_MIMETYPES = {"application/json", "text/csv"}
+# Where a result report may come as text/csv (API.md "A result report").
+CSV_PATHS = re.compile(r"^/api/v1/tournaments(/\d+)?$")
 
 
 class IdConverter(IntegerConverter):
@@ -45,14 +45,24 @@ class LeagueApi(Api):
 def _start_request() -> None:
     supplied = request.headers.get("X-Request-ID", "")
     g.request_id = supplied if REQUEST_ID_RE.match(supplied) else uuid.uuid4().hex
-    if request.method in ("POST", "PUT", "PATCH") and request.content_length != 0:
-        has_body = request.content_length is not None or request.headers.get("Transfer-Encoding")
-        if has_body and request.mimetype not in BODY_MIMETYPES:
-            raise UnsupportedMediaType(
-                "Send the body as application/json (or text/csv where a path takes CSV)."
-            )
+    if request.method in ("POST", "PUT", "PATCH"):
+        _refuse_unreadable_body()
     if request.path.startswith("/api/"):
         auth.load_actor()
+
+
+def _refuse_unreadable_body() -> None:
+    """A body must be JSON (or CSV where a report is posted): anything else is a 400."""
+    has_body = bool(request.content_length) or "Transfer-Encoding" in request.headers
+    if not has_body or request.is_json:
+        return
+    takes_csv = CSV_PATHS.match(request.path) is not None
+    if takes_csv and request.mimetype == "text/csv":
+        return
+    raise BadRequest(
+        "The body must be JSON, sent with Content-Type: application/json"
+        + (" (or text/csv for a result report)." if takes_csv else ".")
+    )
 
 
 def _finish_request(response: Response) -> Response:

@@ -14,6 +14,7 @@ from api import db
 from api.auth import current_actor, host_or_office, office_only
 from api.fields import Id, Text, UtcDateTime
 from api.pagination import PageArgs, page_schema, paginate
+from api.schemas import WarningOut
 from models import Player
 from models.actor import Actor
 from models.services.league import get_or_404
@@ -65,14 +66,8 @@ class PlayerOut(Schema):
     updated_at = UtcDateTime()
 
 
-class Warning_(Schema):
-    code = fields.String()
-    message = fields.String()
-    player_ids = fields.List(fields.Integer())
-
-
 class PlayerCreated(PlayerOut):
-    warnings = fields.List(fields.Nested(Warning_))
+    warnings = fields.List(fields.Nested(WarningOut))
 
 
 class PlayerResultOut(Schema):

@@ -12,7 +12,7 @@ from marshmallow import Schema, fields, validate
 from api import db
 from api.csv_export import csv_response, wants_csv
 from api.fields import ExactNumber
-from api.tournaments import PlayerRef
+from api.schemas import PlayerRef
 from models import Season, Venue
 from models.errors import NotFound
 from models.services.league import get_or_404

@@ -19,6 +19,7 @@ from api.fields import Id, QueryId, StrictInt, Text, UtcDateTime
 from api.idempotency import idempotent
 from api.pagination import PageArgs, page_schema, paginate
 from api.report_csv import parse_report_csv
+from api.schemas import PlayerRef, WarningOut
 from models import STATUSES, TOURNAMENT_KINDS, Result, Tournament
 from models.clock import today
 from models.errors import InvalidInput
@@ -102,11 +103,6 @@ class CsvQuery(Schema):
     reason = fields.String(metadata={"description": "PUT as CSV: the correction's reason."})
 
 
-class PlayerRef(Schema):
-    id = fields.Integer()
-    display_name = fields.String()
-
-
 class ResultOut(Schema):
     place = fields.Integer()
     player = fields.Nested(PlayerRef)
@@ -114,12 +110,6 @@ class ResultOut(Schema):
     placement_points = fields.Integer()
     participation_points = fields.Integer()
     points = fields.Integer()
-
-
-class WarningOut(Schema):
-    code = fields.String()
-    message = fields.String()
-    player_ids = fields.List(fields.Integer())
 
 
 class ReportOut(Schema):

@@ -80,7 +80,7 @@ def load_demo(session: Session, only_if_empty: bool = True, today: date | None =
         create_venue(session, DEMO, {"name": name, "region_id": region.id, "city": city, "active": True})
         for name, city in VENUES
     ]
-    create_chart(
+    chart = create_chart(
         session,
         DEMO,
         {
@@ -102,6 +102,7 @@ def load_demo(session: Session, only_if_empty: bool = True, today: date | None =
             "starts_on": starts,
             "ends_on": ends,
             "championship_date": ends + timedelta(days=20),
+            "points_chart_id": chart.id,
             "participation_points": 5,
             "attendance_bonus": [{"events": 4, "points": 10}, {"events": 8, "points": 25}],
         },

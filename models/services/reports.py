@@ -13,7 +13,14 @@ from sqlalchemy.orm import Session
 from models.actor import Actor
 from models.base import utcnow
 from models.clock import today
-from models.errors import Conflict, Forbidden, InvalidInput, NotFound, RuleViolation
+from models.errors import (
+    Conflict,
+    Forbidden,
+    InvalidInput,
+    LeagueError,
+    NotFound,
+    RuleViolation,
+)
 from models.league import Season, Venue
 from models.players import Player
 from models.rules.charts import NoBandForEntrants
@@ -237,19 +244,26 @@ def _new_player_problems(session: Session, new: dict[str, Any], at: str) -> dict
 
 
 def check_report(session: Session, actor: Actor, report: dict[str, Any]) -> Checked:
-    """Every check of a report, before anything is written; raises naming each problem."""
-    venue = session.get(Venue, report["venue_id"])
-    if venue is None:
-        message = f"There is no venue with id {report['venue_id']}."
-        raise InvalidInput(message, errors={"venue_id": [message]})
-    _may_report_for(actor, venue.id)
-    season = _season_of(session, report, venue)
-    rows = report["results"]
+    """Every check of a report, before anything is written. All problems are gathered and
+    named together (venue and date, places, players, chart), then the report is refused whole."""
     problems: dict[str, list[str]] = {}
     rules: list[str] = []
+    venue = session.get(Venue, report["venue_id"])
+    season: Season | None = None
+    if venue is None:
+        problems["venue_id"] = [f"There is no venue with id {report['venue_id']}."]
+    else:
+        _may_report_for(actor, venue.id)
+        try:
+            season = _season_of(session, report, venue)
+        except LeagueError as exc:
+            problems.update(exc.errors)
+            if exc.rule:
+                rules.append(exc.rule)
+    rows = report["results"]
     for index, messages in place_problems([row["place"] for row in rows]).items():
         problems[f"results.{index}.place"] = messages
-    if problems:
+    if any(key.endswith(".place") for key in problems):
         rules.append("R4")
         missing = missing_places([row["place"] for row in rows])
         if missing:
@@ -263,18 +277,22 @@ def check_report(session: Session, actor: Actor, report: dict[str, Any]) -> Chec
             rules.append("R4")  # the same player twice
         if any("(R4)" not in m for m in messages):
             rules.append("R5")  # a player not found
-    try:
-        chart_rule(season.points_chart).points_for(len(rows))
-    except NoBandForEntrants as exc:
-        rules.append("R7")
-        problems.setdefault("results", []).append(f"R7: {exc}.")
+    if season is not None:
+        try:
+            chart_rule(season.points_chart).points_for(len(rows))
+        except NoBandForEntrants as exc:
+            rules.append("R7")
+            problems.setdefault("results", []).append(f"R7: {exc}.")
     if problems:
+        summary = "; ".join(f"{k}: {v[0]}" for k, v in list(problems.items())[:5])
+        if not rules:
+            raise InvalidInput(f"the report is refused whole; {summary}", errors=problems)
         raise RuleViolation(
-            f"{', '.join(rules)}: the report is refused whole; "
-            + "; ".join(f"{k}: {v[0]}" for k, v in list(problems.items())[:5]),
+            f"{', '.join(rules)}: the report is refused whole; {summary}",
             rule=rules[0],
             errors=problems,
         )
+    assert venue is not None and season is not None
     return Checked(venue=venue, season=season, rows=rows, players=resolved, warnings=warnings)
 
 

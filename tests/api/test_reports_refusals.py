@@ -117,8 +117,8 @@ def test_body_not_an_object(scene: Scene) -> None:
     refused(scene, [1, 2], 422, "body")
 
 
-def test_body_of_another_type_is_415(scene: Scene) -> None:
-    refused(scene, None, 415, data="place=1", content_type="application/x-www-form-urlencoded")
+def test_body_of_another_type_is_400(scene: Scene) -> None:
+    refused(scene, None, 400, data="place=1", content_type="application/x-www-form-urlencoded")
 
 
 # R4: a complete finishing order -----------------------------------------------------------
@@ -379,3 +379,13 @@ def test_bad_report_fields(scene: Scene, three: list[int], mutate: Callable[[dic
     mutate(body)
     problem = refused(scene, body, 422)
     assert len(problem["errors"]) == 1
+
+
+def test_every_problem_named_at_once_r2_r4_r5(scene: Scene, three: list[int]) -> None:
+    """A date in the future, a repeated place and an unknown player are all named in one answer,
+    so a host fixes the report in one go (R2, R4, R5)."""
+    body = scene.body(three, day=days_ago(-7))
+    body["results"][1]["place"] = 1
+    body["results"][2] = {"place": 3, "email": "nobody-at-all@example.org"}
+    problem = refused(scene, body, 422, "date", "results.1.place", "results.2.email")
+    assert problem["detail"].startswith("R2, R4, R5:")
