@@ -9,6 +9,7 @@ from flask.cli import AppGroup
 
 from api import db
 from models.actor import SYSTEM
+from models.db import SQLITE_WRITE_INTENT
 from models.errors import LeagueError
 from models.migrate import alembic_config
 from models.services.keys import create_key
@@ -65,6 +66,7 @@ def keys_create(role: str, venues: tuple[int, ...], name: str) -> None:
     name = " ".join(name.split())
     if not 1 <= len(name) <= 120:
         raise click.BadParameter("1 to 120 characters, not blank.", param_hint="--name")
+    SQLITE_WRITE_INTENT.set(True)
     session = db.database().sessionmaker()
     try:
         key, secret = create_key(session, SYSTEM, name, role, list(venues))
@@ -85,6 +87,7 @@ def demo_load(if_empty: bool) -> None:
     """Load a small demo league (a region, four venues, a season, players)."""
     from models.demo import load_demo
 
+    SQLITE_WRITE_INTENT.set(True)
     session = db.database().sessionmaker()
     try:
         loaded = load_demo(session, only_if_empty=if_empty)

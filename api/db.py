@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, Response, current_app, g
+from flask import Flask, Response, current_app, g, request
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from api.errors import database_problem, unexpected_problem
-from models.db import make_engine, make_sessionmaker
+from models.db import SQLITE_WRITE_INTENT, make_engine, make_sessionmaker
 
 
 class Database:
@@ -31,6 +31,7 @@ def database() -> Database:
 
 def session() -> Session:
     if "db_session" not in g:
+        SQLITE_WRITE_INTENT.set(request.method not in ("GET", "HEAD", "OPTIONS"))
         g.db_session = database().sessionmaker()
     db_session: Session = g.db_session
     return db_session

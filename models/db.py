@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
+
+# Set by the caller (a write request, a command) before its first query on SQLite.
+SQLITE_WRITE_INTENT: ContextVar[bool] = ContextVar("sqlite_write_intent", default=False)
 
 
 def normalise_url(url: str) -> str:
@@ -46,7 +50,9 @@ def _setup_sqlite(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def _begin(conn: Any) -> None:
-        conn.exec_driver_sql("BEGIN")
+        # A deferred transaction that reads and then writes cannot wait for another writer
+        # (SQLite answers "database is locked" at once): writes take the lock up front.
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if SQLITE_WRITE_INTENT.get() else "BEGIN")
 
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
