@@ -20,12 +20,6 @@ from tests.api.reports_support import (
 )
 from tests.conftest import assert_problem
 
-
-@pytest.fixture()
-def scene(league: Any, office: Any, public: Any, host_for: Any) -> Scene:
-    return make_scene(league, office, public, host_for)
-
-
 # Who may report ---------------------------------------------------------------------------
 
 

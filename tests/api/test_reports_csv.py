@@ -14,16 +14,9 @@ from tests.api.reports_support import (
     by_place,
     days_ago,
     iso,
-    make_scene,
     points_by_place,
 )
 from tests.conftest import assert_problem
-
-
-@pytest.fixture()
-def scene(league: Any, office: Any, public: Any, host_for: Any) -> Scene:
-    return make_scene(league, office, public, host_for)
-
 
 HEADER = "place,status,player_id,email,full_name"
 

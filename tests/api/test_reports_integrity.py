@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
-import pytest
 import time_machine
 
 from tests.api.reports_support import (
@@ -21,11 +20,6 @@ from tests.api.reports_support import (
     unique_name,
 )
 from tests.conftest import assert_problem
-
-
-@pytest.fixture()
-def scene(league: Any, office: Any, public: Any, host_for: Any) -> Scene:
-    return make_scene(league, office, public, host_for)
 
 
 def noon_utc(day: Any) -> datetime:

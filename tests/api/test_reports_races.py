@@ -4,16 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from models.services import reports
-from tests.api.reports_support import TOURNAMENTS, Scene, make_scene
+from tests.api.reports_support import TOURNAMENTS, Scene
 from tests.conftest import assert_problem
-
-
-@pytest.fixture()
-def scene(league: Any, office: Any, public: Any, host_for: Any) -> Scene:
-    return make_scene(league, office, public, host_for)
 
 
 def test_second_report_for_a_slot_is_409_from_the_unique_index(scene: Scene, monkeypatch: Any) -> None:

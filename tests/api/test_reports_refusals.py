@@ -13,16 +13,10 @@ from tests.api.reports_support import (
     Scene,
     days_ago,
     iso,
-    make_scene,
     unique_email,
     unique_name,
 )
 from tests.conftest import assert_problem
-
-
-@pytest.fixture()
-def scene(league: Any, office: Any, public: Any, host_for: Any) -> Scene:
-    return make_scene(league, office, public, host_for)
 
 
 @pytest.fixture()
