@@ -72,6 +72,8 @@ def update_venue(session: Session, actor: Actor, venue: Venue, changes: dict[str
     before = snapshot(venue)
     if "region_id" in changes:
         require_exists(session, Region, changes["region_id"], "region_id", "region")
+        if changes["region_id"] != venue.region_id:
+            _refuse_stranded_reports(session, venue, changes["region_id"])
     _check_venue_name(
         session,
         changes.get("region_id", venue.region_id),
@@ -83,6 +85,31 @@ def update_venue(session: Session, actor: Actor, venue: Venue, changes: dict[str
     session.flush()
     record(session, actor, "venue.update", "venue", venue.id, before=before, after=snapshot(venue))
     return venue
+
+
+def _refuse_stranded_reports(session: Session, venue: Venue, region_id: int) -> None:
+    """R2: a venue keeps its reports' seasons; it cannot move to a region they do not cover."""
+    from models.league import Season, SeasonRegion
+    from models.tournaments import Tournament
+
+    covering = select(SeasonRegion.season_id).where(SeasonRegion.region_id == region_id)
+    stranded = session.scalar(
+        select(Tournament.id)
+        .join(Season, Season.id == Tournament.season_id)
+        .where(
+            Tournament.venue_id == venue.id,
+            Tournament.kind == "regular",
+            Tournament.voided_at.is_(None),
+            Season.all_regions.is_(False),
+            Season.id.not_in(covering),
+        )
+        .limit(1)
+    )
+    if stranded is not None:
+        message = (
+            f"report {stranded} of this venue belongs to a season that does not cover region {region_id}"
+        )
+        raise RuleViolation(message, rule="R2", errors={"region_id": [message]})
 
 
 # Points charts (R7) ---------------------------------------------------------------------------

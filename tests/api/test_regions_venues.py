@@ -218,3 +218,19 @@ def test_errors_have_no_etag(public):
     response = public.get(f"{REGIONS}/99999")
     assert response.status_code == 404
     assert "ETag" not in response.headers
+
+
+def test_venue_cannot_move_away_from_its_reports_season_r2(scene, league):
+    """R2: a venue whose reports belong to a season of its region cannot move to a region that
+    season does not cover; with no such reports it can."""
+    from tests.api.reports_support import days_ago
+
+    players = scene.add_players(2)
+    scene.reported(scene.body(players, day=days_ago(3)))
+    other = league.region()
+    response = league.office.patch(f"/api/v1/venues/{scene.venue_id}", json={"region_id": other["id"]})
+    assert_problem(response, 422, "region_id", rule="R2")
+    assert league.office.get(f"/api/v1/venues/{scene.venue_id}").get_json()["region_id"] != other["id"]
+    empty = league.venue()
+    moved = league.office.patch(f"/api/v1/venues/{empty['id']}", json={"region_id": other["id"]})
+    assert moved.status_code == 200 and moved.get_json()["region_id"] == other["id"]
