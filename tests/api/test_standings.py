@@ -903,3 +903,22 @@ def test_season_not_covering_the_venue_is_404_r1(league, club, public):
     response = public.get(f"{SEASONS}/{everywhere['id']}/venues/{elsewhere['id']}/standings")
     assert response.status_code == 200
     assert (response.get_json()["tournaments"], response.get_json()["standings"]) == (0, [])
+
+
+def test_player_page_lists_each_venue_season_separately_r1_r11(scene, league):
+    """R1, R11: a player's page shows one record per (season, venue) with the rank there and
+    every live result; a voided report is not among them."""
+    from tests.api.reports_support import TOURNAMENTS, days_ago
+
+    players = scene.add_players(3)
+    kept = scene.reported(scene.body(players, day=days_ago(3)))
+    voided = scene.reported(scene.body(players[::-1], day=days_ago(2)))
+    scene.office.post(f"{TOURNAMENTS}/{voided['id']}/void", json={"reason": "test"})
+    page = scene.public.get(f"/api/v1/players/{players[0]}").get_json()
+    assert [(s["season_id"], s["venue_id"], s["rank"]) for s in page["seasons"]] == [
+        (scene.season["id"], scene.venue_id, 1)
+    ]
+    record = page["seasons"][0]
+    assert [r["tournament_id"] for r in record["results"]] == [kept["id"]]
+    assert record["results"][0]["place"] == 1 and record["points"] == record["results"][0]["points"]
+    assert "email" not in page
