@@ -8,7 +8,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, selectinload
 
 from models.actor import Actor
 from models.base import utcnow
@@ -28,7 +28,7 @@ from models.rules.players import normalise_email, parse_membership_number
 from models.rules.reports import missing_places, place_problems, score_report
 from models.services.audit import plain, record
 from models.services.league import chart_rule
-from models.services.players import create_player, possible_duplicates
+from models.services.players import create_player
 from models.services.seasons import season_for
 from models.tournaments import Result, Tournament
 
@@ -79,7 +79,11 @@ def report_snapshot(tournament: Tournament) -> dict[str, Any]:
 
 def get_report(session: Session, actor: Actor, tournament_id: int) -> Tournament:
     """A report; a voided one only for the office and the venue's hosts (R17)."""
-    tournament = session.get(Tournament, tournament_id)
+    tournament = session.get(
+        Tournament,
+        tournament_id,
+        options=[selectinload(Tournament.results).selectinload(Result.player)],
+    )
     if tournament is None or (
         tournament.voided and not (actor.is_office or actor.hosts_venue(tournament.venue_id))
     ):
@@ -313,8 +317,7 @@ def _scored_results(session: Session, actor: Actor, checked: Checked) -> list[Re
         player = who.player
         if player is None:
             assert who.new is not None
-            candidates = possible_duplicates(session, _name_key(who.new["full_name"]))
-            player, _ = create_player(session, actor, who.new)
+            player, candidates = create_player(session, actor, who.new)
             if candidates:
                 checked.warnings.append(
                     {
@@ -335,12 +338,6 @@ def _scored_results(session: Session, actor: Actor, checked: Checked) -> list[Re
             )
         )
     return results
-
-
-def _name_key(full_name: str) -> str:
-    from models.rules.players import normalise_name
-
-    return normalise_name(full_name)
 
 
 def _refuse_taken_slot(session: Session, report: dict[str, Any], exclude_id: int | None) -> None:
