@@ -11,6 +11,7 @@ from typing import Any
 from flask import Response, json, request
 from flask_smorest import Blueprint
 from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
 
 from api import db
 from api.auth import current_actor
@@ -23,11 +24,41 @@ KEEP_FOR = timedelta(hours=48)  # at least the 24 hours API.md promises
 
 
 def _request_hash() -> str:
+    """What makes two requests "the same": method, path, query and the body. A JSON body is
+    compared as data, so a client that re-serialises its retry is still recognised."""
     digest = hashlib.sha256()
     for part in (request.method, request.path, request.query_string.decode(), request.mimetype):
         digest.update(part.encode() + b"\0")
-    digest.update(request.get_data())
+    body = request.get_data()
+    if request.is_json:
+        parsed = request.get_json(silent=True)
+        if parsed is not None:
+            body = json.dumps(parsed, sort_keys=True, separators=(",", ":")).encode()
+    digest.update(body)
     return digest.hexdigest()
+
+
+def _earlier(key_id: int, key: str) -> IdempotentRequest | None:
+    return db.session().scalar(
+        select(IdempotentRequest).where(
+            IdempotentRequest.api_key_id == key_id,
+            IdempotentRequest.idempotency_key == key,
+            IdempotentRequest.created_at >= utcnow() - KEEP_FOR,
+        )
+    )
+
+
+def _replay(earlier: IdempotentRequest, fingerprint: str, key: str) -> Response:
+    if earlier.request_hash != fingerprint:
+        raise Conflict(
+            f"The {HEADER} {key!r} was used with another request; use a new key for a new report.",
+            errors={HEADER: ["Already used with a different body."]},
+        )
+    replay = Response(
+        json.dumps(earlier.response_body), status=earlier.status_code, mimetype="application/json"
+    )
+    replay.headers["Idempotent-Replayed"] = "true"
+    return replay
 
 
 def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
@@ -46,25 +77,19 @@ def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
             )
         session = db.session()
         fingerprint = _request_hash()
-        earlier = session.scalar(
-            select(IdempotentRequest).where(
-                IdempotentRequest.api_key_id == actor.key_id,
-                IdempotentRequest.idempotency_key == key,
-                IdempotentRequest.created_at >= utcnow() - KEEP_FOR,
-            )
-        )
+        earlier = _earlier(actor.key_id, key)
         if earlier is not None:
-            if earlier.request_hash != fingerprint:
-                raise Conflict(
-                    f"The {HEADER} {key!r} was used with another request; use a new key for a new report.",
-                    errors={HEADER: ["Already used with a different body."]},
-                )
-            replay = Response(
-                json.dumps(earlier.response_body), status=earlier.status_code, mimetype="application/json"
-            )
-            replay.headers["Idempotent-Replayed"] = "true"
-            return replay
-        response: Response = view(*args, **kwargs)
+            return _replay(earlier, fingerprint, key)
+        try:
+            response: Response = view(*args, **kwargs)
+        except (Conflict, IntegrityError):
+            # The same retry sent twice at once: the other one won the race and, having stored
+            # its answer in the same transaction as the report, can now be replayed.
+            session.rollback()
+            earlier = _earlier(actor.key_id, key)
+            if earlier is None:
+                raise
+            return _replay(earlier, fingerprint, key)
         if 200 <= response.status_code < 300:
             session.execute(
                 delete(IdempotentRequest).where(IdempotentRequest.created_at < utcnow() - KEEP_FOR)

@@ -11,6 +11,7 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, ValidationError, fields, validate, validates, validates_schema
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
+from werkzeug.exceptions import BadRequest
 
 from api import db
 from api.auth import current_actor, host_or_office
@@ -85,6 +86,10 @@ class ReportIn(Schema):
 
 
 class CorrectionIn(ReportIn):
+    """The whole report again; `session` and `kind` left out keep the stored report's."""
+
+    session = StrictInt(validate=validate.Range(min=1, max=99))
+    kind = fields.String(validate=validate.OneOf(TOURNAMENT_KINDS))
     reason = Text(max_length=2000, required=True)
 
 
@@ -162,8 +167,12 @@ def _load(schema: Schema, extra: dict[str, Any] | None = None) -> dict[str, Any]
     if request.mimetype == "text/csv":
         query = {k: v for k, v in request.args.items() if k in CsvQuery().fields}
         raw: Any = {**_typed(query), "results": parse_report_csv(request.get_data())}
+    elif not request.get_data():
+        raw = {}  # nothing sent: every required field is named as missing
     else:
-        raw = request.get_json()
+        raw = request.get_json(silent=True)
+        if raw is None:
+            raise BadRequest("The body is not valid JSON.")
     if not isinstance(raw, dict):
         raise InvalidInput("The body must be a JSON object.", errors={"body": ["Not an object."]})
     try:

@@ -72,17 +72,15 @@ def scoring_places(fraction: Decimal, entrants: int) -> int:
 
 
 def band_problems(bands: Sequence[Band]) -> dict[str, list[str]]:
-    """R7 bands: what is wrong with a table of bands, by field path (`bands.2.min_entrants`).
-
-    Bands are read in the order given: each must start right after the one before ends,
-    so the table has neither overlaps nor gaps.
-    """
+    """R7 bands: what is wrong with a table of bands, by field path (`bands.2.min_entrants`,
+    indexed as given). Bands may come in any order; by entrant count, each must start right
+    after the one before ends, so the table has neither overlaps nor gaps."""
     problems: dict[str, list[str]] = {}
     if not bands:
         problems["bands"] = ["A bands chart needs at least one band."]
         return problems
-    previous: Band | None = None
-    for index, band in enumerate(bands):
+    previous: tuple[int, Band] | None = None
+    for index, band in sorted(enumerate(bands), key=lambda pair: pair[1].min_entrants):
         at = f"bands.{index}"
         if band.max_entrants < band.min_entrants:
             problems.setdefault(f"{at}.max_entrants", []).append("Must be at least min_entrants.")
@@ -95,15 +93,20 @@ def band_problems(bands: Sequence[Band]) -> dict[str, list[str]]:
                 "Points must not increase from one place to the next."
             )
         if previous is not None:
-            if band.min_entrants <= previous.max_entrants:
+            other_index, other = previous
+            if band.min_entrants <= other.max_entrants:
                 problems.setdefault(f"{at}.min_entrants", []).append(
-                    f"Overlaps the band before it ({previous.min_entrants}-"
-                    f"{previous.max_entrants}); bands must be in increasing order."
+                    f"Overlaps bands.{other_index} ({other.min_entrants}-{other.max_entrants})."
                 )
-            elif band.min_entrants > previous.max_entrants + 1:
+            elif band.min_entrants > other.max_entrants + 1:
                 problems.setdefault(f"{at}.min_entrants", []).append(
-                    f"Leaves a gap: the band before ends at {previous.max_entrants}, so this "
-                    f"one must start at {previous.max_entrants + 1}."
+                    f"Leaves a gap after bands.{other_index}, which ends at {other.max_entrants}: "
+                    f"this band must start at {other.max_entrants + 1}."
                 )
-        previous = band
+        if previous is None or band.max_entrants > previous[1].max_entrants:
+            previous = (index, band)
     return problems
+
+
+def sorted_bands(bands: Sequence[Band]) -> list[Band]:
+    return sorted(bands, key=lambda band: band.min_entrants)

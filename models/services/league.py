@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from models.actor import Actor
 from models.errors import Conflict, InvalidInput, NotFound, RuleViolation
 from models.league import PointsChart, PointsChartBand, Region, Venue
-from models.rules.charts import DEFAULT_CHART, Band, Chart, NoBandForEntrants, band_problems
+from models.rules.charts import DEFAULT_CHART, Band, Chart, NoBandForEntrants, band_problems, sorted_bands
 from models.services.audit import record, snapshot
 
 T = TypeVar("T")
@@ -159,7 +159,7 @@ def create_chart(session: Session, actor: Actor, data: dict[str, Any]) -> Points
             )
         chart.bands = [
             PointsChartBand(min_entrants=b.min_entrants, max_entrants=b.max_entrants, points=list(b.points))
-            for b in bands
+            for b in sorted_bands(bands)
         ]
     session.add(chart)
     session.flush()

@@ -374,7 +374,7 @@ def submit_report(
         reported_by=actor.name,
         reported_by_key_id=actor.key_id,
     )
-    tournament.results = _scored_results(session, actor, checked)
+    tournament.results = sorted(_scored_results(session, actor, checked), key=lambda r: r.place)
     session.add(tournament)
     session.flush()
     record(
@@ -409,6 +409,9 @@ def correct_report(
         raise Conflict(f"Report {tournament.id} is voided; report the tournament anew instead.")
     _may_change(actor, tournament)
     before = report_snapshot(tournament)
+    report = {"session": tournament.session, "kind": tournament.kind, **report}
+    if report["kind"] != "regular":
+        report.setdefault("season_id", tournament.season_id)
     checked = check_report(session, actor, report)
     if not actor.is_office and report["date"] != tournament.date:
         # A host may move a report only to a date that is itself still in the window.

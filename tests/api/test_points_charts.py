@@ -155,7 +155,6 @@ def band(low: int, high: int, *points: int) -> dict[str, Any]:
     [
         ([band(1, 10, 30, 20), band(10, 20, 50, 30)], "bands.1.min_entrants"),  # overlap
         ([band(1, 10, 30, 20), band(12, 20, 50, 30)], "bands.1.min_entrants"),  # gap
-        ([band(11, 20, 50, 30), band(1, 10, 30, 20)], "bands.1.min_entrants"),  # out of order
         ([band(10, 5, 30, 20)], "bands.0.max_entrants"),
         ([band(1, 10, 10, 20)], "bands.0.points"),  # points increase
         ([band(1, 2, 30, 20, 10)], "bands.0.points"),  # more places than entrants
@@ -216,3 +215,19 @@ def test_chart_creation_audited_r18(league):
     assert [entry["action"] for entry in entries] == ["points_chart.create"]
     assert entries[0]["before"] is None
     assert entries[0]["after"]["bands"] == BINDER[:1]
+
+
+def test_bands_in_any_order_are_stored_by_entrants_r7(office):
+    """R7: only overlaps and gaps are refused; bands listed out of order are stored in order."""
+    response = office.post(
+        "/api/v1/points-charts",
+        json={
+            "name": "Shuffled",
+            "kind": "bands",
+            "bands": [band(11, 20, 50, 30), band(1, 10, 30, 20)],
+        },
+    )
+    assert response.status_code == 201, response.get_json()
+    assert [b["min_entrants"] for b in response.get_json()["bands"]] == [1, 11]
+    preview = office.get(f"/api/v1/points-charts/{response.get_json()['id']}/preview?entrants=12")
+    assert preview.get_json()["points"] == [50, 30]

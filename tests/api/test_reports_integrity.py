@@ -500,3 +500,43 @@ def test_public_get_sends_an_etag_that_changes_with_a_correction(scene: Scene) -
     changed = scene.public.get(url, headers={"If-None-Match": etag})
     assert changed.status_code == 200
     assert changed.headers["ETag"] != etag
+
+
+def test_idempotent_retry_recognised_when_the_json_is_reformatted(scene: Scene) -> None:
+    """The same report re-serialised (other spacing, other key order) under the same
+    Idempotency-Key is the same request: the first answer comes back, nothing is stored twice."""
+    import json as jsonlib
+
+    players = scene.add_players(3)
+    body = scene.body(players)
+    first = scene.host.post(TOURNAMENTS, json=body, headers={"Idempotency-Key": "k-1"})
+    assert first.status_code == 201
+    again = scene.host.post(
+        TOURNAMENTS,
+        data=jsonlib.dumps(dict(reversed(list(body.items()))), indent=2),
+        content_type="application/json",
+        headers={"Idempotency-Key": "k-1"},
+    )
+    assert again.status_code == 201 and again.get_json() == first.get_json()
+    assert scene.office.get(f"{TOURNAMENTS}?venue_id={scene.venue_id}").get_json()["total"] == 1
+
+
+def test_answer_lists_results_by_place_like_the_stored_report(scene: Scene) -> None:
+    """The 201 answer is the stored report: results in place order, whatever order was sent."""
+    players = scene.add_players(3)
+    body = scene.body(players)
+    body["results"] = [body["results"][2], body["results"][0], body["results"][1]]
+    created = scene.reported(body)
+    assert [r["place"] for r in created["results"]] == [1, 2, 3]
+    stored = scene.public.get(f"{TOURNAMENTS}/{created['id']}").get_json()
+    assert created["results"] == stored["results"]
+
+
+def test_correction_without_session_keeps_the_reports_session_r17(scene: Scene) -> None:
+    """R17: a correction that leaves out session (and kind) keeps the stored report's."""
+    players = scene.add_players(4)
+    created = scene.reported(scene.body(players[:3], session=2))
+    body = scene.body(players, reason="a fourth player was missed")
+    fixed = scene.host.put(f"{TOURNAMENTS}/{created['id']}", json=body)
+    assert fixed.status_code == 200, fixed.get_json()
+    assert fixed.get_json()["session"] == 2 and fixed.get_json()["entrants"] == 4

@@ -383,3 +383,10 @@ def test_every_problem_named_at_once_r2_r4_r5(scene: Scene, three: list[int]) ->
     body["results"][2] = {"place": 3, "email": "nobody-at-all@example.org"}
     problem = refused(scene, body, 422, "date", "results.1.place", "results.2.email")
     assert problem["detail"].startswith("R2, R4, R5:")
+
+
+@pytest.mark.parametrize("content_type", [None, "application/json"])
+def test_no_body_at_all_names_the_missing_fields(scene: Scene, content_type: Any) -> None:
+    """A POST with no body is a 422 naming venue_id, date and results, never a 415."""
+    kwargs = {"content_type": content_type} if content_type else {}
+    refused(scene, None, 422, "venue_id", "date", "results", data=b"", **kwargs)
