@@ -24,7 +24,12 @@ from models.errors import (
 from models.league import Season, Venue
 from models.players import Player
 from models.rules.charts import NoBandForEntrants
-from models.rules.players import normalise_email, parse_membership_number
+from models.rules.players import (
+    normalise_email,
+    normalise_name,
+    parse_membership_number,
+    similar_names,
+)
 from models.rules.reports import missing_places, place_problems, score_report
 from models.services.audit import plain, record
 from models.services.league import chart_rule
@@ -163,6 +168,10 @@ def _resolve(
                 new = {"full_name": row["full_name"], "email": email}
                 resolved.append(Resolved(new=new, key=f"email:{email}"))
                 continue
+            if found is not None and row.get("full_name") and not _same_person(found, row["full_name"]):
+                problems[f"{at}.full_name"] = [_not_that_player(found)]
+                resolved.append(Resolved(key=f"row:{index}"))
+                continue
             if found is None:
                 problems[f"{at}.email"] = [
                     f"No player has the email {email}; to register them, send new_player "
@@ -175,6 +184,10 @@ def _resolve(
             if found is None:
                 problems.update(_new_player_problems(session, new, f"{at}.new_player"))
                 resolved.append(Resolved(new=new, key=f"email:{new['email']}"))
+                continue
+            if not _same_person(found, new["full_name"]):
+                problems[f"{at}.new_player.email"] = [_not_that_player(found)]
+                resolved.append(Resolved(key=f"row:{index}"))
                 continue
             warnings.append(
                 {
@@ -228,6 +241,19 @@ def _resolve(
         else:
             first_at[item.key] = index
     return resolved, problems, warnings
+
+
+def _same_person(player: Player, full_name: str) -> bool:
+    """R5: a name given with a registered email must closely match that player's name, or the
+    points would land on someone else."""
+    return bool(similar_names(normalise_name(full_name), [(player.id, player.name_key)]))
+
+
+def _not_that_player(player: Player) -> str:
+    return (
+        f"This email is registered to player {player.id} ({player.display_name}), whose name "
+        "does not match; check the email, or name that player by email alone."
+    )
 
 
 def _new_player_problems(session: Session, new: dict[str, Any], at: str) -> dict[str, list[str]]:

@@ -276,20 +276,6 @@ def test_email_with_full_name_registers_a_new_player_r5(scene: Scene) -> None:
     assert by_place(report)[2]["player"]["display_name"] == "Kim P."
 
 
-def test_new_player_with_a_known_email_uses_that_player_r5(scene: Scene) -> None:
-    known = scene.league.player(unique_name(), email="known@example.org")
-    before = scene.player_count()
-    body = {
-        "venue_id": scene.venue_id,
-        "date": iso(days_ago(2)),
-        "results": [{"place": 1, "new_player": {"full_name": "Some One", "email": "KNOWN@example.org"}}],
-    }
-    report = scene.reported(body)
-    assert report["results"][0]["player"]["id"] == known["id"]
-    assert scene.player_count() == before
-    assert [w["player_ids"] for w in report["warnings"]] == [[known["id"]]]
-
-
 @pytest.mark.parametrize(
     ("existing", "new"),
     [
@@ -341,3 +327,24 @@ def test_a_date_of_today_is_accepted_r2(scene: Scene) -> None:
 def test_unknown_report_is_404(scene: Scene) -> None:
     assert_problem(scene.public.get(f"{TOURNAMENTS}/999999"), 404)
     assert_problem(scene.public.get(f"{TOURNAMENTS}/99999999999999"), 404)
+
+
+def test_new_player_with_a_known_email_r5(scene: Scene) -> None:
+    """R5: a new_player whose email is already registered to the same person (a close name) is
+    that player, with an existing_player warning; to a clearly different name it is refused,
+    so no points land on the wrong player."""
+    known = scene.league.player("Ann Keane", email="ann.k@example.org")
+    others = scene.add_players(1)
+    same = scene.body(others)
+    same["results"].append(
+        {"place": 2, "new_player": {"full_name": "Ann Keene", "email": "ANN.K@example.org"}}
+    )
+    created = scene.reported(same)
+    assert created["results"][1]["player"]["id"] == known["id"]
+    assert [w["code"] for w in created["warnings"]] == ["existing_player"]
+    other = scene.body(others, day=days_ago(3))
+    other["results"].append(
+        {"place": 2, "new_player": {"full_name": "Bob Smith", "email": "ann.k@example.org"}}
+    )
+    response = scene.host.post(TOURNAMENTS, json=other)
+    assert_problem(response, 422, "results.1.new_player.email", rule="R5")

@@ -225,3 +225,16 @@ def test_five_megabyte_upload_is_413(scene: Scene) -> None:
     response = scene.host.post(TOURNAMENTS, data=body, content_type="application/json")
     assert_problem(response, 413)
     assert scene.counts() == before
+
+
+def test_csv_email_with_another_persons_name_is_refused_r5(scene: Scene) -> None:
+    """R5: a CSV row whose email belongs to a player with a clearly different name is refused
+    (a typo in the email would otherwise credit someone else); a close name is that player."""
+    scene.league.player("Dana Whitfield", email="dana.w@example.org")
+    others = scene.add_players(1)
+    url = f"{TOURNAMENTS}?venue_id={scene.venue_id}&date={iso(days_ago(2))}"
+    wrong = f"place,player_id,email,full_name\n1,{others[0]},,\n2,,dana.w@example.org,Bob Smith\n"
+    response = scene.host.post(url, data=wrong, content_type="text/csv")
+    assert_problem(response, 422, "results.1.full_name", rule="R5")
+    right = f"place,player_id,email,full_name\n1,{others[0]},,\n2,,dana.w@example.org,Dana Whitfeld\n"
+    assert scene.host.post(url, data=right, content_type="text/csv").status_code == 201
