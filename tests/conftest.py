@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import settings
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import Connection, Engine, create_engine, text
@@ -20,6 +21,12 @@ from models.actor import SYSTEM
 from models.db import make_engine
 from models.migrate import alembic_config, upgrade
 from models.services.keys import create_key
+
+# Property tests: deterministic in CI (a red CI must be reproducible), exploring anew locally;
+# no per-example deadline, since these machines are noisy.
+settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+settings.register_profile("dev", deadline=None, print_blob=True)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 DEFAULT_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 
