@@ -9,7 +9,6 @@ from datetime import date
 
 # ASCII digits only (\d would take any script's digits) and \Z (a $ would let "...\n" through).
 MEMBERSHIP_RE = re.compile(r"^(\d{4})(\d{2})(\d{2})(\d{4})\Z", re.ASCII)
-EMAIL_RE = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 # The stored widths of players.name_key and players.display_name: a derived value must fit.
 NAME_KEY_MAX = 200
 DISPLAY_NAME_MAX = 120

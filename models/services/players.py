@@ -22,8 +22,6 @@ from models.rules.players import (
 from models.services.audit import record, snapshot
 from models.services.league import require_exists
 
-PERSONAL_FIELDS = ("email", "date_of_birth", "membership_number", "pin")
-
 
 def player_venue_ids(session: Session, player: Player) -> set[int]:
     """The venues a player belongs to (R19): their home venue and wherever they have results."""
