@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import date, timedelta
 from typing import Any
 
+import pytest
+from flask import Flask
+
+from app import create_app
+from models.clock import today
+from models.migrate import alembic_config, upgrade
 from models.services import reports
 from tests.api.reports_support import TOURNAMENTS, Scene
-from tests.conftest import assert_problem
+from tests.conftest import Caller, League, assert_problem, new_key
 
 
 def test_second_report_for_a_slot_is_409_from_the_unique_index(scene: Scene, monkeypatch: Any) -> None:
@@ -22,98 +32,88 @@ def test_second_report_for_a_slot_is_409_from_the_unique_index(scene: Scene, mon
     assert listed["items"][0]["results"][0]["player"]["id"] == players[0]
 
 
-def test_simultaneous_reports_store_exactly_one(backend: str, scratch: Any) -> None:
-    """Two hosts post the same venue, date and session at the same moment, on a real database
-    (not a test transaction): exactly one report is stored, the other answer is a 409."""
-    import threading
-    from datetime import timedelta
+@dataclass
+class LiveLeague:
+    """A venue with a season ending yesterday, on a real database (not a test transaction), so
+    concurrent requests really race."""
 
-    from app import create_app
-    from models.clock import today
-    from models.migrate import alembic_config, upgrade
-    from tests.conftest import Caller as Http
-    from tests.conftest import League, new_key
+    app: Flask
+    office: Caller
+    venue_id: int
+    day: date
+    players: list[int]
 
+    def host(self) -> str:
+        return new_key(self.app, "host", [self.venue_id])
+
+    def body(self, player_ids: list[int]) -> dict[str, Any]:
+        return {
+            "venue_id": self.venue_id,
+            "date": self.day.isoformat(),
+            "results": [{"place": i, "player_id": p} for i, p in enumerate(player_ids, start=1)],
+        }
+
+    def stored(self) -> int:
+        return int(self.office.get(f"{TOURNAMENTS}?venue_id={self.venue_id}").get_json()["total"])
+
+
+@pytest.fixture()
+def live(backend: str, scratch: Any) -> Iterator[LiveLeague]:
     url = scratch.create(backend)
     upgrade(alembic_config(url))
-    live = create_app({"DATABASE_URL": url, "TESTING": True, "RATELIMIT_ENABLED": False})
-    office = Http(live.test_client(), new_key(live, "office"))
+    app = create_app({"DATABASE_URL": url, "TESTING": True, "RATELIMIT_ENABLED": False})
+    office = Caller(app.test_client(), new_key(app, "office"))
     league = League(office)
     day = today() - timedelta(days=1)
     venue = league.venue()
     league.season(starts_on=(day - timedelta(days=30)).isoformat(), ends_on=day.isoformat())
     players = [league.player()["id"] for _ in range(6)]
-    keys = [new_key(live, "host", [venue["id"]]) for _ in range(2)]
-    barrier = threading.Barrier(2)
-    answers: list[int] = []
+    yield LiveLeague(app, office, venue["id"], day, players)
+    app.extensions["league_db"].engine.dispose()
 
-    def post(key: str, ids: list[int]) -> None:
-        client = Http(live.test_client(), key)
-        body = {
-            "venue_id": venue["id"],
-            "date": day.isoformat(),
-            "results": [{"place": i, "player_id": p} for i, p in enumerate(ids, start=1)],
-        }
+
+def at_once(*calls: Callable[[], Any]) -> list[Any]:
+    """Run the calls in threads released together; their answers, in finishing order."""
+    barrier = threading.Barrier(len(calls))
+    answers: list[Any] = []
+
+    def run(call: Callable[[], Any]) -> None:
         barrier.wait()
-        answers.append(client.post(TOURNAMENTS, json=body).status_code)
+        answers.append(call())
 
-    threads = [
-        threading.Thread(target=post, args=(keys[0], players[:3])),
-        threading.Thread(target=post, args=(keys[1], players[3:])),
-    ]
+    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
+    return answers
+
+
+def test_simultaneous_reports_store_exactly_one(live: LiveLeague) -> None:
+    """Two hosts post the same venue, date and session at the same moment: exactly one report
+    is stored, the other answer is a 409."""
+
+    def post_as_new_host(player_ids: list[int]) -> Callable[[], int]:
+        host = Caller(live.app.test_client(), live.host())
+        return lambda: host.post(TOURNAMENTS, json=live.body(player_ids)).status_code
+
+    answers = at_once(post_as_new_host(live.players[:3]), post_as_new_host(live.players[3:]))
     assert sorted(answers) == [201, 409]
-    assert office.get(f"{TOURNAMENTS}?venue_id={venue['id']}").get_json()["total"] == 1
-    live.extensions["league_db"].engine.dispose()
+    assert live.stored() == 1
 
 
-def test_simultaneous_retries_under_one_idempotency_key_get_the_same_report(
-    backend: str, scratch: Any
-) -> None:
+def test_simultaneous_retries_under_one_idempotency_key_get_the_same_report(live: LiveLeague) -> None:
     """A host's app retries at once on a bad connection: three identical posts under one
     Idempotency-Key all answer the one stored report (API.md "A result report")."""
-    import threading
-    from datetime import timedelta
+    key = live.host()
+    body = live.body(live.players[:3])
 
-    from app import create_app
-    from models.clock import today
-    from models.migrate import alembic_config, upgrade
-    from tests.conftest import Caller as Http
-    from tests.conftest import League, new_key
-
-    url = scratch.create(backend)
-    upgrade(alembic_config(url))
-    live = create_app({"DATABASE_URL": url, "TESTING": True, "RATELIMIT_ENABLED": False})
-    office = Http(live.test_client(), new_key(live, "office"))
-    league = League(office)
-    day = today() - timedelta(days=1)
-    venue = league.venue()
-    league.season(starts_on=(day - timedelta(days=30)).isoformat(), ends_on=day.isoformat())
-    players = [league.player()["id"] for _ in range(3)]
-    host_key = new_key(live, "host", [venue["id"]])
-    body = {
-        "venue_id": venue["id"],
-        "date": day.isoformat(),
-        "results": [{"place": i, "player_id": p} for i, p in enumerate(players, start=1)],
-    }
-    barrier = threading.Barrier(3)
-    answers: list[tuple[int, Any]] = []
-
-    def post() -> None:
-        client = Http(live.test_client(), host_key)
-        barrier.wait()
+    def post() -> tuple[int, Any]:
+        client = Caller(live.app.test_client(), key)
         response = client.post(TOURNAMENTS, json=body, headers={"Idempotency-Key": "tonight-1"})
-        answers.append((response.status_code, response.get_json().get("id")))
+        return response.status_code, response.get_json().get("id")
 
-    threads = [threading.Thread(target=post) for _ in range(3)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    answers = at_once(post, post, post)
     assert [status for status, _ in answers] == [201, 201, 201]
     assert len({report_id for _, report_id in answers}) == 1
-    assert office.get(f"{TOURNAMENTS}?venue_id={venue['id']}").get_json()["total"] == 1
-    live.extensions["league_db"].engine.dispose()
+    assert live.stored() == 1
