@@ -15,7 +15,7 @@ from flask_limiter.util import get_remote_address
 
 import api
 from api.cli import register_cli
-from models.db import default_database_url
+from models.infra.db import default_database_url
 
 TRUE_WORDS = {"1", "true", "yes", "on"}
 

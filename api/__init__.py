@@ -11,7 +11,20 @@ from flask_smorest import Api
 from werkzeug.exceptions import BadRequest, HTTPException
 from werkzeug.routing import IntegerConverter
 
-from api import auth, db
+from api import (
+    api_keys,
+    audit_log,
+    auth,
+    db,
+    health,
+    players,
+    points_charts,
+    regions,
+    seasons,
+    standings,
+    tournaments,
+    venues,
+)
 from api.errors import PROBLEM_MIMETYPE, ProblemSchema, http_problem, register_error_handlers
 from api.fields import MAX_ID
 
@@ -95,19 +108,6 @@ def init_app(app: Flask) -> Api:
     api.spec.components.security_scheme(
         "bearerAuth", {"type": "http", "scheme": "bearer", "description": "An API key."}
     )
-    from api import (
-        api_keys,
-        audit_log,
-        health,
-        players,
-        points_charts,
-        regions,
-        seasons,
-        standings,
-        tournaments,
-        venues,
-    )
-
     for module in (
         health,
         regions,

@@ -9,9 +9,9 @@ from flask.cli import AppGroup
 
 from api import db
 from models.actor import SYSTEM
-from models.db import SQLITE_WRITE_INTENT
 from models.errors import LeagueError
-from models.migrate import alembic_config
+from models.infra.db import SQLITE_WRITE_INTENT
+from models.infra.migrate import alembic_config
 from models.services.keys import create_key
 
 db_cli = AppGroup("db", help="Database migrations (Alembic).")
@@ -85,7 +85,7 @@ def keys_create(role: str, venues: tuple[int, ...], name: str) -> None:
 @click.option("--if-empty", is_flag=True, help="Do nothing when the database has data.")
 def demo_load(if_empty: bool) -> None:
     """Load a small demo league (a region, four venues, a season, players)."""
-    from models.demo import load_demo
+    from models.services.demo import load_demo
 
     SQLITE_WRITE_INTENT.set(True)
     session = db.database().sessionmaker()

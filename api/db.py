@@ -9,7 +9,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from api.errors import database_problem, unexpected_problem
-from models.db import SQLITE_WRITE_INTENT, make_engine, make_sessionmaker
+from models.infra.db import SQLITE_WRITE_INTENT, make_engine, make_sessionmaker
 
 
 class Database:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -11,7 +12,7 @@ from marshmallow import Schema, fields
 from sqlalchemy.exc import DataError, DBAPIError, IntegrityError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from models.errors import LeagueError
+from models.errors import LeagueError, RuleViolation
 
 log = logging.getLogger("league.errors")
 
@@ -127,13 +128,17 @@ def league_problem(error: LeagueError) -> Response:
     return problem(error.status, error.title, error.detail, errors=error.errors, rule=error.rule)
 
 
+# A database guard (a trigger of migrations/versions) can send nothing but a message, so by
+# contract its message starts with the rule it guards: "R2: seasons that … may not overlap".
+GUARD_MESSAGE = re.compile(r"^(R\d+): (.+)$", re.MULTILINE)
+
+
 def database_problem(error: DBAPIError) -> Response:
     """A constraint the database enforced after the service's own checks (e.g. a race)."""
     message = str(getattr(error, "orig", error))
-    for rule in ("R2", "R18"):
-        if f"{rule}:" in message:
-            text = message.split(f"{rule}:", 1)[1].splitlines()[0].strip()
-            return problem(422, "A league rule refuses this", f"{rule}: {text}", rule=rule)
+    guard = GUARD_MESSAGE.search(message)
+    if guard is not None:
+        return league_problem(RuleViolation(guard.group(2).strip(), rule=guard.group(1)))
     if isinstance(error, DataError):
         # A value the database cannot hold (out of range, a NUL byte): the caller's input.
         log.info("data error: %s", message)

@@ -18,3 +18,4 @@ class WarningOut(Schema):
     code = fields.String()
     message = fields.String()
     player_ids = fields.List(fields.Integer())
+    rule = fields.String(allow_none=True, metadata={"description": "The league rule behind it, e.g. R5."})

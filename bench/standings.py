@@ -27,7 +27,7 @@ from sqlalchemy.engine import make_url  # noqa: E402
 
 from app import create_app  # noqa: E402
 from models.actor import SYSTEM  # noqa: E402
-from models.migrate import alembic_config, upgrade  # noqa: E402
+from models.infra.migrate import alembic_config, upgrade  # noqa: E402
 from models.services.league import create_region, create_venue  # noqa: E402
 from models.services.players import create_player  # noqa: E402
 from models.services.reports import submit_report  # noqa: E402

@@ -6,8 +6,9 @@ import os
 
 from alembic import context
 
-from models import Base
-from models.db import default_database_url, make_engine, normalise_url
+import api.idempotency  # noqa: F401 - the HTTP layer's own table joins the domain's metadata
+from models.entities import Base
+from models.infra.db import default_database_url, make_engine, normalise_url
 
 config = context.config
 target_metadata = Base.metadata

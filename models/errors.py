@@ -1,27 +1,78 @@
-"""Domain errors. Each carries the rule it enforces; api/errors.py turns them into problem+json."""
+"""Domain refusals as data. A `Problem` is one thing wrong (where, what, which rule), built where
+the rule is checked; a `LeagueError` carries the problems of one refused request. api/errors.py
+renders them as problem+json: `rule`, the `urn:…:R4` type and the detail all come from here,
+never from message text."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a request: a field path (`results.3.place`; "" for the request as a
+    whole), a message for a person, and the league rule it breaks (None for plain bad input)."""
+
+    path: str
+    message: str
+    rule: str | None = None
+
+
+def rule_order(rule: str) -> tuple[int, str]:
+    """R2 before R4 before R16: rules sort by their number."""
+    digits = rule[1:]
+    return (int(digits), rule) if digits.isdigit() else (10**6, rule)
+
+
+def rules_of(problems: Iterable[Problem]) -> list[str]:
+    """The distinct rules of some problems, by number."""
+    return sorted({p.rule for p in problems if p.rule}, key=rule_order)
+
+
+def problem_map(problems: Iterable[Problem]) -> dict[str, list[str]]:
+    """Messages by field path, in the order the problems were found."""
+    by_path: dict[str, list[str]] = {}
+    for item in problems:
+        by_path.setdefault(item.path or "body", []).append(item.message)
+    return by_path
 
 
 class LeagueError(Exception):
-    """A refused request. `errors` maps a field path (`results.3.place`) to its messages."""
+    """A refused request: a summary for a person, and the problems behind it.
+
+    `rule` is the refusing rule: the one given, else the lowest-numbered rule among the
+    problems (all of them are in `rules`)."""
 
     status = 422
     title = "Unprocessable request"
 
     def __init__(
         self,
-        detail: str,
+        message: str,
         *,
         rule: str | None = None,
-        errors: Mapping[str, Sequence[str]] | None = None,
+        problems: Sequence[Problem] = (),
     ) -> None:
-        super().__init__(detail)
-        self.detail = f"{rule}: {detail}" if rule and not detail.startswith(rule) else detail
-        self.rule = rule
-        self.errors = {key: list(messages) for key, messages in (errors or {}).items()}
+        super().__init__(message)
+        self.message = message
+        self.problems = list(problems)
+        self.rules = rules_of([*self.problems, Problem("", "", rule)])
+        self.rule = rule or (self.rules[0] if self.rules else None)
+
+    @classmethod
+    def at(cls, path: str, message: str, *, rule: str | None = None) -> LeagueError:
+        """The common case: one problem at one field, its message also the summary."""
+        return cls(message, rule=rule, problems=[Problem(path, message, rule)])
+
+    @property
+    def errors(self) -> dict[str, list[str]]:
+        return problem_map(self.problems)
+
+    @property
+    def detail(self) -> str:
+        """The message, led by the rules that refuse ("R4, R5: …")."""
+        return f"{', '.join(self.rules)}: {self.message}" if self.rules else self.message
 
 
 class RuleViolation(LeagueError):
@@ -47,3 +98,15 @@ class Conflict(LeagueError):
 class Forbidden(LeagueError):
     status = 403
     title = "Forbidden"
+
+
+def refuse(message: str, problems: Sequence[Problem]) -> None:
+    """Raise when there are problems: a RuleViolation when any breaks a rule, else InvalidInput.
+
+    The message is followed by the first few problems, so the detail alone says what to fix."""
+    if not problems:
+        return
+    shown = "; ".join(f"{p.path or 'body'}: {p.message}" for p in problems[:5])
+    more = f"; and {len(problems) - 5} more" if len(problems) > 5 else ""
+    kind = RuleViolation if rules_of(problems) else InvalidInput
+    raise kind(f"{message}; {shown}{more}", problems=problems)

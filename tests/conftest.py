@@ -18,8 +18,8 @@ from sqlalchemy.orm import sessionmaker
 
 from app import create_app
 from models.actor import SYSTEM
-from models.db import make_engine
-from models.migrate import alembic_config, upgrade
+from models.infra.db import make_engine
+from models.infra.migrate import alembic_config, upgrade
 from models.services.keys import create_key
 
 # Property tests: deterministic in CI (a red CI must be reproducible), exploring anew locally;
@@ -265,7 +265,8 @@ def league(office: Caller) -> League:
 
 
 def assert_problem(response: Any, status: int, *fields: str, rule: str | None = None) -> dict[str, Any]:
-    """The answer is problem+json with this status, naming each field (and the rule) given."""
+    """The answer is problem+json with this status, naming each field given, and refused by
+    exactly the rule given (its `rule`, type and detail all say so)."""
     assert response.status_code == status, (response.status_code, response.get_data(as_text=True))
     assert response.mimetype == "application/problem+json", response.mimetype
     body: dict[str, Any] = response.get_json(force=True)
@@ -275,5 +276,7 @@ def assert_problem(response: Any, status: int, *fields: str, rule: str | None = 
     for field in fields:
         assert field in body.get("errors", {}), (field, body)
     if rule is not None:
-        assert rule in body["detail"], body
+        assert body.get("rule") == rule, body
+        assert body["type"] == f"urn:pokerleague:problem:{rule}", body
+        assert body["detail"].startswith(rule), body
     return body

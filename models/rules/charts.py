@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from models.errors import Problem
 from models.rules.numbers import round_half_up
 
 DEFAULT_FRACTION = Decimal("0.30")
@@ -71,37 +72,48 @@ def scoring_places(fraction: Decimal, entrants: int) -> int:
     return max(1, round_half_up(fraction * entrants))
 
 
-def band_problems(bands: Sequence[Band]) -> dict[str, list[str]]:
-    """R7 bands: what is wrong with a table of bands, by field path (`bands.2.min_entrants`,
-    indexed as given). Bands may come in any order; by entrant count, each must start right
-    after the one before ends, so the table has neither overlaps nor gaps."""
-    problems: dict[str, list[str]] = {}
+def band_problems(bands: Sequence[Band]) -> list[Problem]:
+    """R7 bands: what is wrong with a table of bands, at field paths indexed as given
+    (`bands.2.min_entrants`). Bands may come in any order; by entrant count, each must start
+    right after the one before ends, so the table has neither overlaps nor gaps."""
     if not bands:
-        problems["bands"] = ["A bands chart needs at least one band."]
-        return problems
+        return [Problem("bands", "A bands chart needs at least one band.", "R7")]
+    problems: list[Problem] = []
     previous: tuple[int, Band] | None = None
     for index, band in sorted(enumerate(bands), key=lambda pair: pair[1].min_entrants):
         at = f"bands.{index}"
         if band.max_entrants < band.min_entrants:
-            problems.setdefault(f"{at}.max_entrants", []).append("Must be at least min_entrants.")
+            problems.append(Problem(f"{at}.max_entrants", "Must be at least min_entrants.", "R7"))
         if len(band.points) > band.max_entrants:
-            problems.setdefault(f"{at}.points", []).append(
-                f"Lists {len(band.points)} places but the band has at most {band.max_entrants} entrants."
+            problems.append(
+                Problem(
+                    f"{at}.points",
+                    f"Lists {len(band.points)} places but the band has at most {band.max_entrants} entrants.",
+                    "R7",
+                )
             )
         if any(a < b for a, b in zip(band.points, band.points[1:], strict=False)):
-            problems.setdefault(f"{at}.points", []).append(
-                "Points must not increase from one place to the next."
+            problems.append(
+                Problem(f"{at}.points", "Points must not increase from one place to the next.", "R7")
             )
         if previous is not None:
             other_index, other = previous
             if band.min_entrants <= other.max_entrants:
-                problems.setdefault(f"{at}.min_entrants", []).append(
-                    f"Overlaps bands.{other_index} ({other.min_entrants}-{other.max_entrants})."
+                problems.append(
+                    Problem(
+                        f"{at}.min_entrants",
+                        f"Overlaps bands.{other_index} ({other.min_entrants}-{other.max_entrants}).",
+                        "R7",
+                    )
                 )
             elif band.min_entrants > other.max_entrants + 1:
-                problems.setdefault(f"{at}.min_entrants", []).append(
-                    f"Leaves a gap after bands.{other_index}, which ends at {other.max_entrants}: "
-                    f"this band must start at {other.max_entrants + 1}."
+                problems.append(
+                    Problem(
+                        f"{at}.min_entrants",
+                        f"Leaves a gap after bands.{other_index}, which ends at {other.max_entrants}: "
+                        f"this band must start at {other.max_entrants + 1}.",
+                        "R7",
+                    )
                 )
         if previous is None or band.max_entrants > previous[1].max_entrants:
             previous = (index, band)

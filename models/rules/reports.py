@@ -1,10 +1,12 @@
-"""R4 and R6: a complete finishing order, and what each entrant status earns (R7, R8)."""
+"""R4-R6: a complete finishing order with each player once, and what each entrant status earns
+(R7, R8)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from models.errors import Problem
 from models.rules.charts import Chart
 
 SCORING_STATUSES = ("played", "declared_withdrawal")
@@ -32,6 +34,62 @@ def place_problems(places: Sequence[int]) -> dict[int, list[str]]:
 def missing_places(places: Sequence[int]) -> list[int]:
     present = set(places)
     return [p for p in range(1, len(places) + 1) if p not in present]
+
+
+def finishing_order_problems(places: Sequence[int]) -> list[Problem]:
+    """R4: each bad place at its row (`results.2.place`), and the places missing from 1..N."""
+    problems = [
+        Problem(f"results.{index}.place", message, "R4")
+        for index, messages in place_problems(places).items()
+        for message in messages
+    ]
+    missing = missing_places(places)
+    if problems and missing:
+        shown = ", ".join(map(str, missing[:20])) + (" …" if len(missing) > 20 else "")
+        problems.append(
+            Problem("results", f"Places must be exactly 1..{len(places)}; missing: {shown}.", "R4")
+        )
+    return problems
+
+
+def repeated_entrants(entrants: Sequence[tuple[str, str]]) -> list[Problem]:
+    """R4: a player appears once. `entrants` gives, for each row, what makes two rows the same
+    person (e.g. `id:17`, `email:ann@example.org`) and the field that named them."""
+    problems = []
+    first_at: dict[str, int] = {}
+    for index, (key, field_name) in enumerate(entrants):
+        if key in first_at:
+            problems.append(
+                Problem(
+                    f"results.{index}.{field_name}",
+                    f"The same player as results.{first_at[key]}: a player appears once.",
+                    "R4",
+                )
+            )
+        else:
+            first_at[key] = index
+    return problems
+
+
+def shared_membership_numbers(numbers: Sequence[str | None]) -> list[Problem]:
+    """R5: two new players of one report cannot share a membership number (`numbers` holds each
+    row's new player's number, None where the row registers no one)."""
+    problems = []
+    first_at: dict[str, int] = {}
+    for index, number in enumerate(numbers):
+        if number is None:
+            continue
+        if number in first_at:
+            problems.append(
+                Problem(
+                    f"results.{index}.new_player.membership_number",
+                    f"Also given to the new player at results.{first_at[number]}.",
+                    "R5",
+                )
+            )
+        else:
+            first_at[number] = index
+    return problems
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from sqlalchemy import inspect
 from sqlalchemy.orm import Session
 
 from models.actor import Actor
-from models.audit import AuditEntry
+from models.entities.audit import AuditEntry
 
 
 def plain(value: Any) -> Any:

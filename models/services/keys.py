@@ -10,12 +10,13 @@ from collections.abc import Sequence
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from models.access import ROLES, ApiKey, ApiKeyVenue
 from models.actor import Actor
-from models.base import utcnow
-from models.errors import InvalidInput
-from models.league import Venue
+from models.entities.access import ROLES, ApiKey, ApiKeyVenue
+from models.entities.league import Venue
+from models.errors import Problem, refuse
+from models.infra.clock import utcnow
 from models.services.audit import record, snapshot
+from models.services.paging import Page, PageRequest, paginate
 
 KEY_PREFIX = "plk_"
 
@@ -34,20 +35,19 @@ def create_key(
     session: Session, actor: Actor, name: str, role: str, venue_ids: Sequence[int]
 ) -> tuple[ApiKey, str]:
     """Returns the stored key and its secret, which is never stored or shown again."""
-    problems: dict[str, list[str]] = {}
+    problems: list[Problem] = []
     if role not in ROLES:
-        problems["role"] = [f"Must be one of: {', '.join(ROLES)}."]
+        problems.append(Problem("role", f"Must be one of: {', '.join(ROLES)}."))
     if role == "host" and not venue_ids:
-        problems["venue_ids"] = ["A host key is bound to at least one venue."]
+        problems.append(Problem("venue_ids", "A host key is bound to at least one venue."))
     if role == "office" and venue_ids:
-        problems["venue_ids"] = ["An office key is not bound to venues."]
+        problems.append(Problem("venue_ids", "An office key is not bound to venues."))
     # Indexes name the caller's list as sent (venue_ids.0 is the first venue given).
     for index, venue_id in enumerate(venue_ids):
         if session.get(Venue, venue_id) is None:
-            problems[f"venue_ids.{index}"] = [f"There is no venue with id {venue_id}."]
+            problems.append(Problem(f"venue_ids.{index}", f"There is no venue with id {venue_id}."))
     venue_ids = sorted(set(venue_ids))
-    if problems:
-        raise InvalidInput("The key cannot be created as asked.", errors=problems)
+    refuse("The key cannot be created as asked", problems)
     secret = KEY_PREFIX + secrets.token_urlsafe(32)
     key = ApiKey(
         name=name,
@@ -60,6 +60,11 @@ def create_key(
     session.flush()
     record(session, actor, "api_key.create", "api_key", key.id, after=key_snapshot(key))
     return key, secret
+
+
+def list_keys(session: Session, page: PageRequest) -> Page[ApiKey]:
+    """Every key, revoked ones too, oldest first (secrets are never stored)."""
+    return paginate(session, select(ApiKey).order_by(ApiKey.id), page)
 
 
 def authenticate(session: Session, presented: str, request_id: str | None = None) -> Actor | None:

@@ -3,42 +3,35 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, TypeVar
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from models.actor import Actor
-from models.errors import Conflict, InvalidInput, NotFound, RuleViolation
-from models.league import PointsChart, PointsChartBand, Region, Venue
-from models.rules.charts import DEFAULT_CHART, Band, Chart, NoBandForEntrants, band_problems, sorted_bands
+from models.entities.league import PointsChart, PointsChartBand, Region, Season, Venue
+from models.entities.tournaments import Tournament
+from models.errors import Conflict, Problem, RuleViolation
+from models.rules.charts import (
+    DEFAULT_CHART,
+    DEFAULT_FRACTION,
+    DEFAULT_STEP,
+    Band,
+    Chart,
+    NoBandForEntrants,
+    band_problems,
+    sorted_bands,
+)
 from models.services.audit import record, snapshot
-
-T = TypeVar("T")
-
-
-def get_or_404(session: Session, model: type[T], entity_id: int, label: str) -> T:
-    found = session.get(model, entity_id)
-    if found is None:
-        raise NotFound(f"There is no {label} with id {entity_id}.")
-    return found
-
-
-def require_exists(session: Session, model: type[Any], entity_id: int | None, field: str, label: str) -> None:
-    """Refuse a reference to a row that does not exist, naming the field."""
-    if entity_id is not None and session.get(model, entity_id) is None:
-        raise InvalidInput(
-            f"{field}: there is no {label} with id {entity_id}.",
-            errors={field: [f"There is no {label} with id {entity_id}."]},
-        )
-
-
-# Regions ------------------------------------------------------------------------------------
+from models.services.lookup import require_exists
+from models.services.season_queries import covers_regions
 
 
 def create_region(session: Session, actor: Actor, name: str) -> Region:
     if session.scalar(select(Region.id).where(Region.name == name)) is not None:
-        raise Conflict(f"A region named {name!r} already exists.", errors={"name": ["Already in use."]})
+        raise Conflict(
+            f"A region named {name!r} already exists.", problems=[Problem("name", "Already in use.")]
+        )
     region = Region(name=name)
     session.add(region)
     session.flush()
@@ -54,7 +47,7 @@ def _check_venue_name(session: Session, region_id: int, name: str, venue_id: int
     if clash is not None and clash != venue_id:
         raise Conflict(
             f"Venue {clash} in that region is already named {name!r}.",
-            errors={"name": ["Already used by another venue of the region."]},
+            problems=[Problem("name", "Already used by another venue of the region.")],
         )
 
 
@@ -89,10 +82,6 @@ def update_venue(session: Session, actor: Actor, venue: Venue, changes: dict[str
 
 def _refuse_stranded_reports(session: Session, venue: Venue, region_id: int) -> None:
     """R2: a venue keeps its reports' seasons; it cannot move to a region they do not cover."""
-    from models.league import Season, SeasonRegion
-    from models.tournaments import Tournament
-
-    covering = select(SeasonRegion.season_id).where(SeasonRegion.region_id == region_id)
     stranded = session.scalar(
         select(Tournament.id)
         .join(Season, Season.id == Tournament.season_id)
@@ -100,16 +89,15 @@ def _refuse_stranded_reports(session: Session, venue: Venue, region_id: int) -> 
             Tournament.venue_id == venue.id,
             Tournament.kind == "regular",
             Tournament.voided_at.is_(None),
-            Season.all_regions.is_(False),
-            Season.id.not_in(covering),
+            ~covers_regions([region_id]),
         )
         .limit(1)
     )
     if stranded is not None:
         message = (
-            f"report {stranded} of this venue belongs to a season that does not cover region {region_id}"
+            f"Report {stranded} of this venue belongs to a season that does not cover region {region_id}."
         )
-        raise RuleViolation(message, rule="R2", errors={"region_id": [message]})
+        raise RuleViolation.at("region_id", message, rule="R2")
 
 
 # Points charts (R7) ---------------------------------------------------------------------------
@@ -139,23 +127,23 @@ def chart_snapshot(chart: PointsChart) -> dict[str, Any]:
 
 
 def create_chart(session: Session, actor: Actor, data: dict[str, Any]) -> PointsChart:
+    """R7: a top_fraction chart (fraction and step default to the rulebook's 0.30 and 10) or a
+    bands chart, whose bands must neither overlap nor leave gaps."""
     if session.scalar(select(PointsChart.id).where(PointsChart.name == data["name"])):
         raise Conflict(
             f"A points chart named {data['name']!r} already exists.",
-            errors={"name": ["Already in use."]},
+            problems=[Problem("name", "Already in use.")],
         )
     chart = PointsChart(name=data["name"], kind=data["kind"])
     if data["kind"] == "top_fraction":
-        chart.fraction = data["fraction"]
-        chart.step = data["step"]
+        chart.fraction = data.get("fraction", DEFAULT_FRACTION)
+        chart.step = data.get("step", DEFAULT_STEP)
     else:
         bands = [Band(b["min_entrants"], b["max_entrants"], tuple(b["points"])) for b in data["bands"]]
         problems = band_problems(bands)
         if problems:
             raise RuleViolation(
-                "the bands of a points chart must not overlap or leave gaps",
-                rule="R7",
-                errors=problems,
+                "the bands of a points chart must not overlap or leave gaps", problems=problems
             )
         chart.bands = [
             PointsChartBand(min_entrants=b.min_entrants, max_entrants=b.max_entrants, points=list(b.points))
@@ -172,5 +160,5 @@ def preview_chart(chart: PointsChart | None, entrants: int) -> dict[str, Any]:
     try:
         points = chart_rule(chart).points_for(entrants)
     except NoBandForEntrants as exc:
-        raise RuleViolation(str(exc), rule="R7", errors={"entrants": [str(exc)]}) from None
+        raise RuleViolation.at("entrants", f"{str(exc).capitalize()}.", rule="R7") from None
     return {"entrants": entrants, "scoring_places": len(points), "points": points}

@@ -1,51 +1,27 @@
-"""Players (R5, R19): create, change, search, and who may see their personal fields."""
+"""Players (R5): register and change them; lookups and R19 visibility are in player_queries."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from models.actor import Actor
-from models.clock import today
-from models.errors import Conflict, InvalidInput
-from models.league import Venue
-from models.players import Player
+from models.entities.league import Venue
+from models.entities.players import Player
+from models.errors import Conflict, Problem, RuleViolation
+from models.infra.clock import today
+from models.rules.notices import Notice, possible_duplicate
 from models.rules.players import (
     default_display_name,
     normalise_email,
     normalise_name,
     parse_membership_number,
-    similar_names,
 )
 from models.services.audit import record, snapshot
-from models.services.league import require_exists
-
-
-def player_venue_ids(session: Session, player: Player) -> set[int]:
-    """The venues a player belongs to (R19): their home venue and wherever they have results."""
-    from models.tournaments import Result, Tournament
-
-    played = session.scalars(
-        select(Tournament.venue_id)
-        .join(Result, Result.tournament_id == Tournament.id)
-        .where(Result.player_id == player.id)
-        .distinct()
-    )
-    venues = set(played)
-    if player.home_venue_id:
-        venues.add(player.home_venue_id)
-    return venues
-
-
-def may_see_personal(session: Session, actor: Actor, player: Player) -> bool:
-    """R19: the office always; a host for players of their own venues; the public never."""
-    if actor.is_office:
-        return True
-    if actor.is_host:
-        return bool(actor.venue_ids & player_venue_ids(session, player))
-    return False
+from models.services.lookup import require_exists
+from models.services.player_queries import possible_duplicates
 
 
 def _normalise(data: dict[str, Any], current: Player | None) -> dict[str, Any]:
@@ -59,15 +35,15 @@ def _normalise(data: dict[str, Any], current: Player | None) -> dict[str, Any]:
         try:
             born = parse_membership_number(number, today=today())
         except ValueError as exc:
-            raise InvalidInput(str(exc), errors={"membership_number": [str(exc)]}) from None
+            raise RuleViolation.at("membership_number", str(exc), rule="R5") from None
         if dob is None:
             data["date_of_birth"] = born
         elif dob != born:
             message = (
                 f"The membership number starts with {born.isoformat()} but the date of birth "
-                f"is {dob.isoformat()} (R5: the number is the date of birth and a PIN)."
+                f"is {dob.isoformat()}: the number is the date of birth and a PIN."
             )
-            raise InvalidInput(message, rule="R5", errors={"membership_number": [message]})
+            raise RuleViolation.at("membership_number", message, rule="R5")
     if "full_name" in data:
         data["full_name"] = " ".join(data["full_name"].split())
         data["name_key"] = normalise_name(data["full_name"])
@@ -83,28 +59,15 @@ def _refuse_taken(session: Session, data: dict[str, Any], player_id: int | None)
         if owner is not None and owner != player_id:
             raise Conflict(
                 f"{field}: already belongs to player {owner}.",
-                errors={field: [f"Already belongs to player {owner}."]},
+                problems=[Problem(field, f"Already belongs to player {owner}.")],
             )
 
 
-def possible_duplicates(session: Session, name_key: str, exclude_id: int | None = None) -> list[int]:
-    """R5: players whose normalised name closely matches (same words, or a small edit distance)."""
-    first = name_key[:1]
-    query = select(Player.id, Player.name_key).where(Player.merged_into_id.is_(None))
-    if exclude_id is not None:
-        query = query.where(Player.id != exclude_id)
-    # A cheap prefilter: a close match shares the first letter, or is the same words reordered.
-    words = name_key.split()
-    conditions = [Player.name_key.startswith(first, autoescape=True)] + [
-        Player.name_key.contains(word, autoescape=True) for word in words if len(word) > 2
-    ]
-    query = query.where(or_(*conditions))
-    candidates = [(row.id, row.name_key) for row in session.execute(query)]
-    return similar_names(name_key, candidates)
-
-
-def create_player(session: Session, actor: Actor, data: dict[str, Any]) -> tuple[Player, list[int]]:
-    """Create a player; returns it and the ids of possible duplicates (R5) for a warning."""
+def create_player(
+    session: Session, actor: Actor, data: dict[str, Any], path: str | None = None
+) -> tuple[Player, list[Notice]]:
+    """Register a player; returns it and a notice naming possible duplicates (R5), if any.
+    `path` is where the request named this player (`results.3.new_player`), for the notice."""
     data = _normalise(data, None)
     require_exists(session, Venue, data.get("home_venue_id"), "home_venue_id", "venue")
     _refuse_taken(session, data, None)
@@ -115,7 +78,8 @@ def create_player(session: Session, actor: Actor, data: dict[str, Any]) -> tuple
     session.add(player)
     session.flush()
     record(session, actor, "player.create", "player", player.id, after=snapshot(player))
-    return player, duplicates
+    notices = [possible_duplicate(player.id, player.display_name, duplicates, path)] if duplicates else []
+    return player, notices
 
 
 def update_player(session: Session, actor: Actor, player: Player, changes: dict[str, Any]) -> Player:
@@ -131,18 +95,3 @@ def update_player(session: Session, actor: Actor, player: Player, changes: dict[
     session.flush()
     record(session, actor, "player.update", "player", player.id, before=before, after=snapshot(player))
     return player
-
-
-def search_players(query_text: str | None, actor: Actor) -> Any:
-    """A select of active (not merged) players matching a name (wildcards are literal)."""
-    query = select(Player).where(Player.merged_into_id.is_(None))
-    if query_text:
-        text = query_text.strip().lower()
-        matches = [func.lower(Player.display_name).contains(text, autoescape=True)]
-        if actor.role != "public":
-            # Staff find players by full name; only the office by email (R19).
-            matches.append(Player.name_key.contains(normalise_name(text), autoescape=True))
-        if actor.is_office:
-            matches.append(Player.email.contains(text, autoescape=True))
-        query = query.where(or_(*matches))
-    return query.order_by(Player.display_name, Player.id)

@@ -5,12 +5,12 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
+from models.entities.league import Season
+from models.entities.tournaments import Tournament
 from models.errors import RuleViolation
-from models.league import Season
 from models.rules.charts import NoBandForEntrants
 from models.rules.reports import score_report
 from models.services.league import chart_rule
-from models.tournaments import Tournament
 
 # The season settings that change what a stored result earned.
 SCORING_SETTINGS = ("points_chart_id", "participation_points", "absent_keeps_place_points")
@@ -45,8 +45,8 @@ def rescore_season(session: Session, season: Season) -> int:
                 # R17: a voided report counts nowhere, so it cannot veto a chart; it keeps the
                 # points it was stored with.
                 continue
-            message = f"report {tournament.id} has {tournament.entrants} entrants: {exc}"
-            raise RuleViolation(message, rule="R7", errors={"points_chart_id": [message]}) from None
+            message = f"Report {tournament.id} has {tournament.entrants} entrants: {exc}."
+            raise RuleViolation.at("points_chart_id", message, rule="R7") from None
         touched = False
         for result, points in zip(tournament.results, earned, strict=True):
             new = (points.placement_points, points.participation_points, points.points)

@@ -1,19 +1,20 @@
-"""Seasons (R2): create and change them, refuse overlaps, find a venue's season for a date."""
+"""Seasons (R2): create and change them, refusing overlaps and reports left outside."""
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
-from sqlalchemy import or_, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from models.actor import Actor
-from models.errors import InvalidInput, RuleViolation
-from models.league import SEASON_DEFAULTS, PointsChart, Region, Season, SeasonRegion, Venue
+from models.entities.league import SEASON_DEFAULTS, PointsChart, Region, Season, SeasonRegion, Venue
+from models.entities.tournaments import Tournament
+from models.errors import Problem, RuleViolation, refuse
 from models.services.audit import record, snapshot
-from models.services.league import require_exists
+from models.services.lookup import require_exists
 from models.services.scoring import SCORING_SETTINGS, rescore_season
+from models.services.season_queries import overlapping_seasons
 
 SETTINGS = tuple(SEASON_DEFAULTS)
 
@@ -24,41 +25,22 @@ def season_snapshot(season: Season) -> dict[str, Any]:
 
 def _check_settings(session: Session, data: dict[str, Any]) -> None:
     """Checks that need the whole season (after a PATCH is merged) or the database."""
-    problems: dict[str, list[str]] = {}
+    problems: list[Problem] = []
     if data["ends_on"] < data["starts_on"]:
-        problems["ends_on"] = ["Must be on or after starts_on."]
+        problems.append(Problem("ends_on", "Must be on or after starts_on.", "R2"))
     championship = data.get("championship_date")
     if championship is not None and championship <= data["ends_on"]:
-        problems["championship_date"] = ["The championship is held after the season's last day (R2)."]
+        problems.append(
+            Problem("championship_date", "The championship is held after the season's last day.", "R2")
+        )
     tiers = [tier["events"] for tier in data.get("attendance_bonus") or []]
     if len(tiers) != len(set(tiers)):
-        problems["attendance_bonus"] = ["Each tier needs a different number of events."]
+        problems.append(Problem("attendance_bonus", "Each tier needs a different number of events.", "R9"))
     for index, region_id in enumerate(data.get("region_ids") or []):
         if session.get(Region, region_id) is None:
-            problems[f"region_ids.{index}"] = [f"There is no region with id {region_id}."]
-    if problems:
-        raise InvalidInput("; ".join(f"{k}: {v[0]}" for k, v in problems.items()), errors=problems)
+            problems.append(Problem(f"region_ids.{index}", f"There is no region with id {region_id}."))
+    refuse("The season's settings do not hold together", problems)
     require_exists(session, PointsChart, data.get("points_chart_id"), "points_chart_id", "points chart")
-
-
-def overlapping_seasons(
-    session: Session,
-    starts_on: date,
-    ends_on: date,
-    region_ids: list[int],
-    exclude_id: int | None = None,
-) -> list[Season]:
-    """R2: seasons whose dates meet [starts_on, ends_on] and that cover a common region.
-
-    A season naming no region covers them all.
-    """
-    query = select(Season).where(Season.starts_on <= ends_on, Season.ends_on >= starts_on)
-    if exclude_id is not None:
-        query = query.where(Season.id != exclude_id)
-    if region_ids:
-        shares_region = select(SeasonRegion.season_id).where(SeasonRegion.region_id.in_(region_ids))
-        query = query.where(or_(Season.all_regions.is_(True), Season.id.in_(shares_region)))
-    return list(session.scalars(query.order_by(Season.starts_on)))
 
 
 def _refuse_overlap(session: Session, data: dict[str, Any], exclude_id: int | None) -> None:
@@ -68,10 +50,12 @@ def _refuse_overlap(session: Session, data: dict[str, Any], exclude_id: int | No
     if clashes:
         other = clashes[0]
         message = (
-            f"overlaps season {other.id} ({other.name}, {other.starts_on} to {other.ends_on}), "
-            "which covers a common venue"
+            f"Overlaps season {other.id} ({other.name}, {other.starts_on} to {other.ends_on}), "
+            "which covers a common venue."
         )
-        raise RuleViolation(message, rule="R2", errors={"starts_on": [message], "ends_on": [message]})
+        raise RuleViolation(
+            message, problems=[Problem("starts_on", message, "R2"), Problem("ends_on", message, "R2")]
+        )
 
 
 def _apply(session: Session, season: Season, data: dict[str, Any]) -> None:
@@ -110,8 +94,6 @@ def create_season(session: Session, actor: Actor, data: dict[str, Any]) -> Seaso
 
 def _refuse_orphans(session: Session, season: Season, merged: dict[str, Any]) -> None:
     """R2: new dates or regions must still contain every live regular report of the season."""
-    from models.tournaments import Tournament
-
     reports = session.execute(
         select(Tournament.id, Tournament.date, Venue.region_id)
         .join(Venue, Venue.id == Tournament.venue_id)
@@ -126,9 +108,12 @@ def _refuse_orphans(session: Session, season: Season, merged: dict[str, Any]) ->
         outside = not merged["starts_on"] <= day <= merged["ends_on"]
         if outside or (regions and region_id not in regions):
             message = (
-                f"report {report_id} ({day.isoformat()}) would fall outside the season; void or move it first"
+                f"Report {report_id} ({day.isoformat()}) would fall outside the season; "
+                "void or move it first."
             )
-            raise RuleViolation(message, rule="R2", errors={"starts_on": [message], "ends_on": [message]})
+            raise RuleViolation(
+                message, problems=[Problem("starts_on", message, "R2"), Problem("ends_on", message, "R2")]
+            )
 
 
 def update_season(session: Session, actor: Actor, season: Season, changes: dict[str, Any]) -> Season:
@@ -164,9 +149,3 @@ def before_values(season: Season) -> dict[str, Any]:
         region_ids=season.region_ids,
     )
     return values
-
-
-def season_for(session: Session, venue: Venue, on: date) -> Season | None:
-    """R2: the season that covers the venue's region and whose dates contain `on`."""
-    candidates = overlapping_seasons(session, on, on, [venue.region_id])
-    return candidates[0] if candidates else None

@@ -10,11 +10,13 @@ from typing import Any
 from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session
 
-from models.clock import today
-from models.league import Season, Venue
-from models.players import Player
+from models.entities.league import Season, Venue
+from models.entities.players import Player
+from models.entities.tournaments import Result, Tournament
+from models.errors import NotFound
+from models.infra.clock import today
 from models.rules.standings import Entry, Row, Tier, standings
-from models.tournaments import Result, Tournament
+from models.services.lookup import get_or_raise
 
 
 @dataclass
@@ -47,6 +49,17 @@ def counted_tournaments(season_id: int, venue_id: int, as_of: date) -> tuple[Col
         Tournament.voided_at.is_(None),
         Tournament.date <= as_of,
     )
+
+
+def standings_of(
+    session: Session, season_id: int, venue_id: int, as_of: date | None = None
+) -> VenueStandings:
+    """A venue's standings in a season (R11); NotFound unless the season covers the venue."""
+    season = get_or_raise(session, Season, season_id, "season")
+    venue = get_or_raise(session, Venue, venue_id, "venue")
+    if not season.covers_region(venue.region_id):
+        raise NotFound(f"Season {season.id} does not cover venue {venue.id}.")
+    return venue_standings(session, season, venue, as_of)
 
 
 def venue_standings(

@@ -12,8 +12,8 @@ import pytest
 from flask import Flask
 
 from app import create_app
-from models.clock import today
-from models.migrate import alembic_config, upgrade
+from models.infra.clock import today
+from models.infra.migrate import alembic_config, upgrade
 from models.services import reports
 from tests.api.reports_support import TOURNAMENTS, Scene
 from tests.conftest import Caller, League, assert_problem, new_key
@@ -24,7 +24,7 @@ def test_second_report_for_a_slot_is_409_from_the_unique_index(scene: Scene, mon
     moment), the unique index on venue, date and session still refuses the second report."""
     players = scene.add_players(4)
     first = scene.reported(scene.body(players[:2]))
-    monkeypatch.setattr(reports, "_refuse_taken_slot", lambda *_args, **_kwargs: None)
+    monkeypatch.setattr(reports, "refuse_taken_slot", lambda *_args, **_kwargs: None)
     response = scene.report(None, scene.body(players[2:]))
     assert_problem(response, 409)
     listed = scene.office.get(f"{TOURNAMENTS}?venue_id={scene.venue_id}").get_json()

@@ -15,9 +15,9 @@ from sqlalchemy import Connection, Engine, inspect, text
 from sqlalchemy.exc import DBAPIError
 
 from app import create_app
-from models import Base
-from models.db import make_engine
-from models.migrate import alembic_config, downgrade, upgrade
+from models.entities import Base
+from models.infra.db import make_engine
+from models.infra.migrate import alembic_config, downgrade, upgrade
 from tests.conftest import ScratchDatabases
 
 APP_TRIGGER_FUNCTIONS = ("seasons_no_overlap", "audit_log_append_only")

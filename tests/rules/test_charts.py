@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from models.errors import problem_map
 from models.rules.charts import (
     DEFAULT_CHART,
     Band,
@@ -117,16 +118,20 @@ def test_r7_bands_refuse_n_outside_every_band(entrants):
 
 
 def test_r7_band_problems_examples():
-    assert band_problems([Band(1, 10, (30, 20)), Band(11, 20, (50, 30))]) == {}
-    assert set(band_problems([Band(1, 10, (30,)), Band(10, 20, (30,))])) == {"bands.1.min_entrants"}
-    gap = band_problems([Band(1, 10, (30,)), Band(12, 20, (30,))])
+    assert problem_map(band_problems([Band(1, 10, (30, 20)), Band(11, 20, (50, 30))])) == {}
+    assert set(problem_map(band_problems([Band(1, 10, (30,)), Band(10, 20, (30,))]))) == {
+        "bands.1.min_entrants"
+    }
+    gap = problem_map(band_problems([Band(1, 10, (30,)), Band(12, 20, (30,))]))
     assert set(gap) == {"bands.1.min_entrants"} and "gap" in gap["bands.1.min_entrants"][0]
-    assert set(band_problems([Band(10, 5, (30,))])) == {"bands.0.max_entrants"}
-    assert set(band_problems([Band(1, 10, (10, 20))])) == {"bands.0.points"}
-    assert set(band_problems([Band(1, 2, (30, 20, 10))])) == {"bands.0.points"}
-    assert set(band_problems([])) == {"bands"}
+    assert set(problem_map(band_problems([Band(10, 5, (30,))]))) == {"bands.0.max_entrants"}
+    assert set(problem_map(band_problems([Band(1, 10, (10, 20))]))) == {"bands.0.points"}
+    assert set(problem_map(band_problems([Band(1, 2, (30, 20, 10))]))) == {"bands.0.points"}
+    assert set(problem_map(band_problems([]))) == {"bands"}
+    # Each problem names R7, the rule it breaks.
+    assert {p.rule for p in band_problems([Band(1, 2, (10, 20, 30))])} == {"R7"}
     # Every problem of a band is listed, not just the first.
-    assert len(band_problems([Band(1, 2, (10, 20, 30))])["bands.0.points"]) == 2
+    assert len(problem_map(band_problems([Band(1, 2, (10, 20, 30))]))["bands.0.points"]) == 2
 
 
 @st.composite
@@ -148,7 +153,7 @@ def band_tables(draw: st.DrawFn) -> list[Band]:
 
 @given(band_tables())
 def test_r7_band_problems_accepts_any_consecutive_table(bands):
-    assert band_problems(bands) == {}
+    assert problem_map(band_problems(bands)) == {}
 
 
 @given(band_tables(), st.data())
@@ -172,7 +177,7 @@ def test_r7_band_problems_finds_a_moved_start(bands, shift):
     moved = Band(
         second.min_entrants + shift, max(second.max_entrants, second.min_entrants + shift), second.points[:1]
     )
-    problems = band_problems([bands[0], moved, *bands[2:]])
+    problems = problem_map(band_problems([bands[0], moved, *bands[2:]]))
     # Bands are judged in entrant order, so the later of two clashing bands is named: which
     # one depends on where the moved band now falls.
     assert any(key.endswith(".min_entrants") for key in problems), problems

@@ -1,0 +1,55 @@
+"""API keys (office): list without secrets, create (the key is answered once), revoke."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api import db
+from api.api_keys.schemas import KeyCreated, KeyIn, KeyOut
+from api.auth import current_actor, office_only
+from api.pagination import PageArgs, page_request, page_schema
+from models.entities import ApiKey
+from models.services.keys import create_key, list_keys, revoke_key
+from models.services.lookup import get_or_raise
+from models.services.paging import Page
+
+blp = Blueprint("api_keys", __name__, url_prefix="/api/v1/api-keys", description="API keys.")
+
+
+@blp.route("")
+class KeysViews(MethodView):
+    @office_only
+    @blp.arguments(PageArgs, location="query")
+    @blp.response(200, page_schema(KeyOut, "ApiKeyPage"))
+    def get(self, args: dict[str, Any]) -> Page[ApiKey]:
+        """List keys (office); secrets are never shown"""
+        return list_keys(db.session(), page_request(args))
+
+    @office_only
+    @blp.arguments(KeyIn)
+    @blp.response(201, KeyCreated)
+    def post(self, data: dict[str, Any]) -> dict[str, Any]:
+        """Create a key (office); the answer carries the key, once"""
+        key, secret = create_key(db.session(), current_actor(), data["name"], data["role"], data["venue_ids"])
+        # Raw values, not KeyOut().dump(key): the response schema dumps once (twice fails).
+        shown = {name: getattr(key, name) for name in KeyOut().fields}
+        return {**shown, "key": secret}
+
+
+@blp.route("/<id:key_id>")
+class KeyByIdViews(MethodView):
+    @office_only
+    @blp.response(200, KeyOut)
+    def get(self, key_id: int) -> ApiKey:
+        """One key (office)"""
+        return get_or_raise(db.session(), ApiKey, key_id, "API key")
+
+    @office_only
+    @blp.response(204)
+    def delete(self, key_id: int) -> None:
+        """Revoke a key (office); it answers 401 from then on"""
+        session = db.session()
+        revoke_key(session, current_actor(), get_or_raise(session, ApiKey, key_id, "API key"))

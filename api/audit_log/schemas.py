@@ -1,0 +1,59 @@
+"""Schemas of audit log: the shape of what comes in and goes out."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, time, timedelta
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields
+
+from api.fields import QueryId, UtcDateTime
+from api.pagination import PageArgs
+
+
+class DateOrDateTime(fields.String):
+    """`2026-03-04` (midnight UTC, or the next midnight with end_of_day) or an ISO 8601 timestamp."""
+
+    def __init__(self, end_of_day: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.end_of_day = end_of_day
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> datetime:
+        text = str(value).strip()
+        try:
+            if len(text) == 10:
+                day = datetime.fromisoformat(text).date() + timedelta(days=int(self.end_of_day))
+                return datetime.combine(day, time())
+            parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+        except ValueError:
+            raise ValidationError("Not a valid date or ISO 8601 timestamp.") from None
+        if parsed.tzinfo is not None:
+            parsed = parsed.astimezone(UTC).replace(tzinfo=None)
+        return parsed
+
+
+class AuditQuery(PageArgs):
+    entity = fields.String(metadata={"description": "e.g. season, player, api_key"})
+    entity_id = QueryId()
+    action = fields.String(metadata={"description": "e.g. season.update"})
+    actor = fields.String(metadata={"description": "The key name that acted."})
+    since = DateOrDateTime(metadata={"description": "From this date or timestamp (UTC)."})
+    until = DateOrDateTime(
+        end_of_day=True,
+        metadata={"description": "Up to and including this date, or before this timestamp (UTC)."},
+    )
+
+
+class AuditOut(Schema):
+    id = fields.Integer()
+    at = UtcDateTime()
+    actor = fields.String()
+    actor_role = fields.String()
+    actor_key_id = fields.Integer(allow_none=True)
+    request_id = fields.String(allow_none=True)
+    action = fields.String()
+    entity = fields.String()
+    entity_id = fields.Integer(allow_none=True)
+    before = fields.Raw(allow_none=True)
+    after = fields.Raw(allow_none=True)
+    reason = fields.String(allow_none=True)

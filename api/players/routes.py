@@ -1,0 +1,69 @@
+"""Players (R5): created by hosts and the office; personal fields shown only as R19 allows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api import db
+from api.auth import current_actor, host_or_office, office_only
+from api.pagination import page_request, page_schema
+from api.players.schemas import (
+    PlayerCreated,
+    PlayerIn,
+    PlayerOut,
+    PlayerPatch,
+    PlayerProfileOut,
+    PlayerQuery,
+)
+from models.entities import Player
+from models.services.lookup import get_or_raise
+from models.services.paging import Page
+from models.services.player_queries import as_seen_by, player_as_seen_by, search_players
+from models.services.players import create_player, update_player
+from models.services.standings import player_seasons
+
+blp = Blueprint("players", __name__, url_prefix="/api/v1/players", description="Players (R5, R19).")
+
+
+@blp.route("")
+class PlayersViews(MethodView):
+    @blp.arguments(PlayerQuery, location="query")
+    @blp.response(200, page_schema(PlayerOut, "PlayerPage"))
+    def get(self, args: dict[str, Any]) -> Page[dict[str, Any]]:
+        """Search players by name"""
+        page = page_request(args)
+        return search_players(db.session(), current_actor(), page, args.get("q"))
+
+    @host_or_office
+    @blp.arguments(PlayerIn)
+    @blp.response(201, PlayerCreated)
+    def post(self, data: dict[str, Any]) -> dict[str, Any]:
+        """Register a player (host or office); lists possible duplicates in warnings (R5)"""
+        session, actor = db.session(), current_actor()
+        player, notices = create_player(session, actor, data)
+        return {**as_seen_by(player, personal=True), "warnings": notices}
+
+
+@blp.route("/<id:player_id>")
+class PlayerByIdViews(MethodView):
+    @blp.response(200, PlayerProfileOut)
+    def get(self, player_id: int) -> dict[str, Any]:
+        """A player's profile and per-venue season results"""
+        session = db.session()
+        player = get_or_raise(session, Player, player_id, "player")
+        return {
+            **player_as_seen_by(session, current_actor(), player),
+            "seasons": player_seasons(session, player),
+        }
+
+    @office_only
+    @blp.arguments(PlayerPatch(partial=True))
+    @blp.response(200, PlayerOut)
+    def patch(self, changes: dict[str, Any], player_id: int) -> dict[str, Any]:
+        """Change a player's record (office; audited)"""
+        session, actor = db.session(), current_actor()
+        player = get_or_raise(session, Player, player_id, "player")
+        return player_as_seen_by(session, actor, update_player(session, actor, player, changes))

@@ -1,0 +1,92 @@
+"""Schemas of players: the shape of what comes in and goes out."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate, validates
+
+from api.fields import Id, Text, UtcDateTime
+from api.pagination import PageArgs
+from api.schemas import WarningOut
+
+
+class PlayerIn(Schema):
+    full_name = Text(max_length=200, required=True)
+    email = fields.Email(required=True, validate=validate.Length(max=254))
+    date_of_birth = fields.Date(allow_none=True)
+    membership_number = fields.String(
+        allow_none=True,
+        metadata={"description": "Date of birth YYYYMMDD followed by a 4-digit PIN (R5)."},
+    )
+    display_name = Text(max_length=120, metadata={"description": "Default: first name, last initial."})
+    home_venue_id = Id(allow_none=True)
+
+    @validates("date_of_birth")
+    def _born_in_the_past(self, value: date | None, **_kwargs: Any) -> None:
+        if value is not None and not date(1900, 1, 1) <= value <= date.today():
+            raise ValidationError("Must be a date between 1900-01-01 and today.")
+
+
+class PlayerPatch(PlayerIn):
+    email = fields.Email(allow_none=True, validate=validate.Length(max=254))
+
+
+class PlayerOut(Schema):
+    """Personal fields (full_name, email, date_of_birth, membership_number, pin) appear only for
+    the office, and for hosts of the player's venues (R19)."""
+
+    id = fields.Integer()
+    display_name = fields.String()
+    home_venue_id = fields.Integer(allow_none=True)
+    full_name = fields.String()
+    email = fields.String(allow_none=True)
+    date_of_birth = fields.Date(allow_none=True)
+    membership_number = fields.String(allow_none=True)
+    pin = fields.String(allow_none=True)
+    created_at = UtcDateTime()
+    updated_at = UtcDateTime()
+
+
+class PlayerCreated(PlayerOut):
+    warnings = fields.List(fields.Nested(WarningOut))
+
+
+class PlayerResultOut(Schema):
+    tournament_id = fields.Integer()
+    date = fields.Date()
+    session = fields.Integer()
+    kind = fields.String()
+    entrants = fields.Integer()
+    place = fields.Integer()
+    status = fields.String()
+    placement_points = fields.Integer()
+    participation_points = fields.Integer()
+    points = fields.Integer()
+
+
+class PlayerSeasonOut(Schema):
+    season_id = fields.Integer()
+    season_name = fields.String()
+    venue_id = fields.Integer()
+    venue_name = fields.String()
+    rank = fields.Integer(allow_none=True, metadata={"description": "In the venue's standings (R11)."})
+    tied = fields.Boolean()
+    points = fields.Integer()
+    played = fields.Integer()
+    results = fields.List(fields.Nested(PlayerResultOut))
+
+
+class PlayerProfileOut(PlayerOut):
+    seasons = fields.List(
+        fields.Nested(PlayerSeasonOut),
+        metadata={"description": "Per season and venue (each venue its own league, R1)."},
+    )
+
+
+class PlayerQuery(PageArgs):
+    q = fields.String(
+        validate=validate.Length(max=200),
+        metadata={"description": "Part of a display name (staff also match full names, emails)."},
+    )

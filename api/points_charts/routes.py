@@ -1,0 +1,74 @@
+"""Points charts (R7): which places score and how much, and a preview for any field size."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api import db
+from api.auth import current_actor, office_only
+from api.pagination import PageArgs, page_request, page_schema
+from api.points_charts.schemas import (
+    ChartIn,
+    ChartOut,
+    PreviewArgs,
+    PreviewOut,
+)
+from models.entities import PointsChart
+from models.services.league import create_chart, preview_chart
+from models.services.league_queries import list_charts
+from models.services.lookup import get_or_raise
+from models.services.paging import Page
+
+blp = Blueprint(
+    "points_charts", __name__, url_prefix="/api/v1/points-charts", description="Points charts (R7)."
+)
+
+
+@blp.route("")
+class ChartsViews(MethodView):
+    @blp.arguments(PageArgs, location="query")
+    @blp.response(200, page_schema(ChartOut, "PointsChartPage"))
+    def get(self, args: dict[str, Any]) -> Page[PointsChart]:
+        """List points charts"""
+        return list_charts(db.session(), page_request(args))
+
+    @office_only
+    @blp.arguments(ChartIn)
+    @blp.response(201, ChartOut)
+    def post(self, data: dict[str, Any]) -> PointsChart:
+        """Create a points chart (office)
+
+        `{"kind": "top_fraction", "fraction": 0.3, "step": 10}` or
+        `{"kind": "bands", "bands": [{"min_entrants", "max_entrants", "points": [...]}]}`.
+        """
+        return create_chart(db.session(), current_actor(), data)
+
+
+@blp.route("/<id:chart_id>")
+class ChartByIdViews(MethodView):
+    @blp.response(200, ChartOut)
+    def get(self, chart_id: int) -> PointsChart:
+        """One points chart"""
+        return get_or_raise(db.session(), PointsChart, chart_id, "points chart")
+
+
+@blp.route("/<id:chart_id>/preview")
+class ChartPreviewViews(MethodView):
+    @blp.arguments(PreviewArgs, location="query")
+    @blp.response(200, PreviewOut)
+    def get(self, args: dict[str, Any], chart_id: int) -> dict[str, Any]:
+        """Points of places 1..k for a field of N entrants (R7)"""
+        chart = get_or_raise(db.session(), PointsChart, chart_id, "points chart")
+        return preview_chart(chart, args["entrants"])
+
+
+@blp.route("/default/preview")
+class DefaultChartPreviewViews(MethodView):
+    @blp.arguments(PreviewArgs, location="query")
+    @blp.response(200, PreviewOut)
+    def get(self, args: dict[str, Any]) -> dict[str, Any]:
+        """Preview the default chart (top 30%, step 10) that a season without a chart uses"""
+        return preview_chart(None, args["entrants"])

@@ -1,0 +1,44 @@
+"""Regions: the areas whose venues meet at a regional playoff (R3)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api import db
+from api.auth import current_actor, office_only
+from api.pagination import PageArgs, page_request, page_schema
+from api.regions.schemas import RegionIn, RegionOut
+from models.entities import Region
+from models.services.league import create_region
+from models.services.league_queries import list_regions
+from models.services.lookup import get_or_raise
+from models.services.paging import Page
+
+blp = Blueprint("regions", __name__, url_prefix="/api/v1/regions", description="Regions (R3).")
+
+
+@blp.route("")
+class RegionsViews(MethodView):
+    @blp.arguments(PageArgs, location="query")
+    @blp.response(200, page_schema(RegionOut, "RegionPage"))
+    def get(self, args: dict[str, Any]) -> Page[Region]:
+        """List regions"""
+        return list_regions(db.session(), page_request(args))
+
+    @office_only
+    @blp.arguments(RegionIn)
+    @blp.response(201, RegionOut)
+    def post(self, data: dict[str, Any]) -> Region:
+        """Create a region (office)"""
+        return create_region(db.session(), current_actor(), data["name"])
+
+
+@blp.route("/<id:region_id>")
+class RegionByIdViews(MethodView):
+    @blp.response(200, RegionOut)
+    def get(self, region_id: int) -> Region:
+        """One region"""
+        return get_or_raise(db.session(), Region, region_id, "region")

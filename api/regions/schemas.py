@@ -1,0 +1,17 @@
+"""Schemas of regions: the shape of what comes in and goes out."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields
+
+from api.fields import Text, UtcDateTime
+
+
+class RegionIn(Schema):
+    name = Text(max_length=120, required=True)
+
+
+class RegionOut(Schema):
+    id = fields.Integer()
+    name = fields.String()
+    created_at = UtcDateTime()

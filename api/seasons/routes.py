@@ -1,0 +1,54 @@
+"""Seasons ("promotions", R2) and their settings, with the rulebook defaults."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api import db
+from api.auth import current_actor, office_only
+from api.pagination import page_request, page_schema
+from api.seasons.schemas import SeasonIn, SeasonOut, SeasonPatch, SeasonQuery
+from models.entities import Season
+from models.services.lookup import get_or_raise
+from models.services.paging import Page
+from models.services.season_queries import list_seasons
+from models.services.seasons import create_season, update_season
+
+blp = Blueprint("seasons", __name__, url_prefix="/api/v1/seasons", description="Seasons (R2).")
+
+
+@blp.route("")
+class SeasonsViews(MethodView):
+    @blp.arguments(SeasonQuery, location="query")
+    @blp.response(200, page_schema(SeasonOut, "SeasonPage"))
+    def get(self, args: dict[str, Any]) -> Page[Season]:
+        """List seasons, newest first"""
+        page = page_request(args)
+        return list_seasons(db.session(), page, **args)
+
+    @office_only
+    @blp.arguments(SeasonIn)
+    @blp.response(201, SeasonOut)
+    def post(self, data: dict[str, Any]) -> Season:
+        """Create a season (office); unset settings take the rulebook defaults"""
+        return create_season(db.session(), current_actor(), data)
+
+
+@blp.route("/<id:season_id>")
+class SeasonByIdViews(MethodView):
+    @blp.response(200, SeasonOut)
+    def get(self, season_id: int) -> Season:
+        """One season with its settings"""
+        return get_or_raise(db.session(), Season, season_id, "season")
+
+    @office_only
+    @blp.arguments(SeasonPatch(partial=True))
+    @blp.response(200, SeasonOut)
+    def patch(self, changes: dict[str, Any], season_id: int) -> Season:
+        """Change a season's dates, regions or settings (office; audited)"""
+        session = db.session()
+        season = get_or_raise(session, Season, season_id, "season")
+        return update_season(session, current_actor(), season, changes)

@@ -1,0 +1,84 @@
+"""Schemas of seasons: the shape of what comes in and goes out."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from api.fields import ExactNumber, Id, QueryId, StrictInt, Text, UtcDateTime
+from api.pagination import PageArgs
+from api.points_charts.schemas import ChartOut
+from models.entities import DOUBLE_QUALIFIER_POLICIES
+from models.services.league_queries import chart_in_force
+
+
+class TierSchema(Schema):
+    events = StrictInt(required=True, validate=validate.Range(min=1, max=1000))
+    points = StrictInt(required=True, validate=validate.Range(min=0, max=1_000_000))
+
+
+class SeasonIn(Schema):
+    name = Text(max_length=120, required=True)
+    starts_on = fields.Date(required=True)
+    ends_on = fields.Date(required=True)
+    region_ids = fields.List(
+        Id(),
+        validate=validate.Length(max=1000),
+        metadata={"description": "Regions covered; absent or empty: all regions."},
+    )
+    championship_date = fields.Date(allow_none=True)
+    points_chart_id = Id(
+        allow_none=True,
+        metadata={"description": "Absent or null: the default top_fraction chart (30%, step 10)."},
+    )
+    participation_points = StrictInt(validate=validate.Range(min=0, max=1_000_000))
+    attendance_bonus = fields.List(fields.Nested(TierSchema), validate=validate.Length(max=100))
+    count_best = StrictInt(
+        allow_none=True,
+        validate=validate.Range(min=1, max=1000),
+        metadata={"description": "Only a player's N best tournament totals count; null: all."},
+    )
+    absent_keeps_place_points = fields.Boolean()
+    cut_fraction = ExactNumber(validate=validate.Range(min=0, max=1, min_inclusive=False))
+    min_events_to_qualify = StrictInt(validate=validate.Range(min=1, max=1000))
+    min_age = StrictInt(validate=validate.Range(min=0, max=120))
+    double_qualifier_policy = fields.String(validate=validate.OneOf(DOUBLE_QUALIFIER_POLICIES))
+    correction_days = StrictInt(validate=validate.Range(min=0, max=3650))
+
+
+class SeasonPatch(SeasonIn):
+    """A PATCH names only the fields it changes."""
+
+
+class EffectiveChart(ChartOut):
+    class Meta:
+        exclude = ("created_at",)
+
+
+class SeasonOut(Schema):
+    id = fields.Integer()
+    name = fields.String()
+    starts_on = fields.Date()
+    ends_on = fields.Date()
+    region_ids = fields.List(fields.Integer())
+    championship_date = fields.Date(allow_none=True)
+    points_chart_id = fields.Integer(allow_none=True)
+    points_chart = fields.Function(
+        lambda season: EffectiveChart().dump(chart_in_force(season)),
+        metadata={"description": "The chart in force (the default one when none is named)."},
+    )
+    participation_points = fields.Integer()
+    attendance_bonus = fields.List(fields.Nested(TierSchema))
+    count_best = fields.Integer(allow_none=True)
+    absent_keeps_place_points = fields.Boolean()
+    cut_fraction = ExactNumber()
+    min_events_to_qualify = fields.Integer()
+    min_age = fields.Integer()
+    double_qualifier_policy = fields.String()
+    correction_days = fields.Integer()
+    created_at = UtcDateTime()
+    updated_at = UtcDateTime()
+
+
+class SeasonQuery(PageArgs):
+    region_id = QueryId(metadata={"description": "Seasons that cover this region."})
+    active_on = fields.Date(metadata={"description": "Seasons whose dates contain this day."})

@@ -1,0 +1,5 @@
+"""Result reports: hosts post (JSON or CSV), retry safely, correct and void (R2-R7, R17, R18)."""
+
+from api.tournaments.routes import blp
+
+__all__ = ["blp"]

@@ -1,0 +1,146 @@
+"""Result reports: hosts post (JSON or CSV), retry safely, correct and void (R2-R7, R17, R18)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import Schema, ValidationError
+from werkzeug.exceptions import BadRequest
+
+from api import db
+from api.auth import current_actor, host_or_office
+from api.errors import flatten_messages
+from api.idempotency import idempotent
+from api.pagination import page_request, page_schema
+from api.tournaments.csv_body import parse_report_csv
+from api.tournaments.schemas import (
+    REPORT_BODY,
+    CorrectionIn,
+    CsvQuery,
+    ReportIn,
+    ReportOut,
+    ReportQuery,
+    ReportWritten,
+    VoidIn,
+)
+from models.entities import Tournament
+from models.errors import InvalidInput, Problem, refuse
+from models.rules.notices import Notice
+from models.services.paging import Page
+from models.services.report_queries import ReportFilters, get_report, list_reports
+from models.services.reports import correct_report, submit_report, void_report
+
+blp = Blueprint(
+    "tournaments",
+    __name__,
+    url_prefix="/api/v1/tournaments",
+    description="Result reports (R2-R7, R17).",
+)
+
+
+def _load(schema: Schema, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The report from a JSON body, or from a CSV body plus the query string."""
+    if request.mimetype == "text/csv":
+        query = {k: v for k, v in request.args.items() if k in CsvQuery().fields}
+        raw: Any = {**_typed(query), "results": parse_report_csv(request.get_data())}
+    elif not request.get_data():
+        raw = {}  # nothing sent: every required field is named as missing
+    else:
+        raw = request.get_json(silent=True)
+        if raw is None:
+            raise BadRequest("The body is not valid JSON.")
+    if not isinstance(raw, dict):
+        raise InvalidInput.at("body", "The body must be a JSON object.")
+    try:
+        data: dict[str, Any] = schema.load({**raw, **(extra or {})})
+    except ValidationError as exc:
+        problems = [
+            Problem(path, text) for path, texts in flatten_messages(exc.messages).items() for text in texts
+        ]
+        refuse("The report is not well formed", problems)
+        raise
+    return data
+
+
+def _typed(query: dict[str, str]) -> dict[str, Any]:
+    """Query strings are text; the schema wants JSON types for ids and session."""
+    typed: dict[str, Any] = dict(query)
+    for name in ("venue_id", "session", "season_id"):
+        if name in typed and typed[name].isdigit():
+            typed[name] = int(typed[name])
+    return typed
+
+
+def _written(tournament: Tournament, notices: list[Notice]) -> dict[str, Any]:
+    # The raw values: blp.response dumps them with ReportWritten (dumping twice fails on dates).
+    return {**{name: getattr(tournament, name) for name in ReportOut().fields}, "warnings": notices}
+
+
+@blp.route("")
+class TournamentsViews(MethodView):
+    @blp.arguments(ReportQuery, location="query")
+    @blp.response(200, page_schema(ReportOut, "ReportPage"))
+    def get(self, args: dict[str, Any]) -> Page[Tournament]:
+        """List reports, newest first"""
+        page = page_request(args)
+        return list_reports(db.session(), current_actor(), ReportFilters(**args), page)
+
+    @host_or_office
+    @idempotent
+    @blp.arguments(CsvQuery, location="query")
+    @blp.doc(requestBody=REPORT_BODY)
+    @blp.response(201, ReportWritten)
+    def post(self, _query: dict[str, Any]) -> dict[str, Any]:
+        """Report a tournament's finishing order (host of the venue, or office)
+
+        JSON as below, or `text/csv` with `venue_id` and `date` (and `session`, `kind`,
+        `season_id`) in the query and the columns `place`, `status` and whichever of
+        `player_id`, `membership_number`, `email`, `full_name` name the player.
+        The whole report is refused on any problem: nothing is stored, no player created.
+        """
+        tournament, notices = submit_report(db.session(), current_actor(), _load(ReportIn()))
+        return _written(tournament, notices)
+
+
+@blp.route("/<id:tournament_id>")
+class TournamentByIdViews(MethodView):
+    @blp.response(200, ReportOut)
+    def get(self, tournament_id: int) -> Tournament:
+        """A report with each result's points (voided ones: office and the venue's hosts)"""
+        return get_report(db.session(), current_actor(), tournament_id)
+
+    @host_or_office
+    @blp.arguments(CsvQuery, location="query")
+    @blp.doc(
+        requestBody={
+            **REPORT_BODY,
+            "content": {**REPORT_BODY["content"], "application/json": {"schema": CorrectionIn}},
+        }
+    )
+    @blp.response(200, ReportWritten)
+    def put(self, _query: dict[str, Any], tournament_id: int) -> dict[str, Any]:
+        """Correct a report: the whole report again, plus a reason (R17)
+
+        Hosts within the season's correction_days of the tournament date; the office any time.
+        """
+        session, actor = db.session(), current_actor()
+        tournament = get_report(session, actor, tournament_id)
+        data = _load(CorrectionIn())
+        reason = data.pop("reason")
+        tournament, notices = correct_report(session, actor, tournament, data, reason)
+        return _written(tournament, notices)
+
+
+@blp.route("/<id:tournament_id>/void")
+class TournamentVoidViews(MethodView):
+    @host_or_office
+    @blp.arguments(VoidIn)
+    @blp.response(200, ReportOut)
+    def post(self, data: dict[str, Any], tournament_id: int) -> Tournament:
+        """Void a report, with a reason: it then counts nowhere (R17)"""
+        session, actor = db.session(), current_actor()
+        tournament = get_report(session, actor, tournament_id)
+        return void_report(session, actor, tournament, data["reason"])

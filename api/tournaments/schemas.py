@@ -1,0 +1,145 @@
+"""Schemas of tournaments: the shape of what comes in and goes out."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate, validates, validates_schema
+
+from api.fields import Id, QueryId, StrictInt, Text, UtcDateTime
+from api.pagination import PageArgs
+from api.schemas import PlayerRef, WarningOut
+from models.entities import STATUSES, TOURNAMENT_KINDS
+from models.infra.clock import today
+
+MAX_ENTRANTS = 10_000
+
+
+IDENTIFIERS = ("player_id", "membership_number", "email", "new_player")
+
+
+class NewPlayerIn(Schema):
+    full_name = Text(max_length=200, required=True)
+    email = fields.Email(required=True, validate=validate.Length(max=254))
+    date_of_birth = fields.Date(allow_none=True)
+    membership_number = fields.String(allow_none=True, validate=validate.Length(max=12))
+    display_name = Text(max_length=120)
+
+    @validates("date_of_birth")
+    def _born_in_the_past(self, value: date | None, **_kwargs: Any) -> None:
+        if value is not None and not date(1900, 1, 1) <= value <= today():
+            raise ValidationError("Must be a date between 1900-01-01 and today.")
+
+
+class ResultIn(Schema):
+    place = StrictInt(required=True, validate=validate.Range(min=1, max=MAX_ENTRANTS))
+    player_id = Id()
+    membership_number = fields.String(validate=validate.Length(min=1, max=40))
+    email = fields.Email(validate=validate.Length(max=254))
+    full_name = Text(
+        max_length=200,
+        metadata={"description": "With email: register the player if the email is new (R5)."},
+    )
+    new_player = fields.Nested(NewPlayerIn)
+    status = fields.String(load_default="played", validate=validate.OneOf(STATUSES))
+
+    @validates_schema
+    def _one_player(self, data: dict[str, Any], **_kwargs: Any) -> None:
+        named = [name for name in IDENTIFIERS if name in data]
+        if len(named) != 1:
+            raise ValidationError(
+                "Name the player by exactly one of player_id, membership_number, email or "
+                f"new_player (found {', '.join(named) or 'none'})."
+            )
+        if "full_name" in data and "email" not in data:
+            raise ValidationError("full_name registers a player only together with email.", "full_name")
+
+
+class ReportIn(Schema):
+    venue_id = Id(required=True)
+    date = fields.Date(required=True)
+    session = StrictInt(load_default=1, validate=validate.Range(min=1, max=99))
+    kind = fields.String(load_default="regular", validate=validate.OneOf(TOURNAMENT_KINDS))
+    season_id = Id(allow_none=True, metadata={"description": "Playoffs and championships name it."})
+    results = fields.List(
+        fields.Nested(ResultIn), required=True, validate=validate.Length(min=1, max=MAX_ENTRANTS)
+    )
+
+
+class CorrectionIn(ReportIn):
+    """The whole report again; `session` and `kind` left out keep the stored report's."""
+
+    session = StrictInt(validate=validate.Range(min=1, max=99))
+    kind = fields.String(validate=validate.OneOf(TOURNAMENT_KINDS))
+    reason = Text(max_length=2000, required=True)
+
+
+class VoidIn(Schema):
+    reason = Text(max_length=2000, required=True)
+
+
+class CsvQuery(Schema):
+    """For a text/csv body: the report's fields that are not rows."""
+
+    venue_id = QueryId()
+    date = fields.Date()
+    session = fields.Integer()
+    kind = fields.String()
+    season_id = QueryId()
+    reason = fields.String(metadata={"description": "PUT as CSV: the correction's reason."})
+
+
+class ResultOut(Schema):
+    place = fields.Integer()
+    player = fields.Nested(PlayerRef)
+    status = fields.String()
+    placement_points = fields.Integer()
+    participation_points = fields.Integer()
+    points = fields.Integer()
+
+
+class ReportOut(Schema):
+    id = fields.Integer()
+    venue_id = fields.Integer()
+    season_id = fields.Integer()
+    date = fields.Date()
+    session = fields.Integer()
+    kind = fields.String()
+    entrants = fields.Integer()
+    version = fields.Integer()
+    voided = fields.Boolean()
+    voided_at = UtcDateTime(allow_none=True)
+    void_reason = fields.String(allow_none=True)
+    reported_by = fields.String()
+    created_at = UtcDateTime()
+    updated_at = UtcDateTime()
+    results = fields.List(fields.Nested(ResultOut))
+
+
+class ReportWritten(ReportOut):
+    warnings = fields.List(fields.Nested(WarningOut))
+
+
+class ReportQuery(PageArgs):
+    venue_id = QueryId()
+    season_id = QueryId()
+    kind = fields.String(validate=validate.OneOf(TOURNAMENT_KINDS))
+    from_ = fields.Date(data_key="from", metadata={"description": "On or after this date."})
+    to = fields.Date(metadata={"description": "On or before this date."})
+    include_voided = fields.Boolean(
+        load_default=False,
+        metadata={"description": "Office: list voided reports too."},
+    )
+
+
+REPORT_BODY = {
+    "required": True,
+    "content": {
+        "application/json": {"schema": ReportIn},
+        "text/csv": {
+            "schema": {"type": "string"},
+            "example": "place,status,player_id,email,full_name\n1,,17,,\n2,,,ann@example.org,Ann Lee\n",
+        },
+    },
+}

@@ -1,0 +1,35 @@
+"""Schemas of venues: the shape of what comes in and goes out."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields
+
+from api.fields import Id, QueryId, Text, UtcDateTime
+from api.pagination import PageArgs
+
+
+class VenueIn(Schema):
+    name = Text(max_length=120, required=True)
+    region_id = Id(required=True)
+    city = Text(max_length=120, allow_none=True)
+    active = fields.Boolean(load_default=True)
+
+
+class VenuePatch(VenueIn):
+    """A PATCH names only the fields it changes."""
+
+
+class VenueOut(Schema):
+    id = fields.Integer()
+    name = fields.String()
+    region_id = fields.Integer()
+    city = fields.String(allow_none=True)
+    active = fields.Boolean()
+    created_at = UtcDateTime()
+    updated_at = UtcDateTime()
+
+
+class VenueQuery(PageArgs):
+    region_id = QueryId()
+    active = fields.Boolean()
+    q = fields.String(metadata={"description": "Part of the venue's name or city."})

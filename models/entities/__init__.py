@@ -1,0 +1,40 @@
+"""ORM entities: SQLAlchemy 2 typed mappings of the league's records, and nothing else."""
+
+from models.entities.access import ROLES, ApiKey, ApiKeyVenue
+from models.entities.audit import AuditEntry
+from models.entities.base import Base
+from models.entities.league import (
+    CHART_KINDS,
+    DOUBLE_QUALIFIER_POLICIES,
+    SEASON_DEFAULTS,
+    PointsChart,
+    PointsChartBand,
+    Region,
+    Season,
+    SeasonRegion,
+    Venue,
+)
+from models.entities.players import Player
+from models.entities.tournaments import STATUSES, TOURNAMENT_KINDS, Result, Tournament
+
+__all__ = [
+    "CHART_KINDS",
+    "DOUBLE_QUALIFIER_POLICIES",
+    "ROLES",
+    "SEASON_DEFAULTS",
+    "STATUSES",
+    "TOURNAMENT_KINDS",
+    "ApiKey",
+    "ApiKeyVenue",
+    "AuditEntry",
+    "Base",
+    "Player",
+    "PointsChart",
+    "PointsChartBand",
+    "Region",
+    "Result",
+    "Season",
+    "SeasonRegion",
+    "Tournament",
+    "Venue",
+]

@@ -1,0 +1,43 @@
+"""API keys: who may call what (API.md "Callers"). Only the SHA-256 of a key is stored."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import DateTime, Enum, ForeignKey, String
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from models.entities.base import Base
+from models.infra.clock import utcnow
+
+ROLES = ("office", "host")
+
+
+class ApiKey(Base):
+    __tablename__ = "api_keys"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(120))
+    role: Mapped[str] = mapped_column(
+        Enum(*ROLES, name="key_role", native_enum=False, create_constraint=True)
+    )
+    key_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    # The first characters of the key, so the office can tell keys apart without the secret.
+    key_prefix: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime)
+
+    venue_links: Mapped[list[ApiKeyVenue]] = relationship(
+        cascade="all, delete-orphan", order_by="ApiKeyVenue.venue_id"
+    )
+
+    @property
+    def venue_ids(self) -> list[int]:
+        return [link.venue_id for link in self.venue_links]
+
+
+class ApiKeyVenue(Base):
+    __tablename__ = "api_key_venues"
+
+    api_key_id: Mapped[int] = mapped_column(ForeignKey("api_keys.id", ondelete="CASCADE"), primary_key=True)
+    venue_id: Mapped[int] = mapped_column(ForeignKey("venues.id"), primary_key=True, index=True)

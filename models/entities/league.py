@@ -1,0 +1,176 @@
+"""The league's shape: regions, venues, points charts and seasons (R1, R2, R7 and the season settings)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    CheckConstraint,
+    Date,
+    DateTime,
+    Enum,
+    ForeignKey,
+    Integer,
+    Numeric,
+    String,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from models.entities.base import Base
+from models.infra.clock import utcnow
+
+CHART_KINDS = ("top_fraction", "bands")
+DOUBLE_QUALIFIER_POLICIES = ("best_rank", "most_played", "home_venue")
+
+# The rulebook defaults of every season setting (RULES.md R7-R15, R17).
+SEASON_DEFAULTS: dict[str, Any] = {
+    "participation_points": 0,
+    "attendance_bonus": [],
+    "count_best": None,
+    "absent_keeps_place_points": False,
+    "cut_fraction": Decimal("0.20"),
+    "min_events_to_qualify": 1,
+    "min_age": 21,
+    "double_qualifier_policy": "best_rank",
+    "correction_days": 7,
+}
+
+
+class Region(Base):
+    __tablename__ = "regions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(120), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class Venue(Base):
+    __tablename__ = "venues"
+    __table_args__ = (UniqueConstraint("region_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(120))
+    region_id: Mapped[int] = mapped_column(ForeignKey("regions.id"), index=True)
+    city: Mapped[str | None] = mapped_column(String(120))
+    active: Mapped[bool] = mapped_column(Boolean, default=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, onupdate=utcnow)
+
+    region: Mapped[Region] = relationship()
+
+
+class PointsChart(Base):
+    """R7: a `top_fraction` chart (fraction, step) or a `bands` chart (rows in points_chart_bands)."""
+
+    __tablename__ = "points_charts"
+    __table_args__ = (
+        CheckConstraint(
+            "kind <> 'top_fraction' OR (fraction > 0 AND fraction <= 1 AND step >= 1)",
+            name="top_fraction_settings",
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(120), unique=True)
+    kind: Mapped[str] = mapped_column(
+        Enum(*CHART_KINDS, name="chart_kind", native_enum=False, create_constraint=True)
+    )
+    fraction: Mapped[Decimal | None] = mapped_column(Numeric(5, 4))
+    step: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+    bands: Mapped[list[PointsChartBand]] = relationship(
+        back_populates="chart",
+        cascade="all, delete-orphan",
+        order_by="PointsChartBand.min_entrants",
+    )
+
+
+class PointsChartBand(Base):
+    __tablename__ = "points_chart_bands"
+    __table_args__ = (
+        UniqueConstraint("chart_id", "min_entrants"),
+        CheckConstraint("min_entrants >= 1 AND max_entrants >= min_entrants", name="entrant_range"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    chart_id: Mapped[int] = mapped_column(ForeignKey("points_charts.id", ondelete="CASCADE"))
+    min_entrants: Mapped[int] = mapped_column(Integer)
+    max_entrants: Mapped[int] = mapped_column(Integer)
+    points: Mapped[list[int]] = mapped_column(JSON)
+
+    chart: Mapped[PointsChart] = relationship(back_populates="bands")
+
+
+class Season(Base):
+    """R2: a promotion. Overlap of seasons on a common region is also refused by database triggers."""
+
+    __tablename__ = "seasons"
+    __table_args__ = (
+        CheckConstraint("ends_on >= starts_on", name="dates_ordered"),
+        CheckConstraint(
+            "championship_date IS NULL OR championship_date > ends_on", name="championship_after"
+        ),
+        CheckConstraint("participation_points >= 0", name="participation_points"),
+        CheckConstraint("count_best IS NULL OR count_best >= 1", name="count_best"),
+        CheckConstraint("cut_fraction > 0 AND cut_fraction <= 1", name="cut_fraction"),
+        CheckConstraint("min_events_to_qualify >= 1", name="min_events_to_qualify"),
+        CheckConstraint("min_age >= 0", name="min_age"),
+        CheckConstraint("correction_days >= 0", name="correction_days"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(120))
+    starts_on: Mapped[date] = mapped_column(Date)
+    ends_on: Mapped[date] = mapped_column(Date)
+    championship_date: Mapped[date | None] = mapped_column(Date)
+    # True when the season names no region: it then covers every region, present and future.
+    all_regions: Mapped[bool] = mapped_column(Boolean, default=True)
+    points_chart_id: Mapped[int | None] = mapped_column(ForeignKey("points_charts.id"))
+    participation_points: Mapped[int] = mapped_column(
+        Integer, default=SEASON_DEFAULTS["participation_points"]
+    )
+    attendance_bonus: Mapped[list[dict[str, int]]] = mapped_column(JSON, default=list)
+    count_best: Mapped[int | None] = mapped_column(Integer)
+    absent_keeps_place_points: Mapped[bool] = mapped_column(Boolean, default=False)
+    cut_fraction: Mapped[Decimal] = mapped_column(Numeric(5, 4), default=SEASON_DEFAULTS["cut_fraction"])
+    min_events_to_qualify: Mapped[int] = mapped_column(
+        Integer, default=SEASON_DEFAULTS["min_events_to_qualify"]
+    )
+    min_age: Mapped[int] = mapped_column(Integer, default=SEASON_DEFAULTS["min_age"])
+    double_qualifier_policy: Mapped[str] = mapped_column(
+        Enum(
+            *DOUBLE_QUALIFIER_POLICIES,
+            name="double_qualifier_policy",
+            native_enum=False,
+            create_constraint=True,
+        ),
+        default=SEASON_DEFAULTS["double_qualifier_policy"],
+    )
+    correction_days: Mapped[int] = mapped_column(Integer, default=SEASON_DEFAULTS["correction_days"])
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, onupdate=utcnow)
+
+    points_chart: Mapped[PointsChart | None] = relationship()
+    region_links: Mapped[list[SeasonRegion]] = relationship(
+        cascade="all, delete-orphan", order_by="SeasonRegion.region_id"
+    )
+
+    @property
+    def region_ids(self) -> list[int]:
+        return [link.region_id for link in self.region_links]
+
+    def covers_region(self, region_id: int) -> bool:
+        return self.all_regions or region_id in self.region_ids
+
+
+class SeasonRegion(Base):
+    __tablename__ = "season_regions"
+
+    season_id: Mapped[int] = mapped_column(ForeignKey("seasons.id", ondelete="CASCADE"), primary_key=True)
+    region_id: Mapped[int] = mapped_column(ForeignKey("regions.id"), primary_key=True, index=True)

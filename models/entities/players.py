@@ -1,0 +1,35 @@
+"""Players (R5) with the personal fields of R19."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from sqlalchemy import Date, DateTime, ForeignKey, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from models.entities.base import Base
+from models.infra.clock import utcnow
+
+
+class Player(Base):
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    full_name: Mapped[str] = mapped_column(String(200))
+    display_name: Mapped[str] = mapped_column(String(120))
+    # The normalised name (R5): lower case, accents and punctuation removed, for duplicate hints.
+    name_key: Mapped[str] = mapped_column(String(200), index=True)
+    # Personal (R19). Email is stored lower-cased so uniqueness ignores case.
+    email: Mapped[str | None] = mapped_column(String(254), unique=True)
+    date_of_birth: Mapped[date | None] = mapped_column(Date)
+    # R5: the date of birth as YYYYMMDD followed by a 4-digit PIN (002).
+    membership_number: Mapped[str | None] = mapped_column(String(12), unique=True)
+    home_venue_id: Mapped[int | None] = mapped_column(ForeignKey("venues.id"), index=True)
+    # Set when the office merges this record into another (R17); the record is kept for undo.
+    merged_into_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, onupdate=utcnow)
+
+    @property
+    def pin(self) -> str | None:
+        return self.membership_number[8:] if self.membership_number else None

@@ -1,0 +1,103 @@
+"""Tournaments (result reports, R2-R6) and their results, with the points stored on each (R7, R8)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from sqlalchemy import (
+    CheckConstraint,
+    Date,
+    DateTime,
+    Enum,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    text,
+)
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from models.entities.base import Base
+from models.entities.league import Season, Venue
+from models.entities.players import Player
+from models.infra.clock import utcnow
+
+TOURNAMENT_KINDS = ("regular", "playoff", "championship")
+STATUSES = ("played", "declared_withdrawal", "absent", "no_show")
+
+
+class Tournament(Base):
+    __tablename__ = "tournaments"
+    __table_args__ = (
+        # One live report per venue, date and session (API.md 409). A voided report keeps its
+        # row (the office can still read it) but frees the slot for the report that replaces it.
+        Index(
+            "uq_tournaments_venue_date_session",
+            "venue_id",
+            "date",
+            "session",
+            unique=True,
+            sqlite_where=text("voided_at IS NULL"),
+            postgresql_where=text("voided_at IS NULL"),
+        ),
+        Index("ix_tournaments_season_venue_date", "season_id", "venue_id", "date"),
+        CheckConstraint("session >= 1", name="session_positive"),
+        CheckConstraint("entrants >= 1", name="entrants_positive"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    venue_id: Mapped[int] = mapped_column(ForeignKey("venues.id"))
+    season_id: Mapped[int] = mapped_column(ForeignKey("seasons.id"))
+    date: Mapped[date] = mapped_column(Date)
+    session: Mapped[int] = mapped_column(Integer, default=1)
+    kind: Mapped[str] = mapped_column(
+        Enum(*TOURNAMENT_KINDS, name="tournament_kind", native_enum=False, create_constraint=True)
+    )
+    entrants: Mapped[int] = mapped_column(Integer)
+    # Bumped by every correction, so a reader can tell which version of a report they saw.
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    reported_by: Mapped[str] = mapped_column(String(120))
+    reported_by_key_id: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, onupdate=utcnow)
+    voided_at: Mapped[datetime | None] = mapped_column(DateTime)
+    voided_by: Mapped[str | None] = mapped_column(String(120))
+    void_reason: Mapped[str | None] = mapped_column(Text)
+
+    venue: Mapped[Venue] = relationship()
+    season: Mapped[Season] = relationship()
+    results: Mapped[list[Result]] = relationship(
+        back_populates="tournament", cascade="all, delete-orphan", order_by="Result.place"
+    )
+
+    @property
+    def voided(self) -> bool:
+        return self.voided_at is not None
+
+
+class Result(Base):
+    """One entrant's final place (R4), status (R6) and the points it earned (R7, R8)."""
+
+    __tablename__ = "results"
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "player_id"),
+        UniqueConstraint("tournament_id", "place"),
+        CheckConstraint("place >= 1", name="place_positive"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    place: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(
+        Enum(*STATUSES, name="entrant_status", native_enum=False, create_constraint=True),
+        default="played",
+    )
+    placement_points: Mapped[int] = mapped_column(Integer, default=0)
+    participation_points: Mapped[int] = mapped_column(Integer, default=0)
+    points: Mapped[int] = mapped_column(Integer, default=0)
+
+    tournament: Mapped[Tournament] = relationship(back_populates="results")
+    player: Mapped[Player] = relationship()

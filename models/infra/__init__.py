@@ -1,0 +1,1 @@
+"""Infrastructure under the domain: engines and sessions, migrations, the clock."""

@@ -1,0 +1,55 @@
+"""Notices: what a write accepted but someone should look at, e.g. a possible duplicate player
+(R5). One typed value, each kind built here with its one wording; answers list them as
+`warnings`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Notice:
+    code: str
+    message: str
+    player_ids: tuple[int, ...]
+    rule: str | None = None
+
+
+def _at(path: str | None) -> str:
+    return f"{path}: " if path else ""
+
+
+def possible_duplicate(
+    player_id: int, display_name: str, candidates: Sequence[int], path: str | None = None
+) -> Notice:
+    """R5: a new player was created whose name closely matches existing players."""
+    listed = ", ".join(map(str, candidates))
+    return Notice(
+        "possible_duplicate",
+        f"{_at(path)}the new player {display_name} (id {player_id}) closely matches existing "
+        f"player(s) {listed}; the office can merge them (R5).",
+        tuple(candidates),
+        "R5",
+    )
+
+
+def existing_player(path: str, email: str, player_id: int) -> Notice:
+    """R5: a `new_player` whose email is registered (to the same name) named that player."""
+    return Notice(
+        "existing_player",
+        f"{_at(path)}{email} already belongs to player {player_id}, who was used instead of "
+        "registering a new player (R5).",
+        (player_id,),
+        "R5",
+    )
+
+
+def merged_player(path: str, merged_id: int, survivor_id: int) -> Notice:
+    """R17: a report named a player merged into another; the survivor was used."""
+    return Notice(
+        "merged_player",
+        f"{_at(path)}player {merged_id} was merged into player {survivor_id}, who was used (R17).",
+        (survivor_id,),
+        "R17",
+    )

@@ -1,0 +1,104 @@
+"""Looking players up (R5) and what each caller may see of them (R19)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from sqlalchemy import func, or_, select
+from sqlalchemy.orm import Session
+
+from models.actor import Actor
+from models.entities.players import Player
+from models.entities.tournaments import Result, Tournament
+from models.rules.players import normalise_name, similar_names
+from models.services.paging import Page, PageRequest, paginate
+
+# R19: what anyone may see of a player, and what only the office and the hosts of the
+# player's venues may see.
+PUBLIC_FIELDS = ("id", "display_name", "home_venue_id")
+PERSONAL_FIELDS = (
+    "full_name",
+    "email",
+    "date_of_birth",
+    "membership_number",
+    "pin",
+    "created_at",
+    "updated_at",
+)
+
+
+def players_of_venues(session: Session, player_ids: Iterable[int], venue_ids: Iterable[int]) -> set[int]:
+    """R19: which of these players belong to one of these venues: their home venue, or a venue
+    where they have a result. One query, whatever the number of players."""
+    ids, venues = list(player_ids), list(venue_ids)
+    if not ids or not venues:
+        return set()
+    home = select(Player.id).where(Player.id.in_(ids), Player.home_venue_id.in_(venues))
+    played = (
+        select(Result.player_id)
+        .join(Tournament, Tournament.id == Result.tournament_id)
+        .where(Result.player_id.in_(ids), Tournament.venue_id.in_(venues))
+    )
+    return set(session.scalars(home.union(played)))
+
+
+def personal_visible(session: Session, actor: Actor, player_ids: Iterable[int]) -> set[int]:
+    """R19: the players whose personal fields this caller may see: all for the office, those of
+    a host's own venues for a host, none for the public."""
+    ids = list(player_ids)
+    if actor.is_office:
+        return set(ids)
+    if actor.is_host:
+        return players_of_venues(session, ids, actor.venue_ids)
+    return set()
+
+
+def as_seen_by(player: Player, personal: bool) -> dict[str, Any]:
+    """A player's fields, the personal ones only when `personal` (R19)."""
+    shown = PUBLIC_FIELDS + PERSONAL_FIELDS if personal else PUBLIC_FIELDS
+    return {name: getattr(player, name) for name in shown}
+
+
+def player_as_seen_by(session: Session, actor: Actor, player: Player) -> dict[str, Any]:
+    """R19: what this caller may see of one player."""
+    return as_seen_by(player, player.id in personal_visible(session, actor, [player.id]))
+
+
+def search_players(
+    session: Session, actor: Actor, page: PageRequest, text: str | None = None
+) -> Page[dict[str, Any]]:
+    """Players not merged away, matching part of a name (wildcards are literal), by display name.
+
+    The public matches display names; hosts also full names; only the office emails (R19). Each
+    item shows what the caller may see."""
+    query = select(Player).where(Player.merged_into_id.is_(None))
+    if text and text.strip():
+        wanted = text.strip().lower()
+        matches = [func.lower(Player.display_name).contains(wanted, autoescape=True)]
+        if actor.is_office or actor.is_host:
+            matches.append(Player.name_key.contains(normalise_name(wanted), autoescape=True))
+        if actor.is_office:
+            matches.append(Player.email.contains(wanted, autoescape=True))
+        query = query.where(or_(*matches))
+    found = paginate(session, query.order_by(Player.display_name, Player.id), page)
+    personal = personal_visible(session, actor, [p.id for p in found.items])
+    return Page(
+        [as_seen_by(p, p.id in personal) for p in found.items], found.total, found.page, found.per_page
+    )
+
+
+def possible_duplicates(session: Session, name_key: str, exclude_id: int | None = None) -> list[int]:
+    """R5: players whose normalised name closely matches (same words, or a small edit distance)."""
+    first = name_key[:1]
+    query = select(Player.id, Player.name_key).where(Player.merged_into_id.is_(None))
+    if exclude_id is not None:
+        query = query.where(Player.id != exclude_id)
+    # A cheap prefilter: a close match shares the first letter, or is the same words reordered.
+    words = name_key.split()
+    conditions = [Player.name_key.startswith(first, autoescape=True)] + [
+        Player.name_key.contains(word, autoescape=True) for word in words if len(word) > 2
+    ]
+    query = query.where(or_(*conditions))
+    candidates = [(row.id, row.name_key) for row in session.execute(query)]
+    return similar_names(name_key, candidates)

@@ -1,0 +1,235 @@
+"""Checking a result report whole before anything is written (R2-R5, R7): its venue and season,
+its finishing order, who each row names, and the chart. Every problem is gathered and named in
+one refusal, so a host fixes the report in one go."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from models.actor import Actor
+from models.entities.league import Season, Venue
+from models.entities.players import Player
+from models.errors import Forbidden, Problem, refuse
+from models.infra.clock import today
+from models.rules.charts import NoBandForEntrants
+from models.rules.notices import Notice, existing_player, merged_player
+from models.rules.players import normalise_email, normalise_name, parse_membership_number, similar_names
+from models.rules.reports import finishing_order_problems, repeated_entrants, shared_membership_numbers
+from models.services.league import chart_rule
+from models.services.season_queries import season_for
+
+# How a result row may name its player (R5), in the order they are looked at.
+IDENTIFIERS = ("player_id", "membership_number", "email", "new_player")
+
+
+@dataclass
+class Entrant:
+    """Who one row names: a stored player, or a new one to register once all is checked."""
+
+    player: Player | None = None
+    new: dict[str, Any] | None = None
+    # What makes two rows the same person (R4): the player's id, or a new player's email.
+    key: str = ""
+
+
+@dataclass
+class CheckedReport:
+    venue: Venue
+    season: Season
+    rows: list[dict[str, Any]]
+    entrants: list[Entrant]
+    notices: list[Notice] = field(default_factory=list)
+
+
+def may_report_for(actor: Actor, venue_id: int) -> None:
+    """A host reports for their own venues; the office for any."""
+    if not (actor.is_office or actor.hosts_venue(venue_id)):
+        raise Forbidden(f"Your key does not host venue {venue_id}: a host reports for their own venues.")
+
+
+def check_report(session: Session, actor: Actor, report: dict[str, Any]) -> CheckedReport:
+    """Every check of a report; refuses it whole, naming every problem, or returns who it names."""
+    problems: list[Problem] = []
+    venue = session.get(Venue, report["venue_id"])
+    season: Season | None = None
+    if venue is None:
+        problems.append(Problem("venue_id", f"There is no venue with id {report['venue_id']}."))
+    else:
+        may_report_for(actor, venue.id)
+        season, season_problems = season_of_report(session, report, venue)
+        problems += season_problems
+    rows: list[dict[str, Any]] = report["results"]
+    problems += finishing_order_problems([row["place"] for row in rows])
+    entrants, notices, player_problems = identify_players(session, rows)
+    problems += player_problems
+    problems += shared_membership_numbers([(e.new or {}).get("membership_number") for e in entrants])
+    problems += repeated_entrants(
+        [(e.key, _naming_field(row)) for e, row in zip(entrants, rows, strict=True)]
+    )
+    if season is not None:
+        problems += chart_problems(season, len(rows))
+    refuse("The report is refused whole", problems)
+    assert venue is not None and season is not None
+    return CheckedReport(venue, season, rows, entrants, notices)
+
+
+def season_of_report(
+    session: Session, report: dict[str, Any], venue: Venue
+) -> tuple[Season | None, list[Problem]]:
+    """R2: a regular report's season covers its venue and contains its date; a playoff or
+    championship names its season and is held after the season's last day (R3: a playoff at a
+    venue the season covers). A date in the future is refused."""
+    day: date = report["date"]
+    if day > today():
+        message = f"{day.isoformat()} is in the future; report a tournament once it is played."
+        return None, [Problem("date", message, "R2")]
+    if report["kind"] == "regular":
+        season = season_for(session, venue, day)
+        if season is None:
+            return None, [Problem("date", f"No season covers venue {venue.id} on {day.isoformat()}.", "R2")]
+        if report.get("season_id") not in (None, season.id):
+            message = f"The season of {day.isoformat()} at this venue is {season.id}."
+            return None, [Problem("season_id", message, "R2")]
+        return season, []
+    if report.get("season_id") is None:
+        return None, [Problem("season_id", f"A {report['kind']} report names its season.", "R2")]
+    named = session.get(Season, report["season_id"])
+    if named is None:
+        return None, [Problem("season_id", f"There is no season with id {report['season_id']}.")]
+    if day <= named.ends_on:
+        message = f"A {report['kind']} is held after the season's last day ({named.ends_on.isoformat()})."
+        return None, [Problem("date", message, "R2")]
+    if report["kind"] == "playoff" and not named.covers_region(venue.region_id):
+        message = f"Season {named.id} does not cover venue {venue.id}'s region."
+        return None, [Problem("venue_id", message, "R3")]
+    return named, []
+
+
+def chart_problems(season: Season, entrants: int) -> list[Problem]:
+    """R7: a bands chart must have a band for the report's number of entrants."""
+    try:
+        chart_rule(season.points_chart).points_for(entrants)
+    except NoBandForEntrants as exc:
+        return [Problem("results", f"{str(exc).capitalize()}.", "R7")]
+    return []
+
+
+@dataclass
+class _Named:
+    """What one row names (R5): a stored player or a new one, else the problem; maybe a notice."""
+
+    player: Player | None = None
+    new: dict[str, Any] | None = None
+    problem: Problem | None = None
+    notice: Notice | None = None
+
+
+def identify_players(
+    session: Session, rows: list[dict[str, Any]]
+) -> tuple[list[Entrant], list[Notice], list[Problem]]:
+    """R5: the player each row names, or the new player it registers; a player merged into
+    another stands for the survivor (R17)."""
+    entrants: list[Entrant] = []
+    notices: list[Notice] = []
+    problems: list[Problem] = []
+    for index, row in enumerate(rows):
+        at = f"results.{index}"
+        named = _identify(session, row, at)
+        notices += [named.notice] if named.notice else []
+        problems += [named.problem] if named.problem else []
+        found = named.player
+        if found is not None and found.merged_into_id is not None:
+            notices.append(merged_player(at, found.id, found.merged_into_id))
+            found = session.get(Player, found.merged_into_id)
+        if named.new is not None:
+            entrants.append(Entrant(new=named.new, key=f"email:{named.new['email']}"))
+        else:
+            entrants.append(Entrant(player=found, key=f"id:{found.id}" if found else f"row:{index}"))
+    return entrants, notices, problems
+
+
+def _identify(session: Session, row: dict[str, Any], at: str) -> _Named:
+    if row.get("player_id") is not None:
+        found = session.get(Player, row["player_id"])
+        if found is None:
+            return _Named(
+                problem=Problem(f"{at}.player_id", f"There is no player with id {row['player_id']}.", "R5")
+            )
+        return _Named(player=found)
+    if row.get("membership_number") is not None:
+        number = row["membership_number"].strip()
+        try:
+            parse_membership_number(number, today=today())
+        except ValueError as exc:
+            return _Named(problem=Problem(f"{at}.membership_number", str(exc), "R5"))
+        found = session.scalar(select(Player).where(Player.membership_number == number))
+        if found is None:
+            message = f"No player has membership number {number}."
+            return _Named(problem=Problem(f"{at}.membership_number", message, "R5"))
+        return _Named(player=found)
+    if row.get("email") is not None:
+        email = normalise_email(row["email"])
+        found = session.scalar(select(Player).where(Player.email == email))
+        if found is None and row.get("full_name"):
+            # An email with a full name: this player, registered now since the email is new.
+            return _Named(new={"full_name": row["full_name"], "email": email})
+        if found is None:
+            message = (
+                f"No player has the email {email}; to register them, send new_player "
+                "with full_name and email."
+            )
+            return _Named(problem=Problem(f"{at}.email", message, "R5"))
+        if row.get("full_name") and not _same_person(found, row["full_name"]):
+            return _Named(problem=Problem(f"{at}.full_name", _not_that_player(found), "R5"))
+        return _Named(player=found)
+    if row.get("new_player") is not None:
+        new = dict(row["new_player"])
+        new["email"] = normalise_email(new["email"])
+        found = session.scalar(select(Player).where(Player.email == new["email"]))
+        if found is None:
+            return _Named(new=new, problem=_new_player_problem(session, new, f"{at}.new_player"))
+        if not _same_person(found, new["full_name"]):
+            return _Named(problem=Problem(f"{at}.new_player.email", _not_that_player(found), "R5"))
+        return _Named(player=found, notice=existing_player(at, new["email"], found.id))
+    message = "Name the player by player_id, membership_number, email or new_player."
+    return _Named(problem=Problem(at, message, "R5"))
+
+
+def _naming_field(row: dict[str, Any]) -> str:
+    """The field a row names its player by, for a problem's path."""
+    return next((name for name in IDENTIFIERS if row.get(name) is not None), "player_id")
+
+
+def _same_person(player: Player, full_name: str) -> bool:
+    """R5: a name given with a registered email must closely match that player's name, or the
+    points would land on someone else."""
+    return bool(similar_names(normalise_name(full_name), [(player.id, player.name_key)]))
+
+
+def _not_that_player(player: Player) -> str:
+    return (
+        f"This email is registered to player {player.id} ({player.display_name}), whose name "
+        "does not match; check the email, or name that player by email alone."
+    )
+
+
+def _new_player_problem(session: Session, new: dict[str, Any], at: str) -> Problem | None:
+    """R5: a new player's membership number is their date of birth and a PIN, and unused."""
+    number = new.get("membership_number")
+    if number is None:
+        return None
+    try:
+        born = parse_membership_number(number, today=today())
+    except ValueError as exc:
+        return Problem(f"{at}.membership_number", str(exc), "R5")
+    if new.get("date_of_birth") not in (None, born):
+        return Problem(f"{at}.membership_number", "Does not start with the date of birth given.", "R5")
+    owner = session.scalar(select(Player.id).where(Player.membership_number == number))
+    if owner is not None:
+        return Problem(f"{at}.membership_number", f"Already belongs to player {owner}.", "R5")
+    return None

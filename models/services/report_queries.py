@@ -1,0 +1,71 @@
+"""Looking reports up, and who may see which (R17: a voided report counts nowhere, and only the
+office can still read it, to settle a dispute)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from sqlalchemy import ColumnElement, select, true
+from sqlalchemy.orm import Session, selectinload
+
+from models.actor import Actor
+from models.entities.tournaments import Result, Tournament
+from models.errors import NotFound
+from models.services.paging import Page, PageRequest, paginate
+
+
+def visible_reports(actor: Actor) -> ColumnElement[bool]:
+    """The one policy on who sees which report: live reports for everyone, voided ones for the
+    office only."""
+    return true() if actor.is_office else Tournament.voided_at.is_(None)
+
+
+def _with_results() -> list[object]:
+    return [selectinload(Tournament.results).selectinload(Result.player)]
+
+
+def get_report(session: Session, actor: Actor, tournament_id: int) -> Tournament:
+    """A report this caller may see, with its results and their players; NotFound otherwise."""
+    found = session.scalar(
+        select(Tournament)
+        .where(Tournament.id == tournament_id, visible_reports(actor))
+        .options(*_with_results())
+    )
+    if found is None:
+        raise NotFound(f"There is no report with id {tournament_id}.")
+    return found
+
+
+@dataclass(frozen=True)
+class ReportFilters:
+    venue_id: int | None = None
+    season_id: int | None = None
+    kind: str | None = None
+    from_: date | None = None
+    to: date | None = None
+    # Voided reports too, where the caller may see them (the office).
+    include_voided: bool = False
+
+
+def list_reports(
+    session: Session, actor: Actor, filters: ReportFilters, page: PageRequest
+) -> Page[Tournament]:
+    """Reports, newest first (by date, then session), with their results."""
+    query = select(Tournament).options(*_with_results())
+    if filters.include_voided:
+        query = query.where(visible_reports(actor))
+    else:
+        query = query.where(Tournament.voided_at.is_(None))
+    if filters.venue_id is not None:
+        query = query.where(Tournament.venue_id == filters.venue_id)
+    if filters.season_id is not None:
+        query = query.where(Tournament.season_id == filters.season_id)
+    if filters.kind is not None:
+        query = query.where(Tournament.kind == filters.kind)
+    if filters.from_ is not None:
+        query = query.where(Tournament.date >= filters.from_)
+    if filters.to is not None:
+        query = query.where(Tournament.date <= filters.to)
+    query = query.order_by(Tournament.date.desc(), Tournament.session.desc(), Tournament.id.desc())
+    return paginate(session, query, page)
