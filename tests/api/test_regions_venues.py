@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.builders import days_ago
 from tests.conftest import assert_problem
 
 REGIONS = "/api/v1/regions"
@@ -223,10 +224,8 @@ def test_errors_have_no_etag(public):
 def test_venue_cannot_move_away_from_its_reports_season_r2(scene, league):
     """R2: a venue whose reports belong to a season of its region cannot move to a region that
     season does not cover; with no such reports it can."""
-    from tests.api.reports_support import days_ago
-
     players = scene.add_players(2)
-    scene.reported(scene.body(players, day=days_ago(3)))
+    scene.posted(scene.body(players, day=days_ago(3)))
     other = league.region()
     response = league.office.patch(f"/api/v1/venues/{scene.venue_id}", json={"region_id": other["id"]})
     assert_problem(response, 422, "region_id", rule="R2")

@@ -3,22 +3,20 @@ each result (R6-R8), how players are named and created (R5)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from tests.api.reports_support import (
+from tests.builders import (
     TOURNAMENTS,
+    MakeScene,
     Scene,
     by_place,
     days_ago,
     iso,
-    make_scene,
     points_by_place,
     unique_email,
     unique_name,
 )
-from tests.conftest import assert_problem
+from tests.conftest import League, assert_problem
 
 # Who may report ---------------------------------------------------------------------------
 
@@ -27,7 +25,7 @@ def test_host_reports_own_venue_and_gets_the_stored_report_r7(scene: Scene) -> N
     """R7 default chart (top 30%, step 10): 10 entrants score 30, 20, 10, then 0."""
     ids = scene.add_players(10)
     day = days_ago(3)
-    response = scene.report(None, scene.body(ids, day))
+    response = scene.post(scene.body(ids, day))
     assert response.status_code == 201, response.get_json()
     report = response.get_json()
     assert report["venue_id"] == scene.venue_id
@@ -39,7 +37,7 @@ def test_host_reports_own_venue_and_gets_the_stored_report_r7(scene: Scene) -> N
     assert report["warnings"] == []
     assert isinstance(report["id"], int)
     assert [r["player"]["id"] for r in report["results"]] == ids
-    names = {p["id"]: p["display_name"] for p in scene.players}
+    names = {p["id"]: p["display_name"] for p in scene.roster}
     assert all(r["player"]["display_name"] == names[r["player"]["id"]] for r in report["results"])
     assert set(report["results"][0]["player"]) == {"id", "display_name"}
     assert all(r["status"] == "played" for r in report["results"])
@@ -61,7 +59,7 @@ def test_host_reports_own_venue_and_gets_the_stored_report_r7(scene: Scene) -> N
 def test_host_may_not_report_for_another_venue(scene: Scene) -> None:
     ids = scene.add_players(3)
     other_venue = scene.league.venue(scene.venue["region_id"])
-    response = scene.report(None, {**scene.body(ids), "venue_id": other_venue["id"]})
+    response = scene.post({**scene.body(ids), "venue_id": other_venue["id"]})
     assert_problem(response, 403)
     assert scene.stored_reports() == 0
 
@@ -70,29 +68,29 @@ def test_host_of_several_venues_reports_for_each(scene: Scene) -> None:
     ids = scene.add_players(3)
     other_venue = scene.league.venue(scene.venue["region_id"])
     host = scene.host_for(scene.venue_id, other_venue["id"])
-    assert scene.report(host, scene.body(ids)).status_code == 201
-    assert scene.report(host, {**scene.body(ids), "venue_id": other_venue["id"]}).status_code == 201
+    assert scene.post(scene.body(ids), host).status_code == 201
+    assert scene.post({**scene.body(ids), "venue_id": other_venue["id"]}, host).status_code == 201
     assert scene.listed_reports() == 2
 
 
 def test_office_reports_for_any_venue(scene: Scene) -> None:
     ids = scene.add_players(3)
-    response = scene.report(scene.office, scene.body(ids))
+    response = scene.post(scene.body(ids), scene.office)
     assert response.status_code == 201
     assert response.get_json()["entrants"] == 3
 
 
 def test_public_may_not_report(scene: Scene) -> None:
     ids = scene.add_players(3)
-    assert_problem(scene.report(scene.public, scene.body(ids)), 401)
-    assert_problem(scene.report(scene.public, scene.body(ids), headers={"Authorization": "Bearer nope"}), 401)
+    assert_problem(scene.post(scene.body(ids), scene.public), 401)
+    assert_problem(scene.post(scene.body(ids), scene.public, headers={"Authorization": "Bearer nope"}), 401)
     assert scene.stored_reports() == 0
 
 
 def test_list_filters_by_venue_date_and_kind(scene: Scene) -> None:
     ids = scene.add_players(3)
-    first = scene.reported(scene.body(ids, days_ago(10)))
-    second = scene.reported(scene.body(ids, days_ago(3)))
+    first = scene.posted(scene.body(ids, days_ago(10)))
+    second = scene.posted(scene.body(ids, days_ago(3)))
     listed = scene.public.get(TOURNAMENTS).get_json()
     assert [item["id"] for item in listed["items"]] == [second["id"], first["id"]]  # newest first
     since = scene.public.get(f"{TOURNAMENTS}?from={iso(days_ago(5))}").get_json()
@@ -121,26 +119,24 @@ def test_default_chart_points_r7(scene: Scene, entrants: int, expected: list[int
         {"place": p, "new_player": {"full_name": unique_name(), "email": unique_email()}}
         for p in range(1, entrants + 1)
     ]
-    report = scene.reported({"venue_id": scene.venue_id, "date": iso(days_ago(2)), "results": rows})
+    report = scene.posted({"venue_id": scene.venue_id, "date": iso(days_ago(2)), "results": rows})
     placement = [r["placement_points"] for r in sorted(report["results"], key=lambda r: r["place"])]
     assert placement == expected + [0] * (entrants - len(expected))
     assert report["entrants"] == entrants
 
 
-def test_participation_points_and_statuses_r6_r8(
-    league: Any, office: Any, public: Any, host_for: Any
-) -> None:
+def test_participation_points_and_statuses_r6_r8(make_scene: MakeScene) -> None:
     """R8: participation points for played, declared_withdrawal and absent, never no_show.
     R6: absent earns no placement points (season default); a declared withdrawal at place 2
     keeps place 2's points; a no_show at place 1 earns nothing at all."""
-    scene = make_scene(league, office, public, host_for, participation_points=5)
+    scene = make_scene(participation_points=5)
     ids = scene.add_players(10)
     body = scene.body(ids)
     statuses = {1: "no_show", 2: "declared_withdrawal", 3: "absent", 4: "played"}
     for row in body["results"]:
         if row["place"] in statuses:
             row["status"] = statuses[row["place"]]
-    report = scene.reported(body)
+    report = scene.posted(body)
     rows = by_place(report)
     assert [rows[p]["status"] for p in (1, 2, 3, 4, 5)] == [
         "no_show",
@@ -160,18 +156,14 @@ def test_participation_points_and_statuses_r6_r8(
     assert max(r["placement_points"] for r in report["results"]) == 20
 
 
-def test_absent_keeps_place_points_when_the_season_says_so_r6(
-    league: Any, office: Any, public: Any, host_for: Any
-) -> None:
+def test_absent_keeps_place_points_when_the_season_says_so_r6(make_scene: MakeScene) -> None:
     """R6: with absent_keeps_place_points on, an absent player at place 3 of 10 keeps 10."""
-    scene = make_scene(
-        league, office, public, host_for, absent_keeps_place_points=True, participation_points=2
-    )
+    scene = make_scene(absent_keeps_place_points=True, participation_points=2)
     ids = scene.add_players(10)
     body = scene.body(ids)
     body["results"][2]["status"] = "absent"
     body["results"][0]["status"] = "no_show"
-    report = scene.reported(body)
+    report = scene.posted(body)
     assert points_by_place(report)[:4] == [(1, 0, 0, 0), (2, 20, 2, 22), (3, 10, 2, 12), (4, 0, 2, 2)]
 
 
@@ -179,11 +171,13 @@ def test_unknown_status_is_refused_r6(scene: Scene) -> None:
     ids = scene.add_players(3)
     body = scene.body(ids)
     body["results"][1]["status"] = "busted"
-    assert_problem(scene.report(None, body), 422, "results.1.status")
+    assert_problem(scene.post(body), 422, "results.1.status")
     assert scene.stored_reports() == 0
 
 
-def bands_scene(league: Any, office: Any, public: Any, host_for: Any) -> Scene:
+@pytest.fixture()
+def bands_scene(league: League, make_scene: MakeScene) -> Scene:
+    """A scene whose season scores with bands: n=4-8 -> 50, 30, 10; n=9-12 -> 60, 40, 20, 10."""
     chart = league.chart(
         kind="bands",
         bands=[
@@ -191,35 +185,31 @@ def bands_scene(league: Any, office: Any, public: Any, host_for: Any) -> Scene:
             {"min_entrants": 9, "max_entrants": 12, "points": [60, 40, 20, 10]},
         ],
     )
-    return make_scene(league, office, public, host_for, points_chart_id=chart["id"])
+    return make_scene(points_chart_id=chart["id"])
 
 
-def test_bands_chart_scores_from_the_band_of_n_r7(
-    league: Any, office: Any, public: Any, host_for: Any
-) -> None:
+def test_bands_chart_scores_from_the_band_of_n_r7(bands_scene: Scene) -> None:
     """R7 bands: 5 entrants use the 4-8 band (50, 30, 10); places past the list earn 0."""
-    scene = bands_scene(league, office, public, host_for)
+    scene = bands_scene
     ids = scene.add_players(9)
-    report = scene.reported(scene.body(ids[:5]))
+    report = scene.posted(scene.body(ids[:5]))
     assert [r["placement_points"] for r in report["results"]] == [50, 30, 10, 0, 0]
-    nine = scene.reported(scene.body(ids, session=2))
+    nine = scene.posted(scene.body(ids, session=2))
     assert [r["placement_points"] for r in nine["results"]] == [60, 40, 20, 10, 0, 0, 0, 0, 0]
 
 
 @pytest.mark.parametrize("entrants", [3, 13])
-def test_bands_chart_refuses_n_outside_every_band_r7(
-    league: Any, office: Any, public: Any, host_for: Any, entrants: int
-) -> None:
+def test_bands_chart_refuses_n_outside_every_band_r7(bands_scene: Scene, entrants: int) -> None:
     """R7: an n outside every band is refused when the report comes in; nothing is stored,
     not even the new player the report would have registered."""
-    scene = bands_scene(league, office, public, host_for)
+    scene = bands_scene
     ids = scene.add_players(entrants - 1)
     body = scene.body(ids)
     body["results"].append(
         {"place": entrants, "new_player": {"full_name": unique_name(), "email": unique_email()}}
     )
     before = scene.counts()
-    problem = assert_problem(scene.report(None, body), 422, "results", rule="R7")
+    problem = assert_problem(scene.post(body), 422, "results", rule="R7")
     assert problem["detail"].startswith("R7")
     assert any(f"{entrants} entrants" in m for m in problem["errors"]["results"])
     assert scene.counts() == before
@@ -243,7 +233,7 @@ def test_players_named_by_id_membership_number_and_email_r5(scene: Scene) -> Non
         ],
     }
     before = scene.player_count()
-    report = scene.reported(body)
+    report = scene.posted(body)
     assert [r["player"]["id"] for r in report["results"]] == [by_id["id"], by_number["id"], by_email["id"]]
     assert report["results"][2]["status"] == "declared_withdrawal"
     assert scene.player_count() == before
@@ -255,7 +245,7 @@ def test_new_player_is_created_r5(scene: Scene) -> None:
     before = scene.player_count()
     body = scene.body(ids)
     body["results"].append({"place": 3, "new_player": {"full_name": "Ann Lee", "email": "Ann@Example.org"}})
-    report = scene.reported(body)
+    report = scene.posted(body)
     assert scene.player_count() == before + 1
     new = by_place(report)[3]["player"]
     assert new["id"] not in ids
@@ -271,7 +261,7 @@ def test_email_with_full_name_registers_a_new_player_r5(scene: Scene) -> None:
     before = scene.player_count()
     body = scene.body(ids)
     body["results"].append({"place": 2, "email": "kim@example.org", "full_name": "Kim Park"})
-    report = scene.reported(body)
+    report = scene.posted(body)
     assert scene.player_count() == before + 1
     assert by_place(report)[2]["player"]["display_name"] == "Kim P."
 
@@ -299,7 +289,7 @@ def test_close_name_is_created_and_reported_as_possible_duplicate_r5(
             {"place": 1, "new_player": {"full_name": new, "email": unique_email()}},
         ],
     }
-    report = scene.reported(body)
+    report = scene.posted(body)
     assert scene.player_count() == before + 1
     created = report["results"][0]["player"]["id"]
     assert created != match["id"]
@@ -314,14 +304,14 @@ def test_close_name_is_created_and_reported_as_possible_duplicate_r5(
 
 def test_session_and_kind_default_and_session_is_kept(scene: Scene) -> None:
     ids = scene.add_players(2)
-    report = scene.reported(scene.body(ids, session=3))
+    report = scene.posted(scene.body(ids, session=3))
     assert (report["session"], report["kind"]) == (3, "regular")
 
 
 def test_a_date_of_today_is_accepted_r2(scene: Scene) -> None:
     """R2: only dates after today are in the future."""
     ids = scene.add_players(2)
-    assert scene.report(None, scene.body(ids, days_ago(0))).status_code == 201
+    assert scene.post(scene.body(ids, days_ago(0))).status_code == 201
 
 
 def test_unknown_report_is_404(scene: Scene) -> None:
@@ -339,7 +329,7 @@ def test_new_player_with_a_known_email_r5(scene: Scene) -> None:
     same["results"].append(
         {"place": 2, "new_player": {"full_name": "Ann Keene", "email": "ANN.K@example.org"}}
     )
-    created = scene.reported(same)
+    created = scene.posted(same)
     assert created["results"][1]["player"]["id"] == known["id"]
     assert [w["code"] for w in created["warnings"]] == ["existing_player"]
     other = scene.body(others, day=days_ago(3))

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.api.reports_support import (
+from tests.builders import (
     TOURNAMENTS,
     Scene,
     by_place,
@@ -51,7 +51,7 @@ def refused_csv(
 def test_csv_report_is_stored_and_scored_r7(scene: Scene) -> None:
     """R7: 10 entrants by CSV score 30, 20, 10; a new player by email and full_name (R5)."""
     ids = scene.add_players(9)
-    known = scene.players[1]
+    known = scene.roster[1]
     rows = [f"{p},,{pid},," for p, pid in enumerate(ids, start=1)]
     email = scene.office.get(f"/api/v1/players/{known['id']}").get_json()["email"]
     rows[1] = f"2,declared_withdrawal,,{email.upper()},"

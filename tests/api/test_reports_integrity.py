@@ -6,20 +6,22 @@ from __future__ import annotations
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
+import pytest
 import time_machine
 
-from tests.api.reports_support import (
+from tests.builders import (
     TOURNAMENTS,
+    MakeScene,
     Scene,
+    ago,
     by_place,
     days_ago,
     iso,
-    make_scene,
     points_by_place,
     unique_email,
     unique_name,
 )
-from tests.conftest import assert_problem
+from tests.conftest import League, assert_problem
 
 
 def noon_utc(day: Any) -> datetime:
@@ -31,24 +33,24 @@ def noon_utc(day: Any) -> datetime:
 
 def test_second_report_for_the_same_slot_is_409(scene: Scene) -> None:
     ids = scene.add_players(3)
-    first = scene.reported(scene.body(ids))
+    first = scene.posted(scene.body(ids))
     before = scene.counts()
     body = scene.body(list(reversed(ids)))
     body["results"].append({"place": 4, "new_player": {"full_name": unique_name(), "email": unique_email()}})
-    problem = assert_problem(scene.report(scene.office, body), 409, "session")
+    problem = assert_problem(scene.post(body, scene.office), 409, "session")
     assert str(first["id"]) in problem["detail"]
     assert scene.counts() == before
     # Another session on the same date is another tournament (R2, double sessions).
-    second = scene.reported({**scene.body(ids), "session": 2})
+    second = scene.posted({**scene.body(ids), "session": 2})
     assert second["session"] == 2
     assert scene.listed_reports() == 2
 
 
 def test_same_date_at_another_venue_is_fine(scene: Scene) -> None:
     ids = scene.add_players(2)
-    scene.reported(scene.body(ids))
+    scene.posted(scene.body(ids))
     other = scene.league.venue(scene.venue["region_id"])
-    assert scene.report(scene.office, {**scene.body(ids), "venue_id": other["id"]}).status_code == 201
+    assert scene.post({**scene.body(ids), "venue_id": other["id"]}, scene.office).status_code == 201
 
 
 # Idempotency-Key --------------------------------------------------------------------------
@@ -61,10 +63,10 @@ def test_retry_with_the_same_key_and_body_returns_the_first_answer(scene: Scene)
     body["results"].append({"place": 3, "new_player": {"full_name": unique_name(), "email": unique_email()}})
     headers = {"Idempotency-Key": "crown-2026-03-04"}
     before = scene.counts()
-    first = scene.report(None, body, headers=headers)
+    first = scene.post(body, headers=headers)
     assert first.status_code == 201
     assert scene.counts() == (before[0] + 1, before[1] + 1)
-    retry = scene.report(None, body, headers=headers)
+    retry = scene.post(body, headers=headers)
     assert retry.status_code == 201
     assert retry.headers.get("Idempotent-Replayed") == "true"
     assert retry.get_json() == first.get_json()
@@ -74,10 +76,10 @@ def test_retry_with_the_same_key_and_body_returns_the_first_answer(scene: Scene)
 def test_same_key_with_another_body_is_409(scene: Scene) -> None:
     ids = scene.add_players(3)
     headers = {"Idempotency-Key": "k-1"}
-    assert scene.report(None, scene.body(ids), headers=headers).status_code == 201
+    assert scene.post(scene.body(ids), headers=headers).status_code == 201
     before = scene.counts()
     other = scene.body(ids, session=2)
-    assert_problem(scene.report(None, other, headers=headers), 409, "Idempotency-Key")
+    assert_problem(scene.post(other, headers=headers), 409, "Idempotency-Key")
     assert scene.counts() == before
     # The same body as CSV is another request too.
     response = scene.host.post(
@@ -94,14 +96,14 @@ def test_keys_are_scoped_to_the_caller(scene: Scene) -> None:
     """Another API key using the same Idempotency-Key value is independent."""
     ids = scene.add_players(3)
     headers = {"Idempotency-Key": "shared-value"}
-    mine = scene.report(None, scene.body(ids), headers=headers)
+    mine = scene.post(scene.body(ids), headers=headers)
     other_host = scene.host_for(scene.venue_id, name="Host: Relief")
-    theirs = scene.report(other_host, scene.body(ids, session=2), headers=headers)
+    theirs = scene.post(scene.body(ids, session=2), other_host, headers=headers)
     assert theirs.status_code == 201
     assert "Idempotent-Replayed" not in theirs.headers
     assert theirs.get_json()["id"] != mine.get_json()["id"]
     # And a retry of the same body under the other key is a real (conflicting) new report.
-    assert_problem(scene.report(scene.office, scene.body(ids), headers=headers), 409, "session")
+    assert_problem(scene.post(scene.body(ids), scene.office, headers=headers), 409, "session")
     assert scene.listed_reports() == 2
 
 
@@ -110,8 +112,8 @@ def test_a_refused_request_does_not_use_up_the_key(scene: Scene) -> None:
     headers = {"Idempotency-Key": "fix-and-retry"}
     bad = scene.body(ids)
     bad["results"][0]["place"] = 3
-    assert_problem(scene.report(None, bad, headers=headers), 422, rule="R4")
-    good = scene.report(None, scene.body(ids), headers=headers)
+    assert_problem(scene.post(bad, headers=headers), 422, rule="R4")
+    good = scene.post(scene.body(ids), headers=headers)
     assert good.status_code == 201
     assert scene.listed_reports() == 1
 
@@ -119,7 +121,7 @@ def test_a_refused_request_does_not_use_up_the_key(scene: Scene) -> None:
 def test_idempotency_key_of_bad_length(scene: Scene) -> None:
     ids = scene.add_players(1)
     for key in ("", "   ", "k" * 256):
-        response = scene.report(None, scene.body(ids), headers={"Idempotency-Key": key})
+        response = scene.post(scene.body(ids), headers={"Idempotency-Key": key})
         assert_problem(response, 422, "Idempotency-Key")
     assert scene.stored_reports() == 0
 
@@ -130,7 +132,7 @@ def test_idempotency_key_of_bad_length(scene: Scene) -> None:
 def test_office_correction_recomputes_points_r17(scene: Scene) -> None:
     """R17: a correction replaces the report whole; 10 -> 7 entrants rescores (k=2: 20, 10)."""
     ids = scene.add_players(10)
-    report = scene.reported(scene.body(ids))
+    report = scene.posted(scene.body(ids))
     assert points_by_place(report)[:3] == [(1, 30, 0, 30), (2, 20, 0, 20), (3, 10, 0, 10)]
     new_order = list(reversed(ids[:7]))
     body = {**scene.body(new_order, session=2), "reason": "Entered the wrong sheet"}
@@ -149,7 +151,7 @@ def test_office_correction_recomputes_points_r17(scene: Scene) -> None:
 
 def test_correction_needs_a_reason_r17(scene: Scene) -> None:
     ids = scene.add_players(3)
-    report = scene.reported(scene.body(ids))
+    report = scene.posted(scene.body(ids))
     for reason in (None, "", "   "):
         body = scene.body(list(reversed(ids)))
         if reason is not None:
@@ -162,7 +164,7 @@ def test_correction_needs_a_reason_r17(scene: Scene) -> None:
 
 def test_refused_correction_changes_nothing_r4_r17(scene: Scene) -> None:
     ids = scene.add_players(3)
-    report = scene.reported(scene.body(ids))
+    report = scene.posted(scene.body(ids))
     body = {**scene.body(ids), "reason": "typo"}
     body["results"][2]["place"] = 1
     body["results"].append({"place": 4, "new_player": {"full_name": unique_name(), "email": unique_email()}})
@@ -178,8 +180,8 @@ def test_refused_correction_changes_nothing_r4_r17(scene: Scene) -> None:
 
 def test_correction_into_a_taken_slot_is_409(scene: Scene) -> None:
     ids = scene.add_players(2)
-    scene.reported(scene.body(ids))
-    second = scene.reported(scene.body(ids, session=2))
+    scene.posted(scene.body(ids))
+    second = scene.posted(scene.body(ids, session=2))
     body = {**scene.body(ids, session=1), "reason": "moved"}
     assert_problem(scene.office.put(f"{TOURNAMENTS}/{second['id']}", json=body), 409, "session")
     # Keeping its own slot is fine.
@@ -189,7 +191,7 @@ def test_correction_into_a_taken_slot_is_409(scene: Scene) -> None:
 
 def test_correction_by_csv_r17(scene: Scene) -> None:
     ids = scene.add_players(3)
-    report = scene.reported(scene.body(ids))
+    report = scene.posted(scene.body(ids))
     response = scene.host.put(
         f"{TOURNAMENTS}/{report['id']}?venue_id={scene.venue_id}&date={iso(days_ago(2))}"
         "&reason=Swapped+first+and+second",
@@ -205,7 +207,7 @@ def test_host_corrects_within_correction_days_but_not_after_r17(scene: Scene) ->
     a day later only the office may."""
     ids = scene.add_players(3)
     day = days_ago(2)
-    report = scene.reported(scene.body(ids, day))
+    report = scene.posted(scene.body(ids, day))
     url = f"{TOURNAMENTS}/{report['id']}"
     with time_machine.travel(noon_utc(day + timedelta(days=7)), tick=False):
         body = {**scene.body(list(reversed(ids)), day), "reason": "last day of the window"}
@@ -223,22 +225,20 @@ def test_host_corrects_within_correction_days_but_not_after_r17(scene: Scene) ->
     assert [r["player"]["id"] for r in stored["results"]] == ids
 
 
-def test_host_window_follows_the_season_setting_r17(
-    league: Any, office: Any, public: Any, host_for: Any
-) -> None:
+def test_host_window_follows_the_season_setting_r17(make_scene: MakeScene) -> None:
     """R17: correction_days is a season setting: 30 lets a host fix a 20-day-old report; 0 only
     on the day itself."""
-    scene = make_scene(league, office, public, host_for, correction_days=30)
+    scene = make_scene(correction_days=30)
     ids = scene.add_players(2)
-    old = scene.reported(scene.body(ids, days_ago(20)))
+    old = scene.posted(scene.body(ids, days_ago(20)))
     body = {**scene.body(list(reversed(ids)), days_ago(20)), "reason": "late fix"}
     assert scene.host.put(f"{TOURNAMENTS}/{old['id']}", json=body).status_code == 200
     assert scene.host.post(f"{TOURNAMENTS}/{old['id']}/void", json={"reason": "x"}).status_code == 200
 
-    strict = make_scene(league, office, public, host_for, correction_days=0)
+    strict = make_scene(correction_days=0)
     ids = strict.add_players(2)
-    today = strict.reported(strict.body(ids, days_ago(0)))
-    yesterday = strict.reported(strict.body(ids, days_ago(1)))
+    today = strict.posted(strict.body(ids, days_ago(0)))
+    yesterday = strict.posted(strict.body(ids, days_ago(1)))
     body = {**strict.body(ids, days_ago(0)), "reason": "same day"}
     assert strict.host.put(f"{TOURNAMENTS}/{today['id']}", json=body).status_code == 200
     body = {**strict.body(ids, days_ago(1)), "reason": "next day"}
@@ -247,7 +247,7 @@ def test_host_window_follows_the_season_setting_r17(
 
 def test_host_of_another_venue_may_not_correct_or_void_r17(scene: Scene) -> None:
     ids = scene.add_players(2)
-    report = scene.reported(scene.body(ids))
+    report = scene.posted(scene.body(ids))
     stranger = scene.host_for(scene.league.venue(scene.venue["region_id"])["id"])
     body = {**scene.body(ids), "reason": "mine now"}
     assert_problem(stranger.put(f"{TOURNAMENTS}/{report['id']}", json=body), 403)
@@ -258,7 +258,7 @@ def test_host_of_another_venue_may_not_correct_or_void_r17(scene: Scene) -> None
 
 def test_host_may_not_move_a_report_to_another_venue(scene: Scene) -> None:
     ids = scene.add_players(2)
-    report = scene.reported(scene.body(ids))
+    report = scene.posted(scene.body(ids))
     other = scene.league.venue(scene.venue["region_id"])
     body = {**scene.body(ids), "venue_id": other["id"], "reason": "wrong pub"}
     assert_problem(scene.host.put(f"{TOURNAMENTS}/{report['id']}", json=body), 403)
@@ -279,7 +279,7 @@ def test_void_counts_nowhere_and_frees_the_slot_r17(scene: Scene) -> None:
     """R17: a voided report is not listed, is 404 for the public, stays readable by the office,
     and the same venue, date and session can be reported again."""
     ids = scene.add_players(3)
-    report = scene.reported(scene.body(ids))
+    report = scene.posted(scene.body(ids))
     url = f"{TOURNAMENTS}/{report['id']}"
     response = scene.host.post(f"{url}/void", json={"reason": "Played under the wrong rules"})
     assert response.status_code == 200, response.get_json()
@@ -298,7 +298,7 @@ def test_void_counts_nowhere_and_frees_the_slot_r17(scene: Scene) -> None:
     assert points_by_place(seen.get_json()) == points_by_place(report)
     assert scene.stored_reports() == 1
     # The slot is free again.
-    again = scene.reported(scene.body(list(reversed(ids))))
+    again = scene.posted(scene.body(list(reversed(ids))))
     assert again["id"] != report["id"]
     assert scene.listed_reports() == 1
     assert scene.stored_reports() == 2
@@ -306,7 +306,7 @@ def test_void_counts_nowhere_and_frees_the_slot_r17(scene: Scene) -> None:
 
 def test_void_needs_a_reason_r17(scene: Scene) -> None:
     ids = scene.add_players(2)
-    report = scene.reported(scene.body(ids))
+    report = scene.posted(scene.body(ids))
     url = f"{TOURNAMENTS}/{report['id']}/void"
     for body in ({}, {"reason": ""}, {"reason": "  "}, {"reason": "bad\x00byte"}, {"reason": 5}):
         assert_problem(scene.host.post(url, json=body), 422, "reason")
@@ -315,7 +315,7 @@ def test_void_needs_a_reason_r17(scene: Scene) -> None:
 
 def test_a_voided_report_cannot_be_voided_or_corrected_again(scene: Scene) -> None:
     ids = scene.add_players(2)
-    report = scene.reported(scene.body(ids))
+    report = scene.posted(scene.body(ids))
     url = f"{TOURNAMENTS}/{report['id']}"
     assert scene.office.post(f"{url}/void", json={"reason": "dup"}).status_code == 200
     assert_problem(scene.office.post(f"{url}/void", json={"reason": "again"}), 409)
@@ -324,7 +324,7 @@ def test_a_voided_report_cannot_be_voided_or_corrected_again(scene: Scene) -> No
 
 def test_office_voids_any_time_r17(scene: Scene) -> None:
     ids = scene.add_players(2)
-    report = scene.reported(scene.body(ids, days_ago(40)))
+    report = scene.posted(scene.body(ids, days_ago(40)))
     url = f"{TOURNAMENTS}/{report['id']}/void"
     assert_problem(scene.host.post(url, json={"reason": "late"}), 403, rule="R17")
     assert scene.office.post(url, json={"reason": "late"}).status_code == 200
@@ -333,73 +333,65 @@ def test_office_voids_any_time_r17(scene: Scene) -> None:
 # Playoffs and championships (R2) ----------------------------------------------------------
 
 
-def ended_season_scene(league: Any, office: Any, public: Any, host_for: Any) -> Scene:
-    region = league.region()
-    venue = league.venue(region["id"])
-    season = league.season(region_ids=[region["id"]], starts_on=iso(days_ago(80)), ends_on=iso(days_ago(10)))
-    scene = Scene(league, office, public, host_for(venue["id"]), venue, season, host_for)
-    return scene
+@pytest.fixture()
+def ended_scene(make_scene: MakeScene) -> Scene:
+    """A scene whose season ran from 80 to 10 days ago."""
+    return make_scene(starts_on=ago(80), ends_on=ago(10))
 
 
-def test_playoff_names_its_season_and_follows_its_last_day_r2(
-    league: Any, office: Any, public: Any, host_for: Any
-) -> None:
+def test_playoff_names_its_season_and_follows_its_last_day_r2(ended_scene: Scene) -> None:
     """R2: a playoff names its season and is held after the season's last day."""
-    scene = ended_season_scene(league, office, public, host_for)
+    scene = ended_scene
     ids = scene.add_players(4)
     season_id = scene.season["id"]
-    report = scene.reported(scene.body(ids, days_ago(3), kind="playoff", season_id=season_id))
+    report = scene.posted(scene.body(ids, days_ago(3), kind="playoff", season_id=season_id))
     assert (report["kind"], report["season_id"]) == ("playoff", season_id)
-    champs = scene.reported(scene.body(ids, days_ago(9), kind="championship", season_id=season_id))
+    champs = scene.posted(scene.body(ids, days_ago(9), kind="championship", season_id=season_id))
     assert champs["kind"] == "championship"
     assert scene.public.get(f"{TOURNAMENTS}?kind=playoff").get_json()["total"] == 1
 
 
-def test_playoff_on_or_before_the_last_day_is_refused_r2(
-    league: Any, office: Any, public: Any, host_for: Any
-) -> None:
-    scene = ended_season_scene(league, office, public, host_for)
+def test_playoff_on_or_before_the_last_day_is_refused_r2(ended_scene: Scene) -> None:
+    scene = ended_scene
     ids = scene.add_players(2)
     for day in (days_ago(10), days_ago(30)):
         body = scene.body(ids, day, kind="playoff", season_id=scene.season["id"])
-        assert_problem(scene.report(None, body), 422, "date", rule="R2")
+        assert_problem(scene.post(body), 422, "date", rule="R2")
     assert scene.stored_reports() == 0
 
 
-def test_playoff_without_a_season_is_refused_r2(league: Any, office: Any, public: Any, host_for: Any) -> None:
-    scene = ended_season_scene(league, office, public, host_for)
+def test_playoff_without_a_season_is_refused_r2(ended_scene: Scene) -> None:
+    scene = ended_scene
     ids = scene.add_players(2)
+    assert_problem(scene.post(scene.body(ids, days_ago(3), kind="championship")), 422, "season_id", rule="R2")
     assert_problem(
-        scene.report(None, scene.body(ids, days_ago(3), kind="championship")), 422, "season_id", rule="R2"
-    )
-    assert_problem(
-        scene.report(None, scene.body(ids, days_ago(3), kind="playoff", season_id=999_999)), 422, "season_id"
+        scene.post(scene.body(ids, days_ago(3), kind="playoff", season_id=999_999)), 422, "season_id"
     )
     assert scene.stored_reports() == 0
 
 
 def test_playoff_at_a_venue_outside_the_seasons_regions_is_refused_r2_r3(
-    league: Any, office: Any, public: Any, host_for: Any
+    ended_scene: Scene, league: League
 ) -> None:
     """R3: a playoff takes venues of the season's regions; a championship is not so limited."""
-    scene = ended_season_scene(league, office, public, host_for)
+    scene = ended_scene
     elsewhere = league.venue(league.region()["id"])
     ids = scene.add_players(2)
     body = {
         **scene.body(ids, days_ago(3), kind="playoff", season_id=scene.season["id"]),
         "venue_id": elsewhere["id"],
     }
-    assert_problem(scene.report(scene.office, body), 422, "venue_id", rule="R3")
+    assert_problem(scene.post(body, scene.office), 422, "venue_id", rule="R3")
     assert scene.stored_reports() == 0
     body["kind"] = "championship"
-    assert scene.report(scene.office, body).status_code == 201
+    assert scene.post(body, scene.office).status_code == 201
 
 
-def test_playoff_in_the_future_is_refused_r2(league: Any, office: Any, public: Any, host_for: Any) -> None:
-    scene = ended_season_scene(league, office, public, host_for)
+def test_playoff_in_the_future_is_refused_r2(ended_scene: Scene) -> None:
+    scene = ended_scene
     ids = scene.add_players(2)
     body = scene.body(ids, days_ago(-3), kind="playoff", season_id=scene.season["id"])
-    assert_problem(scene.report(None, body), 422, "date", rule="R2")
+    assert_problem(scene.post(body), 422, "date", rule="R2")
 
 
 # The audit log (R18) ----------------------------------------------------------------------
@@ -409,7 +401,7 @@ def test_create_correct_and_void_are_audited_r18(scene: Scene) -> None:
     """R18: each create, correction and void is logged with the actor's key name and role,
     the request id, and the state before and after; entity=tournament filters."""
     ids = scene.add_players(3)
-    created = scene.report(None, scene.body(ids), headers={"X-Request-ID": "req-create-1"})
+    created = scene.post(scene.body(ids), headers={"X-Request-ID": "req-create-1"})
     assert created.status_code == 201
     report_id = created.get_json()["id"]
     url = f"{TOURNAMENTS}/{report_id}"
@@ -463,10 +455,10 @@ def test_refused_and_replayed_reports_are_not_audited_r18(scene: Scene) -> None:
     ids = scene.add_players(2)
     bad = scene.body(ids)
     bad["results"][1]["place"] = 1
-    assert scene.report(None, bad).status_code == 422
+    assert scene.post(bad).status_code == 422
     headers = {"Idempotency-Key": "once"}
-    assert scene.report(None, scene.body(ids), headers=headers).status_code == 201
-    assert scene.report(None, scene.body(ids), headers=headers).status_code == 201
+    assert scene.post(scene.body(ids), headers=headers).status_code == 201
+    assert scene.post(scene.body(ids), headers=headers).status_code == 201
     log = scene.office.get("/api/v1/audit-log?entity=tournament").get_json()
     assert [e["action"] for e in log["items"]] == ["tournament.create"]
 
@@ -477,7 +469,7 @@ def test_new_player_of_a_report_is_audited_r18(scene: Scene) -> None:
         "date": iso(days_ago(1)),
         "results": [{"place": 1, "new_player": {"full_name": "Audit Me", "email": unique_email()}}],
     }
-    report = scene.reported(body)
+    report = scene.posted(body)
     player_id = by_place(report)[1]["player"]["id"]
     log = scene.office.get(f"/api/v1/audit-log?entity=player&entity_id={player_id}").get_json()
     assert [(e["action"], e["actor"]) for e in log["items"]] == [("player.create", "Host: Crown")]
@@ -490,7 +482,7 @@ def test_hosts_and_public_cannot_read_the_audit_log_r18(scene: Scene) -> None:
 
 def test_public_get_sends_an_etag_that_changes_with_a_correction(scene: Scene) -> None:
     ids = scene.add_players(3)
-    report = scene.reported(scene.body(ids))
+    report = scene.posted(scene.body(ids))
     url = f"{TOURNAMENTS}/{report['id']}"
     first = scene.public.get(url)
     etag = first.headers["ETag"]
@@ -526,7 +518,7 @@ def test_answer_lists_results_by_place_like_the_stored_report(scene: Scene) -> N
     players = scene.add_players(3)
     body = scene.body(players)
     body["results"] = [body["results"][2], body["results"][0], body["results"][1]]
-    created = scene.reported(body)
+    created = scene.posted(body)
     assert [r["place"] for r in created["results"]] == [1, 2, 3]
     stored = scene.public.get(f"{TOURNAMENTS}/{created['id']}").get_json()
     assert created["results"] == stored["results"]
@@ -535,7 +527,7 @@ def test_answer_lists_results_by_place_like_the_stored_report(scene: Scene) -> N
 def test_correction_without_session_keeps_the_reports_session_r17(scene: Scene) -> None:
     """R17: a correction that leaves out session (and kind) keeps the stored report's."""
     players = scene.add_players(4)
-    created = scene.reported(scene.body(players[:3], session=2))
+    created = scene.posted(scene.body(players[:3], session=2))
     body = scene.body(players, reason="a fourth player was missed")
     fixed = scene.host.put(f"{TOURNAMENTS}/{created['id']}", json=body)
     assert fixed.status_code == 200, fixed.get_json()

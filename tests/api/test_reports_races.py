@@ -15,7 +15,7 @@ from app import create_app
 from models.infra.clock import today
 from models.infra.migrate import alembic_config, upgrade
 from models.services import reports
-from tests.api.reports_support import TOURNAMENTS, Scene
+from tests.builders import TOURNAMENTS, Scene
 from tests.conftest import Caller, League, assert_problem, new_key
 
 
@@ -23,9 +23,9 @@ def test_second_report_for_a_slot_is_409_from_the_unique_index(scene: Scene, mon
     """API.md 409: with the service's check out of the way (as when two hosts post at the same
     moment), the unique index on venue, date and session still refuses the second report."""
     players = scene.add_players(4)
-    first = scene.reported(scene.body(players[:2]))
+    first = scene.posted(scene.body(players[:2]))
     monkeypatch.setattr(reports, "refuse_taken_slot", lambda *_args, **_kwargs: None)
-    response = scene.report(None, scene.body(players[2:]))
+    response = scene.post(scene.body(players[2:]))
     assert_problem(response, 409)
     listed = scene.office.get(f"{TOURNAMENTS}?venue_id={scene.venue_id}").get_json()
     assert [item["id"] for item in listed["items"]] == [first["id"]]

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.api.reports_support import (
+from tests.builders import (
     TOURNAMENTS,
     Scene,
     days_ago,

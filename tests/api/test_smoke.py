@@ -1,3 +1,5 @@
+from sqlalchemy import text
+
 from tests.conftest import assert_problem
 
 
@@ -14,8 +16,16 @@ def test_region_create_and_list(office, public):
     assert listed["total"] == 1 and listed["items"][0]["name"] == "North"
 
 
-def test_rolled_back_between_tests(public):
-    assert public.get("/api/v1/regions").get_json()["total"] == 0
+def test_rolled_back_between_tests(office, public, engine):
+    """Nothing a test writes is committed: a region the app has just stored and lists is not in
+    the database for a connection outside the test's transaction (so no test sees another's)."""
+    created = office.post("/api/v1/regions", json={"name": "Isolated"})
+    assert created.status_code == 201
+    region_id = created.get_json()["id"]
+    assert public.get(f"/api/v1/regions/{region_id}").status_code == 200
+    with engine.connect() as outside:
+        committed = outside.execute(text("SELECT count(*) FROM regions WHERE id = :id"), {"id": region_id})
+        assert committed.scalar_one() == 0
 
 
 def test_season_overlap_r2(league):

@@ -1,0 +1,219 @@
+"""The one league builder for the HTTP tests: `Scene` (a venue with a season around today, its host
+and players; report bodies, posting, standings, counts), and the date and points helpers."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Sequence
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+from tests.conftest import Caller, League
+
+TOURNAMENTS = "/api/v1/tournaments"
+SEASONS = "/api/v1/seasons"
+
+# What the `host_for` fixture gives: host_for(venue_id, ..., name=...) -> a host's Caller.
+HostFor = Callable[..., Caller]
+# One finisher of a report: a player id, or (player id, status).
+Entrant = int | tuple[int, str]
+
+
+def utc_today() -> date:
+    """The service's today (UTC, models/clock.py)."""
+    return datetime.now(UTC).date()
+
+
+def days_ago(n: int) -> date:
+    """The day n days before today (n < 0: after it)."""
+    return utc_today() - timedelta(days=n)
+
+
+def iso(day: date) -> str:
+    """The day as the API writes it (YYYY-MM-DD)."""
+    return day.isoformat()
+
+
+def ago(n: int) -> str:
+    """The day n days before today, as the API writes it."""
+    return iso(days_ago(n))
+
+
+def unique_name() -> str:
+    """A name no other player's name is close to (R5 duplicate warnings stay out of the way)."""
+    return f"Q{uuid.uuid4().hex[:9]} Z{uuid.uuid4().hex[:9]}"
+
+
+def unique_email() -> str:
+    """An email address no other player has."""
+    return f"{uuid.uuid4().hex[:12]}@example.org"
+
+
+def by_place(report: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    """The report's results keyed by place."""
+    return {row["place"]: row for row in report["results"]}
+
+
+def points_by_place(report: dict[str, Any]) -> list[tuple[int, int, int, int]]:
+    """(place, placement, participation, points) of each result, in place order."""
+    return [
+        (r["place"], r["placement_points"], r["participation_points"], r["points"])
+        for r in sorted(report["results"], key=lambda r: r["place"])
+    ]
+
+
+class Scene:
+    """One venue in its own region, a season from 60 days ago to 30 days ahead covering that region
+    (with any season settings given, which may also replace those), and a host key of the venue."""
+
+    # Auto-dated reports (`report`, `padded`) go on 50, 49, 48, ... days ago.
+    FIRST_AUTO_DAY_AGO = 50
+    # `body` puts a report on this many days ago unless told otherwise.
+    DEFAULT_DAY_AGO = 2
+
+    def __init__(
+        self, league: League, office: Caller, public: Caller, host_for: HostFor, **season: Any
+    ) -> None:
+        self.league, self.office, self.public, self.host_for = league, office, public, host_for
+        self.region = league.region()
+        self.venue = league.venue(self.region["id"])
+        self.season = league.season(
+            **{"region_ids": [self.region["id"]], "starts_on": ago(60), "ends_on": ago(-30), **season}
+        )
+        self.host = host_for(self.venue_id, name="Host: Crown")
+        self.roster: list[dict[str, Any]] = []  # every player created here, as the API answered
+        self._fillers: list[int] = []
+        self._next_day_ago = self.FIRST_AUTO_DAY_AGO
+
+    @property
+    def venue_id(self) -> int:
+        """The venue's id."""
+        return int(self.venue["id"])
+
+    @property
+    def season_id(self) -> int:
+        """The season's id."""
+        return int(self.season["id"])
+
+    # Players -------------------------------------------------------------------------------------
+
+    def player(self, display_name: str | None = None) -> int:
+        """A new player with a unique full name (and this display name, if given); its id."""
+        fields = {} if display_name is None else {"display_name": display_name}
+        created = self.league.player(unique_name(), **fields)
+        self.roster.append(created)
+        return int(created["id"])
+
+    def players(self, *display_names: str) -> list[int]:
+        """A new player for each display name given, in order; their ids."""
+        return [self.player(name) for name in display_names]
+
+    def add_players(self, n: int) -> list[int]:
+        """n new players with unique names; their ids."""
+        return [self.player() for _ in range(n)]
+
+    def fillers(self, n: int) -> list[int]:
+        """n players named "~filler k" (sorted after every protagonist), reused across reports."""
+        while len(self._fillers) < n:
+            self._fillers.append(self.player(f"~filler {len(self._fillers) + 1:02d}"))
+        return self._fillers[:n]
+
+    # Reports -------------------------------------------------------------------------------------
+
+    def next_day(self) -> date:
+        """A day no earlier auto-dated report of this scene took (50, 49, ... days ago)."""
+        day = days_ago(self._next_day_ago)
+        self._next_day_ago -= 1
+        return day
+
+    def body(
+        self, order: Sequence[Entrant], day: date | None = None, venue_id: int | None = None, **extra: Any
+    ) -> dict[str, Any]:
+        """A report body placing `order` 1, 2, 3, ...: each a player id, or (player id, status);
+        at this venue (or `venue_id`), on `day` (or DEFAULT_DAY_AGO days ago)."""
+        results = []
+        for place, item in enumerate(order, start=1):
+            player_id, status = item if isinstance(item, tuple) else (item, None)
+            row: dict[str, Any] = {"place": place, "player_id": player_id}
+            if status is not None:
+                row["status"] = status
+            results.append(row)
+        return {
+            "venue_id": venue_id or self.venue_id,
+            "date": iso(day or days_ago(self.DEFAULT_DAY_AGO)),
+            "results": results,
+            **extra,
+        }
+
+    def post(self, body: dict[str, Any], caller: Caller | None = None, **kwargs: Any) -> Any:
+        """POST the report body as the caller (the host unless told); the response."""
+        return (caller or self.host).post(TOURNAMENTS, json=body, **kwargs)
+
+    def posted(self, body: dict[str, Any], caller: Caller | None = None) -> dict[str, Any]:
+        """POST the report body as the caller (the host unless told); the stored report (a 201)."""
+        response = self.post(body, caller)
+        assert response.status_code == 201, response.get_json()
+        data: dict[str, Any] = response.get_json()
+        return data
+
+    def report(self, order: Sequence[Entrant], day: date | None = None, **extra: Any) -> dict[str, Any]:
+        """The office reports `order` (see `body`) on `day`, else on `next_day()`; the stored report."""
+        return self.posted(self.body(order, day or self.next_day(), **extra), self.office)
+
+    def padded(self, leaders: Sequence[Entrant], n: int, day: date | None = None) -> dict[str, Any]:
+        """The office reports n entrants (see `report`): the leaders in order, then fillers."""
+        ids = {item[0] if isinstance(item, tuple) else item for item in leaders}
+        rest = [f for f in self.fillers(n + len(leaders)) if f not in ids][: n - len(leaders)]
+        return self.report([*leaders, *rest], day)
+
+    # Counts ----------------------------------------------------------------------------------------
+
+    def stored_reports(self) -> int:
+        """Every stored report, voided ones included (the office sees them)."""
+        response = self.office.get(f"{TOURNAMENTS}?include_voided=true")
+        assert response.status_code == 200
+        return int(response.get_json()["total"])
+
+    def listed_reports(self) -> int:
+        """Reports the public sees."""
+        return int(self.public.get(TOURNAMENTS).get_json()["total"])
+
+    def player_count(self) -> int:
+        """Every stored player."""
+        return int(self.office.get("/api/v1/players").get_json()["total"])
+
+    def counts(self) -> tuple[int, int]:
+        """(stored reports, stored players)."""
+        return self.stored_reports(), self.player_count()
+
+    # The season and its standings ---------------------------------------------------------------
+
+    def patch(self, **changes: Any) -> Any:
+        """PATCH the season as the office; the response."""
+        return self.office.patch(f"{SEASONS}/{self.season_id}", json=changes)
+
+    def path(self, venue_id: int | None = None) -> str:
+        """The URL of the season's standings at this venue (or `venue_id`)."""
+        return f"{SEASONS}/{self.season_id}/venues/{venue_id or self.venue_id}/standings"
+
+    def standings(self, query: str = "", venue_id: int | None = None) -> dict[str, Any]:
+        """The standings body the public gets (a 200, as JSON); `query` starts with "?"."""
+        response = self.public.get(self.path(venue_id) + query)
+        assert response.status_code == 200, response.get_data(as_text=True)
+        assert response.mimetype == "application/json"
+        data: dict[str, Any] = response.get_json()
+        return data
+
+    def rows(self, query: str = "") -> list[dict[str, Any]]:
+        """The standings rows, in order."""
+        rows: list[dict[str, Any]] = self.standings(query)["standings"]
+        return rows
+
+    def row(self, player_id: int, query: str = "") -> dict[str, Any]:
+        """The one standings row of the player."""
+        (row,) = [r for r in self.rows(query) if r["player"]["id"] == player_id]
+        return row
+
+
+# What the `make_scene` fixture gives: make_scene(**season_settings) -> a new Scene.
+MakeScene = Callable[..., Scene]
