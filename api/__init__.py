@@ -29,7 +29,7 @@ from api.errors import PROBLEM_MIMETYPE, ProblemSchema, http_problem, register_e
 from api.fields import MAX_ID
 
 REQUEST_ID_RE = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
-# Where a result report may come as text/csv (API.md "A result report").
+# Where a result report may come as text/csv (a host's spreadsheet export).
 CSV_PATHS = re.compile(r"^/api/v1/tournaments(/\d+)?$")
 
 
@@ -44,11 +44,11 @@ class LeagueApi(Api):
     # Document errors as api/errors.py answers them, not as flask-smorest's own JSON Error.
     ERROR_SCHEMA = ProblemSchema
 
-    def handle_http_exception(self, error: HTTPException) -> Response:  # type: ignore[override]
+    def handle_http_exception(self, error: HTTPException) -> Response:
         return http_problem(error)
 
     def _register_responses(self) -> None:
-        super()._register_responses()  # type: ignore[misc]
+        super()._register_responses()
         for response in self.spec.components.responses_lazy.values():
             content = response.get("content", {})
             if self.DEFAULT_RESPONSE_CONTENT_TYPE in content:

@@ -54,7 +54,7 @@ def requires(*roles: str) -> Callable[[F], F]:
             return func(*args, **kwargs)
 
         documented = Blueprint.doc(security=[{"bearerAuth": []}], **{"x-roles": list(roles)})
-        return documented(wrapper)  # type: ignore[return-value]
+        return documented(wrapper)
 
     return decorator
 

@@ -1,4 +1,4 @@
-"""CSV answers for spreadsheets, safe against formula injection (PITFALLS.md)."""
+"""CSV answers for spreadsheets, safe against formula injection (a cell starting = + - @ is not run)."""
 
 from __future__ import annotations
 

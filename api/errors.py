@@ -66,7 +66,7 @@ def problem(
 
 
 def flatten_messages(messages: Any, prefix: str = "") -> dict[str, list[str]]:
-    """webargs/marshmallow nest messages by field; API.md names fields by path: results.3.place."""
+    """webargs/marshmallow nest messages by field; answers name fields by path: results.3.place."""
     flat: dict[str, list[str]] = {}
     if isinstance(messages, Mapping):
         for key, value in messages.items():
@@ -106,8 +106,9 @@ def http_problem(error: HTTPException) -> Response:
     headers = {}
     if status == 401:
         headers["WWW-Authenticate"] = 'Bearer realm="league"'
-    if status == 405 and getattr(error, "valid_methods", None):
-        headers["Allow"] = ", ".join(error.valid_methods or [])
+    allowed = getattr(error, "valid_methods", None)
+    if status == 405 and allowed:
+        headers["Allow"] = ", ".join(allowed)
     if status == 429:
         headers.update(dict(error.get_headers()))
         headers.pop("Content-Type", None)

@@ -21,7 +21,7 @@ from models.errors import Conflict, InvalidInput, Problem
 from models.infra.clock import utcnow
 
 HEADER = "Idempotency-Key"
-KEEP_FOR = timedelta(hours=48)  # at least the 24 hours API.md promises
+KEEP_FOR = timedelta(hours=48)  # at least the 24 hours the API promises
 
 
 class IdempotentRequest(Base):

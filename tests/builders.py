@@ -20,7 +20,7 @@ Entrant = int | tuple[int, str]
 
 
 def utc_today() -> date:
-    """The service's today (UTC, models/clock.py)."""
+    """The service's today (UTC, models/infra/clock.py)."""
     return datetime.now(UTC).date()
 
 

@@ -49,7 +49,7 @@ class ChartIn(Schema):
         if kind == "top_fraction" and "bands" in data:
             raise ValidationError("Only a bands chart has bands.", "bands")
         if kind == "bands":
-            problems = {
+            problems: dict[str, list[str]] = {
                 name: ["Only a top_fraction chart has this."] for name in ("fraction", "step") if name in data
             }
             if "bands" not in data:

@@ -1,4 +1,4 @@
-"""A result report as CSV (API.md): a header row, then one entrant a row."""
+"""A result report as CSV: a header row, then one entrant a row."""
 
 from __future__ import annotations
 

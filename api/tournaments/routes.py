@@ -109,7 +109,7 @@ class TournamentsViews(MethodView):
 class TournamentByIdViews(MethodView):
     @blp.response(200, ReportOut)
     def get(self, tournament_id: int) -> Tournament:
-        """A report with each result's points (voided ones: office and the venue's hosts)"""
+        """A report with each result's points (a voided one: the office only)"""
         return get_report(db.session(), current_actor(), tournament_id)
 
     @host_or_office

@@ -133,7 +133,7 @@ class ReportQuery(PageArgs):
     )
 
 
-REPORT_BODY = {
+REPORT_BODY: dict[str, Any] = {
     "required": True,
     "content": {
         "application/json": {"schema": ReportIn},

@@ -1,4 +1,4 @@
-"""API keys: who may call what (API.md "Callers"). Only the SHA-256 of a key is stored."""
+"""API keys: who may call what (public, host, office). Only the SHA-256 of a key is stored."""
 
 from __future__ import annotations
 

@@ -27,7 +27,7 @@ from models.infra.clock import utcnow
 CHART_KINDS = ("top_fraction", "bands")
 DOUBLE_QUALIFIER_POLICIES = ("best_rank", "most_played", "home_venue")
 
-# The rulebook defaults of every season setting (RULES.md R7-R15, R17).
+# The rulebook defaults of every season setting (R7-R14, R17; docs/rules.md).
 SEASON_DEFAULTS: dict[str, Any] = {
     "participation_points": 0,
     "attendance_bonus": [],

@@ -31,7 +31,7 @@ STATUSES = ("played", "declared_withdrawal", "absent", "no_show")
 class Tournament(Base):
     __tablename__ = "tournaments"
     __table_args__ = (
-        # One live report per venue, date and session (API.md 409). A voided report keeps its
+        # One live report per venue, date and session (a second is a 409). A voided report keeps its
         # row (the office can still read it) but frees the slot for the report that replaces it.
         Index(
             "uq_tournaments_venue_date_session",

@@ -1,4 +1,4 @@
-"""Exact arithmetic for the rules (RULES.md: decimals, never binary floating point)."""
+"""Exact arithmetic for the rules (decimals, never binary floating point)."""
 
 from __future__ import annotations
 

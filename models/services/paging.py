@@ -1,4 +1,4 @@
-"""A page of a list, with the total across pages (API.md: lists say their total)."""
+"""A page of a list, with the total across pages (every list says its total)."""
 
 from __future__ import annotations
 

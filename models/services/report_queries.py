@@ -21,16 +21,14 @@ def visible_reports(actor: Actor) -> ColumnElement[bool]:
     return true() if actor.is_office else Tournament.voided_at.is_(None)
 
 
-def _with_results() -> list[object]:
-    return [selectinload(Tournament.results).selectinload(Result.player)]
+# A report comes with its results, and their players (for display names), in two more queries.
+WITH_RESULTS = selectinload(Tournament.results).selectinload(Result.player)
 
 
 def get_report(session: Session, actor: Actor, tournament_id: int) -> Tournament:
     """A report this caller may see, with its results and their players; NotFound otherwise."""
     found = session.scalar(
-        select(Tournament)
-        .where(Tournament.id == tournament_id, visible_reports(actor))
-        .options(*_with_results())
+        select(Tournament).where(Tournament.id == tournament_id, visible_reports(actor)).options(WITH_RESULTS)
     )
     if found is None:
         raise NotFound(f"There is no report with id {tournament_id}.")
@@ -52,7 +50,7 @@ def list_reports(
     session: Session, actor: Actor, filters: ReportFilters, page: PageRequest
 ) -> Page[Tournament]:
     """Reports, newest first (by date, then session), with their results."""
-    query = select(Tournament).options(*_with_results())
+    query = select(Tournament).options(WITH_RESULTS)
     if filters.include_voided:
         query = query.where(visible_reports(actor))
     else:

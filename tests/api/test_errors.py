@@ -1,4 +1,4 @@
-"""Every error is application/problem+json (API.md "Conventions"): routing, bodies, limits, 500s."""
+"""Every error is application/problem+json ("Conventions"): routing, bodies, limits, 500s."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def test_json_that_is_not_an_object_422(office):
     ["text/plain", "application/x-www-form-urlencoded", "application/xml", "text/csv", None],
 )
 def test_a_body_that_is_not_json_400(office, content_type):
-    """API.md: a body that is not JSON is a 400, whatever type it claims."""
+    """A body that is not JSON is a 400, whatever type it claims."""
     kwargs = {"content_type": content_type} if content_type else {}
     response = office.post("/api/v1/regions", data="name=North", **kwargs)
     body = assert_problem(response, 400)

@@ -1,5 +1,5 @@
 """Property-based requests generated from our own OpenAPI spec (schemathesis): whatever a caller
-sends, the answer is never a 500, and every error is problem+json (API.md "Conventions")."""
+sends, the answer is never a 500, and every error is problem+json ("Conventions")."""
 
 from __future__ import annotations
 

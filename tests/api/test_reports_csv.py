@@ -1,4 +1,4 @@
-"""A result report as text/csv (API.md): venue and date in the query, one entrant a row; the
+"""A result report as text/csv : venue and date in the query, one entrant a row; the
 same rules (R4, R5, R7) and the same refusals as JSON, and nothing stored on a refusal."""
 
 from __future__ import annotations

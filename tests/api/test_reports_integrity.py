@@ -3,6 +3,7 @@ playoff and championship seasons (R2); the audit log of every report change (R18
 
 from __future__ import annotations
 
+import json as jsonlib
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
@@ -497,8 +498,6 @@ def test_public_get_sends_an_etag_that_changes_with_a_correction(scene: Scene) -
 def test_idempotent_retry_recognised_when_the_json_is_reformatted(scene: Scene) -> None:
     """The same report re-serialised (other spacing, other key order) under the same
     Idempotency-Key is the same request: the first answer comes back, nothing is stored twice."""
-    import json as jsonlib
-
     players = scene.add_players(3)
     body = scene.body(players)
     first = scene.host.post(TOURNAMENTS, json=body, headers={"Idempotency-Key": "k-1"})

@@ -20,7 +20,7 @@ from tests.conftest import Caller, League, assert_problem, new_key
 
 
 def test_second_report_for_a_slot_is_409_from_the_unique_index(scene: Scene, monkeypatch: Any) -> None:
-    """API.md 409: with the service's check out of the way (as when two hosts post at the same
+    """409: with the service's check out of the way (as when two hosts post at the same
     moment), the unique index on venue, date and session still refuses the second report."""
     players = scene.add_players(4)
     first = scene.posted(scene.body(players[:2]))
@@ -104,7 +104,7 @@ def test_simultaneous_reports_store_exactly_one(live: LiveLeague) -> None:
 
 def test_simultaneous_retries_under_one_idempotency_key_get_the_same_report(live: LiveLeague) -> None:
     """A host's app retries at once on a bad connection: three identical posts under one
-    Idempotency-Key all answer the one stored report (API.md "A result report")."""
+    Idempotency-Key all answer the one stored report ("A result report")."""
     key = live.host()
     body = live.body(live.players[:3])
 

@@ -1,4 +1,4 @@
-"""Exact arithmetic: round_half_up rounds a half up (RULES.md), never banker's rounding."""
+"""Exact arithmetic: round_half_up rounds a half up, never banker's rounding."""
 
 from __future__ import annotations
 

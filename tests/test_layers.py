@@ -1,0 +1,82 @@
+"""The layers of ARCHITECTURE.md hold: each package imports only what its layer may, and imports
+sit at module level. Read from the source (ast), so a breach fails here, not in review."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+STDLIB = frozenset(__import__("sys").stdlib_module_names) | {"__future__"}
+
+# What each layer may import besides the standard library (a prefix matches its submodules).
+ALLOWED: dict[str, tuple[str, ...]] = {
+    "models/rules": ("models.rules", "models.errors"),
+    "models/errors.py": (),
+    "models/actor.py": (),
+    "models/__init__.py": (),
+    "models/infra": ("sqlalchemy", "alembic", "models.infra"),
+    "models/entities": ("sqlalchemy", "models.entities", "models.infra.clock"),
+    "models/services": ("sqlalchemy", "models"),
+    "api": (
+        "flask",
+        "flask_smorest",
+        "marshmallow",
+        "werkzeug",
+        "sqlalchemy",
+        "click",
+        "alembic",
+        "api",
+        "models",
+    ),
+}
+
+pytestmark = pytest.mark.rules
+
+
+def layer_of(path: Path) -> str:
+    relative = path.relative_to(ROOT).as_posix()
+    return next(layer for layer in sorted(ALLOWED, key=len, reverse=True) if relative.startswith(layer))
+
+
+def sources() -> list[Path]:
+    return sorted(p for package in ("models", "api") for p in (ROOT / package).rglob("*.py"))
+
+
+def imported(tree: ast.Module) -> list[tuple[str, int, bool]]:
+    """(module, line, at module level) of every import."""
+    found = []
+    top = {id(node) for node in tree.body}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, node.lineno, id(node) in top) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.append((node.module, node.lineno, id(node) in top))
+    return found
+
+
+@pytest.mark.parametrize("path", sources(), ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_imports_stay_within_the_layer(path: Path) -> None:
+    allowed = ALLOWED[layer_of(path)]
+    for module, line, _top in imported(ast.parse(path.read_text())):
+        root = module.split(".")[0]
+        if root in STDLIB:
+            continue
+        assert any(module == a or module.startswith(a + ".") for a in allowed), (
+            f"{path.relative_to(ROOT)}:{line} imports {module}; its layer may import {allowed}"
+        )
+
+
+@pytest.mark.parametrize("path", [*sources(), ROOT / "app.py"], ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_imports_are_at_module_level(path: Path) -> None:
+    late = [line for _module, line, top in imported(ast.parse(path.read_text())) if not top]
+    assert not late, f"{path.relative_to(ROOT)} imports inside a function at lines {late}"
+
+
+def test_the_rules_touch_no_framework() -> None:
+    """The pure rules import neither Flask nor SQLAlchemy, directly or through what they import."""
+    for path in (ROOT / "models" / "rules").rglob("*.py"):
+        for module, line, _top in imported(ast.parse(path.read_text())):
+            assert module.split(".")[0] not in ("flask", "sqlalchemy"), f"{path}:{line} {module}"
