@@ -37,3 +37,9 @@ def csv_response(columns: Sequence[str], rows: Iterable[Sequence[Any]], filename
     response = Response(buffer.getvalue(), mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+def varies_by_accept(response: Response) -> Response:
+    """JSON and CSV share the URL: caches must key on Accept as well (ETag, 304)."""
+    response.vary.add("Accept")
+    return response

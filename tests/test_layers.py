@@ -18,7 +18,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "models/actor.py": (),
     "models/__init__.py": (),
     "models/infra": ("sqlalchemy", "alembic", "models.infra"),
-    "models/entities": ("sqlalchemy", "models.entities", "models.infra.clock"),
+    "models/entities": ("sqlalchemy", "models.entities", "models.infra.clock", "models.rules"),
     "models/services": ("sqlalchemy", "models"),
     "api": (
         "flask",

@@ -19,6 +19,7 @@ from api.players.schemas import (
     PlayerQuery,
 )
 from models.entities import Player
+from models.services.discipline_queries import ladder_for
 from models.services.lookup import get_or_raise
 from models.services.paging import Page
 from models.services.player_queries import as_seen_by, player_as_seen_by, search_players
@@ -54,10 +55,10 @@ class PlayerByIdViews(MethodView):
         """A player's profile and per-venue season results"""
         session = db.session()
         player = get_or_raise(session, Player, player_id, "player")
-        return {
-            **player_as_seen_by(session, current_actor(), player),
-            "seasons": player_seasons(session, player),
-        }
+        actor = current_actor()
+        profile = {**player_as_seen_by(session, actor, player), "seasons": player_seasons(session, player)}
+        ladder = ladder_for(session, actor, player)
+        return profile if ladder is None else {**profile, "discipline": ladder}
 
     @office_only
     @blp.arguments(PlayerPatch(partial=True))

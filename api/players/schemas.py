@@ -78,7 +78,16 @@ class PlayerSeasonOut(Schema):
     results = fields.List(fields.Nested(PlayerResultOut))
 
 
+class LadderOut(Schema):
+    warnings_last_12_months = fields.Integer()
+    suspensions_last_12_months = fields.Integer()
+
+
 class PlayerProfileOut(PlayerOut):
+    discipline = fields.Nested(
+        LadderOut,
+        metadata={"description": "Office only: warnings and suspensions in the last 12 months (R15)."},
+    )
     seasons = fields.List(
         fields.Nested(PlayerSeasonOut),
         metadata={"description": "Per season and venue (each venue its own league, R1)."},

@@ -9,7 +9,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import db
-from api.csv_export import csv_response, wants_csv
+from api.csv_export import csv_response, varies_by_accept, wants_csv
 from api.standings.schemas import CSV_COLUMNS, StandingsOut, StandingsQuery
 from models.services.standings import VenueStandings, standings_of
 
@@ -55,12 +55,6 @@ def _csv(table: VenueStandings) -> Response:
     return csv_response(CSV_COLUMNS, rows, name)
 
 
-def _varies_by_accept(response: Response) -> Response:
-    """JSON and CSV share the URL: caches must key on Accept as well (ETag, 304)."""
-    response.vary.add("Accept")
-    return response
-
-
 @blp.route("/<id:season_id>/venues/<id:venue_id>/standings")
 class StandingsViews(MethodView):
     @blp.arguments(StandingsQuery, location="query")
@@ -69,7 +63,7 @@ class StandingsViews(MethodView):
     def get(self, args: dict[str, Any], season_id: int, venue_id: int) -> Any:
         """A venue's standings for a season (R11); `Accept: text/csv` or `?format=csv` for CSV"""
         table = standings_of(db.session(), season_id, venue_id, args.get("as_of"))
-        after_this_request(_varies_by_accept)
+        after_this_request(varies_by_accept)
         if args.get("format") == "csv" or (args.get("format") is None and wants_csv()):
             return _csv(table)
         return _body(table)

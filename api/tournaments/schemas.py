@@ -65,6 +65,12 @@ class ReportIn(Schema):
     results = fields.List(
         fields.Nested(ResultIn), required=True, validate=validate.Length(min=1, max=MAX_ENTRANTS)
     )
+    override_reason = Text(
+        max_length=2000,
+        metadata={
+            "description": "Office only: let suspended or banned players' results stand (R16), audited."
+        },
+    )
 
 
 class CorrectionIn(ReportIn):
@@ -88,6 +94,7 @@ class CsvQuery(Schema):
     kind = fields.String()
     season_id = QueryId()
     reason = fields.String(metadata={"description": "PUT as CSV: the correction's reason."})
+    override_reason = fields.String(metadata={"description": "Office only: override sanctions (R16)."})
 
 
 class ResultOut(Schema):

@@ -3,6 +3,7 @@
 from models.entities.access import ROLES, ApiKey, ApiKeyVenue
 from models.entities.audit import AuditEntry
 from models.entities.base import Base
+from models.entities.discipline import LeagueSettings, Sanction
 from models.entities.league import (
     CHART_KINDS,
     DOUBLE_QUALIFIER_POLICIES,
@@ -28,12 +29,14 @@ __all__ = [
     "ApiKeyVenue",
     "AuditEntry",
     "Base",
+    "LeagueSettings",
     "Player",
     "PointsChart",
     "PointsChartBand",
     "Region",
     "Result",
     "Season",
+    "Sanction",
     "SeasonRegion",
     "Tournament",
     "Venue",

@@ -53,3 +53,13 @@ def merged_player(path: str, merged_id: int, survivor_id: int) -> Notice:
         (survivor_id,),
         "R17",
     )
+
+
+def sanction_overridden(row: int, player_id: int, sanction_id: int) -> Notice:
+    """R16: the office let a sanctioned player's result stand, with a reason (audited)."""
+    return Notice(
+        "sanction_overridden",
+        f"results.{row}: player {player_id} is under sanction {sanction_id}; the office overrode it (R16).",
+        (player_id,),
+        "R16",
+    )

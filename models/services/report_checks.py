@@ -1,6 +1,6 @@
-"""Checking a result report whole before anything is written (R2-R5, R7): its venue and season,
-its finishing order, who each row names, and the chart. Every problem is gathered and named in
-one refusal, so a host fixes the report in one go."""
+"""Checking a result report whole before anything is written (R2-R5, R7, R16): its venue and
+season, its finishing order, who each row names, the chart, and the sanctions of its players.
+Every problem is gathered and named in one refusal, so a host fixes the report in one go."""
 
 from __future__ import annotations
 
@@ -17,9 +17,11 @@ from models.entities.players import Player
 from models.errors import Forbidden, Problem, refuse
 from models.infra.clock import today
 from models.rules.charts import NoBandForEntrants
-from models.rules.notices import Notice, existing_player, merged_player
+from models.rules.discipline import Barred, barred_problem, barred_rows
+from models.rules.notices import Notice, existing_player, merged_player, sanction_overridden
 from models.rules.players import normalise_email, normalise_name, parse_membership_number, similar_names
 from models.rules.reports import finishing_order_problems, repeated_entrants, shared_membership_numbers
+from models.services.discipline_queries import barring_sanctions
 from models.services.league import chart_rule
 from models.services.season_queries import season_for
 
@@ -44,6 +46,9 @@ class CheckedReport:
     rows: list[dict[str, Any]]
     entrants: list[Entrant]
     notices: list[Notice] = field(default_factory=list)
+    # R16: sanctioned players the office let play, with its reason (audited when written).
+    overridden: list[Barred] = field(default_factory=list)
+    override_reason: str | None = None
 
 
 def may_report_for(actor: Actor, venue_id: int) -> None:
@@ -73,9 +78,39 @@ def check_report(session: Session, actor: Actor, report: dict[str, Any]) -> Chec
     )
     if season is not None:
         problems += chart_problems(season, len(rows))
+    overridden: list[Barred] = []
+    if venue is not None:
+        barred = barred_entrants(session, entrants, venue.id, report["date"])
+        overridden, sanction_problems = sanction_override(actor, barred, report.get("override_reason"))
+        problems += sanction_problems
     refuse("The report is refused whole", problems)
     assert venue is not None and season is not None
-    return CheckedReport(venue, season, rows, entrants, notices)
+    notices += [sanction_overridden(b.row, b.player_id, b.sanction_id) for b in overridden]
+    reason = report.get("override_reason") if overridden else None
+    return CheckedReport(venue, season, rows, entrants, notices, overridden, reason)
+
+
+def barred_entrants(session: Session, entrants: list[Entrant], venue_id: int, day: date) -> list[Barred]:
+    """R16: the rows whose player is suspended, or banned at the venue, on the day. One query for
+    the whole report, whatever its size (new players have no sanctions)."""
+    player_ids = [e.player.id if e.player is not None else None for e in entrants]
+    sanctions = barring_sanctions(session, [pid for pid in player_ids if pid is not None])
+    return barred_rows(player_ids, [(s.id, s.player_id, s.terms) for s in sanctions], venue_id, day)
+
+
+def sanction_override(
+    actor: Actor, barred: list[Barred], override_reason: str | None
+) -> tuple[list[Barred], list[Problem]]:
+    """R16: barred players refuse the report, unless the office overrides with a written reason;
+    a host cannot override. Returns (what is overridden, the problems)."""
+    if override_reason is not None and not actor.is_office:
+        return [], [
+            Problem("override_reason", "Only the office may override a sanction.", "R16"),
+            *map(barred_problem, barred),
+        ]
+    if override_reason is not None:
+        return barred, []
+    return [], [barred_problem(b) for b in barred]
 
 
 def season_of_report(

@@ -120,6 +120,30 @@ def submit_report(session: Session, actor: Actor, report: dict[str, Any]) -> tup
     return tournament, checked.notices
 
 
+def record_override(session: Session, actor: Actor, tournament: Tournament, checked: CheckedReport) -> None:
+    """R16, R18: an override of sanctions is kept in the audit log with its reason."""
+    if not checked.overridden:
+        return
+    record(
+        session,
+        actor,
+        "tournament.override",
+        "tournament",
+        tournament.id,
+        after={
+            "overridden": [
+                {
+                    "place": checked.rows[b.row]["place"],
+                    "player_id": b.player_id,
+                    "sanction_id": b.sanction_id,
+                }
+                for b in checked.overridden
+            ]
+        },
+        reason=checked.override_reason,
+    )
+
+
 def may_change(actor: Actor, tournament: Tournament) -> None:
     """R17: the office any time; a host of the report's venue within the season's correction_days."""
     if actor.is_office:
@@ -181,6 +205,7 @@ def correct_report(
         after=report_snapshot(tournament),
         reason=reason,
     )
+    record_override(session, actor, tournament, checked)
     return tournament, checked.notices
 
 

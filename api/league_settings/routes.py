@@ -1,0 +1,33 @@
+"""League-wide settings: anyone reads them; the office changes them, audited (R15, R18)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api import db
+from api.auth import current_actor, office_only
+from api.league_settings.schemas import LeagueSettingsOut, LeagueSettingsPatch
+from models.entities import LeagueSettings
+from models.services.league_settings import league_settings, update_league_settings
+
+blp = Blueprint(
+    "league_settings", __name__, url_prefix="/api/v1/league-settings", description="League settings (R15)."
+)
+
+
+@blp.route("")
+class LeagueSettingsViews(MethodView):
+    @blp.response(200, LeagueSettingsOut)
+    def get(self) -> LeagueSettings:
+        """The league-wide settings"""
+        return league_settings(db.session())
+
+    @office_only
+    @blp.arguments(LeagueSettingsPatch)
+    @blp.response(200, LeagueSettingsOut)
+    def patch(self, changes: dict[str, Any]) -> LeagueSettings:
+        """Change league-wide settings (office; audited); sanctions already issued keep their terms"""
+        return update_league_settings(db.session(), current_actor(), changes)

@@ -1,0 +1,155 @@
+"""Discipline (R15, R16): the office records reminders, warnings, suspensions and venue bans, a
+host bans from their own venue; lifting keeps the record; the door list says who may not play."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from flask import Response, after_this_request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api import db
+from api.auth import current_actor, host_or_office
+from api.csv_export import csv_response, varies_by_accept, wants_csv
+from api.idempotency import idempotent
+from api.pagination import page_request, page_schema
+from api.sanctions.schemas import (
+    DOOR_LIST_COLUMNS,
+    DoorListOut,
+    DoorListQuery,
+    LiftIn,
+    PlayerDisciplineOut,
+    SanctionIn,
+    SanctionOut,
+    SanctionQuery,
+)
+from models.entities import Player, Sanction, Venue
+from models.infra.clock import today
+from models.services.discipline import issue_sanction, lift_sanction
+from models.services.discipline_queries import (
+    BarredPlayer,
+    SanctionFilters,
+    door_list,
+    get_sanction,
+    list_sanctions,
+    may_read_door_list,
+    player_discipline,
+)
+from models.services.lookup import get_or_raise
+from models.services.paging import Page
+
+blp = Blueprint("sanctions", __name__, url_prefix="/api/v1", description="Discipline (R15, R16).")
+
+
+@blp.route("/sanctions")
+class SanctionsViews(MethodView):
+    @host_or_office
+    @blp.arguments(SanctionQuery, location="query")
+    @blp.response(200, page_schema(SanctionOut, "SanctionPage"))
+    def get(self, args: dict[str, Any]) -> Page[Sanction]:
+        """List sanctions, newest first (hosts: suspensions and their venues' bans)"""
+        page = page_request(args)
+        return list_sanctions(db.session(), current_actor(), SanctionFilters(**args), page)
+
+    @host_or_office
+    @idempotent
+    @blp.arguments(SanctionIn)
+    @blp.response(201, SanctionOut)
+    def post(self, data: dict[str, Any]) -> Sanction:
+        """Record a sanction (R15): the office any kind; a host a venue_ban of their own venue
+
+        A suspension lasts at least the league's minimum (league settings) or is permanent
+        (no last_day); both the first and the last day are days of the sanction.
+        """
+        data.pop("permanent", None)
+        return issue_sanction(db.session(), current_actor(), data)
+
+
+@blp.route("/sanctions/<id:sanction_id>")
+class SanctionByIdViews(MethodView):
+    @host_or_office
+    @blp.response(200, SanctionOut)
+    def get(self, sanction_id: int) -> Sanction:
+        """One sanction"""
+        return get_sanction(db.session(), current_actor(), sanction_id)
+
+
+@blp.route("/sanctions/<id:sanction_id>/lift")
+class SanctionLiftViews(MethodView):
+    @host_or_office
+    @blp.arguments(LiftIn)
+    @blp.response(200, SanctionOut)
+    def post(self, data: dict[str, Any], sanction_id: int) -> Sanction:
+        """Lift a sanction early, with a reason (R15); the record stays"""
+        session, actor = db.session(), current_actor()
+        return lift_sanction(session, actor, get_sanction(session, actor, sanction_id), data["reason"])
+
+
+@blp.route("/players/<id:player_id>/sanctions")
+class PlayerSanctionsViews(MethodView):
+    @host_or_office
+    @blp.response(200, PlayerDisciplineOut)
+    def get(self, player_id: int) -> dict[str, Any]:
+        """A player's whole disciplinary history; the office also gets 12-month counts"""
+        session = db.session()
+        player = get_or_raise(session, Player, player_id, "player")
+        return player_discipline(session, current_actor(), player)
+
+
+def _barred_body(venue_id: int, on: date, rows: list[BarredPlayer]) -> dict[str, Any]:
+    return {
+        "venue_id": venue_id,
+        "on": on,
+        "total": len(rows),
+        "barred": [
+            {
+                "player": row.player,
+                "last_day": row.last_day,
+                "permanent": row.last_day is None,
+                "sanction": row.sanction,
+                "sanction_ids": [s.id for s in row.sanctions],
+            }
+            for row in rows
+        ],
+    }
+
+
+def _barred_csv(venue_id: int, on: date, rows: list[BarredPlayer]) -> Response:
+    lines = (
+        [
+            row.player.display_name,
+            row.player.id,
+            row.sanction.kind,
+            row.sanction.category,
+            row.sanction.first_day.isoformat(),
+            row.last_day.isoformat() if row.last_day else "permanent",
+            row.sanction.id,
+        ]
+        for row in rows
+    )
+    return csv_response(DOOR_LIST_COLUMNS, lines, f"barred-venue{venue_id}-{on.isoformat()}.csv")
+
+
+@blp.route("/venues/<id:venue_id>/barred")
+class DoorListViews(MethodView):
+    @host_or_office
+    @blp.arguments(DoorListQuery, location="query")
+    @blp.response(200, DoorListOut)
+    @blp.doc(responses={200: {"content": {"text/csv": {"schema": {"type": "string"}}}}})
+    def get(self, args: dict[str, Any], venue_id: int) -> Any:
+        """The door list: who may not play at the venue on a day (R16); CSV to print
+
+        League-wide suspensions and bans at this venue running that day, by display name.
+        For the venue's hosts and the office.
+        """
+        session, actor = db.session(), current_actor()
+        venue = get_or_raise(session, Venue, venue_id, "venue")
+        may_read_door_list(actor, venue.id)
+        on = args.get("on") or today()
+        rows = door_list(session, venue.id, on)
+        after_this_request(varies_by_accept)
+        if args.get("format") == "csv" or (args.get("format") is None and wants_csv()):
+            return _barred_csv(venue.id, on, rows)
+        return _barred_body(venue.id, on, rows)

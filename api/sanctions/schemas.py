@@ -1,0 +1,120 @@
+"""Schemas of sanctions: the shape of what comes in and goes out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, pre_load, validate, validates_schema
+
+from api.fields import Id, QueryId, Text, UtcDateTime
+from api.pagination import PageArgs
+from api.schemas import PlayerRef
+from models.rules.discipline import CATEGORIES, KINDS
+
+# Other names a caller may use for the days (the ones seasons use).
+DAY_ALIASES = {"starts_on": "first_day", "ends_on": "last_day"}
+
+
+class SanctionIn(Schema):
+    player_id = Id(required=True)
+    kind = fields.String(required=True, validate=validate.OneOf(KINDS))
+    category = fields.String(required=True, validate=validate.OneOf(CATEGORIES))
+    venue_id = Id(allow_none=True, metadata={"description": "A venue_ban's venue; no other kind names one."})
+    first_day = fields.Date(metadata={"description": "The first day it runs (default: today)."})
+    last_day = fields.Date(
+        allow_none=True,
+        metadata={"description": "The last day it runs (both days count); absent or null: permanent."},
+    )
+    permanent = fields.Boolean(metadata={"description": "true: no last day (the same as leaving it out)."})
+    reason = Text(max_length=2000, required=True)
+
+    @pre_load
+    def _day_aliases(self, data: Any, **_kwargs: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        for alias, name in DAY_ALIASES.items():
+            if alias in data and name not in data:
+                data[name] = data.pop(alias)
+        return data
+
+    @validates_schema
+    def _permanent_or_last_day(self, data: dict[str, Any], **_kwargs: Any) -> None:
+        if data.get("permanent") is True and data.get("last_day") is not None:
+            raise ValidationError("A permanent sanction has no last day.", "last_day")
+        if data.get("permanent") is False and data.get("last_day") is None:
+            raise ValidationError("Give the last day, or make it permanent.", "last_day")
+
+
+class LiftIn(Schema):
+    reason = Text(max_length=2000, required=True)
+
+
+class SanctionOut(Schema):
+    id = fields.Integer()
+    player = fields.Nested(PlayerRef)
+    player_id = fields.Integer()
+    kind = fields.String()
+    category = fields.String()
+    venue_id = fields.Integer(allow_none=True)
+    first_day = fields.Date()
+    last_day = fields.Date(allow_none=True)
+    permanent = fields.Boolean()
+    active = fields.Boolean(metadata={"description": "Runs today (R15): begun, not over, not lifted."})
+    reason = fields.String()
+    issued_by = fields.String()
+    issued_by_role = fields.String()
+    issued_at = UtcDateTime()
+    lifted = fields.Boolean()
+    lifted_at = UtcDateTime(allow_none=True)
+    lifted_on = fields.Date(allow_none=True, metadata={"description": "From this day on it no longer runs."})
+    lifted_by = fields.String(allow_none=True)
+    lift_reason = fields.String(allow_none=True)
+
+
+class SanctionQuery(PageArgs):
+    player_id = QueryId()
+    kind = fields.String(validate=validate.OneOf(KINDS))
+    category = fields.String(validate=validate.OneOf(CATEGORIES))
+    venue_id = QueryId(metadata={"description": "Bans at this venue."})
+    active_on = fields.Date(metadata={"description": "Running on this day (begun, not over, not lifted)."})
+
+
+class PlayerDisciplineOut(Schema):
+    player_id = fields.Integer()
+    display_name = fields.String()
+    active = fields.List(fields.Integer(), metadata={"description": "Ids of the sanctions running today."})
+    warnings_last_12_months = fields.Integer(metadata={"description": "Office only."})
+    suspensions_last_12_months = fields.Integer(metadata={"description": "Office only."})
+    sanctions = fields.List(fields.Nested(SanctionOut))
+
+
+class DoorListQuery(Schema):
+    on = fields.Date(metadata={"description": "The day (default: today)."})
+    format = fields.String(validate=validate.OneOf(["json", "csv"]))
+
+
+class BarredOut(Schema):
+    player = fields.Nested(PlayerRef)
+    last_day = fields.Date(allow_none=True, metadata={"description": "Null: permanent."})
+    permanent = fields.Boolean()
+    sanction = fields.Nested(SanctionOut, metadata={"description": "The sanction that bars them longest."})
+    sanction_ids = fields.List(fields.Integer(), metadata={"description": "Every sanction that bars them."})
+
+
+class DoorListOut(Schema):
+    venue_id = fields.Integer()
+    on = fields.Date()
+    total = fields.Integer()
+    barred = fields.List(fields.Nested(BarredOut))
+
+
+DOOR_LIST_COLUMNS = (
+    "display_name",
+    "player_id",
+    "kind",
+    "category",
+    "first_day",
+    "last_day",
+    "sanction_id",
+)

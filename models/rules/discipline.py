@@ -1,0 +1,165 @@
+"""R15-R16: sanctions (reminders, warnings, suspensions, venue bans), their minimum lengths, the
+days they run, and who they bar from playing where."""
+
+from __future__ import annotations
+
+import calendar
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from models.errors import Problem
+
+KINDS = ("reminder", "warning", "suspension", "venue_ban")
+# Issued by the office only, and good at every venue; a venue ban names its venue.
+LEAGUE_WIDE_KINDS = ("reminder", "warning", "suspension")
+# The kinds that keep a player from playing (R16): a suspension anywhere, a ban at its venue.
+BARRING_KINDS = ("suspension", "venue_ban")
+CATEGORIES = (
+    "cheating",
+    "collusion",
+    "berating",
+    "fighting",
+    "outside_alcohol",
+    "gambling",
+    "bad_etiquette",
+    "late_arrival",
+    "other",
+)
+
+
+@dataclass(frozen=True)
+class Minimums:
+    """R15: the league's minimum suspension lengths (league settings)."""
+
+    suspension_days: int = 14
+    outside_alcohol_months: int = 6
+
+
+@dataclass(frozen=True)
+class Terms:
+    """What a sanction says: its kind and category, where (a venue ban's venue), and its days.
+    `last_day` None is permanent; `lifted_on` is the day it was lifted early, if it was."""
+
+    kind: str
+    category: str
+    first_day: date
+    last_day: date | None = None
+    venue_id: int | None = None
+    lifted_on: date | None = None
+
+    @property
+    def permanent(self) -> bool:
+        return self.last_day is None
+
+    def runs_on(self, day: date) -> bool:
+        """R15: the first and the last day are both days of the sanction; a lifted one stops
+        on the day it was lifted."""
+        if day < self.first_day or (self.last_day is not None and day > self.last_day):
+            return False
+        return self.lifted_on is None or day < self.lifted_on
+
+    def bars(self, venue_id: int, day: date) -> bool:
+        """R16: does this keep the player from playing at the venue on the day?"""
+        if not self.runs_on(day):
+            return False
+        return self.kind == "suspension" or (self.kind == "venue_ban" and self.venue_id == venue_id)
+
+
+def add_months(day: date, months: int) -> date:
+    """The same day `months` later, or the month's last day when it has no such day
+    (31 August + 6 months is 28 or 29 February)."""
+    month_index = day.month - 1 + months
+    year, month = day.year + month_index // 12, month_index % 12 + 1
+    return date(year, month, min(day.day, calendar.monthrange(year, month)[1]))
+
+
+def earliest_last_day(terms: Terms, minimums: Minimums) -> date | None:
+    """R15: the earliest last day a suspension may have (None where no minimum applies): at least
+    the minimum days after the first day, or for outside alcohol the minimum months after."""
+    if terms.kind != "suspension":
+        return None
+    by_days = terms.first_day + timedelta(days=minimums.suspension_days)
+    if terms.category == "outside_alcohol":
+        return max(by_days, add_months(terms.first_day, minimums.outside_alcohol_months))
+    return by_days
+
+
+def terms_problems(terms: Terms, minimums: Minimums) -> list[Problem]:
+    """R15: what is wrong with a sanction's terms, at the request's field paths."""
+    problems: list[Problem] = []
+    if terms.kind == "venue_ban" and terms.venue_id is None:
+        problems.append(Problem("venue_id", "A venue ban names the venue it bars the player from.", "R15"))
+    if terms.kind in LEAGUE_WIDE_KINDS and terms.venue_id is not None:
+        problems.append(
+            Problem(
+                "venue_id",
+                f"A {terms.kind} is league-wide: it names no venue (only a venue_ban does).",
+                "R15",
+            )
+        )
+    if terms.last_day is not None and terms.last_day < terms.first_day:
+        problems.append(Problem("last_day", "The last day cannot come before the first day.", "R15"))
+        return problems
+    earliest = earliest_last_day(terms, minimums)
+    if earliest is not None and terms.last_day is not None and terms.last_day < earliest:
+        if terms.category == "outside_alcohol":
+            minimum = (
+                f"{minimums.outside_alcohol_months} months for outside alcohol"
+                f" (and at least {minimums.suspension_days} days)"
+            )
+        else:
+            minimum = f"{minimums.suspension_days} days"
+        problems.append(
+            Problem(
+                "last_day",
+                f"A suspension lasts at least {minimum}: from {terms.first_day.isoformat()} its last "
+                f"day is {earliest.isoformat()} or later, or it is permanent (no last_day).",
+                "R15",
+            )
+        )
+    return problems
+
+
+@dataclass(frozen=True)
+class Barred:
+    """R16: a row of a report whose player may not play there that day, and why."""
+
+    row: int
+    player_id: int
+    sanction_id: int
+    terms: Terms
+
+
+def barred_rows(
+    player_ids: Sequence[int | None],
+    sanctions: Iterable[tuple[int, int, Terms]],
+    venue_id: int,
+    day: date,
+) -> list[Barred]:
+    """R16: the rows (by index) whose player a sanction bars from the venue on the day.
+    `player_ids` holds each row's player (None for a player not registered yet); `sanctions`
+    holds (sanction id, player id, terms) of those players."""
+    by_player: dict[int, list[tuple[int, Terms]]] = {}
+    for sanction_id, player_id, terms in sanctions:
+        if terms.bars(venue_id, day):
+            by_player.setdefault(player_id, []).append((sanction_id, terms))
+    return [
+        Barred(index, player_id, sanction_id, terms)
+        for index, player_id in enumerate(player_ids)
+        if player_id is not None
+        for sanction_id, terms in sorted(by_player.get(player_id, []))
+    ]
+
+
+def barred_problem(barred: Barred) -> Problem:
+    """R16: the problem at the row of a barred player, naming the sanction."""
+    terms = barred.terms
+    what = "suspended league-wide" if terms.kind == "suspension" else "banned from this venue"
+    until = "permanently" if terms.last_day is None else f"until {terms.last_day.isoformat()}"
+    return Problem(
+        f"results.{barred.row}.player_id",
+        f"Player {barred.player_id} is {what} {until} (sanction {barred.sanction_id}, "
+        f"{terms.category}); the office may override with override_reason.",
+        "R16",
+    )

@@ -1,0 +1,119 @@
+"""Issuing and lifting sanctions (R15), each audited (R18). Nothing is ever deleted: a lifted
+sanction keeps its record, with who lifted it, when and why."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from models.actor import Actor
+from models.entities.discipline import Sanction
+from models.entities.league import Venue
+from models.entities.players import Player
+from models.errors import Conflict, Forbidden, Problem, refuse
+from models.infra.clock import today, utcnow
+from models.rules.discipline import Terms, terms_problems
+from models.services.audit import record, snapshot
+from models.services.league_settings import league_settings
+
+
+def may_issue(actor: Actor, kind: str, venue_id: int | None) -> None:
+    """R15: the office issues every kind; a host only bans players from their own venues."""
+    if actor.is_office:
+        return
+    if kind != "venue_ban":
+        raise Forbidden(f"Only the office issues a {kind}: it is league-wide.", rule="R15")
+    if not actor.hosts_venue(venue_id):
+        raise Forbidden(
+            f"Your key does not host venue {venue_id}: a host bans from their own venues.", rule="R15"
+        )
+
+
+def issue_sanction(session: Session, actor: Actor, data: dict[str, Any]) -> Sanction:
+    """R15: record a reminder, warning, suspension or venue ban. The first day defaults to today;
+    no last day is permanent. A suspension lasts at least the league's minimum."""
+    may_issue(actor, data["kind"], data.get("venue_id"))
+    problems: list[Problem] = []
+    player = session.get(Player, data["player_id"])
+    if player is None:
+        problems.append(Problem("player_id", f"There is no player with id {data['player_id']}."))
+    elif player.merged_into_id is not None:
+        problems.append(
+            Problem(
+                "player_id",
+                f"Player {player.id} was merged into player {player.merged_into_id}; use that id.",
+            )
+        )
+    venue_id = data.get("venue_id")
+    if venue_id is not None and session.get(Venue, venue_id) is None:
+        problems.append(Problem("venue_id", f"There is no venue with id {venue_id}."))
+    terms = Terms(
+        kind=data["kind"],
+        category=data["category"],
+        first_day=data.get("first_day") or today(),
+        last_day=data.get("last_day"),
+        venue_id=venue_id,
+    )
+    problems += terms_problems(terms, league_settings(session).minimums)
+    refuse("The sanction cannot be recorded as asked", problems)
+    sanction = Sanction(
+        player_id=data["player_id"],
+        kind=terms.kind,
+        category=terms.category,
+        venue_id=terms.venue_id,
+        first_day=terms.first_day,
+        last_day=terms.last_day,
+        reason=data["reason"],
+        issued_by=actor.name,
+        issued_by_role=actor.role,
+        issued_by_key_id=actor.key_id,
+    )
+    session.add(sanction)
+    session.flush()
+    record(
+        session,
+        actor,
+        "sanction.create",
+        "sanction",
+        sanction.id,
+        after=snapshot(sanction),
+        reason=sanction.reason,
+    )
+    return sanction
+
+
+def may_lift(actor: Actor, sanction: Sanction) -> None:
+    """R15: the office lifts any sanction; a host only a ban from their own venue."""
+    if actor.is_office:
+        return
+    if sanction.kind != "venue_ban" or not actor.hosts_venue(sanction.venue_id):
+        raise Forbidden("A host lifts only the bans of their own venues; ask the office.", rule="R15")
+
+
+def lift_sanction(session: Session, actor: Actor, sanction: Sanction, reason: str) -> Sanction:
+    """R15: end a sanction early, from today on; the record stays with who lifted it and why."""
+    may_lift(actor, sanction)
+    if sanction.lifted:
+        raise Conflict(
+            f"Sanction {sanction.id} was already lifted on {sanction.lifted_on}.",
+            problems=[Problem("reason", f"Already lifted by {sanction.lifted_by}.")],
+        )
+    before = snapshot(sanction)
+    sanction.lifted_at = utcnow()
+    sanction.lifted_on = today()
+    sanction.lifted_by = actor.name
+    sanction.lifted_by_key_id = actor.key_id
+    sanction.lift_reason = reason
+    session.flush()
+    record(
+        session,
+        actor,
+        "sanction.lift",
+        "sanction",
+        sanction.id,
+        before=before,
+        after=snapshot(sanction),
+        reason=reason,
+    )
+    return sanction

@@ -1,0 +1,180 @@
+"""Looking sanctions up (R15, R16): who sees which, a player's history, the door list of a venue
+and the sanctions that bar a report's players."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from sqlalchemy import ColumnElement, and_, false, func, or_, select, true
+from sqlalchemy.orm import Session, selectinload
+
+from models.actor import Actor
+from models.entities.discipline import Sanction
+from models.entities.players import Player
+from models.errors import Forbidden, NotFound
+from models.infra.clock import today
+from models.rules.discipline import BARRING_KINDS, add_months
+from models.services.paging import Page, PageRequest, paginate
+
+
+def visible_sanctions(actor: Actor) -> ColumnElement[bool]:
+    """Who sees which sanction: the office all; a host the league-wide suspensions and the bans
+    of their own venues; the public none."""
+    if actor.is_office:
+        return true()
+    if actor.is_host:
+        return or_(
+            Sanction.kind == "suspension",
+            and_(Sanction.kind == "venue_ban", Sanction.venue_id.in_(sorted(actor.venue_ids))),
+        )
+    return false()
+
+
+def runs_on(day: date) -> ColumnElement[bool]:
+    """R15 in SQL, as `Terms.runs_on` says it in Python: the first and the last day both count,
+    no last day is permanent, and a lifted sanction stops on the day it was lifted."""
+    return and_(
+        Sanction.first_day <= day,
+        or_(Sanction.last_day.is_(None), Sanction.last_day >= day),
+        or_(Sanction.lifted_on.is_(None), Sanction.lifted_on > day),
+    )
+
+
+def get_sanction(session: Session, actor: Actor, sanction_id: int) -> Sanction:
+    """A sanction this caller may see; NotFound otherwise."""
+    found = session.scalar(select(Sanction).where(Sanction.id == sanction_id, visible_sanctions(actor)))
+    if found is None:
+        raise NotFound(f"There is no sanction with id {sanction_id}.")
+    return found
+
+
+@dataclass(frozen=True)
+class SanctionFilters:
+    player_id: int | None = None
+    kind: str | None = None
+    category: str | None = None
+    venue_id: int | None = None  # venue bans at this venue
+    active_on: date | None = None  # running on this day (and not lifted by then)
+
+
+def list_sanctions(
+    session: Session, actor: Actor, filters: SanctionFilters, page: PageRequest
+) -> Page[Sanction]:
+    """The sanctions this caller may see, newest first."""
+    query = select(Sanction).where(visible_sanctions(actor)).options(selectinload(Sanction.player))
+    for name in ("player_id", "kind", "category", "venue_id"):
+        value = getattr(filters, name)
+        if value is not None:
+            query = query.where(getattr(Sanction, name) == value)
+    if filters.active_on is not None:
+        query = query.where(runs_on(filters.active_on))
+    query = query.order_by(Sanction.first_day.desc(), Sanction.id.desc())
+    return paginate(session, query, page)
+
+
+def ladder_counts(session: Session, player_id: int, on: date | None = None) -> dict[str, int]:
+    """How many warnings and suspensions the player had in the 12 months up to `on` (by first
+    day; lifted ones too), so the office can follow its own ladder."""
+    on = on or today()
+    since = add_months(on, -12)
+    rows = session.execute(
+        select(Sanction.kind, func.count())
+        .where(
+            Sanction.player_id == player_id,
+            Sanction.kind.in_(("warning", "suspension")),
+            Sanction.first_day > since,
+            Sanction.first_day <= on,
+        )
+        .group_by(Sanction.kind)
+    ).all()
+    counts = dict(rows)
+    return {
+        "warnings_last_12_months": int(counts.get("warning", 0)),
+        "suspensions_last_12_months": int(counts.get("suspension", 0)),
+    }
+
+
+def ladder_for(session: Session, actor: Actor, player: Player) -> dict[str, int] | None:
+    """The 12-month counts for a player's page: the office's only."""
+    return ladder_counts(session, player.id) if actor.is_office else None
+
+
+def player_discipline(session: Session, actor: Actor, player: Player) -> dict[str, Any]:
+    """A player's whole history that this caller may see, newest first; for the office, also the
+    counts of warnings and suspensions in the last 12 months."""
+    sanctions = list(
+        session.scalars(
+            select(Sanction)
+            .where(Sanction.player_id == player.id, visible_sanctions(actor))
+            .order_by(Sanction.first_day.desc(), Sanction.id.desc())
+        )
+    )
+    history: dict[str, Any] = {"player_id": player.id, "display_name": player.display_name}
+    history["active"] = [s.id for s in sanctions if s.terms.runs_on(today())]
+    if actor.is_office:
+        history.update(ladder_counts(session, player.id))
+    history["sanctions"] = sanctions
+    return history
+
+
+@dataclass(frozen=True)
+class BarredPlayer:
+    """One line of a venue's door list: a player who may not play there on the day, the sanction
+    that bars them longest, and every sanction that bars them."""
+
+    player: Player
+    sanctions: list[Sanction]
+
+    @property
+    def sanction(self) -> Sanction:
+        # A permanent one first, then the one that ends last.
+        return max(self.sanctions, key=lambda s: (s.last_day is None, s.last_day or date.min, s.id))
+
+    @property
+    def last_day(self) -> date | None:
+        return self.sanction.last_day
+
+
+def barring(venue_id: int) -> ColumnElement[bool]:
+    """R16: the kinds that bar a player at this venue: a suspension, or a ban at the venue."""
+    return or_(
+        Sanction.kind == "suspension", and_(Sanction.kind == "venue_ban", Sanction.venue_id == venue_id)
+    )
+
+
+def may_read_door_list(actor: Actor, venue_id: int) -> None:
+    """The door list is for the venue's hosts and the office."""
+    if not (actor.is_office or actor.hosts_venue(venue_id)):
+        raise Forbidden(f"Your key does not host venue {venue_id}: the door list is for its hosts.")
+
+
+def door_list(session: Session, venue_id: int, on: date) -> list[BarredPlayer]:
+    """R15, R16: every player who may not play at the venue on the day, by display name."""
+    sanctions = session.scalars(
+        select(Sanction)
+        .where(barring(venue_id), runs_on(on))
+        .options(selectinload(Sanction.player))
+        .order_by(Sanction.id)
+    ).all()
+    by_player: dict[int, list[Sanction]] = {}
+    for sanction in sanctions:
+        by_player.setdefault(sanction.player_id, []).append(sanction)
+    rows = [BarredPlayer(items[0].player, items) for items in by_player.values()]
+    return sorted(rows, key=lambda row: (row.player.display_name.casefold(), row.player.id))
+
+
+def barring_sanctions(session: Session, player_ids: Sequence[int]) -> list[Sanction]:
+    """R16: the suspensions and venue bans of these players, in one query (the pure rule then
+    decides which bar them from a venue on a day)."""
+    if not player_ids:
+        return []
+    return list(
+        session.scalars(
+            select(Sanction)
+            .where(Sanction.player_id.in_(sorted(set(player_ids))), Sanction.kind.in_(BARRING_KINDS))
+            .order_by(Sanction.id)
+        )
+    )
