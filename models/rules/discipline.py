@@ -60,8 +60,10 @@ class Terms:
         return self.lifted_on is None or day < self.lifted_on
 
     def bars(self, venue_id: int, day: date) -> bool:
-        """R16: does this keep the player from playing at the venue on the day?"""
-        if not self.runs_on(day):
+        """R16: does this keep the player from playing at the venue on the day? A lifted sanction
+        bars no one any more, not even on the days it ran: the office lifts it to let the
+        player's results stand."""
+        if self.lifted_on is not None or not self.runs_on(day):
             return False
         return self.kind == "suspension" or (self.kind == "venue_ban" and self.venue_id == venue_id)
 

@@ -138,10 +138,13 @@ class BarredPlayer:
         return self.sanction.last_day
 
 
-def barring(venue_id: int) -> ColumnElement[bool]:
-    """R16: the kinds that bar a player at this venue: a suspension, or a ban at the venue."""
-    return or_(
-        Sanction.kind == "suspension", and_(Sanction.kind == "venue_ban", Sanction.venue_id == venue_id)
+def bars(venue_id: int, day: date) -> ColumnElement[bool]:
+    """R16 in SQL, as `Terms.bars` says it in Python: a suspension, or a ban at the venue, that
+    runs on the day and was not lifted."""
+    return and_(
+        or_(Sanction.kind == "suspension", and_(Sanction.kind == "venue_ban", Sanction.venue_id == venue_id)),
+        Sanction.lifted_at.is_(None),
+        runs_on(day),
     )
 
 
@@ -155,7 +158,7 @@ def door_list(session: Session, venue_id: int, on: date) -> list[BarredPlayer]:
     """R15, R16: every player who may not play at the venue on the day, by display name."""
     sanctions = session.scalars(
         select(Sanction)
-        .where(barring(venue_id), runs_on(on))
+        .where(bars(venue_id, on))
         .options(selectinload(Sanction.player))
         .order_by(Sanction.id)
     ).all()
