@@ -39,7 +39,10 @@ class ResultIn(Schema):
     email = fields.Email(validate=validate.Length(max=254))
     full_name = Text(
         max_length=200,
-        metadata={"description": "With email: register the player if the email is new (R5)."},
+        metadata={
+            "description": "With email: register the player if the email is new. Alone (a sign-in "
+            "sheet): the one player of that name who has played at the venue this season (R5)."
+        },
     )
     new_player = fields.Nested(NewPlayerIn)
     status = fields.String(load_default="played", validate=validate.OneOf(STATUSES))
@@ -47,13 +50,18 @@ class ResultIn(Schema):
     @validates_schema
     def _one_player(self, data: dict[str, Any], **_kwargs: Any) -> None:
         named = [name for name in IDENTIFIERS if name in data]
+        if not named and "full_name" in data:
+            return  # a name alone, as on a sign-in sheet (R5)
         if len(named) != 1:
             raise ValidationError(
-                "Name the player by exactly one of player_id, membership_number, email or "
-                f"new_player (found {', '.join(named) or 'none'})."
+                "Name the player by exactly one of player_id, membership_number, email, new_player "
+                f"or full_name alone (found {', '.join(named) or 'none'})."
             )
         if "full_name" in data and "email" not in data:
-            raise ValidationError("full_name registers a player only together with email.", "full_name")
+            raise ValidationError(
+                "full_name goes alone, or with email (to register the player if the email is new).",
+                "full_name",
+            )
 
 
 class ReportIn(Schema):

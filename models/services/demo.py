@@ -12,6 +12,7 @@ from models.actor import Actor
 from models.entities.league import Region, Venue
 from models.entities.players import Player
 from models.infra import clock
+from models.services.discipline import issue_sanction
 from models.services.league import create_chart, create_region, create_venue
 from models.services.players import create_player
 from models.services.reports import submit_report
@@ -124,7 +125,35 @@ def load_demo(session: Session, only_if_empty: bool = True, today: date | None =
         )
         players.append(player)
     _play_weeks(session, rng, venues, players, starts, today or clock.today())
+    _discipline(session, venues, players, today or clock.today())
     return True
+
+
+def _discipline(session: Session, venues: list[Venue], players: list[Player], today: date) -> None:
+    """A few records for the door list and the office's ladder (R15): a warning, a suspension
+    running now, and a ban from The Crown."""
+    for data in (
+        {
+            "player_id": players[3].id,
+            "kind": "warning",
+            "category": "bad_etiquette",
+            "first_day": today - timedelta(days=20),
+        },
+        {
+            "player_id": players[7].id,
+            "kind": "suspension",
+            "category": "berating",
+            "first_day": today - timedelta(days=3),
+            "last_day": today + timedelta(days=11),
+        },
+        {
+            "player_id": players[11].id,
+            "kind": "venue_ban",
+            "category": "outside_alcohol",
+            "venue_id": venues[0].id,
+        },
+    ):
+        issue_sanction(session, DEMO, {**data, "reason": "Demo league record."})
 
 
 def _play_weeks(

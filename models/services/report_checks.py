@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from models.actor import Actor
 from models.entities.league import Season, Venue
 from models.entities.players import Player
+from models.entities.tournaments import Result, Tournament
 from models.errors import Forbidden, Problem, refuse
 from models.infra.clock import today
 from models.rules.charts import NoBandForEntrants
@@ -70,7 +71,8 @@ def check_report(session: Session, actor: Actor, report: dict[str, Any]) -> Chec
         problems += season_problems
     rows: list[dict[str, Any]] = report["results"]
     problems += finishing_order_problems([row["place"] for row in rows])
-    entrants, notices, player_problems = identify_players(session, rows)
+    by_name = players_by_name(session, rows, venue, season)
+    entrants, notices, player_problems = identify_players(session, rows, by_name)
     problems += player_problems
     problems += shared_membership_numbers([(e.new or {}).get("membership_number") for e in entrants])
     problems += repeated_entrants(
@@ -164,17 +166,90 @@ class _Named:
     notice: Notice | None = None
 
 
+def _name_only(row: dict[str, Any]) -> bool:
+    return bool(row.get("full_name")) and not any(row.get(name) is not None for name in IDENTIFIERS)
+
+
+@dataclass(frozen=True)
+class NameMatches:
+    """R5, for rows that give a name alone: the players of each name (normalised) who have played
+    at the venue in the season, and those of that name who have not (listed as candidates)."""
+
+    here: dict[str, list[Player]]
+    elsewhere: dict[str, list[Player]]
+    season_known: bool = True
+
+
+def players_by_name(
+    session: Session, rows: list[dict[str, Any]], venue: Venue | None, season: Season | None
+) -> NameMatches:
+    """R5: look up every name-only row of the report at once (two queries at most)."""
+    keys = sorted({normalise_name(row["full_name"]) for row in rows if _name_only(row)})
+    if not keys or venue is None or season is None:
+        return NameMatches({}, {}, season_known=season is not None)
+    played_here = (
+        select(Result.player_id)
+        .join(Tournament, Tournament.id == Result.tournament_id)
+        .where(
+            Tournament.venue_id == venue.id,
+            Tournament.season_id == season.id,
+            Tournament.voided_at.is_(None),
+        )
+    )
+    named = (
+        select(Player).where(Player.name_key.in_(keys), Player.merged_into_id.is_(None)).order_by(Player.id)
+    )
+    here: dict[str, list[Player]] = {}
+    for player in session.scalars(named.where(Player.id.in_(played_here))):
+        here.setdefault(player.name_key, []).append(player)
+    elsewhere: dict[str, list[Player]] = {}
+    if any(key not in here for key in keys):
+        for player in session.scalars(named.where(Player.id.not_in(played_here))):
+            elsewhere.setdefault(player.name_key, []).append(player)
+    return NameMatches(here, elsewhere)
+
+
+def _by_name(row: dict[str, Any], at: str, matches: NameMatches) -> _Named:
+    """R5: a name alone names the one player of that name who has played at the venue in the
+    season; none or several are refused, listing the candidates."""
+    name = row["full_name"]
+    if not matches.season_known:
+        return _Named(
+            problem=Problem(at, f"{name!r}: a name alone is looked up in the report's season.", "R5")
+        )
+    key = normalise_name(name)
+    found = matches.here.get(key, [])
+    if len(found) == 1:
+        return _Named(player=found[0])
+    if found:
+        listed = ", ".join(f"{p.id} ({p.display_name})" for p in found)
+        message = f"Several players named {name!r} have played here this season: {listed}; name one by id."
+        return _Named(problem=Problem(at, message, "R5"))
+    others = matches.elsewhere.get(key, [])
+    hint = (
+        f" Players of that name elsewhere: {', '.join(f'{p.id} ({p.display_name})' for p in others)}."
+        if others
+        else ""
+    )
+    message = (
+        f"No player named {name!r} has played at this venue this season; name them by id, email or "
+        f"membership number, or register them with new_player (full_name and email).{hint}"
+    )
+    return _Named(problem=Problem(at, message, "R5"))
+
+
 def identify_players(
-    session: Session, rows: list[dict[str, Any]]
+    session: Session, rows: list[dict[str, Any]], by_name: NameMatches | None = None
 ) -> tuple[list[Entrant], list[Notice], list[Problem]]:
     """R5: the player each row names, or the new player it registers; a player merged into
     another stands for the survivor (R17)."""
+    by_name = by_name or NameMatches({}, {})
     entrants: list[Entrant] = []
     notices: list[Notice] = []
     problems: list[Problem] = []
     for index, row in enumerate(rows):
         at = f"results.{index}"
-        named = _identify(session, row, at)
+        named = _by_name(row, at, by_name) if _name_only(row) else _identify(session, row, at)
         notices += [named.notice] if named.notice else []
         problems += [named.problem] if named.problem else []
         found = named.player
@@ -237,7 +312,7 @@ def _identify(session: Session, row: dict[str, Any], at: str) -> _Named:
 
 def _naming_field(row: dict[str, Any]) -> str:
     """The field a row names its player by, for a problem's path."""
-    return next((name for name in IDENTIFIERS if row.get(name) is not None), "player_id")
+    return next((name for name in (*IDENTIFIERS, "full_name") if row.get(name) is not None), "player_id")
 
 
 def _same_person(player: Player, full_name: str) -> bool:

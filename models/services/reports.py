@@ -117,6 +117,7 @@ def submit_report(session: Session, actor: Actor, report: dict[str, Any]) -> tup
     record(
         session, actor, "tournament.create", "tournament", tournament.id, after=report_snapshot(tournament)
     )
+    record_override(session, actor, tournament, checked)
     return tournament, checked.notices
 
 
