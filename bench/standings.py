@@ -1,4 +1,5 @@
-"""Benchmark: a season of realistic size, and how fast the website's pages answer.
+"""Benchmark: a season of realistic size, how fast the website's pages answer, and what the
+sanction check (R16) costs a report when the league has thousands of sanctions.
 
 30 venues x 12 weekly tournaments x ~25 entrants (about 9,000 results), on a scratch database
 (SQLite by default; pass a PostgreSQL URL as the first argument). Prints its figures; it does not
@@ -28,12 +29,14 @@ from sqlalchemy.engine import make_url  # noqa: E402
 from app import create_app  # noqa: E402
 from models.actor import SYSTEM  # noqa: E402
 from models.infra.migrate import alembic_config, upgrade  # noqa: E402
+from models.services.discipline import issue_sanction  # noqa: E402
 from models.services.league import create_region, create_venue  # noqa: E402
 from models.services.players import create_player  # noqa: E402
 from models.services.reports import submit_report  # noqa: E402
 from models.services.seasons import create_season  # noqa: E402
 
 VENUES, WEEKS, ENTRANTS, PLAYERS = 30, 12, 25, 1500
+SANCTIONS, BIG_FIELD, WRITES = 5000, 40, 20
 
 
 def scratch_url(argument: str | None) -> tuple[str, object]:
@@ -101,6 +104,54 @@ def load(app, rng: random.Random) -> tuple[int, list[int], float]:  # type: igno
     return season.id, [v.id for v in venues], load_seconds / reports
 
 
+def big_report_writes(app, venue_id: int, day: date, first_session: int, rng: random.Random) -> list[float]:  # type: ignore[no-untyped-def]
+    """Seconds to store each of WRITES reports of BIG_FIELD players (through the service)."""
+    session = app.extensions["league_db"].sessionmaker()
+    times = []
+    for n in range(WRITES):
+        field = rng.sample(range(1, PLAYERS + 1), BIG_FIELD)
+        began = time.perf_counter()
+        submit_report(
+            session,
+            SYSTEM,
+            {
+                "venue_id": venue_id,
+                "date": day,
+                "session": first_session + n,
+                "kind": "regular",
+                "results": [
+                    {"place": p, "player_id": pid, "status": "played"} for p, pid in enumerate(field, 1)
+                ],
+            },
+        )
+        session.commit()
+        times.append(time.perf_counter() - began)
+    session.close()
+    return times
+
+
+def add_sanctions(app, rng: random.Random) -> None:  # type: ignore[no-untyped-def]
+    """SANCTIONS records across the league: mostly warnings and reminders, some suspensions and
+    bans that ended before the season (so reports are still accepted)."""
+    session = app.extensions["league_db"].sessionmaker()
+    long_ago = date.today() - timedelta(days=800)
+    for n in range(SANCTIONS):
+        kind = ("warning", "reminder", "suspension", "venue_ban")[n % 4]
+        data = {
+            "player_id": rng.randrange(1, PLAYERS + 1),
+            "kind": kind,
+            "category": "late_arrival",
+            "first_day": long_ago,
+            "last_day": long_ago + timedelta(days=20),
+            "reason": "bench",
+        }
+        if kind == "venue_ban":
+            data["venue_id"] = rng.randrange(1, VENUES + 1)
+        issue_sanction(session, SYSTEM, data)
+    session.commit()
+    session.close()
+
+
 def timed(client, path: str, repeat: int, headers: dict[str, str] | None = None) -> list[float]:  # type: ignore[no-untyped-def]
     times = []
     for _ in range(repeat):
@@ -130,6 +181,10 @@ def main() -> None:
         cached = timed(client, path, 30, {"If-None-Match": etag})
         csv_times = timed(client, path + "?format=csv", 30)
         health = timed(client, "/health", 30)
+        day = date.today() - timedelta(weeks=3)  # inside the season
+        without = big_report_writes(app, venue_ids[1], day, 2, rng)
+        add_sanctions(app, rng)
+        with_sanctions = big_report_writes(app, venue_ids[1], day, 2 + WRITES, rng)
         ms = lambda xs: statistics.median(xs) * 1000  # noqa: E731
         print(f"database                      {make_url(url).get_backend_name()}")
         print(
@@ -146,6 +201,9 @@ def main() -> None:
         print(f"GET /health, median           {ms(health):8.2f} ms   (floor: app + one query)")
         print(f"standings / health ratio      {ms(json_times) / ms(health):8.1f} x")
         print(f"peak Python memory, standings {peak / 1024:8.0f} KiB")
+        print(f"report of {BIG_FIELD}, no sanctions     {ms(without):8.2f} ms")
+        print(f"report of {BIG_FIELD}, {SANCTIONS} sanctions {ms(with_sanctions):8.2f} ms")
+        print(f"sanction check cost ratio     {ms(with_sanctions) / ms(without):8.2f} x  (R16: one query)")
     finally:
         if cleanup is not None:
             admin, name = cleanup  # type: ignore[misc]

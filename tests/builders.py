@@ -217,3 +217,35 @@ class Scene:
 
 # What the `make_scene` fixture gives: make_scene(**season_settings) -> a new Scene.
 MakeScene = Callable[..., Scene]
+
+
+# Sanctions (R15, R16) --------------------------------------------------------------------------
+
+SANCTIONS = "/api/v1/sanctions"
+AUDIT_LOG = "/api/v1/audit-log"
+
+
+def sanction_body(
+    player_id: int, kind: str = "suspension", category: str = "fighting", **fields: Any
+) -> dict[str, Any]:
+    """A sanction body: the player, kind and category, a reason, and any other fields given
+    (first_day, last_day, venue_id, permanent, ...)."""
+    return {"player_id": player_id, "kind": kind, "category": category, "reason": "Threw a chair.", **fields}
+
+
+def sanctioned(
+    caller: Caller, player_id: int, kind: str = "suspension", category: str = "fighting", **fields: Any
+) -> dict[str, Any]:
+    """POST a sanction (see `sanction_body`) as the caller; the sanction recorded (a 201)."""
+    response = caller.post(SANCTIONS, json=sanction_body(player_id, kind, category, **fields))
+    assert response.status_code == 201, response.get_data(as_text=True)
+    data: dict[str, Any] = response.get_json()
+    return data
+
+
+def audit_entries(office: Caller, query: str) -> list[dict[str, Any]]:
+    """The audit log entries the office reads with this query (e.g. "action=sanction.create")."""
+    response = office.get(f"{AUDIT_LOG}?per_page=100&{query}")
+    assert response.status_code == 200, response.get_data(as_text=True)
+    items: list[dict[str, Any]] = response.get_json()["items"]
+    return items

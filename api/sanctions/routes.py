@@ -82,9 +82,13 @@ class SanctionLiftViews(MethodView):
     @blp.arguments(LiftIn)
     @blp.response(200, SanctionOut)
     def post(self, data: dict[str, Any], sanction_id: int) -> Sanction:
-        """Lift a sanction early, with a reason (R15); the record stays"""
-        session, actor = db.session(), current_actor()
-        return lift_sanction(session, actor, get_sanction(session, actor, sanction_id), data["reason"])
+        """Lift a sanction early, with a reason (R15); the record stays
+
+        The office lifts any sanction; a host only a ban from their own venue (403 otherwise).
+        """
+        session = db.session()
+        sanction = get_or_raise(session, Sanction, sanction_id, "sanction")
+        return lift_sanction(session, current_actor(), sanction, data["reason"])
 
 
 @blp.route("/players/<id:player_id>/sanctions")

@@ -1,0 +1,235 @@
+"""The door list (R15, R16): GET /venues/{id}/barred?on=DATE lists every player who may not play
+at the venue that day (league-wide suspensions and bans at that venue, none lifted), sorted by
+display name then id, as JSON or as CSV to print; for the venue's hosts and the office."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+import pytest
+
+from tests.builders import SANCTIONS, Scene, ago, iso, sanctioned, utc_today
+from tests.conftest import Caller, assert_problem
+
+CSV_HEADER = ["display_name", "player_id", "kind", "category", "first_day", "last_day", "sanction_id"]
+
+
+def barred_url(venue_id: int, query: str = "") -> str:
+    return f"/api/v1/venues/{venue_id}/barred{query}"
+
+
+def door_list(caller: Caller, venue_id: int, query: str = "") -> dict[str, Any]:
+    """The door list as JSON (a 200)."""
+    response = caller.get(barred_url(venue_id, query))
+    assert response.status_code == 200, response.get_data(as_text=True)
+    assert response.mimetype == "application/json"
+    data: dict[str, Any] = response.get_json()
+    return data
+
+
+def barred_ids(caller: Caller, venue_id: int, query: str = "") -> list[int]:
+    """The ids of the players on the door list, in its order."""
+    return [row["player"]["id"] for row in door_list(caller, venue_id, query)["barred"]]
+
+
+def csv_rows(response: Any) -> list[list[str]]:
+    assert response.status_code == 200, response.get_data(as_text=True)
+    assert response.mimetype == "text/csv"
+    return list(csv.reader(io.StringIO(response.get_data(as_text=True).lstrip("\ufeff"))))
+
+
+@pytest.fixture()
+def door(scene: Scene) -> dict[str, Any]:
+    """Players around today at the scene's venue: Baker suspended (running), Adams banned here
+    for good, Carter banned at another venue, Dunn warned, Evans reminded, Fox's suspension
+    lifted, Gray's over, Hill's to come. Created so the insertion order is not the sorted one."""
+    baker, adams, carter, dunn, evans, fox, gray, hill = scene.players(
+        "Baker", "Adams", "Carter", "Dunn", "Evans", "Fox", "Gray", "Hill"
+    )
+    elsewhere = int(scene.league.venue(scene.region["id"])["id"])
+    office = scene.office
+    made = {
+        "baker": sanctioned(office, baker, "suspension", "fighting", first_day=ago(5), last_day=ago(-9)),
+        "adams": sanctioned(
+            office, adams, "venue_ban", "outside_alcohol", venue_id=scene.venue_id, first_day=ago(40)
+        ),
+        "carter": sanctioned(office, carter, "venue_ban", "fighting", venue_id=elsewhere, first_day=ago(5)),
+        "dunn": sanctioned(office, dunn, "warning", "berating", first_day=ago(0), last_day=ago(-30)),
+        "evans": sanctioned(office, evans, "reminder", "late_arrival", first_day=ago(0), last_day=ago(-30)),
+        "fox": sanctioned(office, fox, "suspension", "cheating", first_day=ago(5)),
+        "gray": sanctioned(office, gray, "suspension", "fighting", first_day=ago(40), last_day=ago(26)),
+        "hill": sanctioned(office, hill, "suspension", "fighting", first_day=ago(-2), last_day=ago(-16)),
+    }
+    lifted = office.post(f"{SANCTIONS}/{made['fox']['id']}/lift", json={"reason": "Cleared on appeal."})
+    assert lifted.status_code == 200
+    players = dict(
+        zip(
+            ("baker", "adams", "carter", "dunn", "evans", "fox", "gray", "hill"),
+            (baker, adams, carter, dunn, evans, fox, gray, hill),
+            strict=True,
+        )
+    )
+    return {"players": players, "sanctions": made, "elsewhere": elsewhere}
+
+
+def test_todays_door_list_r16(scene: Scene, door: dict[str, Any]) -> None:
+    """R16: today, a running suspension and a ban here bar; a ban elsewhere, a warning, a reminder,
+    a lifted, an expired and a future suspension do not. Sorted by display name."""
+    body = door_list(scene.host, scene.venue_id)
+    assert (body["venue_id"], body["on"], body["total"]) == (scene.venue_id, iso(utc_today()), 2)
+    adams, baker = body["barred"]
+    players, made = door["players"], door["sanctions"]
+    assert adams["player"] == {"id": players["adams"], "display_name": "Adams"}
+    assert (adams["last_day"], adams["permanent"]) == (None, True)
+    assert adams["sanction"]["id"] == made["adams"]["id"]
+    assert (adams["sanction"]["kind"], adams["sanction"]["venue_id"]) == ("venue_ban", scene.venue_id)
+    assert adams["sanction_ids"] == [made["adams"]["id"]]
+    assert baker["player"] == {"id": players["baker"], "display_name": "Baker"}
+    assert (baker["last_day"], baker["permanent"]) == (ago(-9), False)
+    assert baker["sanction"]["id"] == made["baker"]["id"]
+    assert baker["sanction"]["category"] == "fighting"
+    assert baker["sanction_ids"] == [made["baker"]["id"]]
+
+
+def test_the_office_reads_any_venues_door_list_r16(scene: Scene, door: dict[str, Any]) -> None:
+    """R16: at the other venue, Carter's ban there and Baker's suspension bar; Adams's ban here does not."""
+    players = door["players"]
+    assert barred_ids(scene.office, door["elsewhere"]) == [players["baker"], players["carter"]]
+    assert barred_ids(scene.office, scene.venue_id) == [players["adams"], players["baker"]]
+
+
+def test_default_day_is_today_r16(scene: Scene, door: dict[str, Any]) -> None:
+    """R16: no `on` is today: the same list as on=today, not as on a later day."""
+    assert door_list(scene.host, scene.venue_id) == door_list(scene.host, scene.venue_id, f"?on={ago(0)}")
+    players = door["players"]
+    # In three days Hill's suspension has begun.
+    assert barred_ids(scene.host, scene.venue_id, f"?on={ago(-3)}") == [
+        players["adams"],
+        players["baker"],
+        players["hill"],
+    ]
+
+
+@pytest.mark.parametrize(("day_ago", "listed"), [(31, False), (30, True), (16, True), (15, False)])
+def test_first_and_last_day_bar_r16(scene: Scene, day_ago: int, listed: bool) -> None:
+    """R16: from first_day (30 days ago) to last_day (16 days ago), both included; not the day
+    before nor the day after."""
+    player = scene.player("Ivy")
+    sanction = sanctioned(scene.office, player, "suspension", "fighting", first_day=ago(30), last_day=ago(16))
+    body = door_list(scene.host, scene.venue_id, f"?on={ago(day_ago)}")
+    assert body["on"] == ago(day_ago)
+    assert [r["player"]["id"] for r in body["barred"]] == ([player] if listed else [])
+    assert body["total"] == (1 if listed else 0)
+    if listed:
+        assert body["barred"][0]["sanction_ids"] == [sanction["id"]]
+        assert body["barred"][0]["last_day"] == ago(16)
+
+
+def test_a_lifted_sanction_bars_no_one_even_on_days_it_ran_r16(scene: Scene) -> None:
+    """R16: lifted, a sanction is off the door list, also for the days before the lift."""
+    player = scene.player("Jo")
+    sanction = sanctioned(scene.office, player, "suspension", "fighting", first_day=ago(30), last_day=ago(16))
+    ban = sanctioned(
+        scene.office, player, "venue_ban", "fighting", venue_id=scene.venue_id, first_day=ago(30)
+    )
+    assert barred_ids(scene.host, scene.venue_id, f"?on={ago(20)}") == [player]
+    for lifted in (sanction, ban):
+        assert scene.office.post(f"{SANCTIONS}/{lifted['id']}/lift", json={"reason": "x"}).status_code == 200
+    assert barred_ids(scene.host, scene.venue_id, f"?on={ago(20)}") == []
+    assert barred_ids(scene.host, scene.venue_id) == []
+
+
+def test_the_sanction_shown_is_the_one_that_bars_longest_r16(scene: Scene) -> None:
+    """R16: one row per player; `sanction` is the permanent one (else the one ending last), and
+    `sanction_ids` names every sanction that bars them."""
+    kim, lou = scene.players("Kim", "Lou")
+    office = scene.office
+    kim_short = sanctioned(office, kim, "suspension", "fighting", first_day=ago(5), last_day=ago(-9))
+    kim_ban = sanctioned(office, kim, "venue_ban", "gambling", venue_id=scene.venue_id, first_day=ago(3))
+    kim_long = sanctioned(office, kim, "suspension", "cheating", first_day=ago(2), last_day=ago(-30))
+    lou_long = sanctioned(office, lou, "suspension", "cheating", first_day=ago(3), last_day=ago(-40))
+    lou_short = sanctioned(
+        office, lou, "venue_ban", "fighting", venue_id=scene.venue_id, first_day=ago(1), last_day=ago(-2)
+    )
+    body = door_list(scene.office, scene.venue_id)
+    assert body["total"] == 2
+    kim_row, lou_row = body["barred"]
+    assert kim_row["player"]["id"] == kim
+    assert kim_row["sanction"]["id"] == kim_ban["id"]
+    assert (kim_row["last_day"], kim_row["permanent"]) == (None, True)
+    assert sorted(kim_row["sanction_ids"]) == sorted([kim_short["id"], kim_ban["id"], kim_long["id"]])
+    assert lou_row["sanction"]["id"] == lou_long["id"]
+    assert (lou_row["last_day"], lou_row["permanent"]) == (ago(-40), False)
+    assert sorted(lou_row["sanction_ids"]) == sorted([lou_long["id"], lou_short["id"]])
+
+
+def test_sorted_by_display_name_then_id_r16(scene: Scene) -> None:
+    """R16: by display name, and two players of the same name by id (sanctioned in the other order)."""
+    first, second = scene.players("Sam Same", "Sam Same")
+    zed, abe = scene.players("Zed", "Abe")
+    for player in (zed, second, abe, first):
+        sanctioned(scene.office, player, "suspension", "fighting", first_day=ago(1))
+    assert barred_ids(scene.host, scene.venue_id) == [abe, first, second, zed]
+
+
+def test_door_list_as_csv_r16(scene: Scene, door: dict[str, Any]) -> None:
+    """R16: ?format=csv and Accept: text/csv give the printable list, 'permanent' for no last day."""
+    players, made = door["players"], door["sanctions"]
+    expected = [
+        CSV_HEADER,
+        [
+            "Adams",
+            str(players["adams"]),
+            "venue_ban",
+            "outside_alcohol",
+            ago(40),
+            "permanent",
+            str(made["adams"]["id"]),
+        ],
+        ["Baker", str(players["baker"]), "suspension", "fighting", ago(5), ago(-9), str(made["baker"]["id"])],
+    ]
+    assert csv_rows(scene.host.get(barred_url(scene.venue_id, "?format=csv"))) == expected
+    accept = scene.host.get(barred_url(scene.venue_id), headers={"Accept": "text/csv"})
+    assert csv_rows(accept) == expected
+    past = scene.office.get(barred_url(scene.venue_id, f"?format=csv&on={ago(30)}"))
+    rows = csv_rows(past)
+    assert rows[0] == CSV_HEADER
+    assert sorted(r[0] for r in rows[1:]) == ["Adams", "Gray"]
+
+
+def test_an_empty_door_list_r16(scene: Scene) -> None:
+    """R16: no one barred: an empty list, and a CSV with the header only."""
+    body = door_list(scene.host, scene.venue_id)
+    assert (body["total"], body["barred"]) == (0, [])
+    assert csv_rows(scene.host.get(barred_url(scene.venue_id, "?format=csv"))) == [CSV_HEADER]
+
+
+def test_who_may_read_the_door_list_r16(scene: Scene) -> None:
+    """R16: the venue's hosts and the office; another venue's host 403, the public 401, an unknown
+    venue 404."""
+    player = scene.player("Max")
+    sanctioned(scene.office, player, "suspension", "fighting", first_day=ago(1))
+    elsewhere = int(scene.league.venue(scene.region["id"])["id"])
+    stranger = scene.host_for(elsewhere, name="Host: Elsewhere")
+    assert barred_ids(scene.host, scene.venue_id) == [player]
+    assert barred_ids(scene.office, scene.venue_id) == [player]
+    assert barred_ids(stranger, elsewhere) == [player]
+    assert_problem(stranger.get(barred_url(scene.venue_id)), 403)
+    assert_problem(stranger.get(barred_url(scene.venue_id, "?format=csv")), 403)
+    assert_problem(scene.public.get(barred_url(scene.venue_id)), 401)
+    assert_problem(scene.office.get(barred_url(987654321)), 404)
+
+
+def test_a_host_ban_is_on_their_door_list_r15(scene: Scene) -> None:
+    """R15, R16: a ban the host issued bars the player at that venue from its first day."""
+    player = scene.player("Ned")
+    ban = sanctioned(scene.host, player, "venue_ban", "fighting", venue_id=scene.venue_id, first_day=ago(0))
+    (row,) = door_list(scene.host, scene.venue_id)["barred"]
+    assert (row["player"]["id"], row["sanction"]["id"], row["sanction"]["issued_by"]) == (
+        player,
+        ban["id"],
+        "Host: Crown",
+    )
+    assert barred_ids(scene.host, scene.venue_id, f"?on={ago(1)}") == []
