@@ -24,6 +24,7 @@ from models.services.lookup import get_or_raise
 from models.services.paging import Page
 from models.services.player_queries import as_seen_by, player_as_seen_by, search_players
 from models.services.players import create_player, update_player
+from models.services.qualification_queries import player_qualification
 from models.services.standings import player_seasons
 
 blp = Blueprint("players", __name__, url_prefix="/api/v1/players", description="Players (R5, R19).")
@@ -56,7 +57,11 @@ class PlayerByIdViews(MethodView):
         session = db.session()
         player = get_or_raise(session, Player, player_id, "player")
         actor = current_actor()
-        profile = {**player_as_seen_by(session, actor, player), "seasons": player_seasons(session, player)}
+        profile = {
+            **player_as_seen_by(session, actor, player),
+            "seasons": player_seasons(session, player),
+            "qualification": player_qualification(session, player),
+        }
         ladder = ladder_for(session, actor, player)
         return profile if ladder is None else {**profile, "discipline": ladder}
 

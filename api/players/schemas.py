@@ -83,7 +83,26 @@ class LadderOut(Schema):
     suspensions_last_12_months = fields.Integer()
 
 
+class VenueQualificationOut(Schema):
+    venue_id = fields.Integer()
+    status = fields.String(metadata={"description": "qualified, skipped, tied_at_cut or below_the_cut"})
+    reason = fields.String(allow_none=True, metadata={"description": "Why skipped (R13)."})
+    elsewhere_venue_id = fields.Integer(allow_none=True)
+
+
+class SeasonQualificationOut(Schema):
+    season_id = fields.Integer()
+    qualified_at = fields.Integer(allow_none=True, metadata={"description": "The venue (R14), or null."})
+    provisional = fields.Boolean()
+    published = fields.Boolean()
+    venues = fields.List(fields.Nested(VenueQualificationOut))
+
+
 class PlayerProfileOut(PlayerOut):
+    qualification = fields.List(
+        fields.Nested(SeasonQualificationOut),
+        metadata={"description": "Where the player qualified in each season, or why not (R12-R14)."},
+    )
     discipline = fields.Nested(
         LadderOut,
         metadata={"description": "Office only: warnings and suspensions in the last 12 months (R15)."},

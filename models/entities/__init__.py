@@ -16,6 +16,7 @@ from models.entities.league import (
     Venue,
 )
 from models.entities.players import Player
+from models.entities.qualification import Disqualification, QualifierPublication
 from models.entities.tournaments import STATUSES, TOURNAMENT_KINDS, Result, Tournament
 
 __all__ = [
@@ -29,10 +30,12 @@ __all__ = [
     "ApiKeyVenue",
     "AuditEntry",
     "Base",
+    "Disqualification",
     "LeagueSettings",
     "Player",
     "PointsChart",
     "PointsChartBand",
+    "QualifierPublication",
     "Region",
     "Result",
     "Season",

@@ -63,3 +63,13 @@ def sanction_overridden(row: int, player_id: int, sanction_id: int) -> Notice:
         (player_id,),
         "R16",
     )
+
+
+def age_unverified(row: int, player_id: int) -> Notice:
+    """R3: a championship entrant whose date of birth is unknown, so min_age is not checked."""
+    return Notice(
+        "age_unverified",
+        f"results.{row}: player {player_id} has no date of birth on record; min_age is unverified (R3).",
+        (player_id,),
+        "R3",
+    )

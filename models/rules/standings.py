@@ -45,6 +45,8 @@ class Row:
     place_counts: dict[int, int] = field(default_factory=dict)
     rank: int = 0
     tied: bool = False
+    # R11's tie-break key (lower is better): equal keys are level after every step.
+    key: tuple[int, ...] = ()
 
 
 def attendance_bonus(played: int, tiers: Iterable[Tier]) -> int:
@@ -113,6 +115,7 @@ def rank_rows(rows: Iterable[Row]) -> list[Row]:
             rank = position
             previous = key
         row.rank = rank
+        row.key = key
     ordered = [row for _key, row in keyed]
     for index, row in enumerate(ordered):
         row.tied = any(

@@ -19,11 +19,18 @@ from models.errors import Forbidden, Problem, refuse
 from models.infra.clock import today
 from models.rules.charts import NoBandForEntrants
 from models.rules.discipline import Barred, barred_problem, barred_rows
-from models.rules.notices import Notice, existing_player, merged_player, sanction_overridden
-from models.rules.players import normalise_email, normalise_name, parse_membership_number, similar_names
+from models.rules.notices import Notice, age_unverified, existing_player, merged_player, sanction_overridden
+from models.rules.players import (
+    age_on,
+    normalise_email,
+    normalise_name,
+    parse_membership_number,
+    similar_names,
+)
 from models.rules.reports import finishing_order_problems, repeated_entrants, shared_membership_numbers
 from models.services.discipline_queries import barring_sanctions
 from models.services.league import chart_rule
+from models.services.qualification_queries import qualified, season_qualification
 from models.services.season_queries import season_for
 
 # How a result row may name its player (R5), in the order they are looked at.
@@ -80,6 +87,10 @@ def check_report(session: Session, actor: Actor, report: dict[str, Any]) -> Chec
     )
     if season is not None:
         problems += chart_problems(season, len(rows))
+    if venue is not None and season is not None and report["kind"] != "regular":
+        eligibility, age_notices = playoff_problems(session, report, venue, season, entrants)
+        problems += eligibility
+        notices += age_notices
     overridden: list[Barred] = []
     if venue is not None:
         barred = barred_entrants(session, entrants, venue.id, report["date"])
@@ -145,6 +156,49 @@ def season_of_report(
         message = f"Season {named.id} does not cover venue {venue.id}'s region."
         return None, [Problem("venue_id", message, "R3")]
     return named, []
+
+
+def playoff_problems(
+    session: Session, report: dict[str, Any], venue: Venue, season: Season, entrants: list[Entrant]
+) -> tuple[list[Problem], list[Notice]]:
+    """R3: a playoff takes only the season's qualifiers (the published lists once there are
+    some) from venues of the playoff venue's region; a championship only qualifiers who are at
+    least the season's min_age on its date. Each ineligible row is named, with why."""
+    lists = season_qualification(session, season).lists
+    region_of_venue = {v["venue_id"]: v["region_id"] for v in lists}
+    qualified_at = qualified(lists)
+    problems: list[Problem] = []
+    notices: list[Notice] = []
+    for index, entrant in enumerate(entrants):
+        at = f"results.{index}.player_id"
+        player = entrant.player
+        where = qualified_at.get(player.id) if player is not None else None
+        if player is None or where is None:
+            who = f"player {player.id}" if player is not None else "a new player"
+            problems.append(Problem(at, f"{who.capitalize()} did not qualify in season {season.id}.", "R3"))
+        elif report["kind"] == "playoff" and region_of_venue[where] != venue.region_id:
+            problems.append(
+                Problem(
+                    at,
+                    f"Player {player.id} qualified at venue {where}, of region {region_of_venue[where]}; "
+                    f"this playoff is for region {venue.region_id}.",
+                    "R3",
+                )
+            )
+        elif report["kind"] != "championship":
+            continue
+        elif player.date_of_birth is None:
+            notices.append(age_unverified(index, player.id))
+        elif age_on(player.date_of_birth, report["date"]) < season.min_age:
+            problems.append(
+                Problem(
+                    at,
+                    f"Player {player.id} is under {season.min_age} on the championship date "
+                    f"({report['date'].isoformat()}).",
+                    "R3",
+                )
+            )
+    return problems, notices
 
 
 def chart_problems(season: Season, entrants: int) -> list[Problem]:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from sqlalchemy import ColumnElement, func, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from models.entities.league import Season, Venue
@@ -40,17 +41,6 @@ class VenueStandings:
         return self.average_attendance.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
 
 
-def counted_tournaments(season_id: int, venue_id: int, as_of: date) -> tuple[ColumnElement[bool], ...]:
-    """R1, R3, R17: the live regular tournaments of one venue and season, up to a date."""
-    return (
-        Tournament.season_id == season_id,
-        Tournament.venue_id == venue_id,
-        Tournament.kind == "regular",
-        Tournament.voided_at.is_(None),
-        Tournament.date <= as_of,
-    )
-
-
 def standings_of(
     session: Session, season_id: int, venue_id: int, as_of: date | None = None
 ) -> VenueStandings:
@@ -65,13 +55,39 @@ def standings_of(
 def venue_standings(
     session: Session, season: Season, venue: Venue, as_of: date | None = None
 ) -> VenueStandings:
+    """R11: one venue's standings in a season, as of a day (today by default)."""
     as_of = as_of or today()
-    where = counted_tournaments(season.id, venue.id, as_of)
-    count, entrants = session.execute(
-        select(func.count(Tournament.id), func.coalesce(func.sum(Tournament.entrants), 0)).where(*where)
-    ).one()
+    return season_tables(session, season, [venue], as_of)[venue.id]
+
+
+def season_tables(
+    session: Session, season: Season, venues: Sequence[Venue], as_of: date
+) -> dict[int, VenueStandings]:
+    """R1, R11: the standings of several venues of a season, as of a day, in two queries whatever
+    the number of venues (each venue is still its own league)."""
+    venue_ids = [venue.id for venue in venues]
+    where = (
+        Tournament.season_id == season.id,
+        Tournament.venue_id.in_(venue_ids),
+        Tournament.kind == "regular",
+        Tournament.voided_at.is_(None),
+        Tournament.date <= as_of,
+    )
+    totals = {
+        venue_id: (int(count), int(entrants))
+        for venue_id, count, entrants in session.execute(
+            select(
+                Tournament.venue_id,
+                func.count(Tournament.id),
+                func.coalesce(func.sum(Tournament.entrants), 0),
+            )
+            .where(*where)
+            .group_by(Tournament.venue_id)
+        )
+    }
     rows = session.execute(
         select(
+            Tournament.venue_id,
             Result.player_id,
             Player.display_name,
             Result.tournament_id,
@@ -84,14 +100,22 @@ def venue_standings(
         .join(Player, Player.id == Result.player_id)
         .where(*where)
     ).all()
-    by_player: dict[int, tuple[str, list[Entry]]] = {}
-    for player_id, name, tournament_id, place, status, placement, participation in rows:
-        by_player.setdefault(player_id, (name, []))[1].append(
+    by_venue: dict[int, dict[int, tuple[str, list[Entry]]]] = {venue_id: {} for venue_id in venue_ids}
+    for venue_id, player_id, name, tournament_id, place, status, placement, participation in rows:
+        by_venue[venue_id].setdefault(player_id, (name, []))[1].append(
             Entry(tournament_id, place, status, placement, participation)
         )
     tiers = [Tier(int(t["events"]), int(t["points"])) for t in season.attendance_bonus or []]
-    ranked = standings(by_player, season.count_best, tiers)
-    return VenueStandings(season, venue, as_of, int(count), int(entrants), ranked)
+    return {
+        venue.id: VenueStandings(
+            season,
+            venue,
+            as_of,
+            *totals.get(venue.id, (0, 0)),
+            standings(by_venue[venue.id], season.count_best, tiers),
+        )
+        for venue in venues
+    }
 
 
 def player_seasons(session: Session, player: Player) -> list[dict[str, Any]]:

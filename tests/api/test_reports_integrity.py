@@ -336,14 +336,22 @@ def test_office_voids_any_time_r17(scene: Scene) -> None:
 
 @pytest.fixture()
 def ended_scene(make_scene: MakeScene) -> Scene:
-    """A scene whose season ran from 80 to 10 days ago."""
-    return make_scene(starts_on=ago(80), ends_on=ago(10))
+    """A scene whose season ran from 80 to 10 days ago, where everyone who played qualifies
+    (cut_fraction 1: the quota is the whole average field, R12)."""
+    return make_scene(starts_on=ago(80), ends_on=ago(10), cut_fraction=1)
+
+
+def qualifiers(scene: Scene, n: int) -> list[int]:
+    """n players who played the season's one regular tournament, so all qualify (R3)."""
+    ids = scene.add_players(n)
+    scene.report(ids, day=days_ago(40))
+    return ids
 
 
 def test_playoff_names_its_season_and_follows_its_last_day_r2(ended_scene: Scene) -> None:
     """R2: a playoff names its season and is held after the season's last day."""
     scene = ended_scene
-    ids = scene.add_players(4)
+    ids = qualifiers(scene, 4)
     season_id = scene.season["id"]
     report = scene.posted(scene.body(ids, days_ago(3), kind="playoff", season_id=season_id))
     assert (report["kind"], report["season_id"]) == ("playoff", season_id)
@@ -377,13 +385,14 @@ def test_playoff_at_a_venue_outside_the_seasons_regions_is_refused_r2_r3(
     """R3: a playoff takes venues of the season's regions; a championship is not so limited."""
     scene = ended_scene
     elsewhere = league.venue(league.region()["id"])
-    ids = scene.add_players(2)
+    ids = qualifiers(scene, 2)
     body = {
         **scene.body(ids, days_ago(3), kind="playoff", season_id=scene.season["id"]),
         "venue_id": elsewhere["id"],
     }
+    stored = scene.stored_reports()
     assert_problem(scene.post(body, scene.office), 422, "venue_id", rule="R3")
-    assert scene.stored_reports() == 0
+    assert scene.stored_reports() == stored
     body["kind"] = "championship"
     assert scene.post(body, scene.office).status_code == 201
 

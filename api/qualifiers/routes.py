@@ -1,0 +1,191 @@
+"""Qualification (R3, R12-R14): every venue's qualifier list, explained; the office publishes the
+lists after the season (settling ties at the cut) and disqualifies players for a season."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from flask import after_this_request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api import db
+from api.auth import current_actor, office_only
+from api.csv_export import csv_response, varies_by_accept, wants_csv
+from api.qualifiers.schemas import (
+    CSV_COLUMNS,
+    DisqualificationIn,
+    DisqualificationOut,
+    PublishIn,
+    QualifiersQuery,
+    SeasonQualifiersOut,
+    VenueQualifiersOut,
+    WithdrawIn,
+)
+from models.entities import Disqualification, QualifierPublication, Season, Venue
+from models.services.lookup import get_or_raise
+from models.services.qualification import disqualify, publish, withdraw_disqualification
+from models.services.qualification_queries import (
+    Qualification,
+    disqualifications_of,
+    get_disqualification,
+    qualification_of,
+    regions_of,
+)
+
+blp = Blueprint(
+    "qualifiers", __name__, url_prefix="/api/v1/seasons", description="Qualification (R3, R12-R14)."
+)
+
+
+def _publication(found: Qualification) -> dict[str, Any]:
+    publication = found.publication
+    return {
+        "season_id": found.season.id,
+        "provisional": found.provisional,
+        "published": publication is not None,
+        "published_at": publication.published_at if publication else None,
+        "note": publication.note if publication else None,
+        "changes": found.changes,
+    }
+
+
+def _csv_lines(lists: Sequence[Mapping[str, Any]]) -> Iterator[list[Any]]:
+    for venue in lists:
+        head = [venue["venue_id"], venue["venue_name"], venue["region_id"]]
+        for q in venue["qualifiers"]:
+            yield [
+                *head,
+                "qualifier",
+                q["rank"],
+                q["player"]["id"],
+                q["player"]["display_name"],
+                q["points"],
+                " ".join(q["flags"]),
+                "",
+                "",
+            ]
+        for s in venue["skipped"]:
+            yield [
+                *head,
+                "skipped",
+                s["rank"],
+                s["player"]["id"],
+                s["player"]["display_name"],
+                s["points"],
+                "",
+                s["reason"],
+                s["venue_id"] or "",
+            ]
+        for t in venue["tied_out"]:
+            yield [
+                *head,
+                "tied_out",
+                t["rank"],
+                t["player"]["id"],
+                t["player"]["display_name"],
+                t["points"],
+                " ".join(t["flags"]),
+                "",
+                "",
+            ]
+
+
+def _answer(lists: Sequence[Mapping[str, Any]], body: dict[str, Any], name: str) -> Any:
+    """The body as JSON, or the lists as CSV (`Accept: text/csv` or `?format=csv`)."""
+    after_this_request(varies_by_accept)
+    if wants_csv():
+        return csv_response(CSV_COLUMNS, _csv_lines(lists), name)
+    return body
+
+
+@blp.route("/<id:season_id>/qualifiers")
+class SeasonQualifiersViews(MethodView):
+    @blp.arguments(QualifiersQuery, location="query")
+    @blp.response(200, SeasonQualifiersOut)
+    @blp.doc(responses={200: {"content": {"text/csv": {"schema": {"type": "string"}}}}})
+    def get(self, args: dict[str, Any], season_id: int) -> Any:
+        """Every venue's qualifiers for the playoffs (R12-R14), and each region's list (R3)
+
+        The published lists once the office published them (with what would change if it
+        published again now); before that, or with `view=current`, the lists as the results
+        stand. `Accept: text/csv` or `?format=csv` for CSV.
+        """
+        found = qualification_of(db.session(), season_id, current=args.get("view") == "current")
+        body = {**_publication(found), "venues": found.lists, "regions": regions_of(found.lists)}
+        return _answer(found.lists, body, f"qualifiers-season{season_id}.csv")
+
+
+@blp.route("/<id:season_id>/venues/<id:venue_id>/qualifiers")
+class VenueQualifiersViews(MethodView):
+    @blp.arguments(QualifiersQuery, location="query")
+    @blp.response(200, VenueQualifiersOut)
+    @blp.doc(responses={200: {"content": {"text/csv": {"schema": {"type": "string"}}}}})
+    def get(self, args: dict[str, Any], season_id: int, venue_id: int) -> Any:
+        """A venue's qualifiers (R12-R14): in standings order with flags, and who was skipped why"""
+        session = db.session()
+        get_or_raise(session, Venue, venue_id, "venue")
+        found = qualification_of(session, season_id, current=args.get("view") == "current")
+        venue = found.venue(venue_id)
+        body = {**_publication(found), **venue}
+        if found.changes is not None:
+            body["changes"] = _venue_changes(found.changes, venue_id)
+        return _answer([venue], body, f"qualifiers-season{season_id}-venue{venue_id}.csv")
+
+
+def _venue_changes(changes: Mapping[str, Any], venue_id: int) -> dict[str, Any]:
+    come_in = [c for c in changes["would_come_in"] if c["venue_id"] == venue_id]
+    drop_out = [c for c in changes["would_drop_out"] if c["venue_id"] == venue_id]
+    return {"changed": bool(come_in or drop_out), "would_come_in": come_in, "would_drop_out": drop_out}
+
+
+@blp.route("/<id:season_id>/qualifiers/publish")
+class PublishViews(MethodView):
+    @office_only
+    @blp.arguments(PublishIn)
+    @blp.response(201, SeasonQualifiersOut)
+    def post(self, data: dict[str, Any], season_id: int) -> dict[str, Any]:
+        """Publish the season's qualifier lists as the official ones (office, after the season; R12)
+
+        `settlements` settle ties at the cut: each names a player who goes (the league's draw).
+        Audited. Publishing again replaces the official lists.
+        """
+        session = db.session()
+        season = get_or_raise(session, Season, season_id, "season")
+        publication: QualifierPublication = publish(
+            session, current_actor(), season, data.get("note"), data["settlements"]
+        )
+        found = Qualification(season, publication.lists, publication, None)
+        return {**_publication(found), "venues": found.lists, "regions": regions_of(found.lists)}
+
+
+@blp.route("/<id:season_id>/disqualifications")
+class DisqualificationsViews(MethodView):
+    @office_only
+    @blp.response(200, DisqualificationOut(many=True))
+    def get(self, season_id: int) -> list[Disqualification]:
+        """The season's disqualifications, withdrawn ones too (office; R13)"""
+        session = db.session()
+        return disqualifications_of(session, get_or_raise(session, Season, season_id, "season"))
+
+    @office_only
+    @blp.arguments(DisqualificationIn)
+    @blp.response(201, DisqualificationOut)
+    def post(self, data: dict[str, Any], season_id: int) -> Disqualification:
+        """Disqualify a player for the season (office; R13): skipped at every venue, results stand"""
+        session = db.session()
+        season = get_or_raise(session, Season, season_id, "season")
+        return disqualify(session, current_actor(), season, data["player_id"], data["reason"])
+
+
+@blp.route("/<id:season_id>/disqualifications/<id:disqualification_id>/withdraw")
+class WithdrawViews(MethodView):
+    @office_only
+    @blp.arguments(WithdrawIn)
+    @blp.response(200, DisqualificationOut)
+    def post(self, data: dict[str, Any], season_id: int, disqualification_id: int) -> Disqualification:
+        """Withdraw a disqualification, with a reason (office; R13); the record stays"""
+        session = db.session()
+        item = get_disqualification(session, season_id, disqualification_id)
+        return withdraw_disqualification(session, current_actor(), item, data["reason"])

@@ -1,0 +1,271 @@
+"""R12-R14: who qualifies for the playoffs from each venue. The quota of each venue, who is skipped
+and why, and the one qualifying venue of each player: the player-optimal stable assignment found
+by deferred acceptance, which does not depend on the order venues or players come in."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+
+from models.rules.numbers import round_half_up
+from models.rules.players import age_on
+
+# R13: where several reasons apply, the first of these is given.
+SKIP_REASONS = ("underage", "disqualified", "suspended", "too_few_events", "qualified_elsewhere")
+POLICIES = ("best_rank", "most_played", "home_venue")
+
+
+def quota(cut_fraction: Decimal, entrants: int, tournaments: int) -> int:
+    """R12: q = max(1, round_half_up(cut_fraction x average attendance)), the average being the
+    entrants of the venue's regular tournaments divided by their number (exact, no floats)."""
+    if tournaments == 0:
+        return 1
+    return max(1, round_half_up(cut_fraction * Decimal(entrants) / Decimal(tournaments)))
+
+
+def player_skip(
+    date_of_birth: date | None,
+    min_age: int,
+    age_day: date,
+    disqualified: bool,
+    suspended: bool,
+) -> tuple[str | None, bool]:
+    """R13, the reasons that skip a player at every venue, in their order: (the reason or None,
+    whether the age is unverified because the date of birth is unknown)."""
+    if date_of_birth is not None and age_on(date_of_birth, age_day) < min_age:
+        return "underage", False
+    if disqualified:
+        return "disqualified", date_of_birth is None
+    if suspended:
+        return "suspended", date_of_birth is None
+    return None, date_of_birth is None
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's line in a venue's standings (R11): `key` is R11's tie-break key (lower is better),
+    so two players with equal keys are level after every tie-break."""
+
+    player_id: int
+    rank: int
+    points: int
+    played: int
+    key: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class VenueTable:
+    """One venue's standings and quota. `draw` lists players the office's draw put first among
+    those level with them (R12: a settled tie at the cut)."""
+
+    venue_id: int
+    quota: int
+    standings: tuple[Standing, ...]
+    draw: tuple[int, ...] = ()
+
+    def ordered(self) -> list[Standing]:
+        """R12's order: standings order; players still level by the office's draw, then lower id."""
+        drawn = {player_id: index for index, player_id in enumerate(self.draw)}
+        return sorted(
+            self.standings,
+            key=lambda s: (s.key, drawn.get(s.player_id, len(drawn)), s.player_id),
+        )
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """What qualification needs to know of a player beyond the standings."""
+
+    player_id: int
+    skip: str | None = None  # underage, disqualified or suspended (player_skip)
+    age_unverified: bool = False
+    home_venue_id: int | None = None
+
+
+def preferences(policy: str, entrant: Entrant, options: Sequence[tuple[int, Standing]]) -> list[int]:
+    """R14: the venues where a player may qualify, most wanted first, by the season's policy:
+    best_rank (best rank, then more points, then the lower venue id), most_played (most
+    tournaments there, then best_rank) or home_venue (the recorded home venue, then best_rank)."""
+
+    def best_rank(option: tuple[int, Standing]) -> tuple[int, int, int]:
+        venue_id, standing = option
+        return (standing.rank, -standing.points, venue_id)
+
+    if policy == "most_played":
+        ranked = sorted(options, key=lambda o: (-o[1].played, *best_rank(o)))
+    elif policy == "home_venue":
+        ranked = sorted(options, key=lambda o: (o[0] != entrant.home_venue_id, *best_rank(o)))
+    else:
+        ranked = sorted(options, key=best_rank)
+    return [venue_id for venue_id, _standing in ranked]
+
+
+def deferred_acceptance(
+    proposals: Mapping[int, Sequence[int]],
+    capacity: Mapping[int, int],
+    venue_order: Mapping[int, Mapping[int, int]],
+) -> tuple[dict[int, int], dict[int, set[int]]]:
+    """R14: the player-optimal stable assignment (Gale-Shapley, players proposing).
+
+    `proposals` gives each player's venues, most wanted first; `capacity` each venue's quota;
+    `venue_order[v][p]` the position of player p in venue v's order (lower is better). Each venue
+    holds its best `capacity` proposers and rejects the rest, who propose further down their list.
+    Returns (player -> venue, venue -> the players it rejected). The outcome is the same whatever
+    order the players come in (a theorem of deferred acceptance)."""
+    next_choice = {player: 0 for player in proposals}
+    held: dict[int, list[int]] = {venue: [] for venue in capacity}
+    rejected: dict[int, set[int]] = {venue: set() for venue in capacity}
+    free = sorted(proposals)
+    while free:
+        player = free.pop()
+        choices = proposals[player]
+        if next_choice[player] >= len(choices):
+            continue
+        venue = choices[next_choice[player]]
+        next_choice[player] += 1
+        holding = held[venue]
+        holding.append(player)
+        holding.sort(key=lambda p: venue_order[venue][p])
+        if len(holding) > capacity[venue]:
+            out = holding.pop()
+            rejected[venue].add(out)
+            free.append(out)
+    assignment = {player: venue for venue, players in held.items() for player in players}
+    return assignment, rejected
+
+
+@dataclass
+class Qualifier:
+    player_id: int
+    rank: int
+    points: int
+    flags: list[str] = field(default_factory=list)
+    # Skipped players ranked above this one: they are why this player moved up.
+    moved_up_past: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Skipped:
+    player_id: int
+    rank: int
+    points: int
+    reason: str
+    venue_id: int | None = None  # for qualified_elsewhere: where the player qualified
+
+
+@dataclass
+class VenueOutcome:
+    venue_id: int
+    quota: int
+    qualifiers: list[Qualifier]
+    skipped: list[Skipped]
+    # Players level at the cut with the last qualifier who do not go here (R12: tie_at_cut).
+    tied_out: list[Qualifier] = field(default_factory=list)
+
+
+def qualify(
+    tables: Iterable[VenueTable],
+    entrants: Mapping[int, Entrant],
+    policy: str,
+    min_events: int,
+) -> dict[int, VenueOutcome]:
+    """R12-R14 for a whole season: each venue's qualifiers in R12's order, with flags, and every
+    skipped player above the last qualifier with the first reason that applies."""
+    by_venue = {table.venue_id: table for table in tables}
+    orders = {venue_id: table.ordered() for venue_id, table in by_venue.items()}
+    position = {venue_id: {s.player_id: i for i, s in enumerate(order)} for venue_id, order in orders.items()}
+
+    def skip_at(standing: Standing) -> str | None:
+        entrant = entrants.get(standing.player_id, Entrant(standing.player_id))
+        if entrant.skip is not None:
+            return entrant.skip
+        return "too_few_events" if standing.played < min_events else None
+
+    options: dict[int, list[tuple[int, Standing]]] = {}
+    for venue_id, order in orders.items():
+        for standing in order:
+            if skip_at(standing) is None:
+                options.setdefault(standing.player_id, []).append((venue_id, standing))
+    proposals = {
+        player_id: preferences(policy, entrants.get(player_id, Entrant(player_id)), opts)
+        for player_id, opts in options.items()
+    }
+    capacity = {venue_id: table.quota for venue_id, table in by_venue.items()}
+    assignment, rejected = deferred_acceptance(proposals, capacity, position)
+    return {
+        venue_id: _explain(
+            by_venue[venue_id], orders[venue_id], assignment, rejected[venue_id], entrants, skip_at
+        )
+        for venue_id in by_venue
+    }
+
+
+def _explain(
+    table: VenueTable,
+    order: list[Standing],
+    assignment: Mapping[int, int],
+    rejected: set[int],
+    entrants: Mapping[int, Entrant],
+    skip_at: Callable[[Standing], str | None],
+) -> VenueOutcome:
+    """One venue's answer: qualifiers in order with their flags, who was skipped above the last
+    of them and why, and the ties at the cut."""
+    qualifiers: list[Qualifier] = []
+    skipped: list[Skipped] = []
+    skipped_since: list[int] = []
+    for standing in order:
+        here = assignment.get(standing.player_id) == table.venue_id
+        if here:
+            entrant = entrants.get(standing.player_id, Entrant(standing.player_id))
+            flags = ["age_unverified"] if entrant.age_unverified else []
+            qualifiers.append(
+                Qualifier(standing.player_id, standing.rank, standing.points, flags, list(skipped_since))
+            )
+            continue
+        reason = skip_at(standing)
+        elsewhere = assignment.get(standing.player_id)
+        if reason is None and elsewhere is not None:
+            reason = "qualified_elsewhere"
+        if reason is not None:
+            where = elsewhere if reason == "qualified_elsewhere" else None
+            skipped.append(Skipped(standing.player_id, standing.rank, standing.points, reason, where))
+            skipped_since.append(standing.player_id)
+    if qualifiers and len(qualifiers) >= table.quota:
+        # A full list is explained by those above its last qualifier; below it nobody moved up.
+        last = next(i for i, s in enumerate(order) if s.player_id == qualifiers[-1].player_id)
+        above = {s.player_id for s in order[:last]}
+        skipped = [s for s in skipped if s.player_id in above]
+    tied_out = _ties_at_cut(table, order, qualifiers, rejected)
+    for tied in tied_out:
+        if entrants.get(tied.player_id, Entrant(tied.player_id)).age_unverified:
+            tied.flags.insert(0, "age_unverified")
+    return VenueOutcome(table.venue_id, table.quota, qualifiers, skipped, tied_out)
+
+
+def _ties_at_cut(
+    table: VenueTable, order: list[Standing], qualifiers: list[Qualifier], rejected: set[int]
+) -> list[Qualifier]:
+    """R12: where only the lower player id (or the office's draw) separates the last qualifier
+    from the next eligible player (one this venue turned away), everyone level with them at the
+    cut is flagged: `tie_at_cut` for the office to settle, or `tie_settled` once its draw did."""
+    if not qualifiers or not rejected:
+        return []
+    by_id = {s.player_id: s for s in order}
+    last_key = by_id[qualifiers[-1].player_id].key
+    out = [by_id[p] for p in rejected if by_id[p].key == last_key]
+    if not out:
+        return []
+    group = {q.player_id for q in qualifiers if by_id[q.player_id].key == last_key} | {
+        s.player_id for s in out
+    }
+    flag = "tie_settled" if group & set(table.draw) else "tie_at_cut"
+    for qualifier in qualifiers:
+        if qualifier.player_id in group:
+            qualifier.flags.append(flag)
+    place = {s.player_id: i for i, s in enumerate(order)}
+    return [
+        Qualifier(s.player_id, s.rank, s.points, [flag])
+        for s in sorted(out, key=lambda s: place[s.player_id])
+    ]

@@ -1,0 +1,200 @@
+"""Qualification writes (R12, R13, R18): the office disqualifies a player for a season (and may
+withdraw it), and publishes the season's qualifier lists, settling ties at the cut by naming who
+goes. Each is audited; a publication is frozen as it was."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from models.actor import Actor
+from models.entities.league import Season
+from models.entities.players import Player
+from models.entities.qualification import Disqualification, QualifierPublication
+from models.errors import Conflict, Forbidden, Problem, refuse
+from models.infra.clock import today, utcnow
+from models.services.audit import record, snapshot
+from models.services.qualification_queries import (
+    compute_lists,
+    draws_of,
+    latest_publication,
+    provisional,
+    qualified,
+)
+
+
+def _office(actor: Actor, what: str) -> None:
+    if not actor.is_office:
+        raise Forbidden(f"Only the office {what}.")
+
+
+def disqualify(
+    session: Session, actor: Actor, season: Season, player_id: int, reason: str
+) -> Disqualification:
+    """R13: the player is skipped at every venue of the season; their results still stand."""
+    _office(actor, "disqualifies players")
+    player = session.get(Player, player_id)
+    if player is None:
+        refuse(
+            "The disqualification cannot be recorded",
+            [Problem("player_id", f"There is no player with id {player_id}.")],
+        )
+    standing = session.scalar(
+        select(Disqualification.id).where(
+            Disqualification.season_id == season.id,
+            Disqualification.player_id == player_id,
+            Disqualification.withdrawn_at.is_(None),
+        )
+    )
+    if standing is not None:
+        raise Conflict(
+            f"Player {player_id} is already disqualified for season {season.id} "
+            f"(disqualification {standing}).",
+            problems=[Problem("player_id", f"Already disqualified ({standing}).")],
+        )
+    item = Disqualification(
+        season_id=season.id,
+        player_id=player_id,
+        reason=reason,
+        created_by=actor.name,
+        created_by_key_id=actor.key_id,
+    )
+    session.add(item)
+    session.flush()
+    record(
+        session,
+        actor,
+        "disqualification.create",
+        "disqualification",
+        item.id,
+        after=snapshot(item),
+        reason=reason,
+    )
+    return item
+
+
+def withdraw_disqualification(
+    session: Session, actor: Actor, item: Disqualification, reason: str
+) -> Disqualification:
+    """R13: the player may qualify again; the record stays with who withdrew it and why."""
+    _office(actor, "withdraws disqualifications")
+    if item.withdrawn:
+        raise Conflict(f"Disqualification {item.id} was already withdrawn.")
+    before = snapshot(item)
+    item.withdrawn_at = utcnow()
+    item.withdrawn_by = actor.name
+    item.withdraw_reason = reason
+    session.flush()
+    record(
+        session,
+        actor,
+        "disqualification.withdraw",
+        "disqualification",
+        item.id,
+        before=before,
+        after=snapshot(item),
+        reason=reason,
+    )
+    return item
+
+
+def _tied_at(lists: Sequence[dict[str, Any]], venue_id: int) -> set[int] | None:
+    """Players of a venue in a tie at the cut (flagged), or None when the season has no such venue."""
+    venue = next((v for v in lists if v["venue_id"] == venue_id), None)
+    if venue is None:
+        return None
+    tie_flags = {"tie_at_cut", "tie_settled"}
+    inside = {q["player"]["id"] for q in venue["qualifiers"] if tie_flags & set(q["flags"])}
+    return inside | {t["player"]["id"] for t in venue["tied_out"]}
+
+
+def publish(
+    session: Session,
+    actor: Actor,
+    season: Season,
+    note: str | None,
+    settlements: Sequence[dict[str, int]],
+) -> QualifierPublication:
+    """R12: after the season's last day, freeze the current lists as the official ones. Each
+    settlement names who goes in a tie at the cut (the league's draw): the named players go first
+    among those level with them at that venue, and the lists are computed with that order."""
+    _office(actor, "publishes qualifier lists")
+    problems: list[Problem] = []
+    if provisional(season):
+        problems.append(
+            Problem(
+                "ends_on",
+                f"The season runs until {season.ends_on.isoformat()}; publish its lists after its last day.",
+                "R12",
+            )
+        )
+    previous = latest_publication(session, season.id)
+    draws = draws_of(previous)
+    before = compute_lists(session, season, draws)
+    named: dict[int, list[int]] = {}
+    for index, item in enumerate(settlements):
+        tied = _tied_at(before, item["venue_id"])
+        if tied is None:
+            problems.append(
+                Problem(
+                    f"settlements.{index}.venue_id",
+                    f"Venue {item['venue_id']} has no qualifier list in season {season.id}.",
+                )
+            )
+        elif item["player_id"] not in tied:
+            problems.append(
+                Problem(
+                    f"settlements.{index}.player_id",
+                    f"Player {item['player_id']} is not in a tie at the cut at venue {item['venue_id']}"
+                    + (
+                        f" (tied there: {', '.join(map(str, sorted(tied)))})." if tied else " (no tie there)."
+                    ),
+                    "R12",
+                )
+            )
+        else:
+            named.setdefault(item["venue_id"], []).append(item["player_id"])
+    refuse("The lists cannot be published", problems)
+    draws.update(named)
+    lists = compute_lists(session, season, draws)
+    publication = QualifierPublication(
+        season_id=season.id,
+        published_by=actor.name,
+        published_by_key_id=actor.key_id,
+        note=note,
+        settlements=[
+            {"venue_id": v, "player_id": p} for v, players in sorted(draws.items()) for p in players
+        ],
+        lists=lists,
+    )
+    session.add(publication)
+    session.flush()
+    record(
+        session,
+        actor,
+        "qualifiers.publish",
+        "season",
+        season.id,
+        before=None
+        if previous is None
+        else {"publication_id": previous.id, "qualified": _by_venue(previous.lists)},
+        after={
+            "publication_id": publication.id,
+            "published_on": today().isoformat(),
+            "settlements": publication.settlements,
+            "qualified": _by_venue(lists),
+        },
+        reason=note,
+    )
+    return publication
+
+
+def _by_venue(lists: Sequence[dict[str, Any]]) -> dict[str, list[int]]:
+    """Who qualified at each venue, for the audit log."""
+    by_venue: dict[str, list[int]] = {}
+    for player_id, venue_id in qualified(lists).items():
+        by_venue.setdefault(str(venue_id), []).append(player_id)
+    return by_venue

@@ -1,0 +1,321 @@
+"""Reading qualification (R3, R12-R14): every venue's qualifier list of a season, computed from the
+stored results (the pure rules decide), or as the office published it; what changed since; where
+a player qualified or why not; and who may play a playoff or the championship."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from models.entities.discipline import Sanction
+from models.entities.league import Season, Venue
+from models.entities.players import Player
+from models.entities.qualification import Disqualification, QualifierPublication
+from models.entities.tournaments import Result, Tournament
+from models.errors import NotFound
+from models.infra.clock import today
+from models.rules.qualification import (
+    Entrant,
+    Standing,
+    VenueOutcome,
+    VenueTable,
+    player_skip,
+    qualify,
+    quota,
+)
+from models.services.discipline_queries import runs_on
+from models.services.lookup import get_or_raise
+from models.services.standings import VenueStandings, season_tables
+
+# The office's draws settling ties at the cut, by venue: the players it named, in order.
+Draws = Mapping[int, Sequence[int]]
+
+
+def season_venues(session: Session, season: Season) -> list[Venue]:
+    """The venues a season covers (R2), by region, then name."""
+    query = select(Venue).order_by(Venue.region_id, Venue.name, Venue.id)
+    if not season.all_regions:
+        query = query.where(Venue.region_id.in_(season.region_ids))
+    return list(session.scalars(query))
+
+
+def provisional(season: Season, on: date | None = None) -> bool:
+    """R12: while the season runs its lists are provisional."""
+    return (on or today()) <= season.ends_on
+
+
+def decided_on(season: Season) -> date:
+    """R13: suspensions count on the season's last day, or today for a provisional list."""
+    return today() if provisional(season) else season.ends_on
+
+
+def age_day(season: Season) -> date:
+    """R13: age is reckoned on the championship date (the season's last day when none is set)."""
+    return season.championship_date or season.ends_on
+
+
+def _entrants(session: Session, season: Season) -> dict[int, Entrant]:
+    """R13: what skips each player of the season everywhere, in three queries."""
+    players_of_season = (
+        select(Result.player_id)
+        .join(Tournament, Tournament.id == Result.tournament_id)
+        .where(
+            Tournament.season_id == season.id, Tournament.kind == "regular", Tournament.voided_at.is_(None)
+        )
+    )
+    disqualified = set(
+        session.scalars(
+            select(Disqualification.player_id).where(
+                Disqualification.season_id == season.id, Disqualification.withdrawn_at.is_(None)
+            )
+        )
+    )
+    suspended = set(
+        session.scalars(
+            select(Sanction.player_id).where(
+                Sanction.kind == "suspension",
+                Sanction.lifted_at.is_(None),
+                runs_on(decided_on(season)),
+                Sanction.player_id.in_(players_of_season),
+            )
+        )
+    )
+    entrants = {}
+    for player_id, born, home in session.execute(
+        select(Player.id, Player.date_of_birth, Player.home_venue_id).where(Player.id.in_(players_of_season))
+    ):
+        skip, unverified = player_skip(
+            born, season.min_age, age_day(season), player_id in disqualified, player_id in suspended
+        )
+        entrants[player_id] = Entrant(player_id, skip, unverified, home)
+    return entrants
+
+
+def _table(season: Season, standings: VenueStandings, draw: Sequence[int]) -> VenueTable:
+    return VenueTable(
+        venue_id=standings.venue.id,
+        quota=quota(season.cut_fraction, standings.entrants, standings.tournaments),
+        standings=tuple(Standing(r.player_id, r.rank, r.points, r.played, r.key) for r in standings.rows),
+        draw=tuple(draw),
+    )
+
+
+def compute_lists(session: Session, season: Season, draws: Draws | None = None) -> list[dict[str, Any]]:
+    """R12-R14: every venue's list as the stored results stand now, as plain data (the shape a
+    publication freezes). `draws` applies the office's settled ties."""
+    draws = draws or {}
+    venues = season_venues(session, season)
+    tables = season_tables(session, season, venues, season.ends_on)
+    entrants = _entrants(session, season)
+    outcomes = qualify(
+        [_table(season, tables[v.id], draws.get(v.id, ())) for v in venues],
+        entrants,
+        season.double_qualifier_policy,
+        season.min_events_to_qualify,
+    )
+    return [_venue_list(tables[v.id], outcomes[v.id]) for v in venues]
+
+
+def _venue_list(standings: VenueStandings, outcome: VenueOutcome) -> dict[str, Any]:
+    names = {row.player_id: row.display_name for row in standings.rows}
+
+    def player(player_id: int) -> dict[str, Any]:
+        return {"id": player_id, "display_name": names[player_id]}
+
+    return {
+        "venue_id": standings.venue.id,
+        "venue_name": standings.venue.name,
+        "region_id": standings.venue.region_id,
+        "quota": outcome.quota,
+        "tournaments": standings.tournaments,
+        "average_attendance": str(standings.average_attendance.quantize(Decimal("0.01"), ROUND_HALF_UP)),
+        "qualifiers": [
+            {
+                "player": player(q.player_id),
+                "rank": q.rank,
+                "points": q.points,
+                "flags": q.flags,
+                "moved_up_past": q.moved_up_past,
+            }
+            for q in outcome.qualifiers
+        ],
+        "skipped": [
+            {
+                "player": player(s.player_id),
+                "rank": s.rank,
+                "points": s.points,
+                "reason": s.reason,
+                "venue_id": s.venue_id,
+            }
+            for s in outcome.skipped
+        ],
+        "tied_out": [
+            {"player": player(t.player_id), "rank": t.rank, "points": t.points, "flags": t.flags}
+            for t in outcome.tied_out
+        ],
+    }
+
+
+def latest_publication(session: Session, season_id: int) -> QualifierPublication | None:
+    return session.scalar(
+        select(QualifierPublication)
+        .where(QualifierPublication.season_id == season_id)
+        .order_by(QualifierPublication.id.desc())
+        .limit(1)
+    )
+
+
+def draws_of(publication: QualifierPublication | None) -> dict[int, list[int]]:
+    """The draws a publication settled, by venue, in the order the office named the players."""
+    draws: dict[int, list[int]] = {}
+    for item in publication.settlements if publication else []:
+        draws.setdefault(int(item["venue_id"]), []).append(int(item["player_id"]))
+    return draws
+
+
+def qualified(lists: Sequence[Mapping[str, Any]]) -> dict[int, int]:
+    """Who qualified where: player id -> venue id."""
+    return {q["player"]["id"]: venue["venue_id"] for venue in lists for q in venue["qualifiers"]}
+
+
+def differences(
+    published: Sequence[Mapping[str, Any]], current: Sequence[Mapping[str, Any]]
+) -> dict[str, Any]:
+    """R12: how the lists would change if published again now: who would come in, who drop out
+    (a player moving venue does both)."""
+    before, after = qualified(published), qualified(current)
+    names = {
+        q["player"]["id"]: q["player"]
+        for lists in (published, current)
+        for venue in lists
+        for q in venue["qualifiers"]
+    }
+    come_in = sorted((p, v) for p, v in after.items() if before.get(p) != v)
+    drop_out = sorted((p, v) for p, v in before.items() if after.get(p) != v)
+    return {
+        "changed": bool(come_in or drop_out),
+        "would_come_in": [{"player": names[p], "venue_id": v} for p, v in come_in],
+        "would_drop_out": [{"player": names[p], "venue_id": v} for p, v in drop_out],
+    }
+
+
+@dataclass(frozen=True)
+class Qualification:
+    """A season's qualifier lists as a caller reads them: the published ones once there are
+    some (with what changed since), else the current computation."""
+
+    season: Season
+    lists: list[dict[str, Any]]
+    publication: QualifierPublication | None
+    changes: dict[str, Any] | None
+
+    @property
+    def provisional(self) -> bool:
+        return provisional(self.season)
+
+    def venue(self, venue_id: int) -> dict[str, Any]:
+        found = next((v for v in self.lists if v["venue_id"] == venue_id), None)
+        if found is None:
+            raise NotFound(f"Season {self.season.id} has no qualifier list for venue {venue_id}.")
+        return found
+
+
+def season_qualification(session: Session, season: Season, current: bool = False) -> Qualification:
+    """R12: the official lists (the newest publication) with the changes since, or, before any
+    publication or when `current` is asked, the lists as the results stand now."""
+    publication = latest_publication(session, season.id)
+    live = compute_lists(session, season, draws_of(publication))
+    if publication is None or current:
+        return Qualification(season, live, None if current else publication, None)
+    return Qualification(season, publication.lists, publication, differences(publication.lists, live))
+
+
+def qualification_of(session: Session, season_id: int, current: bool = False) -> Qualification:
+    return season_qualification(session, get_or_raise(session, Season, season_id, "season"), current)
+
+
+def regions_of(lists: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The playoff lists by region (R3): each region's qualifiers, venue by venue."""
+    regions: dict[int, list[dict[str, Any]]] = {}
+    for venue in lists:
+        regions.setdefault(venue["region_id"], []).extend(
+            {**q, "venue_id": venue["venue_id"]} for q in venue["qualifiers"]
+        )
+    return [{"region_id": region_id, "qualifiers": items} for region_id, items in regions.items()]
+
+
+def player_qualification(session: Session, player: Player) -> list[dict[str, Any]]:
+    """Where a player qualified in each season they played, or why not, venue by venue."""
+    played = session.execute(
+        select(Tournament.season_id, Tournament.venue_id)
+        .join(Result, Result.tournament_id == Tournament.id)
+        .where(Result.player_id == player.id, Tournament.kind == "regular", Tournament.voided_at.is_(None))
+        .distinct()
+        .order_by(Tournament.season_id.desc(), Tournament.venue_id)
+    ).all()
+    venues_by_season: dict[int, list[int]] = {}
+    for season_id, venue_id in played:
+        venues_by_season.setdefault(season_id, []).append(venue_id)
+    answer = []
+    for season_id, venue_ids in venues_by_season.items():
+        found = season_qualification(session, get_or_raise(session, Season, season_id, "season"))
+        answer.append(
+            {
+                "season_id": season_id,
+                "qualified_at": qualified(found.lists).get(player.id),
+                "provisional": found.provisional,
+                "published": found.publication is not None,
+                "venues": [_standing_of(found, venue_id, player.id) for venue_id in venue_ids],
+            }
+        )
+    return answer
+
+
+def _standing_of(found: Qualification, venue_id: int, player_id: int) -> dict[str, Any]:
+    """Why a player is, or is not, on one venue's list."""
+    venue = next((v for v in found.lists if v["venue_id"] == venue_id), None)
+    status: dict[str, Any] = {
+        "venue_id": venue_id,
+        "status": "below_the_cut",
+        "reason": None,
+        "elsewhere_venue_id": None,
+    }
+    if venue is None:
+        return status
+    if any(q["player"]["id"] == player_id for q in venue["qualifiers"]):
+        return {**status, "status": "qualified"}
+    for skipped in venue["skipped"]:
+        if skipped["player"]["id"] == player_id:
+            return {
+                **status,
+                "status": "skipped",
+                "reason": skipped["reason"],
+                "elsewhere_venue_id": skipped["venue_id"],
+            }
+    if any(t["player"]["id"] == player_id for t in venue["tied_out"]):
+        return {**status, "status": "tied_at_cut"}
+    return status
+
+
+def disqualifications_of(session: Session, season: Season) -> list[Disqualification]:
+    """R13: a season's disqualifications, withdrawn ones too, oldest first."""
+    return list(
+        session.scalars(
+            select(Disqualification)
+            .where(Disqualification.season_id == season.id)
+            .order_by(Disqualification.id)
+        )
+    )
+
+
+def get_disqualification(session: Session, season_id: int, disqualification_id: int) -> Disqualification:
+    found = session.get(Disqualification, disqualification_id)
+    if found is None or found.season_id != season_id:
+        raise NotFound(f"Season {season_id} has no disqualification with id {disqualification_id}.")
+    return found
