@@ -249,3 +249,50 @@ def audit_entries(office: Caller, query: str) -> list[dict[str, Any]]:
     assert response.status_code == 200, response.get_data(as_text=True)
     items: list[dict[str, Any]] = response.get_json()["items"]
     return items
+
+
+# Qualification (R3, R12-R14) --------------------------------------------------------------------
+
+
+def qualifiers_path(season_id: int, venue_id: int | None = None) -> str:
+    """The URL of a season's qualifier lists, or of one venue's list."""
+    if venue_id is None:
+        return f"{SEASONS}/{season_id}/qualifiers"
+    return f"{SEASONS}/{season_id}/venues/{venue_id}/qualifiers"
+
+
+def read_qualifiers(
+    caller: Caller, season_id: int, venue_id: int | None = None, query: str = ""
+) -> dict[str, Any]:
+    """The qualifier lists (a 200, as JSON) of the season, or of one venue; `query` starts with "?"."""
+    response = caller.get(qualifiers_path(season_id, venue_id) + query)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    assert response.mimetype == "application/json"
+    data: dict[str, Any] = response.get_json()
+    return data
+
+
+def ids_of(items: Sequence[dict[str, Any]]) -> list[int]:
+    """The player ids of qualifier, skipped or tied-out entries, in order."""
+    return [int(item["player"]["id"]) for item in items]
+
+
+def born(years: int, on: date) -> str:
+    """The latest date of birth of someone who is `years` old on `on` (one day later: `years` - 1)."""
+    try:
+        day = on.replace(year=on.year - years)
+    except ValueError:  # 29 February in a year without one
+        day = date(on.year - years, 2, 28)
+    return iso(day)
+
+
+def day_after(day: str) -> str:
+    """The day after an ISO date, as the API writes it."""
+    return iso(date.fromisoformat(day) + timedelta(days=1))
+
+
+def person(scene: Scene, display_name: str, **fields: Any) -> int:
+    """A new player of the scene with this display name and any other fields (date_of_birth, ...)."""
+    created = scene.league.player(unique_name(), display_name=display_name, **fields)
+    scene.roster.append(created)
+    return int(created["id"])

@@ -4,6 +4,7 @@ by deferred acceptance, which does not depend on the order venues or players com
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -126,8 +127,8 @@ def deferred_acceptance(
         venue = choices[next_choice[player]]
         next_choice[player] += 1
         holding = held[venue]
-        holding.append(player)
-        holding.sort(key=lambda p: venue_order[venue][p])
+        order = venue_order[venue]
+        bisect.insort(holding, player, key=order.__getitem__)
         if len(holding) > capacity[venue]:
             out = holding.pop()
             rejected[venue].add(out)

@@ -95,7 +95,10 @@ def player_row(
 def tie_break_key(row: Row, deepest_place: int) -> tuple[int, ...]:
     """R11's five steps, as a key to sort ascending: total points, wins, countback (2nd places,
     then 3rd, … through every place), best single-tournament total, tournaments played."""
-    countback = tuple(-row.place_counts.get(place, 0) for place in range(2, deepest_place + 1))
+    countback = [0] * max(0, deepest_place - 1)
+    for place, count in row.place_counts.items():
+        if place >= 2:
+            countback[place - 2] = -count
     return (-row.points, -row.wins, *countback, -row.best_single, -row.played)
 
 
