@@ -261,11 +261,13 @@ def _ties_at_cut(
     group = {q.player_id for q in qualifiers if by_id[q.player_id].key == last_key} | {
         s.player_id for s in out
     }
-    flag = "tie_settled" if group & set(table.draw) else "tie_at_cut"
+    # Settled when the draw, not the lower id, is what put the last qualifier before the next one.
+    place = {s.player_id: i for i, s in enumerate(order)}
+    next_one = min(out, key=lambda s: place[s.player_id]).player_id
+    flag = "tie_settled" if {qualifiers[-1].player_id, next_one} & set(table.draw) else "tie_at_cut"
     for qualifier in qualifiers:
         if qualifier.player_id in group:
             qualifier.flags.append(flag)
-    place = {s.player_id: i for i, s in enumerate(order)}
     return [
         Qualifier(s.player_id, s.rank, s.points, [flag])
         for s in sorted(out, key=lambda s: place[s.player_id])
