@@ -14,20 +14,19 @@ from __future__ import annotations
 import random
 import statistics
 import sys
-import tempfile
 import time
 import tracemalloc
-import uuid
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sqlalchemy import create_engine, insert, text  # noqa: E402
+from sqlalchemy import insert  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
 
 from app import create_app  # noqa: E402
+from bench.scratch import scratch_database  # noqa: E402
 from models.entities import Player, Region, Result, Season, Tournament, Venue  # noqa: E402
 from models.infra.migrate import alembic_config, upgrade  # noqa: E402
 from models.rules.charts import DEFAULT_CHART  # noqa: E402
@@ -35,17 +34,6 @@ from models.rules.reports import score_report  # noqa: E402
 from models.services.qualification_queries import compute_lists  # noqa: E402
 
 REGIONS, VENUES, PLAYERS, WEEKS, ENTRANTS, TRAVELLERS = 20, 400, 30_000, 12, 25, 3
-
-
-def scratch_url(argument: str | None) -> tuple[str, Any]:
-    if argument is None:
-        folder = tempfile.mkdtemp(prefix="league-bench-")
-        return f"sqlite:///{folder}/bench.db", None
-    name = f"league_bench_{uuid.uuid4().hex[:8]}"
-    admin = create_engine(argument, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    return make_url(argument).set(database=name).render_as_string(hide_password=False), (admin, name)
 
 
 def load(app: Any, rng: random.Random) -> int:
@@ -126,8 +114,7 @@ def load(app: Any, rng: random.Random) -> int:
 
 
 def main() -> None:
-    url, cleanup = scratch_url(sys.argv[1] if len(sys.argv) > 1 else None)
-    try:
+    with scratch_database(sys.argv[1] if len(sys.argv) > 1 else None) as url:
         upgrade(alembic_config(url))
         app = create_app({"DATABASE_URL": url, "RATELIMIT_ENABLED": False, "LOG_LEVEL": "WARNING"})
         began = time.perf_counter()
@@ -176,11 +163,6 @@ def main() -> None:
         print(f"GET one venue's standings         {timed(standings_path, 10):8.1f} ms  (beside: one venue)")
         print(f"GET /health                       {timed('/health', 10):8.2f} ms  (floor)")
         print(f"peak Python memory, qualifiers    {peak / 1024 / 1024:8.1f} MiB")
-    finally:
-        if cleanup is not None:
-            admin, name = cleanup
-            with admin.connect() as conn:
-                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 if __name__ == "__main__":

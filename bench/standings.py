@@ -14,19 +14,17 @@ from __future__ import annotations
 import random
 import statistics
 import sys
-import tempfile
 import time
 import tracemalloc
-import uuid
 from datetime import date, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sqlalchemy import create_engine, text  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
 
 from app import create_app  # noqa: E402
+from bench.scratch import scratch_database  # noqa: E402
 from models.actor import SYSTEM  # noqa: E402
 from models.infra.migrate import alembic_config, upgrade  # noqa: E402
 from models.services.discipline import issue_sanction  # noqa: E402
@@ -37,17 +35,6 @@ from models.services.seasons import create_season  # noqa: E402
 
 VENUES, WEEKS, ENTRANTS, PLAYERS = 30, 12, 25, 1500
 SANCTIONS, BIG_FIELD, WRITES = 5000, 40, 20
-
-
-def scratch_url(argument: str | None) -> tuple[str, object]:
-    if argument is None:
-        folder = tempfile.mkdtemp(prefix="league-bench-")
-        return f"sqlite:///{folder}/bench.db", None
-    name = f"league_bench_{uuid.uuid4().hex[:8]}"
-    admin = create_engine(argument, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    return make_url(argument).set(database=name).render_as_string(hide_password=False), (admin, name)
 
 
 def load(app, rng: random.Random) -> tuple[int, list[int], float]:  # type: ignore[no-untyped-def]
@@ -163,8 +150,7 @@ def timed(client, path: str, repeat: int, headers: dict[str, str] | None = None)
 
 
 def main() -> None:
-    url, cleanup = scratch_url(sys.argv[1] if len(sys.argv) > 1 else None)
-    try:
+    with scratch_database(sys.argv[1] if len(sys.argv) > 1 else None) as url:
         upgrade(alembic_config(url))
         app = create_app({"DATABASE_URL": url, "RATELIMIT_ENABLED": False, "LOG_LEVEL": "WARNING"})
         rng = random.Random(7)
@@ -204,11 +190,6 @@ def main() -> None:
         print(f"report of {BIG_FIELD}, no sanctions     {ms(without):8.2f} ms")
         print(f"report of {BIG_FIELD}, {SANCTIONS} sanctions {ms(with_sanctions):8.2f} ms")
         print(f"sanction check cost ratio     {ms(with_sanctions) / ms(without):8.2f} x  (R16: one query)")
-    finally:
-        if cleanup is not None:
-            admin, name = cleanup  # type: ignore[misc]
-            with admin.connect() as conn:  # type: ignore[attr-defined]
-                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 if __name__ == "__main__":

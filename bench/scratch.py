@@ -1,0 +1,31 @@
+"""A scratch database for a benchmark: an SQLite file, or a PostgreSQL database made for the run
+and dropped after it."""
+
+from __future__ import annotations
+
+import tempfile
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+
+@contextmanager
+def scratch_database(postgres_url: str | None) -> Iterator[str]:
+    """The URL of an empty database: SQLite without an argument, else a new PostgreSQL database
+    on the server of `postgres_url`, dropped when the block ends."""
+    if postgres_url is None:
+        yield f"sqlite:///{tempfile.mkdtemp(prefix='league-bench-')}/bench.db"
+        return
+    name = f"league_bench_{uuid.uuid4().hex[:8]}"
+    admin = create_engine(postgres_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(postgres_url).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
