@@ -10,9 +10,11 @@ from flask_smorest import Blueprint
 from api import db
 from api.auth import current_actor, host_or_office, office_only
 from api.pagination import page_request, page_schema
+from api.player_merges.schemas import MergeIn
 from api.players.schemas import (
     PlayerCreated,
     PlayerIn,
+    PlayerMerged,
     PlayerOut,
     PlayerPatch,
     PlayerProfileOut,
@@ -21,6 +23,7 @@ from api.players.schemas import (
 from models.entities import Player
 from models.services.discipline_queries import ladder_for
 from models.services.lookup import get_or_raise
+from models.services.merges import merge_players
 from models.services.paging import Page
 from models.services.player_queries import as_seen_by, player_as_seen_by, search_players
 from models.services.players import create_player, update_player
@@ -73,3 +76,20 @@ class PlayerByIdViews(MethodView):
         session, actor = db.session(), current_actor()
         player = get_or_raise(session, Player, player_id, "player")
         return player_as_seen_by(session, actor, update_player(session, actor, player, changes))
+
+
+@blp.route("/<id:player_id>/merge")
+class PlayerMergeViews(MethodView):
+    @office_only
+    @blp.arguments(MergeIn)
+    @blp.response(200, PlayerMerged)
+    def post(self, data: dict[str, Any], player_id: int) -> dict[str, Any]:
+        """Merge a duplicate player into this one (office; R17); undo at /player-merges/{id}/undo
+
+        The duplicate's results, sanctions, disqualifications, home venue and membership details
+        move here; refused (409) when both played in one tournament. Audited.
+        """
+        session, actor = db.session(), current_actor()
+        survivor = get_or_raise(session, Player, player_id, "player")
+        merge = merge_players(session, actor, survivor, data["duplicate_id"], data["reason"])
+        return {**player_as_seen_by(session, actor, survivor), "merge_id": merge.id}

@@ -40,6 +40,9 @@ class PlayerOut(Schema):
     id = fields.Integer()
     display_name = fields.String()
     home_venue_id = fields.Integer(allow_none=True)
+    merged_into_id = fields.Integer(
+        allow_none=True, metadata={"description": "Set when this record was merged into another (R17)."}
+    )
     full_name = fields.String()
     email = fields.String(allow_none=True)
     date_of_birth = fields.Date(allow_none=True)
@@ -47,6 +50,12 @@ class PlayerOut(Schema):
     pin = fields.String(allow_none=True)
     created_at = UtcDateTime()
     updated_at = UtcDateTime()
+
+
+class PlayerMerged(PlayerOut):
+    merge_id = fields.Integer(
+        metadata={"description": "Undo with POST /api/v1/player-merges/{merge_id}/undo."}
+    )
 
 
 class PlayerCreated(PlayerOut):

@@ -15,6 +15,7 @@ from models.entities.league import (
     SeasonRegion,
     Venue,
 )
+from models.entities.merges import PlayerMerge
 from models.entities.players import Player
 from models.entities.qualification import Disqualification, QualifierPublication
 from models.entities.tournaments import STATUSES, TOURNAMENT_KINDS, Result, Tournament
@@ -33,6 +34,7 @@ __all__ = [
     "Disqualification",
     "LeagueSettings",
     "Player",
+    "PlayerMerge",
     "PointsChart",
     "PointsChartBand",
     "QualifierPublication",

@@ -16,7 +16,7 @@ from models.services.paging import Page, PageRequest, paginate
 
 # R19: what anyone may see of a player, and what only the office and the hosts of the
 # player's venues may see.
-PUBLIC_FIELDS = ("id", "display_name", "home_venue_id")
+PUBLIC_FIELDS = ("id", "display_name", "home_venue_id", "merged_into_id")
 PERSONAL_FIELDS = (
     "full_name",
     "email",

@@ -1,0 +1,55 @@
+"""Player merges (R17): the office lists merges and undoes one, restoring both players exactly."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api import db
+from api.auth import current_actor, office_only
+from api.pagination import page_request, page_schema
+from api.player_merges.schemas import MergeOut, MergeQuery, UndoIn
+from models.entities import PlayerMerge
+from models.services.merge_queries import get_merge, list_merges
+from models.services.merges import undo_merge
+from models.services.paging import Page
+
+blp = Blueprint(
+    "player_merges", __name__, url_prefix="/api/v1/player-merges", description="Player merges (R17)."
+)
+
+
+@blp.route("")
+class MergesViews(MethodView):
+    @office_only
+    @blp.arguments(MergeQuery, location="query")
+    @blp.response(200, page_schema(MergeOut, "PlayerMergePage"))
+    def get(self, args: dict[str, Any]) -> Page[PlayerMerge]:
+        """List player merges, newest first (office)"""
+        page = page_request(args)
+        return list_merges(db.session(), page, args.get("player_id"))
+
+
+@blp.route("/<id:merge_id>")
+class MergeByIdViews(MethodView):
+    @office_only
+    @blp.response(200, MergeOut)
+    def get(self, merge_id: int) -> PlayerMerge:
+        """One player merge (office)"""
+        return get_merge(db.session(), merge_id)
+
+
+@blp.route("/<id:merge_id>/undo")
+class MergeUndoViews(MethodView):
+    @office_only
+    @blp.arguments(UndoIn)
+    @blp.response(200, MergeOut)
+    def post(self, data: dict[str, Any], merge_id: int) -> PlayerMerge:
+        """Undo a merge, with a reason (office; R17): both players as they were before
+
+        Refused (409, saying what) when something since depends on the merge.
+        """
+        session = db.session()
+        return undo_merge(session, current_actor(), get_merge(session, merge_id), data["reason"])

@@ -1,0 +1,247 @@
+"""Merging duplicate players (R5, R17, R18): the office moves a duplicate's results, sanctions,
+disqualifications, home venue and membership details to the player who survives, and can undo it
+exactly. Each merge and undo is audited. Standings, qualifiers and profiles follow at once, since
+they are computed from the results where they now stand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from models.actor import Actor
+from models.entities.discipline import Sanction
+from models.entities.merges import PlayerMerge
+from models.entities.players import Player
+from models.entities.qualification import Disqualification
+from models.entities.tournaments import Result
+from models.errors import Conflict, Forbidden, Problem, refuse
+from models.infra.clock import utcnow
+from models.services.audit import record, snapshot
+
+# Fields the survivor takes from the duplicate when it has none of its own.
+TAKEN_FIELDS = ("email", "date_of_birth", "membership_number", "home_venue_id")
+# Unique fields: the duplicate gives them up, so the survivor can hold them.
+UNIQUE_FIELDS = ("email", "membership_number")
+
+
+def _office(actor: Actor) -> None:
+    if not actor.is_office:
+        raise Forbidden("Only the office merges players and undoes merges.", rule="R17")
+
+
+def _shared_tournaments(session: Session, a: int, b: int) -> list[int]:
+    """Tournaments (voided ones too) where both players have a result: they cannot be one person."""
+    mine = select(Result.tournament_id).where(Result.player_id == a)
+    return sorted(
+        session.scalars(
+            select(Result.tournament_id).where(Result.player_id == b, Result.tournament_id.in_(mine))
+        )
+    )
+
+
+def _shared_disqualifications(session: Session, a: int, b: int) -> list[int]:
+    """Seasons both players are disqualified for: the survivor may hold one per season."""
+    standing = select(Disqualification.season_id).where(
+        Disqualification.player_id == a, Disqualification.withdrawn_at.is_(None)
+    )
+    return sorted(
+        session.scalars(
+            select(Disqualification.season_id).where(
+                Disqualification.player_id == b,
+                Disqualification.withdrawn_at.is_(None),
+                Disqualification.season_id.in_(standing),
+            )
+        )
+    )
+
+
+def merge_players(
+    session: Session, actor: Actor, survivor: Player, duplicate_id: int, reason: str
+) -> PlayerMerge:
+    """R17: merge `duplicate_id` into `survivor`. Refused (409) when both have a result in one
+    tournament, or are both disqualified for one season; the record of the duplicate stays
+    (pointing at the survivor) so the merge can be undone."""
+    _office(actor)
+    problems: list[Problem] = []
+    duplicate = session.get(Player, duplicate_id)
+    if duplicate is None:
+        problems.append(Problem("duplicate_id", f"There is no player with id {duplicate_id}."))
+    elif duplicate.id == survivor.id:
+        problems.append(Problem("duplicate_id", "A player cannot be merged into themselves.", "R17"))
+    elif duplicate.merged_into_id is not None:
+        problems.append(
+            Problem(
+                "duplicate_id",
+                f"Player {duplicate.id} was already merged into player {duplicate.merged_into_id}.",
+                "R17",
+            )
+        )
+    if survivor.merged_into_id is not None:
+        problems.append(
+            Problem(
+                "survivor",
+                f"Player {survivor.id} was merged into player {survivor.merged_into_id}; merge into that.",
+                "R17",
+            )
+        )
+    refuse("The players cannot be merged", problems)
+    assert duplicate is not None
+    shared = _shared_tournaments(session, survivor.id, duplicate.id)
+    if shared:
+        raise Conflict(
+            f"Players {survivor.id} and {duplicate.id} both have results in tournament(s) "
+            f"{', '.join(map(str, shared))}: they are two people, not one.",
+            rule="R17",
+            problems=[
+                Problem("duplicate_id", f"Both played in tournament(s) {', '.join(map(str, shared))}.", "R17")
+            ],
+        )
+    seasons = _shared_disqualifications(session, survivor.id, duplicate.id)
+    if seasons:
+        raise Conflict(
+            f"Both players are disqualified for season(s) {', '.join(map(str, seasons))}; "
+            "withdraw one first.",
+            rule="R17",
+            problems=[Problem("duplicate_id", "Both disqualified for the same season.", "R17")],
+        )
+    before = {"survivor": snapshot(survivor), "duplicate": snapshot(duplicate)}
+    moved: dict[str, Any] = {
+        "results": list(
+            session.scalars(select(Result.id).where(Result.player_id == duplicate.id).order_by(Result.id))
+        ),
+        "sanctions": list(
+            session.scalars(
+                select(Sanction.id).where(Sanction.player_id == duplicate.id).order_by(Sanction.id)
+            )
+        ),
+        "disqualifications": list(
+            session.scalars(
+                select(Disqualification.id)
+                .where(Disqualification.player_id == duplicate.id)
+                .order_by(Disqualification.id)
+            )
+        ),
+        "fields": {},
+    }
+    for entity, ids in (
+        (Result, moved["results"]),
+        (Sanction, moved["sanctions"]),
+        (Disqualification, moved["disqualifications"]),
+    ):
+        if ids:
+            session.execute(update(entity).where(entity.id.in_(ids)).values(player_id=survivor.id))
+    taken = {
+        name: getattr(duplicate, name)
+        for name in TAKEN_FIELDS
+        if getattr(survivor, name) is None and getattr(duplicate, name) is not None
+    }
+    for name in UNIQUE_FIELDS:
+        if name in taken:
+            setattr(duplicate, name, None)
+    session.flush()
+    for name, value in taken.items():
+        setattr(survivor, name, value)
+    moved["fields"] = {name: _plain(value) for name, value in taken.items()}
+    duplicate.merged_into_id = survivor.id
+    merge = PlayerMerge(
+        survivor_id=survivor.id,
+        duplicate_id=duplicate.id,
+        reason=reason,
+        merged_by=actor.name,
+        merged_by_key_id=actor.key_id,
+        moved=moved,
+    )
+    session.add(merge)
+    session.flush()
+    session.expire_all()
+    record(
+        session,
+        actor,
+        "player.merge",
+        "player",
+        survivor.id,
+        before=before,
+        after={"merge_id": merge.id, "moved": moved, "survivor": snapshot(session.get(Player, survivor.id))},
+        reason=reason,
+    )
+    return merge
+
+
+def _plain(value: Any) -> Any:
+    return value.isoformat() if hasattr(value, "isoformat") else value
+
+
+def undo_merge(session: Session, actor: Actor, merge: PlayerMerge, reason: str) -> PlayerMerge:
+    """R17: restore both players exactly as they were before the merge. Refused (409), saying
+    what, when something since depends on it: a moved result was replaced by a correction, a
+    field the survivor took was changed, or a player was merged again."""
+    _office(actor)
+    if merge.undone:
+        raise Conflict(f"Merge {merge.id} was already undone.", rule="R17")
+    survivor = session.get(Player, merge.survivor_id)
+    duplicate = session.get(Player, merge.duplicate_id)
+    assert survivor is not None and duplicate is not None
+    moved = merge.moved
+    blockers: list[str] = []
+    if survivor.merged_into_id is not None:
+        blockers.append(f"player {survivor.id} was since merged into player {survivor.merged_into_id}")
+    if duplicate.merged_into_id != survivor.id:
+        blockers.append(f"player {duplicate.id} is no longer merged into player {survivor.id}")
+    still = set(
+        session.scalars(
+            select(Result.id).where(Result.id.in_(moved["results"]), Result.player_id == survivor.id)
+        )
+    )
+    gone = sorted(set(moved["results"]) - still)
+    if gone:
+        tournaments = sorted(set(session.scalars(select(Result.tournament_id).where(Result.id.in_(gone)))))
+        blockers.append(
+            f"{len(gone)} moved result(s) were since replaced by a correction"
+            + (f" (tournaments {', '.join(map(str, tournaments))})" if tournaments else "")
+        )
+    for name, value in moved["fields"].items():
+        if _plain(getattr(survivor, name)) != value:
+            blockers.append(f"player {survivor.id}'s {name} was changed since the merge")
+    if blockers:
+        raise Conflict(
+            f"Merge {merge.id} cannot be undone: {'; '.join(blockers)}.",
+            rule="R17",
+            problems=[Problem("merge", blocker, "R17") for blocker in blockers],
+        )
+    before = {"survivor": snapshot(survivor), "duplicate": snapshot(duplicate)}
+    for entity, ids in (
+        (Result, moved["results"]),
+        (Sanction, moved["sanctions"]),
+        (Disqualification, moved["disqualifications"]),
+    ):
+        if ids:
+            session.execute(update(entity).where(entity.id.in_(ids)).values(player_id=duplicate.id))
+    original = {name: getattr(survivor, name) for name in moved["fields"]}
+    for name in moved["fields"]:
+        setattr(survivor, name, None)
+    session.flush()
+    for name, value in original.items():
+        setattr(duplicate, name, value)
+    duplicate.merged_into_id = None
+    merge.undone_at = utcnow()
+    merge.undone_by = actor.name
+    merge.undo_reason = reason
+    session.flush()
+    session.expire_all()
+    record(
+        session,
+        actor,
+        "player.merge_undo",
+        "player",
+        merge.survivor_id,
+        before=before,
+        after={
+            "merge_id": merge.id,
+            "survivor": snapshot(session.get(Player, merge.survivor_id)),
+            "duplicate": snapshot(session.get(Player, merge.duplicate_id)),
+        },
+        reason=reason,
+    )
+    return merge
