@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from http import HTTPStatus
 from typing import Any
 
 from flask import Flask, Response, g, request
@@ -31,6 +32,7 @@ from api import (
 )
 from api.errors import PROBLEM_MIMETYPE, ProblemSchema, http_problem, register_error_handlers
 from api.fields import MAX_ID
+from api.spec import ContractPlugin, error_headers, register_headers
 
 REQUEST_ID_RE = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 # Where a result report may come as text/csv (a host's spreadsheet export).
@@ -53,10 +55,19 @@ class LeagueApi(Api):
 
     def _register_responses(self) -> None:
         super()._register_responses()
-        for response in self.spec.components.responses_lazy.values():
+        register_headers(self.spec)
+        for name, response in self.spec.components.responses_lazy.items():
             content = response.get("content", {})
             if self.DEFAULT_RESPONSE_CONTENT_TYPE in content:
                 content[PROBLEM_MIMETYPE] = content.pop(self.DEFAULT_RESPONSE_CONTENT_TYPE)
+            status = HTTPStatus[name].value if name in HTTPStatus.__members__ else 500
+            response["headers"] = {
+                header: {"$ref": f"#/components/headers/{component}"}
+                for header, component in error_headers(status).items()
+            }
+
+    def _register_pagination_header(self) -> None:
+        """Lists say their total in the body (api/pagination.py), not in an X-Pagination header."""
 
 
 def _start_request() -> None:
@@ -99,13 +110,15 @@ def init_app(app: Flask) -> Api:
     api = LeagueApi(
         app,
         spec_kwargs={
+            "extra_plugins": [ContractPlugin()],
+            "servers": [{"url": "http://127.0.0.1:5000", "description": "./scripts/serve on this machine"}],
             "info": {
                 "description": (
                     "Points, standings and qualifiers for free bar and pub poker leagues. "
                     "Public reads need no key; hosts and the office send "
                     "`Authorization: Bearer <key>`. Errors are application/problem+json."
                 )
-            }
+            },
         },
     )
     api.register_converter(IdConverter, lambda _c: {"type": "integer", "minimum": 1, "maximum": MAX_ID})

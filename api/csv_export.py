@@ -43,3 +43,13 @@ def varies_by_accept(response: Response) -> Response:
     """JSON and CSV share the URL: caches must key on Accept as well (ETag, 304)."""
     response.vary.add("Accept")
     return response
+
+
+# The documented answer of a CSV operation (its own operation, so generated clients that want
+# JSON never meet CSV, and those that want CSV get a string).
+CSV_ANSWER = {
+    200: {
+        "description": "CSV (UTF-8, a header row, CRLF line ends), safe to open in a spreadsheet.",
+        "content": {"text/csv": {"schema": {"type": "string"}}},
+    }
+}

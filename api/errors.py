@@ -8,10 +8,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask, Response, g, json
-from marshmallow import Schema, fields
+from marshmallow import fields
 from sqlalchemy.exc import DataError, DBAPIError, IntegrityError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from api.schemas import Answer
 from models.errors import LeagueError, RuleViolation
 
 log = logging.getLogger("league.errors")
@@ -19,8 +20,10 @@ log = logging.getLogger("league.errors")
 PROBLEM_MIMETYPE = "application/problem+json"
 
 
-class ProblemSchema(Schema):
+class ProblemSchema(Answer):
     """The body of every error, for the spec only: `problem()` writes it."""
+
+    OPTIONAL = ("rule", "errors", "request_id")
 
     type = fields.String(
         required=True, metadata={"description": "urn:pokerleague:problem:<rule> or about:blank"}

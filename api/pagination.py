@@ -7,6 +7,7 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from api.fields import QueryInt
+from api.schemas import Answer
 from models.services.paging import PageRequest
 
 MAX_PER_PAGE = 500
@@ -24,7 +25,7 @@ def page_request(args: dict[str, Any]) -> PageRequest:
 
 def page_schema(item: type[Schema], name: str) -> type[Schema]:
     """A list answer: items of one page, and the total count across pages."""
-    return Schema.from_dict(
+    return Answer.from_dict(
         {
             "items": fields.List(fields.Nested(item)),
             "total": fields.Integer(),

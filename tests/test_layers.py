@@ -23,6 +23,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "api": (
         "flask",
         "flask_smorest",
+        "apispec",
         "marshmallow",
         "werkzeug",
         "sqlalchemy",

@@ -21,6 +21,7 @@ blp = Blueprint("api_keys", __name__, url_prefix="/api/v1/api-keys", description
 
 @blp.route("")
 class KeysViews(MethodView):
+    @blp.doc(operationId="list_api_keys")
     @office_only
     @blp.arguments(PageArgs, location="query")
     @blp.response(200, page_schema(KeyOut, "ApiKeyPage"))
@@ -28,6 +29,7 @@ class KeysViews(MethodView):
         """List keys (office); secrets are never shown"""
         return list_keys(db.session(), page_request(args))
 
+    @blp.doc(operationId="create_api_key")
     @office_only
     @blp.arguments(KeyIn)
     @blp.response(201, KeyCreated)
@@ -41,12 +43,14 @@ class KeysViews(MethodView):
 
 @blp.route("/<id:key_id>")
 class KeyByIdViews(MethodView):
+    @blp.doc(operationId="get_api_key")
     @office_only
     @blp.response(200, KeyOut)
     def get(self, key_id: int) -> ApiKey:
         """One key (office)"""
         return get_or_raise(db.session(), ApiKey, key_id, "API key")
 
+    @blp.doc(operationId="revoke_api_key")
     @office_only
     @blp.response(204)
     def delete(self, key_id: int) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from api.fields import Id, Text, UtcDateTime
+from api.schemas import Answer
 from models.entities import ROLES
 
 
@@ -14,10 +15,10 @@ class KeyIn(Schema):
     venue_ids = fields.List(Id(), load_default=list, validate=validate.Length(max=1000))
 
 
-class KeyOut(Schema):
+class KeyOut(Answer):
     id = fields.Integer()
     name = fields.String()
-    role = fields.String()
+    role = fields.String(validate=validate.OneOf(ROLES))
     venue_ids = fields.List(fields.Integer())
     key_prefix = fields.String(metadata={"description": "The key's first characters."})
     created_at = UtcDateTime()

@@ -20,6 +20,7 @@ blp = Blueprint("audit_log", __name__, url_prefix="/api/v1/audit-log", descripti
 
 @blp.route("")
 class AuditViews(MethodView):
+    @blp.doc(operationId="list_audit_log")
     @office_only
     @blp.arguments(AuditQuery, location="query")
     @blp.response(200, page_schema(AuditOut, "AuditPage"))

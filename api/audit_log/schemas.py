@@ -5,10 +5,11 @@ from __future__ import annotations
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields
+from marshmallow import ValidationError, fields
 
 from api.fields import QueryId, UtcDateTime
 from api.pagination import PageArgs
+from api.schemas import Answer
 
 
 class DateOrDateTime(fields.String):
@@ -47,7 +48,7 @@ class AuditQuery(PageArgs):
     )
 
 
-class AuditOut(Schema):
+class AuditOut(Answer):
     id = fields.Integer()
     at = UtcDateTime()
     actor = fields.String()
@@ -57,6 +58,6 @@ class AuditOut(Schema):
     action = fields.String()
     entity = fields.String()
     entity_id = fields.Integer(allow_none=True)
-    before = fields.Raw(allow_none=True)
-    after = fields.Raw(allow_none=True)
+    before = fields.Dict(allow_none=True, metadata={"description": "The record before (null on a create)."})
+    after = fields.Dict(allow_none=True, metadata={"description": "The record after the change."})
     reason = fields.String(allow_none=True)

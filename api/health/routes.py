@@ -17,6 +17,7 @@ blp = Blueprint("health", __name__, url_prefix="/health", description="Service h
 
 @blp.route("")
 class HealthViews(MethodView):
+    @blp.doc(operationId="get_health")
     @blp.response(200, HealthOut)
     def get(self) -> dict[str, Any]:
         """Is the service up and its database answering?"""

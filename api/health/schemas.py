@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields
+from marshmallow import fields
+
+from api.schemas import Answer
 
 
-class HealthOut(Schema):
+class HealthOut(Answer):
     status = fields.String()
     database = fields.String()

@@ -20,11 +20,13 @@ blp = Blueprint(
 
 @blp.route("")
 class LeagueSettingsViews(MethodView):
+    @blp.doc(operationId="get_league_settings")
     @blp.response(200, LeagueSettingsOut)
     def get(self) -> LeagueSettings:
         """The league-wide settings"""
         return league_settings(db.session())
 
+    @blp.doc(operationId="update_league_settings")
     @office_only
     @blp.arguments(LeagueSettingsPatch)
     @blp.response(200, LeagueSettingsOut)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from api.fields import StrictInt, UtcDateTime
+from api.schemas import Answer
 
 
 class LeagueSettingsPatch(Schema):
@@ -18,7 +19,7 @@ class LeagueSettingsPatch(Schema):
     )
 
 
-class LeagueSettingsOut(Schema):
+class LeagueSettingsOut(Answer):
     min_suspension_days = fields.Integer()
     min_outside_alcohol_months = fields.Integer()
     updated_at = UtcDateTime()

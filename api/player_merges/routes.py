@@ -23,6 +23,7 @@ blp = Blueprint(
 
 @blp.route("")
 class MergesViews(MethodView):
+    @blp.doc(operationId="list_player_merges")
     @office_only
     @blp.arguments(MergeQuery, location="query")
     @blp.response(200, page_schema(MergeOut, "PlayerMergePage"))
@@ -34,6 +35,7 @@ class MergesViews(MethodView):
 
 @blp.route("/<id:merge_id>")
 class MergeByIdViews(MethodView):
+    @blp.doc(operationId="get_player_merge")
     @office_only
     @blp.response(200, MergeOut)
     def get(self, merge_id: int) -> PlayerMerge:
@@ -43,6 +45,7 @@ class MergeByIdViews(MethodView):
 
 @blp.route("/<id:merge_id>/undo")
 class MergeUndoViews(MethodView):
+    @blp.doc(operationId="undo_player_merge")
     @office_only
     @blp.arguments(UndoIn)
     @blp.response(200, MergeOut)

@@ -6,6 +6,7 @@ from marshmallow import Schema, fields
 
 from api.fields import Id, QueryId, Text, UtcDateTime
 from api.pagination import PageArgs
+from api.schemas import Answer
 
 
 class MergeIn(Schema):
@@ -17,7 +18,7 @@ class UndoIn(Schema):
     reason = Text(max_length=2000, required=True)
 
 
-class MovedOut(Schema):
+class MovedOut(Answer):
     results = fields.List(fields.Integer())
     sanctions = fields.List(fields.Integer())
     disqualifications = fields.List(fields.Integer())
@@ -30,7 +31,7 @@ class MovedOut(Schema):
     )
 
 
-class MergeOut(Schema):
+class MergeOut(Answer):
     id = fields.Integer()
     survivor_id = fields.Integer()
     duplicate_id = fields.Integer()

@@ -35,6 +35,7 @@ blp = Blueprint("players", __name__, url_prefix="/api/v1/players", description="
 
 @blp.route("")
 class PlayersViews(MethodView):
+    @blp.doc(operationId="search_players")
     @blp.arguments(PlayerQuery, location="query")
     @blp.response(200, page_schema(PlayerOut, "PlayerPage"))
     def get(self, args: dict[str, Any]) -> Page[dict[str, Any]]:
@@ -42,6 +43,7 @@ class PlayersViews(MethodView):
         page = page_request(args)
         return search_players(db.session(), current_actor(), page, args.get("q"))
 
+    @blp.doc(operationId="create_player")
     @host_or_office
     @blp.arguments(PlayerIn)
     @blp.response(201, PlayerCreated)
@@ -54,6 +56,7 @@ class PlayersViews(MethodView):
 
 @blp.route("/<id:player_id>")
 class PlayerByIdViews(MethodView):
+    @blp.doc(operationId="get_player")
     @blp.response(200, PlayerProfileOut)
     def get(self, player_id: int) -> dict[str, Any]:
         """A player's profile and per-venue season results"""
@@ -68,6 +71,7 @@ class PlayerByIdViews(MethodView):
         ladder = ladder_for(session, actor, player)
         return profile if ladder is None else {**profile, "discipline": ladder}
 
+    @blp.doc(operationId="update_player")
     @office_only
     @blp.arguments(PlayerPatch(partial=True))
     @blp.response(200, PlayerOut)
@@ -80,6 +84,7 @@ class PlayerByIdViews(MethodView):
 
 @blp.route("/<id:player_id>/merge")
 class PlayerMergeViews(MethodView):
+    @blp.doc(operationId="merge_players")
     @office_only
     @blp.arguments(MergeIn)
     @blp.response(200, PlayerMerged)

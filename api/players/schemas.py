@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
+from typing import Any, ClassVar
 
 from marshmallow import Schema, ValidationError, fields, validate, validates
 
 from api.fields import Id, Text, UtcDateTime
 from api.pagination import PageArgs
-from api.schemas import WarningOut
+from api.schemas import Answer, WarningOut
+from models.entities.tournaments import STATUSES, TOURNAMENT_KINDS
+from models.services.player_queries import PERSONAL_FIELDS
 
 
 class PlayerIn(Schema):
@@ -33,9 +35,11 @@ class PlayerPatch(PlayerIn):
     email = fields.Email(allow_none=True, validate=validate.Length(max=254))
 
 
-class PlayerOut(Schema):
+class PlayerOut(Answer):
     """Personal fields (full_name, email, date_of_birth, membership_number, pin) appear only for
     the office, and for hosts of the player's venues (R19)."""
+
+    OPTIONAL: ClassVar[tuple[str, ...]] = PERSONAL_FIELDS
 
     id = fields.Integer()
     display_name = fields.String()
@@ -62,20 +66,20 @@ class PlayerCreated(PlayerOut):
     warnings = fields.List(fields.Nested(WarningOut))
 
 
-class PlayerResultOut(Schema):
+class PlayerResultOut(Answer):
     tournament_id = fields.Integer()
     date = fields.Date()
     session = fields.Integer()
-    kind = fields.String()
+    kind = fields.String(validate=validate.OneOf(TOURNAMENT_KINDS))
     entrants = fields.Integer()
     place = fields.Integer()
-    status = fields.String()
+    status = fields.String(validate=validate.OneOf(STATUSES))
     placement_points = fields.Integer()
     participation_points = fields.Integer()
     points = fields.Integer()
 
 
-class PlayerSeasonOut(Schema):
+class PlayerSeasonOut(Answer):
     season_id = fields.Integer()
     season_name = fields.String()
     venue_id = fields.Integer()
@@ -87,19 +91,19 @@ class PlayerSeasonOut(Schema):
     results = fields.List(fields.Nested(PlayerResultOut))
 
 
-class LadderOut(Schema):
+class LadderOut(Answer):
     warnings_last_12_months = fields.Integer()
     suspensions_last_12_months = fields.Integer()
 
 
-class VenueQualificationOut(Schema):
+class VenueQualificationOut(Answer):
     venue_id = fields.Integer()
     status = fields.String(metadata={"description": "qualified, skipped, tied_at_cut or below_the_cut"})
     reason = fields.String(allow_none=True, metadata={"description": "Why skipped (R13)."})
     elsewhere_venue_id = fields.Integer(allow_none=True)
 
 
-class SeasonQualificationOut(Schema):
+class SeasonQualificationOut(Answer):
     season_id = fields.Integer()
     qualified_at = fields.Integer(allow_none=True, metadata={"description": "The venue (R14), or null."})
     provisional = fields.Boolean()
@@ -108,6 +112,7 @@ class SeasonQualificationOut(Schema):
 
 
 class PlayerProfileOut(PlayerOut):
+    OPTIONAL: ClassVar[tuple[str, ...]] = (*PERSONAL_FIELDS, "discipline")
     qualification = fields.List(
         fields.Nested(SeasonQualificationOut),
         metadata={"description": "Where the player qualified in each season, or why not (R12-R14)."},

@@ -29,12 +29,14 @@ blp = Blueprint(
 
 @blp.route("")
 class ChartsViews(MethodView):
+    @blp.doc(operationId="list_points_charts")
     @blp.arguments(PageArgs, location="query")
     @blp.response(200, page_schema(ChartOut, "PointsChartPage"))
     def get(self, args: dict[str, Any]) -> Page[PointsChart]:
         """List points charts"""
         return list_charts(db.session(), page_request(args))
 
+    @blp.doc(operationId="create_points_chart")
     @office_only
     @blp.arguments(ChartIn)
     @blp.response(201, ChartOut)
@@ -49,6 +51,7 @@ class ChartsViews(MethodView):
 
 @blp.route("/<id:chart_id>")
 class ChartByIdViews(MethodView):
+    @blp.doc(operationId="get_points_chart")
     @blp.response(200, ChartOut)
     def get(self, chart_id: int) -> PointsChart:
         """One points chart"""
@@ -57,6 +60,7 @@ class ChartByIdViews(MethodView):
 
 @blp.route("/<id:chart_id>/preview")
 class ChartPreviewViews(MethodView):
+    @blp.doc(operationId="preview_points_chart")
     @blp.arguments(PreviewArgs, location="query")
     @blp.response(200, PreviewOut)
     def get(self, args: dict[str, Any], chart_id: int) -> dict[str, Any]:
@@ -67,6 +71,7 @@ class ChartPreviewViews(MethodView):
 
 @blp.route("/default/preview")
 class DefaultChartPreviewViews(MethodView):
+    @blp.doc(operationId="preview_default_chart")
     @blp.arguments(PreviewArgs, location="query")
     @blp.response(200, PreviewOut)
     def get(self, args: dict[str, Any]) -> dict[str, Any]:

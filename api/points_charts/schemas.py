@@ -7,6 +7,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from api.fields import ExactNumber, QueryInt, StrictInt, Text, UtcDateTime
+from api.schemas import Answer
 from models.entities import CHART_KINDS
 
 MAX_ENTRANTS = 10_000
@@ -58,16 +59,16 @@ class ChartIn(Schema):
                 raise ValidationError(problems)
 
 
-class BandOut(Schema):
+class BandOut(Answer):
     min_entrants = fields.Integer()
     max_entrants = fields.Integer()
     points = fields.List(fields.Integer())
 
 
-class ChartOut(Schema):
-    id = fields.Integer()
+class ChartOut(Answer):
+    id = fields.Integer(allow_none=True)
     name = fields.String()
-    kind = fields.String()
+    kind = fields.String(validate=validate.OneOf(CHART_KINDS))
     fraction = ExactNumber(allow_none=True)
     step = fields.Integer(allow_none=True)
     bands = fields.List(fields.Nested(BandOut))
@@ -78,7 +79,7 @@ class PreviewArgs(Schema):
     entrants = QueryInt(required=True, validate=validate.Range(min=1, max=MAX_ENTRANTS))
 
 
-class PreviewOut(Schema):
+class PreviewOut(Answer):
     entrants = fields.Integer()
     scoring_places = fields.Integer()
     points = fields.List(fields.Integer())

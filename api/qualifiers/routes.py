@@ -6,18 +6,19 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from flask import after_this_request
+from flask import Response, after_this_request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import db
 from api.auth import current_actor, office_only
-from api.csv_export import csv_response, varies_by_accept, wants_csv
+from api.csv_export import CSV_ANSWER, csv_response, varies_by_accept, wants_csv
 from api.qualifiers.schemas import (
     CSV_COLUMNS,
     DisqualificationIn,
     DisqualificationOut,
     PublishIn,
+    QualifiersCsvQuery,
     QualifiersQuery,
     SeasonQualifiersOut,
     VenueQualifiersOut,
@@ -102,15 +103,16 @@ def _answer(lists: Sequence[Mapping[str, Any]], body: dict[str, Any], name: str)
 
 @blp.route("/<id:season_id>/qualifiers")
 class SeasonQualifiersViews(MethodView):
+    @blp.doc(operationId="get_season_qualifiers")
     @blp.arguments(QualifiersQuery, location="query")
     @blp.response(200, SeasonQualifiersOut)
-    @blp.doc(responses={200: {"content": {"text/csv": {"schema": {"type": "string"}}}}})
     def get(self, args: dict[str, Any], season_id: int) -> Any:
         """Every venue's qualifiers for the playoffs (R12-R14), and each region's list (R3)
 
         The published lists once the office published them (with what would change if it
         published again now); before that, or with `view=current`, the lists as the results
-        stand. `Accept: text/csv` or `?format=csv` for CSV.
+        stand. `Accept: text/csv` or `?format=csv` for CSV (generated clients:
+        `get_season_qualifiers_csv`).
         """
         found = qualification_of(db.session(), season_id, current=args.get("view") == "current")
         body = {**_publication(found), "venues": found.lists, "regions": regions_of(found.lists)}
@@ -119,9 +121,9 @@ class SeasonQualifiersViews(MethodView):
 
 @blp.route("/<id:season_id>/venues/<id:venue_id>/qualifiers")
 class VenueQualifiersViews(MethodView):
+    @blp.doc(operationId="get_venue_qualifiers")
     @blp.arguments(QualifiersQuery, location="query")
     @blp.response(200, VenueQualifiersOut)
-    @blp.doc(responses={200: {"content": {"text/csv": {"schema": {"type": "string"}}}}})
     def get(self, args: dict[str, Any], season_id: int, venue_id: int) -> Any:
         """A venue's qualifiers (R12-R14): in standings order with flags, and who was skipped why"""
         session = db.session()
@@ -142,6 +144,7 @@ def _venue_changes(changes: Mapping[str, Any], venue_id: int) -> dict[str, Any]:
 
 @blp.route("/<id:season_id>/qualifiers/publish")
 class PublishViews(MethodView):
+    @blp.doc(operationId="publish_qualifiers")
     @office_only
     @blp.arguments(PublishIn)
     @blp.response(201, SeasonQualifiersOut)
@@ -162,6 +165,7 @@ class PublishViews(MethodView):
 
 @blp.route("/<id:season_id>/disqualifications")
 class DisqualificationsViews(MethodView):
+    @blp.doc(operationId="list_disqualifications")
     @office_only
     @blp.response(200, DisqualificationOut(many=True))
     def get(self, season_id: int) -> list[Disqualification]:
@@ -169,6 +173,7 @@ class DisqualificationsViews(MethodView):
         session = db.session()
         return disqualifications_of(session, get_or_raise(session, Season, season_id, "season"))
 
+    @blp.doc(operationId="create_disqualification")
     @office_only
     @blp.arguments(DisqualificationIn)
     @blp.response(201, DisqualificationOut)
@@ -181,6 +186,7 @@ class DisqualificationsViews(MethodView):
 
 @blp.route("/<id:season_id>/disqualifications/<id:disqualification_id>/withdraw")
 class WithdrawViews(MethodView):
+    @blp.doc(operationId="withdraw_disqualification")
     @office_only
     @blp.arguments(WithdrawIn)
     @blp.response(200, DisqualificationOut)
@@ -189,3 +195,26 @@ class WithdrawViews(MethodView):
         session = db.session()
         item = get_disqualification(session, season_id, disqualification_id)
         return withdraw_disqualification(session, current_actor(), item, data["reason"])
+
+
+@blp.route("/<id:season_id>/qualifiers.csv")
+class SeasonQualifiersCsvViews(MethodView):
+    @blp.doc(operationId="get_season_qualifiers_csv", responses=CSV_ANSWER)
+    @blp.arguments(QualifiersCsvQuery, location="query")
+    def get(self, args: dict[str, Any], season_id: int) -> Response:
+        """Every venue's qualifiers as CSV (R12-R14)"""
+        found = qualification_of(db.session(), season_id, current=args.get("view") == "current")
+        return csv_response(CSV_COLUMNS, _csv_lines(found.lists), f"qualifiers-season{season_id}.csv")
+
+
+@blp.route("/<id:season_id>/venues/<id:venue_id>/qualifiers.csv")
+class VenueQualifiersCsvViews(MethodView):
+    @blp.doc(operationId="get_venue_qualifiers_csv", responses=CSV_ANSWER)
+    @blp.arguments(QualifiersCsvQuery, location="query")
+    def get(self, args: dict[str, Any], season_id: int, venue_id: int) -> Response:
+        """A venue's qualifiers as CSV (R12-R14)"""
+        session = db.session()
+        get_or_raise(session, Venue, venue_id, "venue")
+        found = qualification_of(session, season_id, current=args.get("view") == "current")
+        name = f"qualifiers-season{season_id}-venue{venue_id}.csv"
+        return csv_response(CSV_COLUMNS, _csv_lines([found.venue(venue_id)]), name)

@@ -5,8 +5,12 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from api.fields import ExactNumber, Id, Text, UtcDateTime
-from api.schemas import PlayerRef
+from api.schemas import Answer, PlayerRef
 from models.rules.qualification import SKIP_REASONS
+
+
+class QualifiersCsvQuery(Schema):
+    view = fields.String(validate=validate.OneOf(["official", "current"]))
 
 
 class QualifiersQuery(Schema):
@@ -19,7 +23,7 @@ class QualifiersQuery(Schema):
     format = fields.String(validate=validate.OneOf(["json", "csv"]))
 
 
-class QualifierOut(Schema):
+class QualifierOut(Answer):
     player = fields.Nested(PlayerRef)
     rank = fields.Integer(metadata={"description": "In the venue's standings (R11)."})
     points = fields.Integer()
@@ -29,7 +33,7 @@ class QualifierOut(Schema):
     )
 
 
-class SkippedOut(Schema):
+class SkippedOut(Answer):
     player = fields.Nested(PlayerRef)
     rank = fields.Integer()
     points = fields.Integer()
@@ -39,25 +43,25 @@ class SkippedOut(Schema):
     venue_id = fields.Integer(allow_none=True, metadata={"description": "qualified_elsewhere: where."})
 
 
-class TiedOutOut(Schema):
+class TiedOutOut(Answer):
     player = fields.Nested(PlayerRef)
     rank = fields.Integer()
     points = fields.Integer()
     flags = fields.List(fields.String())
 
 
-class ChangeOut(Schema):
+class ChangeOut(Answer):
     player = fields.Nested(PlayerRef)
     venue_id = fields.Integer()
 
 
-class ChangesOut(Schema):
+class ChangesOut(Answer):
     changed = fields.Boolean()
     would_come_in = fields.List(fields.Nested(ChangeOut))
     would_drop_out = fields.List(fields.Nested(ChangeOut))
 
 
-class VenueListOut(Schema):
+class VenueListOut(Answer):
     venue_id = fields.Integer()
     venue_name = fields.String()
     region_id = fields.Integer()
@@ -76,7 +80,7 @@ class VenueListOut(Schema):
     )
 
 
-class PublicationFields(Schema):
+class PublicationFields(Answer):
     season_id = fields.Integer()
     provisional = fields.Boolean(metadata={"description": "True while the season runs (R12)."})
     published = fields.Boolean(metadata={"description": "These are the lists the office published."})
@@ -97,7 +101,7 @@ class RegionQualifierOut(QualifierOut):
     venue_id = fields.Integer(metadata={"description": "Where the player qualified."})
 
 
-class RegionListOut(Schema):
+class RegionListOut(Answer):
     region_id = fields.Integer()
     qualifiers = fields.List(fields.Nested(RegionQualifierOut))
 
@@ -133,7 +137,7 @@ class WithdrawIn(Schema):
     reason = Text(max_length=2000, required=True)
 
 
-class DisqualificationOut(Schema):
+class DisqualificationOut(Answer):
     id = fields.Integer()
     season_id = fields.Integer()
     player = fields.Nested(PlayerRef)

@@ -22,12 +22,14 @@ blp = Blueprint("regions", __name__, url_prefix="/api/v1/regions", description="
 
 @blp.route("")
 class RegionsViews(MethodView):
+    @blp.doc(operationId="list_regions")
     @blp.arguments(PageArgs, location="query")
     @blp.response(200, page_schema(RegionOut, "RegionPage"))
     def get(self, args: dict[str, Any]) -> Page[Region]:
         """List regions"""
         return list_regions(db.session(), page_request(args))
 
+    @blp.doc(operationId="create_region")
     @office_only
     @blp.arguments(RegionIn)
     @blp.response(201, RegionOut)
@@ -38,6 +40,7 @@ class RegionsViews(MethodView):
 
 @blp.route("/<id:region_id>")
 class RegionByIdViews(MethodView):
+    @blp.doc(operationId="get_region")
     @blp.response(200, RegionOut)
     def get(self, region_id: int) -> Region:
         """One region"""

@@ -5,13 +5,14 @@ from __future__ import annotations
 from marshmallow import Schema, fields
 
 from api.fields import Text, UtcDateTime
+from api.schemas import Answer
 
 
 class RegionIn(Schema):
     name = Text(max_length=120, required=True)
 
 
-class RegionOut(Schema):
+class RegionOut(Answer):
     id = fields.Integer()
     name = fields.String()
     created_at = UtcDateTime()

@@ -12,11 +12,12 @@ from flask_smorest import Blueprint
 
 from api import db
 from api.auth import current_actor, host_or_office
-from api.csv_export import csv_response, varies_by_accept, wants_csv
+from api.csv_export import CSV_ANSWER, csv_response, varies_by_accept, wants_csv
 from api.idempotency import idempotent
 from api.pagination import page_request, page_schema
 from api.sanctions.schemas import (
     DOOR_LIST_COLUMNS,
+    DoorListCsvQuery,
     DoorListOut,
     DoorListQuery,
     LiftIn,
@@ -45,6 +46,7 @@ blp = Blueprint("sanctions", __name__, url_prefix="/api/v1", description="Discip
 
 @blp.route("/sanctions")
 class SanctionsViews(MethodView):
+    @blp.doc(operationId="list_sanctions")
     @host_or_office
     @blp.arguments(SanctionQuery, location="query")
     @blp.response(200, page_schema(SanctionOut, "SanctionPage"))
@@ -53,9 +55,20 @@ class SanctionsViews(MethodView):
         page = page_request(args)
         return list_sanctions(db.session(), current_actor(), SanctionFilters(**args), page)
 
+    @blp.doc(operationId="create_sanction")
     @host_or_office
     @idempotent
-    @blp.arguments(SanctionIn)
+    @blp.arguments(
+        SanctionIn,
+        example={
+            "player_id": 17,
+            "kind": "suspension",
+            "category": "fighting",
+            "first_day": "2026-03-05",
+            "last_day": "2026-03-19",
+            "reason": "Shoved another player at the Crown.",
+        },
+    )
     @blp.response(201, SanctionOut)
     def post(self, data: dict[str, Any]) -> Sanction:
         """Record a sanction (R15): the office any kind; a host a venue_ban of their own venue
@@ -69,6 +82,7 @@ class SanctionsViews(MethodView):
 
 @blp.route("/sanctions/<id:sanction_id>")
 class SanctionByIdViews(MethodView):
+    @blp.doc(operationId="get_sanction")
     @host_or_office
     @blp.response(200, SanctionOut)
     def get(self, sanction_id: int) -> Sanction:
@@ -78,6 +92,7 @@ class SanctionByIdViews(MethodView):
 
 @blp.route("/sanctions/<id:sanction_id>/lift")
 class SanctionLiftViews(MethodView):
+    @blp.doc(operationId="lift_sanction")
     @host_or_office
     @blp.arguments(LiftIn)
     @blp.response(200, SanctionOut)
@@ -93,6 +108,7 @@ class SanctionLiftViews(MethodView):
 
 @blp.route("/players/<id:player_id>/sanctions")
 class PlayerSanctionsViews(MethodView):
+    @blp.doc(operationId="get_player_sanctions")
     @host_or_office
     @blp.response(200, PlayerDisciplineOut)
     def get(self, player_id: int) -> dict[str, Any]:
@@ -138,22 +154,37 @@ def _barred_csv(venue_id: int, on: date, rows: list[BarredPlayer]) -> Response:
 
 @blp.route("/venues/<id:venue_id>/barred")
 class DoorListViews(MethodView):
+    @blp.doc(operationId="get_door_list")
     @host_or_office
     @blp.arguments(DoorListQuery, location="query")
     @blp.response(200, DoorListOut)
-    @blp.doc(responses={200: {"content": {"text/csv": {"schema": {"type": "string"}}}}})
     def get(self, args: dict[str, Any], venue_id: int) -> Any:
-        """The door list: who may not play at the venue on a day (R16); CSV to print
+        """The door list: who may not play at the venue on a day (R16)
 
         League-wide suspensions and bans at this venue running that day, by display name.
-        For the venue's hosts and the office.
+        For the venue's hosts and the office. CSV to print: `Accept: text/csv` or
+        `?format=csv` (generated clients: `get_door_list_csv`).
         """
-        session, actor = db.session(), current_actor()
-        venue = get_or_raise(session, Venue, venue_id, "venue")
-        may_read_door_list(actor, venue.id)
-        on = args.get("on") or today()
-        rows = door_list(session, venue.id, on)
+        venue_id, on, rows = _door_list(venue_id, args)
         after_this_request(varies_by_accept)
         if args.get("format") == "csv" or (args.get("format") is None and wants_csv()):
-            return _barred_csv(venue.id, on, rows)
-        return _barred_body(venue.id, on, rows)
+            return _barred_csv(venue_id, on, rows)
+        return _barred_body(venue_id, on, rows)
+
+
+def _door_list(venue_id: int, args: dict[str, Any]) -> tuple[int, date, list[BarredPlayer]]:
+    session, actor = db.session(), current_actor()
+    venue = get_or_raise(session, Venue, venue_id, "venue")
+    may_read_door_list(actor, venue.id)
+    on = args.get("on") or today()
+    return venue.id, on, door_list(session, venue.id, on)
+
+
+@blp.route("/venues/<id:venue_id>/barred.csv")
+class DoorListCsvViews(MethodView):
+    @blp.doc(operationId="get_door_list_csv", responses=CSV_ANSWER)
+    @host_or_office
+    @blp.arguments(DoorListCsvQuery, location="query")
+    def get(self, args: dict[str, Any], venue_id: int) -> Response:
+        """The door list as CSV, to print (R16)"""
+        return _barred_csv(*_door_list(venue_id, args))

@@ -8,7 +8,7 @@ from marshmallow import Schema, ValidationError, fields, pre_load, validate, val
 
 from api.fields import Id, QueryId, Text, UtcDateTime
 from api.pagination import PageArgs
-from api.schemas import PlayerRef
+from api.schemas import Answer, PlayerRef
 from models.rules.discipline import CATEGORIES, KINDS
 
 # Other names a caller may use for the days (the ones seasons use).
@@ -50,12 +50,12 @@ class LiftIn(Schema):
     reason = Text(max_length=2000, required=True)
 
 
-class SanctionOut(Schema):
+class SanctionOut(Answer):
     id = fields.Integer()
     player = fields.Nested(PlayerRef)
     player_id = fields.Integer()
-    kind = fields.String()
-    category = fields.String()
+    kind = fields.String(validate=validate.OneOf(KINDS))
+    category = fields.String(validate=validate.OneOf(CATEGORIES))
     venue_id = fields.Integer(allow_none=True)
     first_day = fields.Date()
     last_day = fields.Date(allow_none=True)
@@ -80,7 +80,8 @@ class SanctionQuery(PageArgs):
     active_on = fields.Date(metadata={"description": "Running on this day (begun, not over, not lifted)."})
 
 
-class PlayerDisciplineOut(Schema):
+class PlayerDisciplineOut(Answer):
+    OPTIONAL = ("warnings_last_12_months", "suspensions_last_12_months")  # the office's only
     player_id = fields.Integer()
     display_name = fields.String()
     active = fields.List(fields.Integer(), metadata={"description": "Ids of the sanctions running today."})
@@ -89,12 +90,16 @@ class PlayerDisciplineOut(Schema):
     sanctions = fields.List(fields.Nested(SanctionOut))
 
 
+class DoorListCsvQuery(Schema):
+    on = fields.Date(metadata={"description": "The day (default: today)."})
+
+
 class DoorListQuery(Schema):
     on = fields.Date(metadata={"description": "The day (default: today)."})
     format = fields.String(validate=validate.OneOf(["json", "csv"]))
 
 
-class BarredOut(Schema):
+class BarredOut(Answer):
     player = fields.Nested(PlayerRef)
     last_day = fields.Date(allow_none=True, metadata={"description": "Null: permanent."})
     permanent = fields.Boolean()
@@ -102,7 +107,7 @@ class BarredOut(Schema):
     sanction_ids = fields.List(fields.Integer(), metadata={"description": "Every sanction that bars them."})
 
 
-class DoorListOut(Schema):
+class DoorListOut(Answer):
     venue_id = fields.Integer()
     on = fields.Date()
     total = fields.Integer()

@@ -22,6 +22,7 @@ blp = Blueprint("seasons", __name__, url_prefix="/api/v1/seasons", description="
 
 @blp.route("")
 class SeasonsViews(MethodView):
+    @blp.doc(operationId="list_seasons")
     @blp.arguments(SeasonQuery, location="query")
     @blp.response(200, page_schema(SeasonOut, "SeasonPage"))
     def get(self, args: dict[str, Any]) -> Page[Season]:
@@ -29,6 +30,7 @@ class SeasonsViews(MethodView):
         page = page_request(args)
         return list_seasons(db.session(), page, **args)
 
+    @blp.doc(operationId="create_season")
     @office_only
     @blp.arguments(SeasonIn)
     @blp.response(201, SeasonOut)
@@ -39,11 +41,13 @@ class SeasonsViews(MethodView):
 
 @blp.route("/<id:season_id>")
 class SeasonByIdViews(MethodView):
+    @blp.doc(operationId="get_season")
     @blp.response(200, SeasonOut)
     def get(self, season_id: int) -> Season:
         """One season with its settings"""
         return get_or_raise(db.session(), Season, season_id, "season")
 
+    @blp.doc(operationId="update_season")
     @office_only
     @blp.arguments(SeasonPatch(partial=True))
     @blp.response(200, SeasonOut)

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import Schema, fields, validate
 
 from api.fields import ExactNumber, Id, QueryId, StrictInt, Text, UtcDateTime
 from api.pagination import PageArgs
 from api.points_charts.schemas import ChartOut
+from api.schemas import Answer
 from models.entities import DOUBLE_QUALIFIER_POLICIES
 from models.services.league_queries import chart_in_force
 
 
-class TierSchema(Schema):
+class TierSchema(Answer):
     events = StrictInt(required=True, validate=validate.Range(min=1, max=1000))
     points = StrictInt(required=True, validate=validate.Range(min=0, max=1_000_000))
 
@@ -54,7 +57,14 @@ class EffectiveChart(ChartOut):
         exclude = ("created_at",)
 
 
-class SeasonOut(Schema):
+class ChartInForce(fields.Nested):
+    """A season's chart in force (R7): its own, or the default top_fraction chart."""
+
+    def get_value(self, obj: Any, attr: str, accessor: Any = None, default: Any = None) -> Any:
+        return chart_in_force(obj)
+
+
+class SeasonOut(Answer):
     id = fields.Integer()
     name = fields.String()
     starts_on = fields.Date()
@@ -62,8 +72,8 @@ class SeasonOut(Schema):
     region_ids = fields.List(fields.Integer())
     championship_date = fields.Date(allow_none=True)
     points_chart_id = fields.Integer(allow_none=True)
-    points_chart = fields.Function(
-        lambda season: EffectiveChart().dump(chart_in_force(season)),
+    points_chart = ChartInForce(
+        EffectiveChart,
         metadata={"description": "The chart in force (the default one when none is named)."},
     )
     participation_points = fields.Integer()

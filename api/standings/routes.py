@@ -9,8 +9,14 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import db
-from api.csv_export import csv_response, varies_by_accept, wants_csv
-from api.standings.schemas import CSV_COLUMNS, StandingsOut, StandingsQuery
+from api.csv_export import CSV_ANSWER, csv_response, varies_by_accept, wants_csv
+from api.standings.schemas import (
+    CSV_COLUMNS,
+    STANDINGS_EXAMPLE,
+    StandingsCsvQuery,
+    StandingsOut,
+    StandingsQuery,
+)
 from models.services.standings import VenueStandings, standings_of
 
 blp = Blueprint("standings", __name__, url_prefix="/api/v1/seasons", description="Standings (R1, R9-R11).")
@@ -57,13 +63,26 @@ def _csv(table: VenueStandings) -> Response:
 
 @blp.route("/<id:season_id>/venues/<id:venue_id>/standings")
 class StandingsViews(MethodView):
+    @blp.doc(operationId="get_standings")
     @blp.arguments(StandingsQuery, location="query")
-    @blp.response(200, StandingsOut)
-    @blp.doc(responses={200: {"content": {"text/csv": {"schema": {"type": "string"}}}}})
+    @blp.response(200, StandingsOut, example=STANDINGS_EXAMPLE)
     def get(self, args: dict[str, Any], season_id: int, venue_id: int) -> Any:
-        """A venue's standings for a season (R11); `Accept: text/csv` or `?format=csv` for CSV"""
+        """A venue's standings for a season (R11)
+
+        The same URL answers CSV to `Accept: text/csv` or `?format=csv`; clients generated from
+        this spec use `get_standings_csv` for that.
+        """
         table = standings_of(db.session(), season_id, venue_id, args.get("as_of"))
         after_this_request(varies_by_accept)
         if args.get("format") == "csv" or (args.get("format") is None and wants_csv()):
             return _csv(table)
         return _body(table)
+
+
+@blp.route("/<id:season_id>/venues/<id:venue_id>/standings.csv")
+class StandingsCsvViews(MethodView):
+    @blp.doc(operationId="get_standings_csv", responses=CSV_ANSWER)
+    @blp.arguments(StandingsCsvQuery, location="query")
+    def get(self, args: dict[str, Any], season_id: int, venue_id: int) -> Response:
+        """A venue's standings for a season as CSV, for spreadsheets (R11)"""
+        return _csv(standings_of(db.session(), season_id, venue_id, args.get("as_of")))

@@ -5,7 +5,11 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from api.fields import ExactNumber
-from api.schemas import PlayerRef
+from api.schemas import Answer, PlayerRef
+
+
+class StandingsCsvQuery(Schema):
+    as_of = fields.Date(metadata={"description": "Standings as they stood after this day."})
 
 
 class StandingsQuery(Schema):
@@ -13,7 +17,7 @@ class StandingsQuery(Schema):
     format = fields.String(validate=validate.OneOf(["json", "csv"]))
 
 
-class RowOut(Schema):
+class RowOut(Answer):
     rank = fields.Integer()
     tied = fields.Boolean(metadata={"description": "Shares the rank with another player (T2)."})
     player = fields.Nested(PlayerRef)
@@ -29,7 +33,7 @@ class RowOut(Schema):
     best_single = fields.Integer(metadata={"description": "Best single-tournament total (R11 step 4)."})
 
 
-class StandingsOut(Schema):
+class StandingsOut(Answer):
     season_id = fields.Integer()
     venue_id = fields.Integer()
     as_of = fields.Date()
@@ -55,3 +59,46 @@ CSV_COLUMNS = (
     "best_finish",
     "average_finish",
 )
+
+
+STANDINGS_EXAMPLE = {
+    "season_id": 1,
+    "venue_id": 3,
+    "as_of": "2026-03-04",
+    "tournaments": 8,
+    "entrants": 96,
+    "average_attendance": 12,
+    "total": 2,
+    "standings": [
+        {
+            "rank": 1,
+            "tied": False,
+            "player": {"id": 17, "display_name": "Ann L."},
+            "points": 215,
+            "placement_points": 170,
+            "participation_points": 35,
+            "bonus_points": 10,
+            "played": 7,
+            "wins": 2,
+            "points_finishes": 5,
+            "best_finish": 1,
+            "average_finish": 3.14,
+            "best_single": 55,
+        },
+        {
+            "rank": 2,
+            "tied": False,
+            "player": {"id": 4, "display_name": "Sam O."},
+            "points": 180,
+            "placement_points": 140,
+            "participation_points": 30,
+            "bonus_points": 10,
+            "played": 6,
+            "wins": 1,
+            "points_finishes": 4,
+            "best_finish": 1,
+            "average_finish": 4.5,
+            "best_single": 45,
+        },
+    ],
+}

@@ -81,6 +81,7 @@ def _written(tournament: Tournament, notices: list[Notice]) -> dict[str, Any]:
 
 @blp.route("")
 class TournamentsViews(MethodView):
+    @blp.doc(operationId="list_reports")
     @blp.arguments(ReportQuery, location="query")
     @blp.response(200, page_schema(ReportOut, "ReportPage"))
     def get(self, args: dict[str, Any]) -> Page[Tournament]:
@@ -88,6 +89,7 @@ class TournamentsViews(MethodView):
         page = page_request(args)
         return list_reports(db.session(), current_actor(), ReportFilters(**args), page)
 
+    @blp.doc(operationId="post_report")
     @host_or_office
     @idempotent
     @blp.arguments(CsvQuery, location="query")
@@ -107,6 +109,7 @@ class TournamentsViews(MethodView):
 
 @blp.route("/<id:tournament_id>")
 class TournamentByIdViews(MethodView):
+    @blp.doc(operationId="get_report")
     @blp.response(200, ReportOut)
     def get(self, tournament_id: int) -> Tournament:
         """A report with each result's points (a voided one: the office only)"""
@@ -120,6 +123,7 @@ class TournamentByIdViews(MethodView):
             "content": {**REPORT_BODY["content"], "application/json": {"schema": CorrectionIn}},
         }
     )
+    @blp.doc(operationId="correct_report")
     @blp.response(200, ReportWritten)
     def put(self, _query: dict[str, Any], tournament_id: int) -> dict[str, Any]:
         """Correct a report: the whole report again, plus a reason (R17)
@@ -136,6 +140,7 @@ class TournamentByIdViews(MethodView):
 
 @blp.route("/<id:tournament_id>/void")
 class TournamentVoidViews(MethodView):
+    @blp.doc(operationId="void_report")
     @host_or_office
     @blp.arguments(VoidIn)
     @blp.response(200, ReportOut)

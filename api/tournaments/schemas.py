@@ -9,7 +9,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates, va
 
 from api.fields import Id, QueryId, StrictInt, Text, UtcDateTime
 from api.pagination import PageArgs
-from api.schemas import PlayerRef, WarningOut
+from api.schemas import Answer, PlayerRef, WarningOut
 from models.entities import STATUSES, TOURNAMENT_KINDS
 from models.infra.clock import today
 
@@ -94,33 +94,33 @@ class VoidIn(Schema):
 
 
 class CsvQuery(Schema):
-    """For a text/csv body: the report's fields that are not rows."""
+    """For a text/csv body only: the report's fields that are not rows (a JSON body has them)."""
 
-    venue_id = QueryId()
-    date = fields.Date()
-    session = fields.Integer()
-    kind = fields.String()
-    season_id = QueryId()
-    reason = fields.String(metadata={"description": "PUT as CSV: the correction's reason."})
-    override_reason = fields.String(metadata={"description": "Office only: override sanctions (R16)."})
+    venue_id = QueryId(metadata={"description": "text/csv body only."})
+    date = fields.Date(metadata={"description": "text/csv body only."})
+    session = fields.Integer(metadata={"description": "text/csv body only."})
+    kind = fields.String(metadata={"description": "text/csv body only."})
+    season_id = QueryId(metadata={"description": "text/csv body only."})
+    reason = fields.String(metadata={"description": "PUT with a text/csv body: the correction's reason."})
+    override_reason = fields.String(metadata={"description": "text/csv body only: override sanctions (R16)."})
 
 
-class ResultOut(Schema):
+class ResultOut(Answer):
     place = fields.Integer()
     player = fields.Nested(PlayerRef)
-    status = fields.String()
+    status = fields.String(validate=validate.OneOf(STATUSES))
     placement_points = fields.Integer()
     participation_points = fields.Integer()
     points = fields.Integer()
 
 
-class ReportOut(Schema):
+class ReportOut(Answer):
     id = fields.Integer()
     venue_id = fields.Integer()
     season_id = fields.Integer()
     date = fields.Date()
     session = fields.Integer()
-    kind = fields.String()
+    kind = fields.String(validate=validate.OneOf(TOURNAMENT_KINDS))
     entrants = fields.Integer()
     version = fields.Integer()
     voided = fields.Boolean()
@@ -151,9 +151,24 @@ class ReportQuery(PageArgs):
 REPORT_BODY: dict[str, Any] = {
     "required": True,
     "content": {
-        "application/json": {"schema": ReportIn},
+        "application/json": {
+            "schema": ReportIn,
+            "example": {
+                "venue_id": 3,
+                "date": "2026-03-04",
+                "session": 1,
+                "kind": "regular",
+                "results": [
+                    {"place": 1, "player_id": 17},
+                    {"place": 2, "membership_number": "198507211234"},
+                    {"place": 3, "email": "sam@example.org", "status": "declared_withdrawal"},
+                    {"place": 4, "new_player": {"full_name": "Ann Lee", "email": "ann@example.org"}},
+                ],
+            },
+        },
         "text/csv": {
-            "schema": {"type": "string"},
+            # Raw content (a spreadsheet's export), so generated clients send it as a file.
+            "schema": {"type": "string", "format": "binary"},
             "example": "place,status,player_id,email,full_name\n1,,17,,\n2,,,ann@example.org,Ann Lee\n",
         },
     },

@@ -22,6 +22,7 @@ blp = Blueprint("venues", __name__, url_prefix="/api/v1/venues", description="Ve
 
 @blp.route("")
 class VenuesViews(MethodView):
+    @blp.doc(operationId="list_venues")
     @blp.arguments(VenueQuery, location="query")
     @blp.response(200, page_schema(VenueOut, "VenuePage"))
     def get(self, args: dict[str, Any]) -> Page[Venue]:
@@ -31,6 +32,7 @@ class VenuesViews(MethodView):
             db.session(), page, region_id=args.get("region_id"), active=args.get("active"), text=args.get("q")
         )
 
+    @blp.doc(operationId="create_venue")
     @office_only
     @blp.arguments(VenueIn)
     @blp.response(201, VenueOut)
@@ -41,11 +43,13 @@ class VenuesViews(MethodView):
 
 @blp.route("/<id:venue_id>")
 class VenueByIdViews(MethodView):
+    @blp.doc(operationId="get_venue")
     @blp.response(200, VenueOut)
     def get(self, venue_id: int) -> Venue:
         """One venue"""
         return get_or_raise(db.session(), Venue, venue_id, "venue")
 
+    @blp.doc(operationId="update_venue")
     @office_only
     @blp.arguments(VenuePatch(partial=True))
     @blp.response(200, VenueOut)

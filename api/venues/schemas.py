@@ -6,6 +6,7 @@ from marshmallow import Schema, fields
 
 from api.fields import Id, QueryId, Text, UtcDateTime
 from api.pagination import PageArgs
+from api.schemas import Answer
 
 
 class VenueIn(Schema):
@@ -19,7 +20,7 @@ class VenuePatch(VenueIn):
     """A PATCH names only the fields it changes."""
 
 
-class VenueOut(Schema):
+class VenueOut(Answer):
     id = fields.Integer()
     name = fields.String()
     region_id = fields.Integer()

@@ -7,6 +7,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+# Every kind of notice, by its code.
+NOTICE_CODES = (
+    "possible_duplicate",
+    "existing_player",
+    "merged_player",
+    "sanction_overridden",
+    "age_unverified",
+)
+
 
 @dataclass(frozen=True)
 class Notice:

@@ -1,0 +1,551 @@
+"""R19 privacy, walking the app's own spec: email, date of birth, membership number and PIN are
+personal. The public never sees them; a host sees them only for players of the host's venues (home
+venue, or a venue where they have a result); the office sees them. A rich league is seeded (the
+demo league, then players, reports, a correction, a void, every kind of sanction, a lift, a
+disqualification, a merge, a publication, warnings and errors), and then EVERY GET operation of
+/openapi.json is called with real ids, as JSON and as CSV, and every answer body is searched for
+every personal value. A new endpoint is walked without changing this file."""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+
+from tests.builders import SANCTIONS, SEASONS, TOURNAMENTS, HostFor, ago, sanctioned
+from tests.conftest import Caller, League, assert_problem
+
+PLAYERS = "/api/v1/players"
+PERSONAL_KEYS = ("email", "date_of_birth", "membership_number", "pin")
+UNKNOWN_ID = 987654321
+# Per path parameter, how many ids are tried (players: every one seeded here, see `Seeded.ids`).
+CAP = 6
+
+
+# The seeded league -------------------------------------------------------------------------------
+
+
+@dataclass
+class Seeded:
+    """Ids of the league seeded for the sweep, per path parameter name, most interesting first."""
+
+    ids: dict[str, list[int]]
+    crown: int  # the demo venue the host sweep's host keeps
+    own: list[int]  # players added here whose home venue is The Crown
+    foreign: list[int]  # players added here who never played at The Crown nor call it home
+    host_answers: list[tuple[str, Any]] = field(default_factory=list)  # seeding answers to the host
+    public_answers: list[tuple[str, Any]] = field(default_factory=list)
+
+
+def created(caller: Caller, path: str, body: dict[str, Any], status: int = 201) -> dict[str, Any]:
+    response = caller.post(path, json=body)
+    assert response.status_code == status, (path, response.get_data(as_text=True))
+    data: dict[str, Any] = response.get_json()
+    return data
+
+
+def add_player(office: Caller, full_name: str, **fields: Any) -> int:
+    body = {"full_name": full_name, **fields}
+    return int(created(office, PLAYERS, body)["id"])
+
+
+def report_body(venue_id: int, season_id: int, day: str, order: list[int]) -> dict[str, Any]:
+    return {
+        "venue_id": venue_id,
+        "season_id": season_id,
+        "date": day,
+        "results": [{"place": place, "player_id": pid} for place, pid in enumerate(order, start=1)],
+    }
+
+
+def seed(runner: Any, office: Caller, public: Caller, league: League, host_for: HostFor) -> Seeded:
+    """The demo league through the CLI, then the rest through HTTP as the office (and a host)."""
+    loaded = runner.invoke(args=["demo", "load"])
+    assert loaded.exit_code == 0, loaded.output
+    venues = office.get("/api/v1/venues?per_page=500").get_json()["items"]
+    crown = next(v["id"] for v in venues if v["name"] == "The Crown")
+    demo_season = office.get(SEASONS).get_json()["items"][0]["id"]
+
+    # An ended season in its own region, with a venue of its own (the demo season covers all
+    # regions: it is narrowed to its own first, R2).
+    demo_region = office.get("/api/v1/regions").get_json()["items"][0]["id"]
+    narrowed = office.patch(f"{SEASONS}/{demo_season}", json={"region_ids": [demo_region]})
+    assert narrowed.status_code == 200, narrowed.get_data(as_text=True)
+    region = league.region(name="Old Marches")
+    old_venue = league.venue(region["id"], name="The Anchor")["id"]
+    old = league.season(name="Spring past", starts_on=ago(80), ends_on=ago(10), region_ids=[region["id"]])
+    old_id = old["id"]
+    chart = league.chart(name="Sweep chart")
+
+    # Players with every personal field (membership number = date of birth + PIN).
+    alice = add_player(
+        office,
+        "Alice Wonderprivate",
+        email="alice.wonder@example.org",
+        membership_number="198507211234",
+        home_venue_id=crown,
+    )
+    bob = add_player(
+        office,
+        "Bob Anchorman",
+        email="bob.anchor@example.org",
+        date_of_birth="1979-03-04",
+        membership_number="197903045678",
+        home_venue_id=old_venue,
+    )
+    cara = add_player(
+        office,
+        "Cara Quayside",
+        email="cara.quay@example.org",
+        membership_number="199212310042",
+        home_venue_id=old_venue,
+    )
+    dan = add_player(
+        office,
+        "Dan Driftwood",
+        email="dan.drift@example.org",
+        membership_number="196806150777",
+        home_venue_id=old_venue,
+    )
+    fay = add_player(office, "Fay Fogbank", email="fay.fog@example.org", date_of_birth="2001-11-09")
+    gil = add_player(office, "Gil Gangway", email="gil.gang@example.org", membership_number="197712249001")
+    dupe = add_player(office, "Robert Anchorman", email="robert.a@example.org", date_of_birth="1979-03-04")
+    hal = add_player(office, "Hal Harbour", email="hal.harbour@example.org", membership_number="198802290315")
+    # A possible duplicate of Alice (R5): created with a warning listing her.
+    twin = created(office, PLAYERS, {"full_name": "Alice Wonderprivat", "email": "alice.twin@example.org"})
+    assert [w["code"] for w in twin["warnings"]] == ["possible_duplicate"]
+
+    # Reports in the ended season: JSON, CSV (by email and membership number), a correction, a void.
+    first = created(
+        office, TOURNAMENTS, report_body(old_venue, old_id, ago(75), [bob, cara, dan, fay, gil, hal])
+    )
+    csv_text = "\n".join(
+        [
+            "place,status,player_id,email,membership_number",
+            f"1,,{dupe},,",
+            "2,,,cara.quay@example.org,",
+            "3,,,,196806150777",
+            f"4,,{gil},,",
+            "5,,,fay.fog@example.org,",
+        ]
+    )
+    response = office.post(
+        f"{TOURNAMENTS}?venue_id={old_venue}&season_id={old_id}&date={ago(72)}",
+        data=csv_text.encode(),
+        content_type="text/csv",
+    )
+    assert response.status_code == 201, response.get_data(as_text=True)
+    by_csv = response.get_json()
+    corrected = {
+        **report_body(old_venue, old_id, ago(75), [cara, bob, dan, fay, gil, hal]),
+        "reason": "Misread.",
+    }
+    response = office.put(f"{TOURNAMENTS}/{first['id']}", json=corrected)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    doomed = created(office, TOURNAMENTS, report_body(old_venue, old_id, ago(70), [hal, gil, fay, cara]))
+    response = office.post(f"{TOURNAMENTS}/{doomed['id']}/void", json={"reason": "Wrong venue."})
+    assert response.status_code == 200, response.get_data(as_text=True)
+    third = created(office, TOURNAMENTS, report_body(old_venue, old_id, ago(68), [bob, dan, cara, fay]))
+
+    # Sanctions of each kind, a lift, a disqualification, a merge, a publication.
+    reminder = sanctioned(office, fay, "reminder", "late_arrival", first_day=ago(20), last_day=ago(20))
+    warning = sanctioned(office, gil, "warning", "berating", first_day=ago(5), last_day=ago(5))
+    suspension = sanctioned(office, dan, "suspension", "fighting", first_day=ago(3), last_day=ago(-30))
+    ban = sanctioned(office, cara, "venue_ban", "outside_alcohol", venue_id=old_venue)
+    crown_ban = sanctioned(office, hal, "venue_ban", "fighting", venue_id=crown, first_day=ago(1))
+    lifted = created(office, f"{SANCTIONS}/{reminder['id']}/lift", {"reason": "Apologised."}, 200)
+    assert lifted["lifted"] is True
+    dq = created(office, f"{SEASONS}/{old_id}/disqualifications", {"player_id": gil, "reason": "Collusion."})
+    merge = created(office, f"{PLAYERS}/{bob}/merge", {"duplicate_id": dupe, "reason": "Same Bob."}, 200)
+    published = office.post(
+        f"{SEASONS}/{old_id}/qualifiers/publish", json={"settlements": [], "note": "Done."}
+    )
+    assert published.status_code == 201, published.get_data(as_text=True)
+
+    # A host of The Crown: a player of their own, a possible duplicate (a warning), and errors.
+    host = host_for(crown, name="Host: Crown sweep")
+    answers: list[tuple[str, Any]] = []
+    own_new = host.post(
+        PLAYERS,
+        json={"full_name": "Hal Harbor", "email": "hal.harbor@example.org", "home_venue_id": crown},
+    )
+    assert own_new.status_code == 201, own_new.get_data(as_text=True)
+    assert [w["code"] for w in own_new.get_json()["warnings"]] == ["possible_duplicate"]
+    answers.append(("POST /players (possible duplicate)", own_new))
+    refused = host.post(TOURNAMENTS, json=report_body(crown, demo_season, ago(1), [alice, dan, hal]))
+    assert_problem(refused, 422)
+    assert str(dan) in refused.get_data(as_text=True)
+    answers.append(("POST /tournaments naming suspended players", refused))
+    answers.append(("GET unknown player", host.get(f"{PLAYERS}/{UNKNOWN_ID}")))
+    assert answers[-1][1].status_code == 404
+    bad = host.post(PLAYERS, json={"full_name": "X Y", "email": "xy@example.org", "membership_number": "1"})
+    assert_problem(bad, 422, "membership_number")
+    answers.append(("POST /players with a bad number", bad))
+
+    public_answers = [
+        ("public report", public.post(TOURNAMENTS, json=report_body(crown, demo_season, ago(1), [dan]))),
+        ("public unknown player", public.get(f"{PLAYERS}/{UNKNOWN_ID}")),
+        ("public bad page", public.get(f"{PLAYERS}?per_page=0")),
+    ]
+    assert [r.status_code for _, r in public_answers] == [401, 404, 422]
+
+    everyone = [p["id"] for p in office.get(f"{PLAYERS}?per_page=500").get_json()["items"]]
+    mine = [alice, bob, cara, dan, fay, gil, dupe, hal, int(twin["id"]), int(own_new.get_json()["id"])]
+    seasons = [s["id"] for s in office.get(f"{SEASONS}?per_page=500").get_json()["items"]]
+    tournaments = [
+        t["id"] for t in office.get(f"{TOURNAMENTS}?include_voided=true&per_page=500").get_json()["items"]
+    ]
+    sanctions = [s["id"] for s in office.get(f"{SANCTIONS}?per_page=500").get_json()["items"]]
+    keys = [k["id"] for k in office.get("/api/v1/api-keys?per_page=500").get_json()["items"]]
+    charts = [c["id"] for c in office.get("/api/v1/points-charts?per_page=500").get_json()["items"]]
+    regions = [r["id"] for r in office.get("/api/v1/regions?per_page=500").get_json()["items"]]
+    merges = [m["id"] for m in office.get("/api/v1/player-merges?per_page=500").get_json()["items"]]
+
+    def first_ids(preferred: list[int], rest: list[int], cap: int = CAP) -> list[int]:
+        ordered = list(dict.fromkeys([*preferred, *rest]))
+        return ordered[: max(cap, len(preferred))]
+
+    ids = {
+        "player_id": list(dict.fromkeys([*mine, *everyone])),  # every player
+        "season_id": first_ids([old_id, demo_season], seasons),
+        "venue_id": first_ids([old_venue, crown], [v["id"] for v in venues]),
+        "tournament_id": first_ids(
+            [first["id"], by_csv["id"], doomed["id"], third["id"]], sorted(tournaments, reverse=True)
+        ),
+        "sanction_id": first_ids(
+            [s["id"] for s in (reminder, warning, suspension, ban, crown_ban)], sanctions
+        ),
+        "chart_id": first_ids([chart["id"]], charts),
+        "region_id": first_ids([region["id"]], regions),
+        "merge_id": first_ids([merge["merge_id"]], merges),
+        "disqualification_id": [dq["id"]],
+        "key_id": first_ids([], keys),
+    }
+    return Seeded(
+        ids=ids,
+        crown=crown,
+        own=[alice, int(own_new.get_json()["id"])],
+        foreign=[bob, cara, dan, fay, gil, dupe],
+        host_answers=answers,
+        public_answers=public_answers,
+    )
+
+
+# Personal values ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Personal:
+    """One personal value of one player."""
+
+    player_id: int
+    key: str
+    value: str
+
+
+def personal_values(office: Caller, player_ids: list[int]) -> list[Personal]:
+    """Every personal value of these players (and of every listed player), as the office sees it."""
+    listed = office.get(f"{PLAYERS}?per_page=500").get_json()["items"]
+    records = {p["id"]: p for p in listed}
+    for pid in player_ids:
+        if pid not in records:  # merged away: not listed, still a record
+            records[pid] = office.get(f"{PLAYERS}/{pid}").get_json()
+    found = []
+    for record in records.values():
+        for key in PERSONAL_KEYS:
+            if record.get(key) is not None:
+                found.append(Personal(record["id"], key, str(record[key])))
+    return found
+
+
+# The walk ----------------------------------------------------------------------------------------
+
+
+@dataclass
+class Answer:
+    operation: str  # "GET /api/v1/players/{player_id}"
+    url: str
+    headers: dict[str, str]
+    status: int
+    mimetype: str
+    text: str
+
+
+def example(param: dict[str, Any]) -> str:
+    """A sensible value for a query parameter the operation requires, from its schema."""
+    schema = param.get("schema", {})
+    if param["name"] == "entrants":
+        return "12"
+    if "enum" in schema:
+        return str(schema["enum"][0])
+    if schema.get("type") == "integer":
+        return str(max(1, int(schema.get("minimum", 1))))
+    if schema.get("type") == "boolean":
+        return "true"
+    if schema.get("format") == "date":
+        return ago(0)
+    return "a"
+
+
+def get_operations(spec: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any], list[dict[str, Any]]]]:
+    for path, item in spec["paths"].items():
+        if "get" in item:
+            yield path, item["get"], [*item.get("parameters", []), *item["get"].get("parameters", [])]
+
+
+def requests_of(
+    path: str, params: list[dict[str, Any]], ids: dict[str, list[int]]
+) -> Iterator[tuple[str, dict[str, str]]]:
+    """(url, headers) to call for one GET operation: each combination of real ids; as JSON, with
+    ?format=csv, with Accept: text/csv; each optional enum or boolean query value; per_page=500 for
+    lists; and an unknown id (404) and a bad page (422) for the error answers."""
+    names = [p["name"] for p in params if p["in"] == "path"]
+    missing = [n for n in names if n not in ids]
+    assert not missing, f"{path}: no seeded ids for path parameter(s) {missing}; add them to `seed`"
+    query = {p["name"]: example(p) for p in params if p["in"] == "query" and p.get("required")}
+    optional = [p for p in params if p["in"] == "query" and not p.get("required")]
+    optional_names = {p["name"] for p in optional}
+    variants: list[tuple[dict[str, str], dict[str, str]]] = [
+        (query, {}),
+        ({**query, "format": "csv"}, {}),
+        (query, {"Accept": "text/csv"}),
+    ]
+    if "per_page" in optional_names:
+        variants.append(({**query, "per_page": "500"}, {}))
+        variants.append(({**query, "per_page": "500", "format": "csv"}, {}))
+    for p in optional:
+        schema = p.get("schema", {})
+        values = [str(v) for v in schema.get("enum", [])]
+        if schema.get("type") == "boolean":
+            values = ["true"]
+        variants += [({**query, p["name"]: value, "per_page": "500"}, {}) for value in values]
+    for combo in itertools.product(*[ids[n] for n in names]):
+        url = path.format(**dict(zip(names, combo, strict=True)))
+        for args, headers in variants:
+            yield (f"{url}?{urlencode(args)}" if args else url), headers
+    if names:
+        yield path.format(**dict.fromkeys(names, UNKNOWN_ID)), {}
+    if "per_page" in optional_names:
+        yield path.format(**{n: ids[n][0] for n in names}) + "?per_page=0", {}
+
+
+def walk(caller: Caller, spec: dict[str, Any], ids: dict[str, list[int]]) -> tuple[list[Answer], set[str]]:
+    """Call every GET operation of the spec as the caller; the answers and the operations walked."""
+    answers: list[Answer] = []
+    walked: set[str] = set()
+    for path, _operation, params in get_operations(spec):
+        for url, headers in requests_of(path, params, ids):
+            response = caller.get(url, headers=headers)
+            answers.append(
+                Answer(
+                    f"GET {path}",
+                    url,
+                    headers,
+                    response.status_code,
+                    response.mimetype,
+                    response.get_data(as_text=True),
+                )
+            )
+            walked.add(f"GET {path}")
+    return answers, walked
+
+
+def keys_in(value: Any) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every (key, object holding it) of a JSON value, however deep."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            yield key, value
+            yield from keys_in(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from keys_in(inner)
+
+
+def is_error_map(holder: dict[str, Any]) -> bool:
+    """A problem's `errors` ({field: [message, ...]}): a key there names a field sent, not a value."""
+    return all(isinstance(v, list) and all(isinstance(m, str) for m in v) for v in holder.values())
+
+
+def csv_header(answer: Answer) -> list[str]:
+    rows = list(csv.reader(io.StringIO(answer.text.lstrip("\ufeff"))))
+    return rows[0] if rows else []
+
+
+def leaks(answer: Answer, secrets: list[Personal]) -> list[str]:
+    """Personal values (emails, ISO dates of birth, membership numbers) found in the answer's body."""
+    text = answer.text.lower()
+    return sorted(
+        {
+            f"{s.key} of player {s.player_id}: {s.value}"
+            for s in secrets
+            if s.key != "pin" and s.value.lower() in text
+        }
+    )
+
+
+def personal_keys(answer: Answer) -> list[str]:
+    """Personal keys in a JSON answer (anywhere) or personal columns in a CSV answer."""
+    if answer.mimetype == "text/csv":
+        return [c for c in csv_header(answer) if c in PERSONAL_KEYS]
+    if "json" not in answer.mimetype:
+        return []
+    return sorted({key for key, _ in keys_in(json.loads(answer.text)) if key in PERSONAL_KEYS})
+
+
+def describe(answer: Answer, found: list[str]) -> str:
+    return f"{answer.operation} {answer.url} {answer.headers} -> {answer.status}: {found}"
+
+
+@pytest.fixture()
+def seeded(runner: Any, office: Caller, public: Caller, league: League, host_for: HostFor) -> Seeded:
+    return seed(runner, office, public, league, host_for)
+
+
+def spec_of(public: Caller) -> dict[str, Any]:
+    response = public.get("/openapi.json")
+    assert response.status_code == 200
+    data: dict[str, Any] = response.get_json()
+    return data
+
+
+# The sweeps (R19) --------------------------------------------------------------------------------
+
+
+def test_the_public_never_sees_a_personal_value_anywhere_r19(
+    seeded: Seeded, office: Caller, public: Caller
+) -> None:
+    """R19: every GET operation of the spec, as the public, with real ids, JSON and CSV, lists
+    and errors: no email, date of birth or membership number of anyone, and no personal key."""
+    spec = spec_of(public)
+    secrets = personal_values(office, seeded.ids["player_id"])
+    kinds = {s.key for s in secrets}
+    assert kinds == set(PERSONAL_KEYS), kinds
+    assert len([s for s in secrets if s.key == "email"]) >= 36 + 9
+    # The checker finds what the office is allowed to see (so it can fail).
+    office_answer = office.get(f"{PLAYERS}/{seeded.foreign[0]}")
+    as_answer = Answer("office", "", {}, 200, office_answer.mimetype, office_answer.get_data(as_text=True))
+    assert leaks(as_answer, secrets) and personal_keys(as_answer)
+
+    answers, walked = walk(public, spec, seeded.ids)
+    operations = {f"GET {path}" for path, _, _ in get_operations(spec)}
+    assert len(walked) >= len(operations) == sum("get" in item for item in spec["paths"].values())
+    assert len(operations) >= 29
+    statuses = {a.status for a in answers}
+    assert {200, 401, 404, 422} <= statuses, statuses
+    # The public does read players, standings, reports and qualifiers (so there is something to leak).
+    read = {a.operation for a in answers if a.status == 200}
+    for must in (
+        "/api/v1/players/{player_id}",
+        "/api/v1/seasons/{season_id}/venues/{venue_id}/standings",
+        "/api/v1/tournaments/{tournament_id}",
+        "/api/v1/seasons/{season_id}/qualifiers",
+    ):
+        assert f"GET {must}" in read, must
+    assert any(a.mimetype == "text/csv" and a.status == 200 for a in answers)
+
+    problems = []
+    for answer in answers + [
+        Answer(name, "", {}, r.status_code, r.mimetype, r.get_data(as_text=True))
+        for name, r in seeded.public_answers
+    ]:
+        found = leaks(answer, secrets) + [f"key {k}" for k in personal_keys(answer)]
+        if found:
+            problems.append(describe(answer, found))
+    assert not problems, f"{len(problems)} answer(s) leak personal data:\n" + "\n".join(problems[:40])
+
+
+def allowed_players(office: Caller, venue_id: int, player_ids: list[int]) -> set[int]:
+    """R19: players of the venue: home venue, or a result there (voided reports too)."""
+    players = office.get(f"{PLAYERS}?per_page=500").get_json()["items"]
+    allowed = {p["id"] for p in players if p["home_venue_id"] == venue_id}
+    for pid in player_ids:
+        if office.get(f"{PLAYERS}/{pid}").get_json()["home_venue_id"] == venue_id:
+            allowed.add(pid)
+    page = 1
+    while True:
+        listing = office.get(
+            f"{TOURNAMENTS}?venue_id={venue_id}&include_voided=true&per_page=500&page={page}"
+        ).get_json()
+        for item in listing["items"]:
+            allowed |= {r["player"]["id"] for r in item["results"]}
+        if page >= listing["pages"]:
+            break
+        page += 1
+    return allowed
+
+
+def test_a_host_sees_personal_values_only_of_their_venues_players_r19(
+    seeded: Seeded, office: Caller, public: Caller, host_for: HostFor
+) -> None:
+    """R19: the same sweep as a host of The Crown: no personal value of a player who neither calls
+    The Crown home nor has a result there; and the host does see their own players' values."""
+    spec = spec_of(public)
+    host = host_for(seeded.crown, name="Host: Crown reader")
+    secrets = personal_values(office, seeded.ids["player_id"])
+    allowed = allowed_players(office, seeded.crown, seeded.ids["player_id"])
+    assert set(seeded.own) <= allowed
+    assert set(seeded.foreign).isdisjoint(allowed)
+    shared = {s.value for s in secrets if s.player_id in allowed}
+    forbidden = [s for s in secrets if s.player_id not in allowed and s.value not in shared]
+    assert {s.player_id for s in forbidden} >= set(seeded.foreign) - {seeded.foreign[-1]}
+    own_values = [s for s in secrets if s.player_id in seeded.own and s.key == "email"]
+    assert own_values
+
+    answers, walked = walk(host, spec, seeded.ids)
+    assert len(walked) >= sum("get" in item for item in spec["paths"].values())
+    seeding = [
+        Answer(name, "", {}, r.status_code, r.mimetype, r.get_data(as_text=True))
+        for name, r in seeded.host_answers
+    ]
+    problems = []
+    for answer in answers + seeding:
+        found = leaks(answer, forbidden)
+        if "json" in answer.mimetype and answer.text:
+            for key, holder in keys_in(json.loads(answer.text)):
+                if key in PERSONAL_KEYS and not is_error_map(holder) and holder.get("id") not in allowed:
+                    found.append(f"key {key} on player {holder.get('id')}")
+        if found:
+            problems.append(describe(answer, sorted(set(found))))
+    assert not problems, f"{len(problems)} answer(s) leak personal data:\n" + "\n".join(problems[:40])
+    # ...and the host does see their own players' personal values somewhere.
+    shown = [a for a in answers if leaks(a, own_values)]
+    assert shown, "the host never saw a personal value of their own venue's players"
+    assert any(a.operation == "GET /api/v1/players/{player_id}" for a in shown)
+
+
+# Search (R19) ------------------------------------------------------------------------------------
+
+
+def search(caller: Caller, text: str) -> list[int]:
+    response = caller.get(f"{PLAYERS}?{urlencode({'q': text, 'per_page': 500})}")
+    assert response.status_code == 200, response.get_data(as_text=True)
+    return [p["id"] for p in response.get_json()["items"]]
+
+
+SEARCHES = [
+    "alice.wonder@example.org",
+    "alice.wonder",
+    "wonderpriv",
+    "Wonderprivate",
+    "198507211234",
+    "1985-07-21",
+]
+
+
+def test_public_search_matches_display_names_only_r19(seeded: Seeded, office: Caller, public: Caller) -> None:
+    """R19: the public's search matches display names ("Alice W."), never an email, a part of the
+    full name missing from the display name, or anything else personal; the office's does."""
+    alice = seeded.own[0]
+    assert public.get(f"{PLAYERS}/{alice}").get_json()["display_name"] == "Alice W."
+    assert alice in search(public, "alice w")
+    for text in SEARCHES:
+        assert search(public, text) == [], text
+        if not text[0].isdigit():
+            assert alice in search(office, text), text
