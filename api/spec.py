@@ -10,7 +10,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from apispec import BasePlugin
+from apispec import APISpec, BasePlugin
+
+from models.entities import CHART_KINDS, DOUBLE_QUALIFIER_POLICIES, ROLES, STATUSES, TOURNAMENT_KINDS
+from models.rules.discipline import CATEGORIES, KINDS
+from models.rules.notices import NOTICE_CODES
+from models.rules.qualification import SKIP_REASONS
+
+# The league's enumerations as named schemas: a field whose values are one of these refers to it,
+# so a generated client has one TournamentKind for a report it reads and a correction it sends.
+ENUMS: dict[str, tuple[str, ...]] = {
+    "TournamentKind": TOURNAMENT_KINDS,
+    "EntrantStatus": STATUSES,
+    "ChartKind": CHART_KINDS,
+    "DoubleQualifierPolicy": DOUBLE_QUALIFIER_POLICIES,
+    "KeyRole": ROLES,
+    "SanctionKind": KINDS,
+    "SanctionCategory": CATEGORIES,
+    "SkipReason": SKIP_REASONS,
+    "NoticeCode": NOTICE_CODES,
+}
 
 # Writes that can meet a conflict (409): a name or slot taken, a record already voided, lifted,
 # withdrawn, merged or undone, an Idempotency-Key reused with another body.
@@ -72,7 +91,37 @@ def error_headers(status: int) -> dict[str, str]:
 
 
 class ContractPlugin(BasePlugin):
-    """Completes every operation's answers (see the module's docstring)."""
+    """Completes every operation's answers (see the module's docstring), and names the league's
+    enumerations."""
+
+    def init_spec(self, spec: APISpec) -> None:
+        super().init_spec(spec)
+        self._by_values = {frozenset(values): name for name, values in ENUMS.items()}
+        for name, values in ENUMS.items():
+            spec.components.schema(name, {"type": "string", "enum": list(values)})
+
+    def schema_helper(self, name: str, definition: dict[str, Any], **_: Any) -> None:
+        """A property (or list item) with one of the league's enumerations refers to its schema."""
+        for prop in (definition or {}).get("properties", {}).values():
+            for target in (prop, prop.get("items")):
+                if isinstance(target, dict):
+                    self._refer(target)
+
+    def _refer(self, prop: dict[str, Any]) -> None:
+        values = prop.get("enum")
+        named = self._by_values.get(frozenset(v for v in values or () if v is not None))
+        if not values or named is None:
+            return
+        ref = {"$ref": f"#/components/schemas/{named}"}
+        nullable = prop.pop("nullable", False)
+        for key in ("enum", "type"):
+            prop.pop(key, None)
+        if nullable or prop:
+            prop["allOf"] = [ref]  # a $ref takes no siblings in OpenAPI 3.0
+            if nullable:
+                prop["nullable"] = True
+        else:
+            prop.update(ref)
 
     def operation_helper(
         self, path: str | None = None, operations: dict[str, Any] | None = None, **_: Any

@@ -62,6 +62,7 @@ def load(app: Any, rng: random.Random) -> int:
                 "full_name": f"Player {p + 1}",
                 "display_name": f"Player {p + 1}",
                 "name_key": f"player {p + 1}",
+                "display_key": f"player {p + 1}",
                 "date_of_birth": born + timedelta(days=p % 9000),
                 "home_venue_id": p % VENUES + 1,
             }

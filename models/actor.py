@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+# Who may act: the public, a host, the office, or a command on the server.
+ACTOR_ROLES = ("public", "host", "office", "system")
+
 
 @dataclass(frozen=True)
 class Actor:

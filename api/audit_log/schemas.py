@@ -5,11 +5,12 @@ from __future__ import annotations
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
-from marshmallow import ValidationError, fields
+from marshmallow import ValidationError, fields, validate
 
 from api.fields import QueryId, UtcDateTime
 from api.pagination import PageArgs
 from api.schemas import Answer
+from models.actor import ACTOR_ROLES
 
 
 class DateOrDateTime(fields.String):
@@ -52,7 +53,7 @@ class AuditOut(Answer):
     id = fields.Integer()
     at = UtcDateTime()
     actor = fields.String()
-    actor_role = fields.String()
+    actor_role = fields.String(validate=validate.OneOf(ACTOR_ROLES))
     actor_key_id = fields.Integer(allow_none=True)
     request_id = fields.String(allow_none=True)
     action = fields.String()

@@ -86,8 +86,11 @@ class PlayerSeasonOut(Answer):
     venue_name = fields.String()
     rank = fields.Integer(allow_none=True, metadata={"description": "In the venue's standings (R11)."})
     tied = fields.Boolean()
-    points = fields.Integer()
-    played = fields.Integer()
+    points = fields.Integer(metadata={"description": "The venue total (R7-R10), bonus included."})
+    bonus_points = fields.Integer(metadata={"description": "The attendance bonus (R9)."})
+    played = fields.Integer(metadata={"description": "Tournaments played (no-shows not counted)."})
+    wins = fields.Integer()
+    best_finish = fields.Integer(allow_none=True)
     results = fields.List(fields.Nested(PlayerResultOut))
 
 
@@ -98,7 +101,7 @@ class LadderOut(Answer):
 
 class VenueQualificationOut(Answer):
     venue_id = fields.Integer()
-    status = fields.String(metadata={"description": "qualified, skipped, tied_at_cut or below_the_cut"})
+    status = fields.String(validate=validate.OneOf(("qualified", "skipped", "tied_at_cut", "below_the_cut")))
     reason = fields.String(allow_none=True, metadata={"description": "Why skipped (R13)."})
     elsewhere_venue_id = fields.Integer(allow_none=True)
 

@@ -6,7 +6,7 @@ from marshmallow import Schema, fields, validate
 
 from api.fields import ExactNumber, Id, Text, UtcDateTime
 from api.schemas import Answer, PlayerRef
-from models.rules.qualification import SKIP_REASONS
+from models.rules.qualification import FLAGS, SKIP_REASONS
 
 
 class QualifiersCsvQuery(Schema):
@@ -27,7 +27,7 @@ class QualifierOut(Answer):
     player = fields.Nested(PlayerRef)
     rank = fields.Integer(metadata={"description": "In the venue's standings (R11)."})
     points = fields.Integer()
-    flags = fields.List(fields.String(), metadata={"description": "tie_at_cut, tie_settled, age_unverified"})
+    flags = fields.List(fields.String(validate=validate.OneOf(FLAGS)))
     moved_up_past = fields.List(
         fields.Integer(), metadata={"description": "Skipped players ranked above: why this one moved up."}
     )
@@ -47,7 +47,7 @@ class TiedOutOut(Answer):
     player = fields.Nested(PlayerRef)
     rank = fields.Integer()
     points = fields.Integer()
-    flags = fields.List(fields.String())
+    flags = fields.List(fields.String(validate=validate.OneOf(FLAGS)))
 
 
 class ChangeOut(Answer):

@@ -9,6 +9,7 @@ from marshmallow import Schema, ValidationError, fields, pre_load, validate, val
 from api.fields import Id, QueryId, Text, UtcDateTime
 from api.pagination import PageArgs
 from api.schemas import Answer, PlayerRef
+from models.actor import ACTOR_ROLES
 from models.rules.discipline import CATEGORIES, KINDS
 
 # Other names a caller may use for the days (the ones seasons use).
@@ -63,7 +64,7 @@ class SanctionOut(Answer):
     active = fields.Boolean(metadata={"description": "Runs today (R15): begun, not over, not lifted."})
     reason = fields.String()
     issued_by = fields.String()
-    issued_by_role = fields.String()
+    issued_by_role = fields.String(validate=validate.OneOf(ACTOR_ROLES))
     issued_at = UtcDateTime()
     lifted = fields.Boolean()
     lifted_at = UtcDateTime(allow_none=True)

@@ -17,6 +17,9 @@ class Player(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     full_name: Mapped[str] = mapped_column(String(200))
     display_name: Mapped[str] = mapped_column(String(120))
+    # The display name normalised as name_key is (R5): what the public's search matches, so
+    # "jose" finds "José A.".
+    display_key: Mapped[str] = mapped_column(String(120), index=True)
     # The normalised name (R5): lower case, accents and punctuation removed, for duplicate hints.
     name_key: Mapped[str] = mapped_column(String(200), index=True)
     # Personal (R19). Email is stored lower-cased so uniqueness ignores case.

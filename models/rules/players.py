@@ -23,6 +23,11 @@ def normalise_name(full_name: str) -> str:
     return " ".join(plain.split())[:NAME_KEY_MAX].rstrip()
 
 
+def display_key(display_name: str) -> str:
+    """A display name normalised as names are, capped to the display name's stored width."""
+    return normalise_name(display_name)[:DISPLAY_NAME_MAX].rstrip()
+
+
 def normalise_email(email: str) -> str:
     return email.strip().lower()
 

@@ -16,6 +16,8 @@ from models.rules.players import age_on
 # R13: where several reasons apply, the first of these is given.
 SKIP_REASONS = ("underage", "disqualified", "suspended", "too_few_events", "qualified_elsewhere")
 POLICIES = ("best_rank", "most_played", "home_venue")
+# What a qualifier list flags on a player (R12, R13).
+FLAGS = ("tie_at_cut", "tie_settled", "age_unverified")
 
 
 def quota(cut_fraction: Decimal, entrants: int, tournaments: int) -> int:

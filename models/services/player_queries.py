@@ -76,6 +76,9 @@ def search_players(
     if text and text.strip():
         wanted = text.strip().lower()
         matches = [func.lower(Player.display_name).contains(wanted, autoescape=True)]
+        if normalise_name(wanted):
+            # Case and accents ignored (R5): "jose" finds "José A.".
+            matches.append(Player.display_key.contains(normalise_name(wanted), autoescape=True))
         if actor.is_office or actor.is_host:
             matches.append(Player.name_key.contains(normalise_name(wanted), autoescape=True))
         if actor.is_office:

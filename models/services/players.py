@@ -15,6 +15,7 @@ from models.infra.clock import today
 from models.rules.notices import Notice, possible_duplicate
 from models.rules.players import (
     default_display_name,
+    display_key,
     normalise_email,
     normalise_name,
     parse_membership_number,
@@ -73,6 +74,7 @@ def create_player(
     _refuse_taken(session, data, None)
     if not data.get("display_name"):
         data["display_name"] = default_display_name(data["full_name"])
+    data["display_key"] = display_key(data["display_name"])
     duplicates = possible_duplicates(session, data["name_key"])
     player = Player(**data)
     session.add(player)
@@ -90,6 +92,8 @@ def update_player(session: Session, actor: Actor, player: Player, changes: dict[
     _refuse_taken(session, changes, player.id)
     if "display_name" in changes and not changes["display_name"]:
         changes["display_name"] = default_display_name(changes.get("full_name", player.full_name))
+    if "display_name" in changes:
+        changes["display_key"] = display_key(changes["display_name"])
     for key, value in changes.items():
         setattr(player, key, value)
     session.flush()

@@ -145,7 +145,10 @@ def player_seasons(session: Session, player: Player) -> list[dict[str, Any]]:
                 "rank": row.rank if row else None,
                 "tied": row.tied if row else False,
                 "points": row.points if row else 0,
+                "bonus_points": row.bonus_points if row else 0,
                 "played": row.played if row else 0,
+                "wins": row.wins if row else 0,
+                "best_finish": row.best_finish if row else None,
                 "results": [
                     {
                         "tournament_id": t.id,

@@ -57,14 +57,21 @@ def report_tonight(client: AuthenticatedClient, venue_id: int, player_ids: list[
 
 
 def fix_order(client: AuthenticatedClient, report_id: int) -> str:
+    """Reverse a stored report's places: the fetched report's fields (one TournamentKind, one
+    EntrantStatus) go into the correction as they are."""
     stored = get_report.sync(tournament_id=report_id, client=client)
     if not isinstance(stored, ReportOut):
         return "not found"
-    results = [
-        ResultIn(place=len(stored.results) - r.place + 1, player_id=r.player.id) for r in stored.results
-    ]
+    last = len(stored.results)
     correction = CorrectionIn(
-        venue_id=stored.venue_id, date=stored.date, results=results, reason="Places were reversed."
+        venue_id=stored.venue_id,
+        date=stored.date,
+        session=stored.session,
+        kind=stored.kind,
+        results=[
+            ResultIn(place=last - r.place + 1, player_id=r.player.id, status=r.status) for r in stored.results
+        ],
+        reason="Places were reversed.",
     )
     answer = correct_report.sync(tournament_id=report_id, client=client, body=correction)
     if isinstance(answer, Problem):
