@@ -13,6 +13,7 @@ from flask_smorest import Blueprint
 from api import db
 from api.auth import current_actor, office_only
 from api.csv_export import CSV_ANSWER, csv_response, varies_by_accept, wants_csv
+from api.pagination import PageArgs, page_request, page_schema
 from api.qualifiers.schemas import (
     CSV_COLUMNS,
     DisqualificationIn,
@@ -26,6 +27,7 @@ from api.qualifiers.schemas import (
 )
 from models.entities import Disqualification, QualifierPublication, Season, Venue
 from models.services.lookup import get_or_raise
+from models.services.paging import Page
 from models.services.qualification import disqualify, publish, withdraw_disqualification
 from models.services.qualification_queries import (
     Qualification,
@@ -167,11 +169,13 @@ class PublishViews(MethodView):
 class DisqualificationsViews(MethodView):
     @blp.doc(operationId="list_disqualifications")
     @office_only
-    @blp.response(200, DisqualificationOut(many=True))
-    def get(self, season_id: int) -> list[Disqualification]:
-        """The season's disqualifications, withdrawn ones too (office; R13)"""
+    @blp.arguments(PageArgs, location="query")
+    @blp.response(200, page_schema(DisqualificationOut, "DisqualificationPage"))
+    def get(self, args: dict[str, Any], season_id: int) -> Page[Disqualification]:
+        """The season's disqualifications, withdrawn ones too, oldest first (office; R13)"""
         session = db.session()
-        return disqualifications_of(session, get_or_raise(session, Season, season_id, "season"))
+        season = get_or_raise(session, Season, season_id, "season")
+        return disqualifications_of(session, season, page_request(args))
 
     @blp.doc(operationId="create_disqualification")
     @office_only

@@ -31,6 +31,7 @@ from models.rules.qualification import (
 )
 from models.services.discipline_queries import runs_on
 from models.services.lookup import get_or_raise
+from models.services.paging import Page, PageRequest, paginate
 from models.services.standings import VenueStandings, season_tables
 
 # The office's draws settling ties at the cut, by venue: the players it named, in order.
@@ -303,15 +304,12 @@ def _standing_of(found: Qualification, venue_id: int, player_id: int) -> dict[st
     return status
 
 
-def disqualifications_of(session: Session, season: Season) -> list[Disqualification]:
+def disqualifications_of(session: Session, season: Season, page: PageRequest) -> Page[Disqualification]:
     """R13: a season's disqualifications, withdrawn ones too, oldest first."""
-    return list(
-        session.scalars(
-            select(Disqualification)
-            .where(Disqualification.season_id == season.id)
-            .order_by(Disqualification.id)
-        )
+    query = (
+        select(Disqualification).where(Disqualification.season_id == season.id).order_by(Disqualification.id)
     )
+    return paginate(session, query, page)
 
 
 def get_disqualification(session: Session, season_id: int, disqualification_id: int) -> Disqualification:

@@ -124,7 +124,7 @@ def disqualify(scene: Scene, player_id: int) -> dict[str, Any]:
 def disqualifications(scene: Scene) -> list[dict[str, Any]]:
     response = scene.office.get(f"{SEASONS}/{scene.season_id}/disqualifications")
     assert response.status_code == 200, response.get_data(as_text=True)
-    data: list[dict[str, Any]] = response.get_json()
+    data: list[dict[str, Any]] = response.get_json()["items"]
     return data
 
 

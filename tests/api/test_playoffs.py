@@ -260,7 +260,7 @@ def test_the_office_disqualifies_and_lists_disqualifications_r13(three: Any) -> 
     assert item["withdrawn"] is False
     listed = scene.office.get(dq_path(scene))
     assert listed.status_code == 200
-    assert [(d["id"], d["player_id"], d["withdrawn"]) for d in listed.get_json()] == [
+    assert [(d["id"], d["player_id"], d["withdrawn"]) for d in listed.get_json()["items"]] == [
         (item["id"], ace, False)
     ]
     assert venue_qualifiers(scene) == [bee, cat]
@@ -273,7 +273,7 @@ def test_a_disqualification_is_for_its_season_only_r13(three: Any, league: Leagu
     url = f"{SEASONS}/{earlier['id']}/disqualifications"
     assert scene.office.post(url, json={"player_id": ace, "reason": "Collusion."}).status_code == 201
     assert venue_qualifiers(scene) == [ace, bee]
-    assert scene.office.get(dq_path(scene)).get_json() == []
+    assert scene.office.get(dq_path(scene)).get_json()["items"] == []
 
 
 def test_disqualifications_are_the_offices_r13(three: Any) -> None:
@@ -283,7 +283,7 @@ def test_disqualifications_are_the_offices_r13(three: Any) -> None:
     assert_problem(scene.host.post(dq_path(scene), json=body), 403)
     assert_problem(scene.public.get(dq_path(scene)), 401)
     assert_problem(scene.host.get(dq_path(scene)), 403)
-    assert scene.office.get(dq_path(scene)).get_json() == []
+    assert scene.office.get(dq_path(scene)).get_json()["items"] == []
     assert venue_qualifiers(scene)[0] == ace
 
 
@@ -293,12 +293,12 @@ def test_disqualifying_an_unknown_player_is_422_and_twice_is_409_r13(three: Any)
         scene.office.post(dq_path(scene), json={"player_id": 999_999, "reason": "x"}), 422, "player_id"
     )
     assert_problem(scene.office.post(dq_path(scene), json={"player_id": ace}), 422, "reason")
-    assert scene.office.get(dq_path(scene)).get_json() == []
+    assert scene.office.get(dq_path(scene)).get_json()["items"] == []
     assert (
         scene.office.post(dq_path(scene), json={"player_id": ace, "reason": "Collusion."}).status_code == 201
     )
     assert_problem(scene.office.post(dq_path(scene), json={"player_id": ace, "reason": "Again."}), 409)
-    assert len(scene.office.get(dq_path(scene)).get_json()) == 1
+    assert len(scene.office.get(dq_path(scene)).get_json()["items"]) == 1
     assert_problem(
         scene.office.post(f"{SEASONS}/999999/disqualifications", json={"player_id": ace, "reason": "x"}), 404
     )
@@ -318,7 +318,7 @@ def test_withdrawing_keeps_the_record_and_the_player_qualifies_again_r13(three: 
     assert withdrawn["withdrawn"] is True
     assert withdrawn["withdraw_reason"] == "Cleared on appeal."
     assert withdrawn["withdrawn_at"]
-    (listed,) = scene.office.get(dq_path(scene)).get_json()
+    (listed,) = scene.office.get(dq_path(scene)).get_json()["items"]
     assert (listed["id"], listed["withdrawn"], listed["reason"]) == (item["id"], True, "Collusion.")
     assert venue_qualifiers(scene) == [ace, bee]
     # A withdrawn disqualification leaves room for a new one.
@@ -327,7 +327,7 @@ def test_withdrawing_keeps_the_record_and_the_player_qualifies_again_r13(three: 
         == 201
     )
     assert venue_qualifiers(scene) == [bee, cat]
-    assert len(scene.office.get(dq_path(scene)).get_json()) == 2
+    assert len(scene.office.get(dq_path(scene)).get_json()["items"]) == 2
 
 
 def test_disqualifications_are_audited_r13_r18(three: Any) -> None:
