@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import io
+import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -28,14 +30,24 @@ def wants_csv() -> bool:
     )
 
 
+def file_name(name: str) -> str:
+    """A name any file system and browser takes: letters, digits, dashes, one dot."""
+    stem, _, extension = name.rpartition(".")
+    plain = unicodedata.normalize("NFKD", stem).encode("ascii", "ignore").decode()
+    return "-".join(re.findall(r"[A-Za-z0-9]+", plain)).lower()[:120] + "." + extension
+
+
 def csv_response(columns: Sequence[str], rows: Iterable[Sequence[Any]], filename: str) -> Response:
+    """A CSV a spreadsheet opens cleanly: UTF-8 with a BOM (Excel then reads accents right),
+    CRLF line ends, formula-safe cells."""
     buffer = io.StringIO()
+    buffer.write("\ufeff")
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow(columns)
     for row in rows:
         writer.writerow([safe_cell(value) for value in row])
     response = Response(buffer.getvalue(), mimetype="text/csv")
-    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response.headers["Content-Disposition"] = f'attachment; filename="{file_name(filename)}"'
     return response
 
 

@@ -39,8 +39,11 @@ def _body(table: VenueStandings) -> dict[str, Any]:
 
 
 def _csv(table: VenueStandings) -> Response:
+    """Every field of the JSON rows, with the season's and venue's names on each line."""
     rows = (
         [
+            table.season.name,
+            table.venue.name,
             row.rank,
             "T" if row.tied else "",
             row.player_id,
@@ -54,10 +57,13 @@ def _csv(table: VenueStandings) -> Response:
             row.points_finishes,
             row.best_finish,
             row.average_finish,
+            row.best_single,
+            row.decided_by or "",
+            row.decided_at_place or "",
         ]
         for row in table.rows
     )
-    name = f"standings-season{table.season.id}-venue{table.venue.id}-{table.as_of.isoformat()}.csv"
+    name = f"standings {table.season.name} {table.venue.name} {table.as_of.isoformat()}.csv"
     return csv_response(CSV_COLUMNS, rows, name)
 
 

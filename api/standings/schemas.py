@@ -6,6 +6,7 @@ from marshmallow import Schema, fields, validate
 
 from api.fields import ExactNumber
 from api.schemas import Answer, PlayerRef
+from models.rules.standings import STEPS
 
 
 class StandingsCsvQuery(Schema):
@@ -31,6 +32,14 @@ class RowOut(Answer):
     best_finish = fields.Integer()
     average_finish = ExactNumber()
     best_single = fields.Integer(metadata={"description": "Best single-tournament total (R11 step 4)."})
+    decided_by = fields.String(
+        allow_none=True,
+        validate=validate.OneOf(STEPS),
+        metadata={"description": "The R11 step that put this row below the one above (null: the first row)."},
+    )
+    decided_at_place = fields.Integer(
+        allow_none=True, metadata={"description": "For countback: the place whose count decided."}
+    )
 
 
 class StandingsOut(Answer):
@@ -45,6 +54,8 @@ class StandingsOut(Answer):
 
 
 CSV_COLUMNS = (
+    "season",
+    "venue",
     "rank",
     "tied",
     "player_id",
@@ -58,6 +69,9 @@ CSV_COLUMNS = (
     "points_finishes",
     "best_finish",
     "average_finish",
+    "best_single",
+    "decided_by",
+    "decided_at_place",
 )
 
 
@@ -84,6 +98,8 @@ STANDINGS_EXAMPLE = {
             "best_finish": 1,
             "average_finish": 3.14,
             "best_single": 55,
+            "decided_by": None,
+            "decided_at_place": None,
         },
         {
             "rank": 2,
@@ -99,6 +115,8 @@ STANDINGS_EXAMPLE = {
             "best_finish": 1,
             "average_finish": 4.5,
             "best_single": 45,
+            "decided_by": "points",
+            "decided_at_place": None,
         },
     ],
 }

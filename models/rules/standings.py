@@ -47,6 +47,10 @@ class Row:
     tied: bool = False
     # R11's tie-break key (lower is better): equal keys are level after every step.
     key: tuple[int, ...] = ()
+    # Which R11 step put this row below the one above (None for the first row), and for
+    # countback the place whose count decided.
+    decided_by: str | None = None
+    decided_at_place: int | None = None
 
 
 def attendance_bonus(played: int, tiers: Iterable[Tier]) -> int:
@@ -102,6 +106,27 @@ def tie_break_key(row: Row, deepest_place: int) -> tuple[int, ...]:
     return (-row.points, -row.wins, *countback, -row.best_single, -row.played)
 
 
+# R11's steps, in order, as `decided_by` names them.
+STEPS = ("points", "wins", "countback", "best_single", "played", "tied")
+
+
+def deciding_step(above: Sequence[int], below: Sequence[int]) -> tuple[str, int | None]:
+    """R11: the first step where two tie-break keys differ, and for countback the place that
+    decided (keys as tie_break_key builds them: points, wins, 2nd, 3rd, …, best single, played)."""
+    for index, (a, b) in enumerate(zip(above, below, strict=True)):
+        if a != b:
+            if index == 0:
+                return "points", None
+            if index == 1:
+                return "wins", None
+            if index == len(above) - 2:
+                return "best_single", None
+            if index == len(above) - 1:
+                return "played", None
+            return "countback", index
+    return "tied", None
+
+
 def rank_rows(rows: Iterable[Row]) -> list[Row]:
     """R11: order and rank; players level after every step share the rank (1, 2, 2, 4) and are
     listed by display name, then player id."""
@@ -120,6 +145,8 @@ def rank_rows(rows: Iterable[Row]) -> list[Row]:
         row.rank = rank
         row.key = key
     ordered = [row for _key, row in keyed]
+    for above, row in zip(ordered, ordered[1:], strict=False):
+        row.decided_by, row.decided_at_place = deciding_step(above.key, row.key)
     for index, row in enumerate(ordered):
         row.tied = any(
             0 <= other < len(ordered) and ordered[other].rank == row.rank for other in (index - 1, index + 1)

@@ -93,7 +93,7 @@ def profile_qualification(caller: Caller, player_id: int) -> list[dict[str, Any]
 def csv_rows(response: Any) -> tuple[list[str], list[dict[str, str]]]:
     assert response.status_code == 200, response.get_data(as_text=True)
     assert response.mimetype == "text/csv"
-    text = response.get_data(as_text=True)
+    text = response.get_data(as_text=True).lstrip("\ufeff")
     header = next(csv.reader(io.StringIO(text)))
     return header, list(csv.DictReader(io.StringIO(text)))
 

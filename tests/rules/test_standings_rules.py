@@ -18,7 +18,9 @@ from models.rules.standings import (
     Tier,
     attendance_bonus,
     counted_total,
+    deciding_step,
     player_row,
+    rank_rows,
     standings,
 )
 
@@ -423,3 +425,54 @@ def test_r11_order_does_not_depend_on_input_order_property(players, count_best, 
     first = [(r.player_id, r.rank, r.tied, r.points) for r in standings(players, count_best, tiers)]
     second = [(r.player_id, r.rank, r.tied, r.points) for r in standings(shuffled, count_best, tiers)]
     assert first == second
+
+
+# R11 explained: which step put a row below the one above --------------------------------------
+
+
+def ranked_row(player_id: int, name: str, points: int, places: dict[int, int]) -> Row:
+    """A row with these points and finishes (wins are its 1st places; 30 its best single)."""
+    played = sum(places.values())
+    return Row(
+        player_id,
+        name,
+        points,
+        points,
+        0,
+        0,
+        played,
+        places.get(1, 0),
+        played,
+        min(places),
+        Decimal(1),
+        30,
+        places,
+    )
+
+
+def test_r11_deciding_step_names_each_step() -> None:
+    above = (-80, -2, -1, -1, -30, -6)  # points, wins, 2nd places, 3rd places, best single, played
+    assert deciding_step(above, (-70, -2, -1, -1, -30, -6)) == ("points", None)
+    assert deciding_step(above, (-80, -1, -1, -1, -30, -6)) == ("wins", None)
+    assert deciding_step(above, (-80, -2, 0, -3, -30, -6)) == ("countback", 2)
+    assert deciding_step(above, (-80, -2, -1, 0, -30, -6)) == ("countback", 3)
+    assert deciding_step(above, (-80, -2, -1, -1, -20, -6)) == ("best_single", None)
+    assert deciding_step(above, (-80, -2, -1, -1, -30, -5)) == ("played", None)
+    assert deciding_step(above, above) == ("tied", None)
+
+
+def test_r11_rank_rows_explains_every_row_but_the_first() -> None:
+    rows = rank_rows(
+        [
+            ranked_row(1, "Ann", 80, {1: 2, 2: 1}),
+            ranked_row(2, "Ben", 80, {1: 2, 3: 1}),
+            ranked_row(3, "Cal", 70, {1: 1}),
+            ranked_row(4, "Dee", 70, {1: 1}),
+        ]
+    )
+    assert [(r.player_id, r.decided_by, r.decided_at_place) for r in rows] == [
+        (1, None, None),
+        (2, "countback", 2),
+        (3, "points", None),
+        (4, "tied", None),
+    ]
