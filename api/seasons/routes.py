@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date, timedelta
 from typing import Any
 
 from flask.views import MethodView
@@ -10,10 +11,11 @@ from flask_smorest import Blueprint
 from api import db
 from api.auth import current_actor, office_only
 from api.pagination import page_request, page_schema
-from api.seasons.schemas import SeasonIn, SeasonOut, SeasonPatch, SeasonQuery
+from api.seasons.schemas import MissingQuery, MissingReportsOut, SeasonIn, SeasonOut, SeasonPatch, SeasonQuery
 from models.entities import Season
 from models.services.lookup import get_or_raise
 from models.services.paging import Page
+from models.services.report_queries import missing_reports
 from models.services.season_queries import list_seasons
 from models.services.seasons import create_season, update_season
 
@@ -56,3 +58,26 @@ class SeasonByIdViews(MethodView):
         session = db.session()
         season = get_or_raise(session, Season, season_id, "season")
         return update_season(session, current_actor(), season, changes)
+
+
+@blp.route("/<id:season_id>/missing-reports")
+class MissingReportsViews(MethodView):
+    @blp.doc(operationId="list_missing_reports")
+    @office_only
+    @blp.arguments(MissingQuery, location="query")
+    @blp.response(200, MissingReportsOut)
+    def get(self, args: dict[str, Any], season_id: int) -> dict[str, Any]:
+        """Active venues of the season with no report in a week (office), to chase them"""
+        session = db.session()
+        season = get_or_raise(session, Season, season_id, "season")
+        monday: date = args["week"]
+        venues = missing_reports(session, season, monday)
+        year, week, _ = monday.isocalendar()
+        return {
+            "season_id": season.id,
+            "week": f"{year}-W{week:02d}",
+            "starts_on": monday,
+            "ends_on": monday + timedelta(days=6),
+            "total": len(venues),
+            "venues": venues,
+        }

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
+from datetime import date
 from typing import Any
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate
 
 from api.fields import ExactNumber, Id, QueryId, StrictInt, Text, UtcDateTime
 from api.pagination import PageArgs
@@ -92,3 +94,39 @@ class SeasonOut(Answer):
 class SeasonQuery(PageArgs):
     region_id = QueryId(metadata={"description": "Seasons that cover this region."})
     active_on = fields.Date(metadata={"description": "Seasons whose dates contain this day."})
+
+
+class IsoWeek(fields.String):
+    """An ISO week, YYYY-Www (2026-W09), read as its Monday."""
+
+    def _deserialize(  # type: ignore[override]
+        self, value: Any, attr: str | None, data: Any, **kwargs: Any
+    ) -> date:
+        text = str(value).strip().upper()
+        match = re.fullmatch(r"(\d{4})-W(\d{2})", text)
+        try:
+            if match is None:
+                raise ValueError
+            return date.fromisocalendar(int(match.group(1)), int(match.group(2)), 1)
+        except ValueError:
+            raise ValidationError("An ISO week, YYYY-Www (e.g. 2026-W09).") from None
+
+
+class MissingQuery(Schema):
+    week = IsoWeek(required=True, metadata={"description": "YYYY-Www, e.g. 2026-W09."})
+
+
+class MissingVenueOut(Answer):
+    id = fields.Integer()
+    name = fields.String()
+    region_id = fields.Integer()
+    city = fields.String(allow_none=True)
+
+
+class MissingReportsOut(Answer):
+    season_id = fields.Integer()
+    week = fields.String()
+    starts_on = fields.Date(metadata={"description": "The week's Monday."})
+    ends_on = fields.Date(metadata={"description": "The week's Sunday."})
+    total = fields.Integer()
+    venues = fields.List(fields.Nested(MissingVenueOut))

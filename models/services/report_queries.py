@@ -4,12 +4,13 @@ office can still read it, to settle a dispute)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
 from sqlalchemy import ColumnElement, select, true
 from sqlalchemy.orm import Session, selectinload
 
 from models.actor import Actor
+from models.entities.league import Season, Venue
 from models.entities.tournaments import Result, Tournament
 from models.errors import NotFound
 from models.services.paging import Page, PageRequest, paginate
@@ -67,3 +68,21 @@ def list_reports(
         query = query.where(Tournament.date <= filters.to)
     query = query.order_by(Tournament.date.desc(), Tournament.session.desc(), Tournament.id.desc())
     return paginate(session, query, page)
+
+
+def missing_reports(session: Session, season: Season, monday: date) -> list[Venue]:
+    """Active venues of the season with no live regular report in the week from `monday`, by
+    name: the office chases them."""
+    sunday = monday + timedelta(days=6)
+    reported = select(Tournament.venue_id).where(
+        Tournament.season_id == season.id,
+        Tournament.kind == "regular",
+        Tournament.voided_at.is_(None),
+        Tournament.date.between(monday, sunday),
+    )
+    query = (
+        select(Venue).where(Venue.active.is_(True), Venue.id.not_in(reported)).order_by(Venue.name, Venue.id)
+    )
+    if not season.all_regions:
+        query = query.where(Venue.region_id.in_(season.region_ids))
+    return list(session.scalars(query))
