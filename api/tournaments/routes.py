@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from flask import request
+from flask import Response, json, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, ValidationError
@@ -44,7 +45,7 @@ blp = Blueprint(
 def _load(schema: Schema, extra: dict[str, Any] | None = None) -> dict[str, Any]:
     """The report from a JSON body, or from a CSV body plus the query string."""
     if request.mimetype == "text/csv":
-        query = {k: v for k, v in request.args.items() if k in CsvQuery().fields}
+        query = {k: v for k, v in request.args.items() if k in CsvQuery().fields and k != "dry_run"}
         raw: Any = {**_typed(query), "results": parse_report_csv(request.get_data())}
     elif not request.get_data():
         raw = {}  # nothing sent: every required field is named as missing
@@ -79,6 +80,19 @@ def _written(tournament: Tournament, notices: list[Notice]) -> dict[str, Any]:
     return {**{name: getattr(tournament, name) for name in ReportOut().fields}, "warnings": notices}
 
 
+def _dry_run(write: Callable[[], tuple[Tournament, list[Notice]]]) -> Response:
+    """`?dry_run=1`: the write runs whole inside a savepoint that is then rolled back, so the
+    answer is exactly what would be stored (points, warnings, new players) and nothing is."""
+    session = db.session()
+    savepoint = session.begin_nested()
+    try:
+        tournament, notices = write()
+        answer = {**ReportWritten().dump(_written(tournament, notices)), "dry_run": True}
+    finally:
+        savepoint.rollback()
+    return Response(json.dumps(answer), status=200, mimetype="application/json")
+
+
 @blp.route("")
 class TournamentsViews(MethodView):
     @blp.doc(operationId="list_reports")
@@ -95,16 +109,24 @@ class TournamentsViews(MethodView):
     @blp.arguments(CsvQuery, location="query")
     @blp.doc(requestBody=REPORT_BODY)
     @blp.response(201, ReportWritten)
-    def post(self, _query: dict[str, Any]) -> dict[str, Any]:
+    @blp.alt_response(200, schema=ReportWritten, description="dry_run: what would be stored (nothing was)")
+    def post(self, query: dict[str, Any]) -> Any:
         """Report a tournament's finishing order (host of the venue, or office)
 
         JSON as below, or `text/csv` with `venue_id` and `date` (and `session`, `kind`,
         `season_id`) in the query and the columns `place`, `status` and whichever of
         `player_id`, `membership_number`, `email`, `full_name` name the player.
         The whole report is refused on any problem: nothing is stored, no player created.
+        `?dry_run=1` checks it completely and answers (200) what would be stored, storing nothing.
         """
-        tournament, notices = submit_report(db.session(), current_actor(), _load(ReportIn()))
-        return _written(tournament, notices)
+        report = _load(ReportIn())
+
+        def write() -> tuple[Tournament, list[Notice]]:
+            return submit_report(db.session(), current_actor(), report)
+
+        if query.get("dry_run"):
+            return _dry_run(write)
+        return _written(*write())
 
 
 @blp.route("/<id:tournament_id>")
@@ -125,17 +147,24 @@ class TournamentByIdViews(MethodView):
     )
     @blp.doc(operationId="correct_report")
     @blp.response(200, ReportWritten)
-    def put(self, _query: dict[str, Any], tournament_id: int) -> dict[str, Any]:
-        """Correct a report: the whole report again, plus a reason (R17)
+    def put(self, query: dict[str, Any], tournament_id: int) -> Any:
+        """Correct a report: its results again, plus a reason (R17)
 
-        Hosts within the season's correction_days of the tournament date; the office any time.
+        Venue, date, session and kind left out keep the stored report's. Hosts within the
+        season's correction_days of the tournament date; the office any time. `?dry_run=1`
+        answers (200) what would be stored, storing nothing.
         """
         session, actor = db.session(), current_actor()
         tournament = get_report(session, actor, tournament_id)
         data = _load(CorrectionIn())
         reason = data.pop("reason")
-        tournament, notices = correct_report(session, actor, tournament, data, reason)
-        return _written(tournament, notices)
+
+        def write() -> tuple[Tournament, list[Notice]]:
+            return correct_report(session, actor, tournament, data, reason)
+
+        if query.get("dry_run"):
+            return _dry_run(write)
+        return _written(*write())
 
 
 @blp.route("/<id:tournament_id>/void")

@@ -82,8 +82,10 @@ class ReportIn(Schema):
 
 
 class CorrectionIn(ReportIn):
-    """The whole report again; `session` and `kind` left out keep the stored report's."""
+    """The report's results again; venue, date, session and kind left out keep the stored ones."""
 
+    venue_id = Id()
+    date = fields.Date()
     session = StrictInt(validate=validate.Range(min=1, max=99))
     kind = fields.String(validate=validate.OneOf(TOURNAMENT_KINDS))
     reason = Text(max_length=2000, required=True)
@@ -103,6 +105,12 @@ class CsvQuery(Schema):
     season_id = QueryId(metadata={"description": "text/csv body only."})
     reason = fields.String(metadata={"description": "PUT with a text/csv body: the correction's reason."})
     override_reason = fields.String(metadata={"description": "text/csv body only: override sanctions (R16)."})
+    dry_run = fields.Boolean(
+        load_default=False,
+        metadata={
+            "description": "Check the report completely and answer what would be stored; store nothing."
+        },
+    )
 
 
 class ResultOut(Answer):
@@ -134,6 +142,9 @@ class ReportOut(Answer):
 
 class ReportWritten(ReportOut):
     warnings = fields.List(fields.Nested(WarningOut))
+    dry_run = fields.Boolean(metadata={"description": "True: checked only, nothing was stored."})
+
+    OPTIONAL = ("dry_run",)
 
 
 class ReportQuery(PageArgs):

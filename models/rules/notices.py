@@ -14,6 +14,7 @@ NOTICE_CODES = (
     "merged_player",
     "sanction_overridden",
     "age_unverified",
+    "matches_report",
 )
 
 
@@ -81,4 +82,15 @@ def age_unverified(row: int, player_id: int) -> Notice:
         f"results.{row}: player {player_id} has no date of birth on record; min_age is unverified (R3).",
         (player_id,),
         "R3",
+    )
+
+
+def matches_report(report_id: int, session: int) -> Notice:
+    """The same finishing order as a report already stored that day: posted twice by mistake?"""
+    return Notice(
+        "matches_report",
+        f"These results match report {report_id} (session {session}) of the same venue and day: "
+        "if this is the same tournament posted twice, void one.",
+        (),
+        None,
     )

@@ -14,7 +14,7 @@ from models.actor import Actor
 from models.entities.tournaments import Result, Tournament
 from models.errors import Conflict, Forbidden, Problem
 from models.infra.clock import today, utcnow
-from models.rules.notices import Notice
+from models.rules.notices import Notice, matches_report
 from models.rules.reports import score_report
 from models.services.audit import plain, record
 from models.services.league import chart_rule
@@ -118,7 +118,27 @@ def submit_report(session: Session, actor: Actor, report: dict[str, Any]) -> tup
         session, actor, "tournament.create", "tournament", tournament.id, after=report_snapshot(tournament)
     )
     record_override(session, actor, tournament, checked)
+    checked.notices.extend(_twins(session, tournament))
     return tournament, checked.notices
+
+
+def _twins(session: Session, tournament: Tournament) -> list[Notice]:
+    """Live reports of the same venue and day with exactly these results (player, place, status)."""
+    mine = {(r.player_id, r.place, r.status) for r in tournament.results}
+    others = session.scalars(
+        select(Tournament).where(
+            Tournament.venue_id == tournament.venue_id,
+            Tournament.date == tournament.date,
+            Tournament.id != tournament.id,
+            Tournament.entrants == tournament.entrants,
+            Tournament.voided_at.is_(None),
+        )
+    )
+    return [
+        matches_report(other.id, other.session)
+        for other in others
+        if {(r.player_id, r.place, r.status) for r in other.results} == mine
+    ]
 
 
 def record_override(session: Session, actor: Actor, tournament: Tournament, checked: CheckedReport) -> None:
@@ -170,12 +190,19 @@ def _within_window(days: int, day: date) -> None:
 def correct_report(
     session: Session, actor: Actor, tournament: Tournament, report: dict[str, Any], reason: str
 ) -> tuple[Tournament, list[Notice]]:
-    """R17: replace a report whole (results, date, session, kind); points are recomputed."""
+    """R17: replace a report's results (and venue, date, session or kind, where given; the
+    stored ones otherwise); points are recomputed."""
     if tournament.voided:
         raise Conflict(f"Report {tournament.id} is voided; report the tournament anew instead.")
     may_change(actor, tournament)
     before = report_snapshot(tournament)
-    report = {"session": tournament.session, "kind": tournament.kind, **report}
+    stored = {
+        "venue_id": tournament.venue_id,
+        "date": tournament.date,
+        "session": tournament.session,
+        "kind": tournament.kind,
+    }
+    report = {**stored, **report}
     if report["kind"] != "regular":
         report.setdefault("season_id", tournament.season_id)
     checked = check_report(session, actor, report)

@@ -1,0 +1,83 @@
+"""For hosts: a dry run answers what would be stored and stores nothing; a correction resends only
+what changes; the same results posted twice are flagged (R4, R5, R17, R18)."""
+
+from __future__ import annotations
+
+from tests.builders import TOURNAMENTS, Scene, days_ago, iso, points_by_place, unique_email
+from tests.conftest import assert_problem
+
+
+def audit_total(scene: Scene) -> int:
+    return int(scene.office.get("/api/v1/audit-log").get_json()["total"])
+
+
+def test_a_dry_run_answers_what_would_be_stored_and_stores_nothing(scene: Scene) -> None:
+    ids = scene.add_players(9)
+    body = scene.body(ids)
+    body["results"].append({"place": 10, "new_player": {"full_name": "Dry Run", "email": unique_email()}})
+    before, log = scene.counts(), audit_total(scene)
+    tried = scene.host.post(f"{TOURNAMENTS}?dry_run=1", json=body, headers={"Idempotency-Key": "k-dry"})
+    assert tried.status_code == 200, tried.get_json()
+    answer = tried.get_json()
+    assert answer["dry_run"] is True
+    assert points_by_place(answer)[:3] == [(1, 30, 0, 30), (2, 20, 0, 20), (3, 10, 0, 10)]
+    assert answer["results"][9]["player"]["display_name"] == "Dry R."
+    assert scene.counts() == before and audit_total(scene) == log
+    # The same key then stores for real: the dry run left nothing to replay.
+    stored = scene.host.post(TOURNAMENTS, json=body, headers={"Idempotency-Key": "k-dry"})
+    assert stored.status_code == 201 and "dry_run" not in stored.get_json()
+    assert points_by_place(stored.get_json()) == points_by_place(answer)
+
+
+def test_a_dry_run_is_refused_like_the_real_thing_r4(scene: Scene) -> None:
+    body = scene.body(scene.add_players(3))
+    body["results"][2]["place"] = 2
+    before = scene.counts()
+    refused = scene.host.post(f"{TOURNAMENTS}?dry_run=1", json=body)
+    assert_problem(refused, 422, "results.2.place", rule="R4")
+    assert scene.counts() == before
+
+
+def test_a_dry_run_correction_changes_nothing_r17(scene: Scene) -> None:
+    ids = scene.add_players(4)
+    report = scene.posted(scene.body(ids))
+    url = f"{TOURNAMENTS}/{report['id']}"
+    tried = scene.host.put(
+        f"{url}?dry_run=1", json={"results": scene.body(ids[::-1])["results"], "reason": "x"}
+    )
+    assert tried.status_code == 200 and tried.get_json()["dry_run"] is True
+    assert tried.get_json()["results"][0]["player"]["id"] == ids[-1]
+    assert scene.public.get(url).get_json()["results"][0]["player"]["id"] == ids[0]
+    assert scene.public.get(url).get_json()["version"] == 1
+
+
+def test_a_correction_may_resend_only_the_results_r17(scene: Scene) -> None:
+    """R17: venue, date, session and kind left out keep the stored ones (JSON and CSV)."""
+    ids = scene.add_players(4)
+    report = scene.posted(scene.body(ids, days_ago(3), session=2))
+    url = f"{TOURNAMENTS}/{report['id']}"
+    corrected = scene.host.put(url, json={"results": scene.body(ids[::-1])["results"], "reason": "reversed"})
+    assert corrected.status_code == 200, corrected.get_json()
+    fixed = corrected.get_json()
+    assert (fixed["venue_id"], fixed["date"], fixed["session"], fixed["kind"]) == (
+        scene.venue_id,
+        iso(days_ago(3)),
+        2,
+        "regular",
+    )
+    assert fixed["results"][0]["player"]["id"] == ids[-1]
+    csv_body = "place,player_id\n" + "".join(f"{i},{pid}\n" for i, pid in enumerate(ids, start=1))
+    again = scene.host.put(f"{url}?reason=back", data=csv_body, content_type="text/csv")
+    assert again.status_code == 200, again.get_json()
+    assert (again.get_json()["date"], again.get_json()["session"]) == (iso(days_ago(3)), 2)
+    assert again.get_json()["results"][0]["player"]["id"] == ids[0]
+
+
+def test_the_same_results_under_another_session_are_flagged(scene: Scene) -> None:
+    ids = scene.add_players(4)
+    first = scene.posted(scene.body(ids, days_ago(2)))
+    twin = scene.posted(scene.body(ids, days_ago(2), session=2))
+    (warning,) = twin["warnings"]
+    assert warning["code"] == "matches_report" and str(first["id"]) in warning["message"]
+    other = scene.posted(scene.body(ids[::-1], days_ago(2), session=3))
+    assert other["warnings"] == []
