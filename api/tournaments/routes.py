@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from flask import Response, json, request
@@ -16,7 +17,7 @@ from api.auth import current_actor, host_or_office
 from api.errors import flatten_messages
 from api.idempotency import idempotent
 from api.pagination import page_request, page_schema
-from api.tournaments.csv_body import parse_report_csv
+from api.tournaments.csv_body import CsvReport, parse_report_csv
 from api.tournaments.schemas import (
     REPORT_BODY,
     CorrectionIn,
@@ -28,7 +29,7 @@ from api.tournaments.schemas import (
     VoidIn,
 )
 from models.entities import Tournament
-from models.errors import InvalidInput, Problem, refuse
+from models.errors import InvalidInput, LeagueError, Problem, refuse
 from models.rules.notices import Notice
 from models.services.paging import Page
 from models.services.report_queries import ReportFilters, get_report, list_reports
@@ -42,11 +43,14 @@ blp = Blueprint(
 )
 
 
-def _load(schema: Schema, extra: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The report from a JSON body, or from a CSV body plus the query string."""
+def _load(schema: Schema) -> tuple[dict[str, Any], CsvReport | None]:
+    """The report from a JSON body, or from a CSV body plus the query string (with the sheet,
+    to name its rows and columns in any refusal)."""
+    sheet: CsvReport | None = None
     if request.mimetype == "text/csv":
         query = {k: v for k, v in request.args.items() if k in CsvQuery().fields and k != "dry_run"}
-        raw: Any = {**_typed(query), "results": parse_report_csv(request.get_data())}
+        sheet = parse_report_csv(request.get_data())
+        raw: Any = {**_typed(query), "results": sheet.results}
     elif not request.get_data():
         raw = {}  # nothing sent: every required field is named as missing
     else:
@@ -56,14 +60,26 @@ def _load(schema: Schema, extra: dict[str, Any] | None = None) -> dict[str, Any]
     if not isinstance(raw, dict):
         raise InvalidInput.at("body", "The body must be a JSON object.")
     try:
-        data: dict[str, Any] = schema.load({**raw, **(extra or {})})
+        data: dict[str, Any] = schema.load(raw)
     except ValidationError as exc:
         problems = [
             Problem(path, text) for path, texts in flatten_messages(exc.messages).items() for text in texts
         ]
-        refuse("The report is not well formed", problems)
+        with _named_by(sheet):
+            refuse("The report is not well formed", problems)
         raise
-    return data
+    return data, sheet
+
+
+@contextmanager
+def _named_by(sheet: CsvReport | None) -> Iterator[None]:
+    """A refusal of a CSV report names the spreadsheet's rows and columns."""
+    try:
+        yield
+    except LeagueError as exc:
+        if sheet is None:
+            raise
+        raise sheet.relabel(exc) from None
 
 
 def _typed(query: dict[str, str]) -> dict[str, Any]:
@@ -119,10 +135,12 @@ class TournamentsViews(MethodView):
         The whole report is refused on any problem: nothing is stored, no player created.
         `?dry_run=1` checks it completely and answers (200) what would be stored, storing nothing.
         """
-        report = _load(ReportIn())
+        report, sheet = _load(ReportIn())
 
         def write() -> tuple[Tournament, list[Notice]]:
-            return submit_report(db.session(), current_actor(), report)
+            with _named_by(sheet):
+                tournament, notices = submit_report(db.session(), current_actor(), report)
+            return tournament, [*(sheet.notices if sheet else []), *notices]
 
         if query.get("dry_run"):
             return _dry_run(write)
@@ -156,11 +174,13 @@ class TournamentByIdViews(MethodView):
         """
         session, actor = db.session(), current_actor()
         tournament = get_report(session, actor, tournament_id)
-        data = _load(CorrectionIn())
+        data, sheet = _load(CorrectionIn())
         reason = data.pop("reason")
 
         def write() -> tuple[Tournament, list[Notice]]:
-            return correct_report(session, actor, tournament, data, reason)
+            with _named_by(sheet):
+                corrected, notices = correct_report(session, actor, tournament, data, reason)
+            return corrected, [*(sheet.notices if sheet else []), *notices]
 
         if query.get("dry_run"):
             return _dry_run(write)

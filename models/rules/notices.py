@@ -15,6 +15,7 @@ NOTICE_CODES = (
     "sanction_overridden",
     "age_unverified",
     "matches_report",
+    "ignored_columns",
 )
 
 
@@ -94,3 +95,8 @@ def matches_report(report_id: int, session: int) -> Notice:
         (),
         None,
     )
+
+
+def ignored_columns(names: list[str]) -> Notice:
+    """A spreadsheet's columns the report does not use (Notes, Tips…), read past."""
+    return Notice("ignored_columns", f"Columns ignored: {', '.join(names)}.", (), None)

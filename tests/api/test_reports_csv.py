@@ -109,9 +109,13 @@ def test_csv_header_without_a_player_column(scene: Scene) -> None:
     refused_csv(scene, "place,status\n1,played\n", 422, "header")
 
 
-def test_csv_unknown_or_repeated_column(scene: Scene) -> None:
-    problem = refused_csv(scene, "place,player_id,chips\n1,1,100\n", 422, "header")
-    assert "chips" in problem["errors"]["header"][0]
+def test_csv_other_columns_are_ignored_with_a_warning_a_repeated_one_refused(scene: Scene) -> None:
+    """A spreadsheet's extra column (chips) is read past, and named in a warning."""
+    ids = scene.add_players(1)
+    response = post_csv(scene, f"place,player_id,chips\n1,{ids[0]},100\n")
+    assert response.status_code == 201, response.get_json()
+    (warning,) = response.get_json()["warnings"]
+    assert warning["code"] == "ignored_columns" and "chips" in warning["message"]
     refused_csv(scene, "place,player_id,place\n1,1,1\n", 422, "header")
 
 

@@ -1,0 +1,65 @@
+"""Reports from real spreadsheet exports (tests/fixtures/spreadsheets): Excel's CSV UTF-8 with
+trailing empty columns, Google Sheets, European Excel's semicolons, a Notes column; and refusals
+that name rows as the spreadsheet shows them (the header is row 1). R4, R5."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.builders import TOURNAMENTS, Scene, days_ago, iso
+from tests.conftest import assert_problem
+
+SHEETS = Path(__file__).resolve().parents[1] / "fixtures" / "spreadsheets"
+
+
+def post_sheet(scene: Scene, name: str) -> object:
+    return scene.host.post(
+        f"{TOURNAMENTS}?venue_id={scene.venue_id}&date={iso(days_ago(1))}",
+        data=(SHEETS / name).read_bytes(),
+        content_type="text/csv",
+    )
+
+
+@pytest.mark.parametrize(
+    ("sheet", "warnings"),
+    [
+        ("excel-csv-utf8.csv", []),
+        ("google-sheets.csv", []),
+        ("european-excel-semicolons.csv", []),
+        (
+            "with-notes-column.csv",
+            [
+                {
+                    "code": "ignored_columns",
+                    "message": "Columns ignored: Notes.",
+                    "player_ids": [],
+                    "rule": None,
+                }
+            ],
+        ),
+    ],
+)
+def test_r5_a_spreadsheet_export_is_read_as_written(scene: Scene, sheet: str, warnings: list[object]) -> None:
+    """R5: each export registers Ann, José and Sam by name and email, in that order."""
+    response = post_sheet(scene, sheet)
+    assert response.status_code == 201, response.get_json()
+    answer = response.get_json()
+    assert [(r["place"], r["player"]["display_name"]) for r in answer["results"]] == [
+        (1, "Ann L."),
+        (2, "José Á."),
+        (3, "Sam O."),
+    ]
+    assert answer["warnings"] == warnings
+    assert answer["entrants"] == 3
+
+
+def test_r4_r5_mistakes_are_named_by_spreadsheet_row_and_column(scene: Scene) -> None:
+    """R4, R5: every problem at once, each naming its row (header = row 1), place and column."""
+    before = scene.counts()
+    problem = assert_problem(post_sheet(scene, "with-mistakes.csv"), 422, "results.1.email")
+    assert problem["errors"]["results.1.email"] == [
+        "Row 3 (place 2), column Email: Not a valid email address."
+    ]
+    assert scene.counts() == before
