@@ -13,7 +13,7 @@ from models.actor import SYSTEM
 from models.errors import LeagueError
 from models.infra.db import SQLITE_WRITE_INTENT
 from models.infra.migrate import alembic_config
-from models.services.demo import load_demo
+from models.services.demo import load_demo, remove_demo
 from models.services.keys import create_key
 
 db_cli = AppGroup("db", help="Database migrations (Alembic).")
@@ -95,6 +95,19 @@ def demo_load(if_empty: bool) -> None:
     finally:
         session.close()
     click.echo("Demo league loaded." if loaded else "The database has data; demo not loaded.")
+
+
+@demo_cli.command("remove")
+def demo_remove() -> None:
+    """Delete the demo league (its region "Demo" and everything in it)."""
+    SQLITE_WRITE_INTENT.set(True)
+    session = db.database().sessionmaker()
+    try:
+        removed = remove_demo(session)
+        session.commit()
+    finally:
+        session.close()
+    click.echo("Demo league removed." if removed else "There is no demo league.")
 
 
 def register_cli(app: Flask) -> None:

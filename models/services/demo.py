@@ -1,17 +1,25 @@
-"""A small demo league, so a new install's docs and standings show something real."""
+"""A small demo league, so a new install's docs and standings show something real. It lives in
+its own region, "Demo", so a league's own seasons never overlap it, and `remove_demo` takes it
+out again (the audit log keeps the record of both, as it keeps everything)."""
 
 from __future__ import annotations
 
 import random
 from datetime import date, timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from models.actor import Actor
-from models.entities.league import Region, Venue
+from models.entities.access import ApiKeyVenue
+from models.entities.discipline import Sanction
+from models.entities.league import PointsChart, Region, Season, Venue
+from models.entities.merges import PlayerMerge
 from models.entities.players import Player
+from models.entities.qualification import Disqualification, QualifierPublication
+from models.entities.tournaments import Result, Tournament
 from models.infra import clock
+from models.services.audit import record
 from models.services.discipline import issue_sanction
 from models.services.league import create_chart, create_region, create_venue
 from models.services.players import create_player
@@ -19,6 +27,9 @@ from models.services.reports import submit_report
 from models.services.seasons import create_season
 
 DEMO = Actor(role="system", name="demo loader")
+DEMO_REGION = "Demo"
+DEMO_CHART = "Demo host binder"
+DEMO_EMAIL_DOMAIN = "demo.example.org"
 
 FIRST = [
     "Ann",
@@ -76,7 +87,7 @@ def load_demo(session: Session, only_if_empty: bool = True, today: date | None =
     if only_if_empty and session.scalar(select(func.count()).select_from(Region)):
         return False
     rng = random.Random(2026)
-    region = create_region(session, DEMO, "River Valley")
+    region = create_region(session, DEMO, DEMO_REGION)
     venues: list[Venue] = [
         create_venue(session, DEMO, {"name": name, "region_id": region.id, "city": city, "active": True})
         for name, city in VENUES
@@ -85,7 +96,7 @@ def load_demo(session: Session, only_if_empty: bool = True, today: date | None =
         session,
         DEMO,
         {
-            "name": "Host binder 2026",
+            "name": DEMO_CHART,
             "kind": "bands",
             "bands": [
                 {"min_entrants": 2, "max_entrants": 9, "points": [30, 20, 10]},
@@ -99,7 +110,8 @@ def load_demo(session: Session, only_if_empty: bool = True, today: date | None =
         session,
         DEMO,
         {
-            "name": f"Fall {starts.year}",
+            "name": f"Demo Fall {starts.year}",
+            "region_ids": [region.id],
             "starts_on": starts,
             "ends_on": ends,
             "championship_date": ends + timedelta(days=20),
@@ -117,7 +129,7 @@ def load_demo(session: Session, only_if_empty: bool = True, today: date | None =
             DEMO,
             {
                 "full_name": f"{first} {last}",
-                "email": f"{first}.{last}.{index}@example.org".lower(),
+                "email": f"{first}.{last}.{index}@{DEMO_EMAIL_DOMAIN}".lower(),
                 "date_of_birth": born,
                 "membership_number": born.strftime("%Y%m%d") + f"{rng.randrange(10000):04d}",
                 "home_venue_id": venues[index % len(venues)].id,
@@ -189,3 +201,56 @@ def _play_weeks(
                 },
             )
             day += timedelta(weeks=1)
+
+
+def remove_demo(session: Session) -> bool:
+    """Delete the demo league: its region, venues, season, reports, players (those it registered,
+    unless they have played elsewhere since), their sanctions, and its chart. False when there
+    is no demo. The audit log keeps its entries: nothing deletes those."""
+    region = session.scalar(select(Region).where(Region.name == DEMO_REGION))
+    if region is None:
+        return False
+    venue_ids = list(session.scalars(select(Venue.id).where(Venue.region_id == region.id)))
+    seasons = [s for s in session.scalars(select(Season)) if s.region_ids == [region.id]]
+    season_ids = [s.id for s in seasons]
+    tournaments = select(Tournament.id).where(
+        or_(Tournament.venue_id.in_(venue_ids), Tournament.season_id.in_(season_ids))
+    )
+    elsewhere = select(Result.player_id).where(Result.tournament_id.not_in(tournaments))
+    leaving = list(
+        session.scalars(
+            select(Player.id).where(
+                Player.email.endswith(f"@{DEMO_EMAIL_DOMAIN}"), Player.id.not_in(elsewhere)
+            )
+        )
+    )
+    for statement in (
+        delete(Result).where(Result.tournament_id.in_(tournaments)),
+        delete(Tournament).where(Tournament.id.in_(tournaments)),
+        delete(Disqualification).where(Disqualification.season_id.in_(season_ids)),
+        delete(QualifierPublication).where(QualifierPublication.season_id.in_(season_ids)),
+        delete(Sanction).where(or_(Sanction.player_id.in_(leaving), Sanction.venue_id.in_(venue_ids))),
+        delete(PlayerMerge).where(
+            or_(PlayerMerge.survivor_id.in_(leaving), PlayerMerge.duplicate_id.in_(leaving))
+        ),
+        update(Player).where(Player.home_venue_id.in_(venue_ids)).values(home_venue_id=None),
+        update(Player).where(Player.merged_into_id.in_(leaving)).values(merged_into_id=None),
+        delete(Player).where(Player.id.in_(leaving)),
+        delete(ApiKeyVenue).where(ApiKeyVenue.venue_id.in_(venue_ids)),
+    ):
+        session.execute(statement)
+    for season in seasons:
+        session.delete(season)
+    session.flush()
+    session.execute(delete(Venue).where(Venue.id.in_(venue_ids)))
+    session.delete(region)
+    chart = session.scalar(select(PointsChart).where(PointsChart.name == DEMO_CHART))
+    if (
+        chart is not None
+        and session.scalar(select(Season.id).where(Season.points_chart_id == chart.id)) is None
+    ):
+        session.delete(chart)
+    session.flush()
+    removed = {"venues": venue_ids, "seasons": season_ids, "players": leaving}
+    record(session, DEMO, "demo.remove", "region", region.id, before=removed)
+    return True
