@@ -68,6 +68,13 @@ def problem(
     return response
 
 
+# marshmallow's own words, said so that a person knows what to send.
+PLAINER = {
+    "Not a valid date.": "Not a valid date: use YYYY-MM-DD (e.g. 2026-03-04).",
+    "Not a valid datetime.": "Not a valid date and time: use ISO 8601 (e.g. 2026-03-04T21:30:00Z).",
+}
+
+
 def flatten_messages(messages: Any, prefix: str = "") -> dict[str, list[str]]:
     """webargs/marshmallow nest messages by field; answers name fields by path: results.3.place."""
     flat: dict[str, list[str]] = {}
@@ -79,7 +86,7 @@ def flatten_messages(messages: Any, prefix: str = "") -> dict[str, list[str]]:
             path = ".".join(part for part in (prefix, name) if part)
             flat.update(flatten_messages(value, path))
     elif isinstance(messages, list | tuple) and all(isinstance(m, str) for m in messages):
-        flat.setdefault(prefix or "body", []).extend(messages)
+        flat.setdefault(prefix or "body", []).extend(PLAINER.get(m, m) for m in messages)
     elif isinstance(messages, list | tuple):
         for item in messages:
             flat.update(flatten_messages(item, prefix))
@@ -96,6 +103,13 @@ def _webargs_errors(error: HTTPException) -> dict[str, list[str]]:
     for _location, by_field in messages.items():
         flat.update(flatten_messages(by_field))
     return flat
+
+
+def _unknown_query_parameters(error: HTTPException) -> list[str]:
+    """The query parameters an operation does not take (webargs names them "Unknown field.")."""
+    messages = (getattr(error, "data", None) or {}).get("messages") or {}
+    query = messages.get("query") or {}
+    return sorted(name for name, texts in query.items() if texts == ["Unknown field."])
 
 
 def _summary(errors: Mapping[str, list[str]]) -> str:
@@ -115,6 +129,12 @@ def http_problem(error: HTTPException) -> Response:
     if status == 429:
         headers.update(dict(error.get_headers()))
         headers.pop("Content-Type", None)
+    unknown = _unknown_query_parameters(error)
+    if status == 422 and unknown:
+        detail = f"Unknown query parameter(s): {', '.join(unknown)}; see the operation's parameters."
+        return problem(
+            400, "Bad request", detail, errors={name: ["Unknown query parameter."] for name in unknown}
+        )
     errors = _webargs_errors(error)
     if status == 422 and errors:
         return problem(422, "Invalid input", _summary(errors), errors=errors, headers=headers)

@@ -164,6 +164,8 @@ class ContractPlugin(BasePlugin):
                 wanted["403"] = "FORBIDDEN"
             if "{" in path:
                 wanted["404"] = "NOT_FOUND"
+            if any(p.get("in") == "query" for p in operation.get("parameters", []) if isinstance(p, dict)):
+                wanted["400"] = "BAD_REQUEST"  # an unknown query parameter
             if writes:
                 wanted.update(
                     {"400": "BAD_REQUEST", "413": "REQUEST_ENTITY_TOO_LARGE", "422": "UNPROCESSABLE_ENTITY"}

@@ -24,6 +24,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "flask",
         "flask_smorest",
         "apispec",
+        "webargs",
         "marshmallow",
         "werkzeug",
         "sqlalchemy",

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from api import db
 from api.api_keys.schemas import KeyCreated, KeyIn, KeyOut
 from api.auth import current_actor, office_only
+from api.blueprint import Blueprint
 from api.pagination import PageArgs, page_request, page_schema
 from models.entities import ApiKey
 from models.services.keys import create_key, list_keys, revoke_key

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from api import db
 from api.audit_log.schemas import AuditOut, AuditQuery
 from api.auth import office_only
+from api.blueprint import Blueprint
 from api.pagination import page_request, page_schema
 from models.entities import AuditEntry
 from models.services.audit_queries import AuditFilters, list_audit_entries

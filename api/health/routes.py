@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from flask.views import MethodView
-from flask_smorest import Blueprint, abort
+from flask_smorest import abort
 from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 
 from api import db
+from api.blueprint import Blueprint
 from api.health.schemas import HealthOut
 
 blp = Blueprint("health", __name__, url_prefix="/health", description="Service health.")

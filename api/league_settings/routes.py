@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from api import db
 from api.auth import current_actor, office_only
+from api.blueprint import Blueprint
 from api.league_settings.schemas import LeagueSettingsOut, LeagueSettingsPatch
 from models.entities import LeagueSettings
 from models.services.league_settings import league_settings, update_league_settings

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from api import db
 from api.auth import current_actor, host_or_office, office_only
+from api.blueprint import Blueprint
 from api.pagination import page_request, page_schema
 from api.player_merges.schemas import MergeIn
 from api.players.schemas import (

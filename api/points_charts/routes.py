@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from api import db
 from api.auth import current_actor, office_only
+from api.blueprint import Blueprint
 from api.pagination import PageArgs, page_request, page_schema
 from api.points_charts.schemas import (
     ChartIn,

@@ -8,10 +8,10 @@ from typing import Any
 
 from flask import Response, after_this_request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from api import db
 from api.auth import current_actor, host_or_office
+from api.blueprint import Blueprint
 from api.csv_export import CSV_ANSWER, csv_response, varies_by_accept, wants_csv
 from api.idempotency import idempotent
 from api.pagination import page_request, page_schema

@@ -6,10 +6,10 @@ from datetime import date, timedelta
 from typing import Any
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from api import db
 from api.auth import current_actor, office_only
+from api.blueprint import Blueprint
 from api.pagination import page_request, page_schema
 from api.seasons.schemas import MissingQuery, MissingReportsOut, SeasonIn, SeasonOut, SeasonPatch, SeasonQuery
 from models.entities import Season

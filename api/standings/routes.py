@@ -6,9 +6,9 @@ from typing import Any
 
 from flask import Response, after_this_request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from api import db
+from api.blueprint import Blueprint
 from api.csv_export import CSV_ANSWER, csv_response, varies_by_accept, wants_csv
 from api.standings.schemas import (
     CSV_COLUMNS,

@@ -8,12 +8,12 @@ from typing import Any
 
 from flask import Response, json, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import BadRequest
 
 from api import db
 from api.auth import current_actor, host_or_office
+from api.blueprint import Blueprint
 from api.errors import flatten_messages
 from api.idempotency import idempotent
 from api.pagination import page_request, page_schema
