@@ -86,7 +86,7 @@ def flatten_messages(messages: Any, prefix: str = "") -> dict[str, list[str]]:
             path = ".".join(part for part in (prefix, name) if part)
             flat.update(flatten_messages(value, path))
     elif isinstance(messages, list | tuple) and all(isinstance(m, str) for m in messages):
-        flat.setdefault(prefix or "body", []).extend(PLAINER.get(m, m) for m in messages)
+        flat.setdefault(prefix or "body", []).extend(PLAINER.get(str(m), str(m)) for m in messages)
     elif isinstance(messages, list | tuple):
         for item in messages:
             flat.update(flatten_messages(item, prefix))
