@@ -189,8 +189,11 @@ class Scene:
     # The season and its standings ---------------------------------------------------------------
 
     def patch(self, **changes: Any) -> Any:
-        """PATCH the season as the office; the response."""
-        return self.office.patch(f"{SEASONS}/{self.season_id}", json=changes)
+        """PATCH the season as the office (with a reason, which a rescoring change needs); the
+        response."""
+        return self.office.patch(
+            f"{SEASONS}/{self.season_id}", json={"reason": "Set by the test.", **changes}
+        )
 
     def path(self, venue_id: int | None = None) -> str:
         """The URL of the season's standings at this venue (or `venue_id`)."""

@@ -11,13 +11,15 @@ from api.auth import current_actor, office_only
 from api.blueprint import Blueprint
 from api.pagination import PageArgs, page_request, page_schema
 from api.points_charts.schemas import (
+    ChartChanged,
     ChartIn,
     ChartOut,
+    ChartPatch,
     PreviewArgs,
     PreviewOut,
 )
 from models.entities import PointsChart
-from models.services.league import create_chart, preview_chart
+from models.services.league import create_chart, preview_chart, update_chart
 from models.services.league_queries import list_charts
 from models.services.lookup import get_or_raise
 from models.services.paging import Page
@@ -56,6 +58,21 @@ class ChartByIdViews(MethodView):
     def get(self, chart_id: int) -> PointsChart:
         """One points chart"""
         return get_or_raise(db.session(), PointsChart, chart_id, "points chart")
+
+    @blp.doc(operationId="update_points_chart")
+    @office_only
+    @blp.arguments(ChartPatch)
+    @blp.response(200, ChartChanged)
+    def patch(self, changes: dict[str, Any], chart_id: int) -> Any:
+        """Change a points chart, with a reason (office; R7): every season using it is rescored
+
+        Refused whole (R7) if a stored report's field would have no band. Audited.
+        """
+        session = db.session()
+        chart = get_or_raise(session, PointsChart, chart_id, "points chart")
+        reason = changes.pop("reason")
+        chart, rescored = update_chart(session, current_actor(), chart, changes, reason)
+        return {**{name: getattr(chart, name) for name in ChartOut().fields}, "rescored_results": rescored}
 
 
 @blp.route("/<id:chart_id>/preview")

@@ -18,7 +18,12 @@ MAX_POINTS = 1_000_000
 
 class BandIn(Schema):
     min_entrants = StrictInt(required=True, validate=validate.Range(min=1, max=MAX_ENTRANTS))
-    max_entrants = StrictInt(required=True, validate=validate.Range(min=1, max=MAX_ENTRANTS))
+    max_entrants = StrictInt(
+        required=True,
+        allow_none=True,
+        validate=validate.Range(min=1, max=MAX_ENTRANTS),
+        metadata={"description": "null: the top band, open to any larger field."},
+    )
     points = fields.List(
         StrictInt(validate=validate.Range(min=0, max=MAX_POINTS)),
         required=True,
@@ -59,9 +64,19 @@ class ChartIn(Schema):
                 raise ValidationError(problems)
 
 
+class ChartPatch(Schema):
+    """What a chart's PATCH may change, with the reason (a change rescores every season using it)."""
+
+    name = Text(max_length=120)
+    fraction = ExactNumber(validate=validate.Range(min=0, max=1, min_inclusive=False))
+    step = StrictInt(validate=validate.Range(min=1, max=MAX_POINTS))
+    bands = fields.List(fields.Nested(BandIn), validate=validate.Length(min=1, max=1000))
+    reason = Text(max_length=2000, required=True)
+
+
 class BandOut(Answer):
     min_entrants = fields.Integer()
-    max_entrants = fields.Integer()
+    max_entrants = fields.Integer(allow_none=True)
     points = fields.List(fields.Integer())
 
 
@@ -83,3 +98,7 @@ class PreviewOut(Answer):
     entrants = fields.Integer()
     scoring_places = fields.Integer()
     points = fields.List(fields.Integer())
+
+
+class ChartChanged(ChartOut):
+    rescored_results = fields.Integer(metadata={"description": "Stored results the change rescored (R7)."})

@@ -11,7 +11,15 @@ from api import db
 from api.auth import current_actor, office_only
 from api.blueprint import Blueprint
 from api.pagination import page_request, page_schema
-from api.seasons.schemas import MissingQuery, MissingReportsOut, SeasonIn, SeasonOut, SeasonPatch, SeasonQuery
+from api.seasons.schemas import (
+    MissingQuery,
+    MissingReportsOut,
+    SeasonChanged,
+    SeasonIn,
+    SeasonOut,
+    SeasonPatch,
+    SeasonQuery,
+)
 from models.entities import Season
 from models.services.lookup import get_or_raise
 from models.services.paging import Page
@@ -20,6 +28,17 @@ from models.services.season_queries import list_seasons
 from models.services.seasons import create_season, update_season
 
 blp = Blueprint("seasons", __name__, url_prefix="/api/v1/seasons", description="Seasons (R2).")
+
+
+class Changed:
+    """A season as changed, with how many stored results the change rescored."""
+
+    def __init__(self, season: Season, rescored_results: int) -> None:
+        self.season = season
+        self.rescored_results = rescored_results
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.season, name)
 
 
 @blp.route("")
@@ -52,12 +71,14 @@ class SeasonByIdViews(MethodView):
     @blp.doc(operationId="update_season")
     @office_only
     @blp.arguments(SeasonPatch(partial=True))
-    @blp.response(200, SeasonOut)
-    def patch(self, changes: dict[str, Any], season_id: int) -> Season:
+    @blp.response(200, SeasonChanged)
+    def patch(self, changes: dict[str, Any], season_id: int) -> Any:
         """Change a season's dates, regions or settings (office; audited)"""
         session = db.session()
         season = get_or_raise(session, Season, season_id, "season")
-        return update_season(session, current_actor(), season, changes)
+        reason = changes.pop("reason", None)
+        season, rescored = update_season(session, current_actor(), season, changes, reason)
+        return Changed(season, rescored)
 
 
 @blp.route("/<id:season_id>/missing-reports")

@@ -53,6 +53,11 @@ class SeasonIn(Schema):
 class SeasonPatch(SeasonIn):
     """A PATCH names only the fields it changes."""
 
+    reason = Text(
+        max_length=2000,
+        metadata={"description": "Why: needed when the change rescores stored results (R18)."},
+    )
+
 
 class EffectiveChart(ChartOut):
     class Meta:
@@ -130,3 +135,9 @@ class MissingReportsOut(Answer):
     ends_on = fields.Date(metadata={"description": "The week's Sunday."})
     total = fields.Integer()
     venues = fields.List(fields.Nested(MissingVenueOut))
+
+
+class SeasonChanged(SeasonOut):
+    rescored_results = fields.Integer(
+        metadata={"description": "Stored results the change rescored (R7, R8)."}
+    )

@@ -95,13 +95,17 @@ class PointsChartBand(Base):
     __tablename__ = "points_chart_bands"
     __table_args__ = (
         UniqueConstraint("chart_id", "min_entrants"),
-        CheckConstraint("min_entrants >= 1 AND max_entrants >= min_entrants", name="entrant_range"),
+        CheckConstraint(
+            "min_entrants >= 1 AND (max_entrants IS NULL OR max_entrants >= min_entrants)",
+            name="entrant_range",
+        ),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     chart_id: Mapped[int] = mapped_column(ForeignKey("points_charts.id", ondelete="CASCADE"))
     min_entrants: Mapped[int] = mapped_column(Integer)
-    max_entrants: Mapped[int] = mapped_column(Integer)
+    # None: the top band, open to any larger field.
+    max_entrants: Mapped[int | None] = mapped_column(Integer)
     points: Mapped[list[int]] = mapped_column(JSON)
 
     chart: Mapped[PointsChart] = relationship(back_populates="bands")

@@ -23,9 +23,19 @@ class NoBandForEntrants(ValueError):
 
 @dataclass(frozen=True)
 class Band:
+    """A band of entrant counts with its points; no max_entrants: every field from min_entrants."""
+
     min_entrants: int
-    max_entrants: int
+    max_entrants: int | None
     points: tuple[int, ...]
+
+    @property
+    def top(self) -> float:
+        """The band's largest field (infinite for an open band)."""
+        return float("inf") if self.max_entrants is None else self.max_entrants
+
+    def covers(self, entrants: int) -> bool:
+        return self.min_entrants <= entrants <= self.top
 
 
 @dataclass(frozen=True)
@@ -55,7 +65,7 @@ class Chart:
 
     def band_for(self, entrants: int) -> Band:
         for band in self.bands:
-            if band.min_entrants <= entrants <= band.max_entrants:
+            if band.covers(entrants):
                 return band
         raise NoBandForEntrants(entrants)
 
@@ -75,16 +85,17 @@ def scoring_places(fraction: Decimal, entrants: int) -> int:
 def band_problems(bands: Sequence[Band]) -> list[Problem]:
     """R7 bands: what is wrong with a table of bands, at field paths indexed as given
     (`bands.2.min_entrants`). Bands may come in any order; by entrant count, each must start
-    right after the one before ends, so the table has neither overlaps nor gaps."""
+    right after the one before ends, so the table has neither overlaps nor gaps. Only the top
+    band may be open-ended (no max_entrants)."""
     if not bands:
         return [Problem("bands", "A bands chart needs at least one band.", "R7")]
     problems: list[Problem] = []
     previous: tuple[int, Band] | None = None
     for index, band in sorted(enumerate(bands), key=lambda pair: pair[1].min_entrants):
         at = f"bands.{index}"
-        if band.max_entrants < band.min_entrants:
+        if band.top < band.min_entrants:
             problems.append(Problem(f"{at}.max_entrants", "Must be at least min_entrants.", "R7"))
-        if len(band.points) > band.max_entrants:
+        if len(band.points) > band.top:
             problems.append(
                 Problem(
                     f"{at}.points",
@@ -94,11 +105,23 @@ def band_problems(bands: Sequence[Band]) -> list[Problem]:
             )
         if any(a < b for a, b in zip(band.points, band.points[1:], strict=False)):
             problems.append(
-                Problem(f"{at}.points", "Points must not increase from one place to the next.", "R7")
+                Problem(
+                    f"{at}.points",
+                    "Points rise from one place to the next: they may only stay or fall.",
+                    "R7",
+                )
             )
         if previous is not None:
             other_index, other = previous
-            if band.min_entrants <= other.max_entrants:
+            if other.max_entrants is None:
+                problems.append(
+                    Problem(
+                        f"bands.{other_index}.max_entrants",
+                        f"Only the top band may be open-ended; bands.{index} comes after it.",
+                        "R7",
+                    )
+                )
+            elif band.min_entrants <= other.top:
                 problems.append(
                     Problem(
                         f"{at}.min_entrants",
@@ -106,16 +129,16 @@ def band_problems(bands: Sequence[Band]) -> list[Problem]:
                         "R7",
                     )
                 )
-            elif band.min_entrants > other.max_entrants + 1:
+            elif band.min_entrants > other.top + 1:
                 problems.append(
                     Problem(
                         f"{at}.min_entrants",
                         f"Leaves a gap after bands.{other_index}, which ends at {other.max_entrants}: "
-                        f"this band must start at {other.max_entrants + 1}.",
+                        f"this band must start at {other.top + 1:.0f}.",
                         "R7",
                     )
                 )
-        if previous is None or band.max_entrants > previous[1].max_entrants:
+        if previous is None or band.top > previous[1].top:
             previous = (index, band)
     return problems
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import select
@@ -11,19 +10,18 @@ from sqlalchemy.orm import Session
 from models.actor import Actor
 from models.entities.league import PointsChart, PointsChartBand, Region, Season, Venue
 from models.entities.tournaments import Tournament
-from models.errors import Conflict, Problem, RuleViolation
+from models.errors import Conflict, Problem, RuleViolation, refuse
 from models.rules.charts import (
-    DEFAULT_CHART,
     DEFAULT_FRACTION,
     DEFAULT_STEP,
     Band,
-    Chart,
     NoBandForEntrants,
     band_problems,
     sorted_bands,
 )
 from models.services.audit import record, snapshot
 from models.services.lookup import require_exists
+from models.services.scoring import chart_rule, rescore_season
 from models.services.season_queries import covers_regions
 
 
@@ -103,19 +101,6 @@ def _refuse_stranded_reports(session: Session, venue: Venue, region_id: int) -> 
 # Points charts (R7) ---------------------------------------------------------------------------
 
 
-def chart_rule(chart: PointsChart | None) -> Chart:
-    """The pure chart of an entity; a season without a chart uses the default top_fraction one."""
-    if chart is None:
-        return DEFAULT_CHART
-    if chart.kind == "top_fraction":
-        assert chart.fraction is not None and chart.step is not None
-        return Chart(kind="top_fraction", fraction=Decimal(chart.fraction), step=chart.step)
-    return Chart(
-        kind="bands",
-        bands=tuple(Band(b.min_entrants, b.max_entrants, tuple(b.points)) for b in chart.bands),
-    )
-
-
 def chart_snapshot(chart: PointsChart) -> dict[str, Any]:
     return snapshot(
         chart,
@@ -140,11 +125,7 @@ def create_chart(session: Session, actor: Actor, data: dict[str, Any]) -> Points
         chart.step = data.get("step", DEFAULT_STEP)
     else:
         bands = [Band(b["min_entrants"], b["max_entrants"], tuple(b["points"])) for b in data["bands"]]
-        problems = band_problems(bands)
-        if problems:
-            raise RuleViolation(
-                "the bands of a points chart must not overlap or leave gaps", problems=problems
-            )
+        refuse("The bands of the points chart do not hold together", band_problems(bands))
         chart.bands = [
             PointsChartBand(min_entrants=b.min_entrants, max_entrants=b.max_entrants, points=list(b.points))
             for b in sorted_bands(bands)
@@ -153,6 +134,54 @@ def create_chart(session: Session, actor: Actor, data: dict[str, Any]) -> Points
     session.flush()
     record(session, actor, "points_chart.create", "points_chart", chart.id, after=chart_snapshot(chart))
     return chart
+
+
+def update_chart(
+    session: Session, actor: Actor, chart: PointsChart, changes: dict[str, Any], reason: str
+) -> tuple[PointsChart, int]:
+    """R7: change a chart (its name, or the fraction and step, or the bands of its kind); every
+    season playing by it is rescored. Returns it and how many stored results changed; refused
+    whole (R7) if a live report's field has no band any more. Audited with the reason (R18)."""
+    problems = [
+        Problem(name, f"A {chart.kind} chart has no {name}.")
+        for name in (("bands",) if chart.kind == "top_fraction" else ("fraction", "step"))
+        if name in changes
+    ]
+    refuse("The points chart cannot be changed as asked", problems)
+    if "name" in changes and changes["name"] != chart.name:
+        taken = session.scalar(select(PointsChart.id).where(PointsChart.name == changes["name"]))
+        if taken is not None:
+            raise Conflict(
+                f"A points chart named {changes['name']!r} already exists.",
+                problems=[Problem("name", "Already in use.")],
+            )
+    before = chart_snapshot(chart)
+    for name in ("name", "fraction", "step"):
+        if name in changes:
+            setattr(chart, name, changes[name])
+    if "bands" in changes:
+        bands = [Band(b["min_entrants"], b["max_entrants"], tuple(b["points"])) for b in changes["bands"]]
+        refuse("The bands of the points chart do not hold together", band_problems(bands))
+        chart.bands = []
+        session.flush()
+        chart.bands = [
+            PointsChartBand(min_entrants=b.min_entrants, max_entrants=b.max_entrants, points=list(b.points))
+            for b in sorted_bands(bands)
+        ]
+    session.flush()
+    seasons = session.scalars(select(Season).where(Season.points_chart_id == chart.id)).all()
+    rescored = sum(rescore_season(session, season) for season in seasons)
+    record(
+        session,
+        actor,
+        "points_chart.update",
+        "points_chart",
+        chart.id,
+        before=before,
+        after={**chart_snapshot(chart), "rescored_results": rescored},
+        reason=reason,
+    )
+    return chart, rescored
 
 
 def preview_chart(chart: PointsChart | None, entrants: int) -> dict[str, Any]:

@@ -29,8 +29,8 @@ from models.rules.players import (
 )
 from models.rules.reports import finishing_order_problems, repeated_entrants, shared_membership_numbers
 from models.services.discipline_queries import barring_sanctions
-from models.services.league import chart_rule
 from models.services.qualification_queries import qualified, season_qualification
+from models.services.scoring import chart_rule
 from models.services.season_queries import season_for
 
 # How a result row may name its player (R5), in the order they are looked at.

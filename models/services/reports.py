@@ -17,9 +17,9 @@ from models.infra.clock import today, utcnow
 from models.rules.notices import Notice, matches_report
 from models.rules.reports import score_report
 from models.services.audit import plain, record
-from models.services.league import chart_rule
 from models.services.players import create_player
 from models.services.report_checks import CheckedReport, check_report
+from models.services.scoring import chart_rule
 
 
 def report_snapshot(tournament: Tournament) -> dict[str, Any]:

@@ -2,22 +2,37 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
-from models.entities.league import Season
+from models.entities.league import PointsChart, Season
 from models.entities.tournaments import Tournament
 from models.errors import RuleViolation
-from models.rules.charts import NoBandForEntrants
+from models.rules.charts import DEFAULT_CHART, Band, Chart, NoBandForEntrants
 from models.rules.reports import score_report
-from models.services.league import chart_rule
+
+
+def chart_rule(chart: PointsChart | None) -> Chart:
+    """The pure chart of an entity; a season without a chart uses the default top_fraction one."""
+    if chart is None:
+        return DEFAULT_CHART
+    if chart.kind == "top_fraction":
+        assert chart.fraction is not None and chart.step is not None
+        return Chart(kind="top_fraction", fraction=Decimal(chart.fraction), step=chart.step)
+    return Chart(
+        kind="bands",
+        bands=tuple(Band(b.min_entrants, b.max_entrants, tuple(b.points)) for b in chart.bands),
+    )
+
 
 # The season settings that change what a stored result earned.
 SCORING_SETTINGS = ("points_chart_id", "participation_points", "absent_keeps_place_points")
 
 
 def rescore_season(session: Session, season: Season) -> int:
-    """Recompute every stored result of the season; returns how many reports changed.
+    """Recompute every stored result of the season; returns how many results changed.
 
     Refuses (R7) when the season's chart has no band for a live report's number of entrants
     (a voided one, which counts nowhere, is left as it was).
@@ -47,12 +62,10 @@ def rescore_season(session: Session, season: Season) -> int:
                 continue
             message = f"Report {tournament.id} has {tournament.entrants} entrants: {exc}."
             raise RuleViolation.at("points_chart_id", message, rule="R7") from None
-        touched = False
         for result, points in zip(tournament.results, earned, strict=True):
             new = (points.placement_points, points.participation_points, points.points)
             if new != (result.placement_points, result.participation_points, result.points):
                 result.placement_points, result.participation_points, result.points = new
-                touched = True
-        changed += touched
+                changed += 1
     session.flush()
     return changed

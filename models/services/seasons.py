@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 from models.actor import Actor
 from models.entities.league import SEASON_DEFAULTS, PointsChart, Region, Season, SeasonRegion, Venue
 from models.entities.tournaments import Tournament
-from models.errors import Problem, RuleViolation, refuse
+from models.errors import InvalidInput, Problem, RuleViolation, refuse
 from models.services.audit import record, snapshot
 from models.services.lookup import require_exists
 from models.services.scoring import SCORING_SETTINGS, rescore_season
@@ -116,16 +116,26 @@ def _refuse_orphans(session: Session, season: Season, merged: dict[str, Any]) ->
             )
 
 
-def update_season(session: Session, actor: Actor, season: Season, changes: dict[str, Any]) -> Season:
+def update_season(
+    session: Session, actor: Actor, season: Season, changes: dict[str, Any], reason: str | None = None
+) -> tuple[Season, int]:
+    """Change a season's dates, regions or settings; returns it and how many stored results a
+    change of chart or scoring setting rescored (R7, R8). A change that rescores results needs a
+    reason, kept in the audit log (R18)."""
     before = season_snapshot(season)
     merged = {**before_values(season), **changes}
     _check_settings(session, merged)
     _refuse_overlap(session, merged, season.id)
     _refuse_orphans(session, season, merged)
     _apply(session, season, changes)
+    rescored = 0
     if any(name in changes and changes[name] != before.get(name) for name in SCORING_SETTINGS):
         # R7, R8: stored results and so every standing follow the new chart and settings.
-        rescore_season(session, season)
+        rescored = rescore_season(session, season)
+    if rescored and not reason:
+        raise InvalidInput.at(
+            "reason", f"This change rescores {rescored} stored result(s): say why, for the audit log (R18)."
+        )
     record(
         session,
         actor,
@@ -133,9 +143,10 @@ def update_season(session: Session, actor: Actor, season: Season, changes: dict[
         "season",
         season.id,
         before=before,
-        after=season_snapshot(season),
+        after={**season_snapshot(season), "rescored_results": rescored},
+        reason=reason,
     )
-    return season
+    return season, rescored
 
 
 def before_values(season: Season) -> dict[str, Any]:
