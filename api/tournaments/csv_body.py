@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +29,7 @@ SYNONYMS = {
     "full_name": ("full name", "fullname", "player", "player name", "name"),
 }
 CANONICAL = {alias: column for column, aliases in SYNONYMS.items() for alias in aliases}
+ROW_MENTION = re.compile(r"\bresults\.(\d+)\b")
 
 
 def header_key(cell: str) -> str:
@@ -66,13 +68,15 @@ class CsvReport:
         return type(error)(message, rule=error.rule, problems=problems)
 
     def _relabelled(self, problem: Problem) -> Problem:
+        # Rows a message mentions ("also given at results.1") are named as the sheet shows them.
+        message = ROW_MENTION.sub(lambda m: self.label(int(m.group(1))), problem.message)
         parts = problem.path.split(".")
         if len(parts) < 2 or parts[0] != "results" or not parts[1].isdigit():
-            return problem
+            return Problem(problem.path, message, problem.rule)
         where = self.label(int(parts[1]))
         if len(parts) > 2:
             where += f", column {self.headers.get(parts[2], parts[2])}"
-        return Problem(problem.path, f"{where[0].upper()}{where[1:]}: {problem.message}", problem.rule)
+        return Problem(problem.path, f"{where[0].upper()}{where[1:]}: {message}", problem.rule)
 
 
 def _cell_value(column: str, text: str) -> Any:

@@ -32,6 +32,7 @@ from models.entities import Tournament
 from models.errors import InvalidInput, LeagueError, Problem, refuse
 from models.rules.notices import Notice
 from models.services.paging import Page
+from models.services.report_checks import rule_problems
 from models.services.report_queries import ReportFilters, get_report, list_reports
 from models.services.reports import correct_report, submit_report, void_report
 
@@ -66,9 +67,45 @@ def _load(schema: Schema) -> tuple[dict[str, Any], CsvReport | None]:
             Problem(path, text) for path, texts in flatten_messages(exc.messages).items() for text in texts
         ]
         with _named_by(sheet):
-            refuse("The report is not well formed", problems)
+            refuse("The report is refused whole", [*problems, *_rules_too(schema, raw, problems)])
         raise
     return data, sheet
+
+
+def _rules_too(schema: Schema, raw: dict[str, Any], problems: list[Problem]) -> list[Problem]:
+    """When only some result rows are malformed, the league's rules are checked on the rest too,
+    so one answer names every problem (never one round for the format, another for the rules)."""
+    rows = raw.get("results")
+    located = [p.path.split(".") for p in problems]
+    if not isinstance(rows, list) or not all(
+        len(parts) >= 2 and parts[0] == "results" and parts[1].isdigit() and int(parts[1]) < len(rows)
+        for parts in located
+    ):
+        return []
+    unreadable: set[int] = set()
+    places_readable = True
+    sane = [dict(row) if isinstance(row, dict) else {} for row in rows]
+    for parts in located:
+        index, field_name = int(parts[1]), (parts[2] if len(parts) > 2 else None)
+        if field_name == "place":
+            places_readable = False
+            sane[index]["place"] = 1
+        elif field_name == "status":
+            sane[index].pop("status", None)
+        else:
+            unreadable.add(index)
+    for index in unreadable:
+        place = sane[index].get("place")
+        sane[index] = {"place": place if isinstance(place, int) and place >= 1 else 1, "player_id": 1}
+    try:
+        report = schema.load({**raw, "results": sane})
+    except ValidationError:
+        return []
+    report.pop("reason", None)
+    if "venue_id" not in report or "date" not in report:
+        return []  # a correction naming neither: its stored report's are checked once it is well formed
+    report = {"session": 1, "kind": "regular", **report}
+    return rule_problems(db.session(), current_actor(), report, frozenset(unreadable), places_readable)
 
 
 @contextmanager

@@ -67,6 +67,33 @@ def may_report_for(actor: Actor, venue_id: int) -> None:
 
 def check_report(session: Session, actor: Actor, report: dict[str, Any]) -> CheckedReport:
     """Every check of a report; refuses it whole, naming every problem, or returns who it names."""
+    problems, checked = _gather(session, actor, report, frozenset(), True)
+    refuse("The report is refused whole", problems)
+    assert checked is not None
+    return checked
+
+
+def rule_problems(
+    session: Session,
+    actor: Actor,
+    report: dict[str, Any],
+    unreadable_rows: frozenset[int],
+    places_readable: bool,
+) -> list[Problem]:
+    """The league rules' problems of a report whose body is partly malformed, so that one answer
+    names them together with the malformed fields: rows in `unreadable_rows` (their player could
+    not be read) are left out of the player checks, and places out of R4 when any is unreadable."""
+    problems, _checked = _gather(session, actor, report, unreadable_rows, places_readable)
+    return problems
+
+
+def _gather(
+    session: Session,
+    actor: Actor,
+    report: dict[str, Any],
+    unreadable: frozenset[int],
+    places_readable: bool,
+) -> tuple[list[Problem], CheckedReport | None]:
     problems: list[Problem] = []
     venue = session.get(Venue, report["venue_id"])
     season: Season | None = None
@@ -77,9 +104,11 @@ def check_report(session: Session, actor: Actor, report: dict[str, Any]) -> Chec
         season, season_problems = season_of_report(session, report, venue)
         problems += season_problems
     rows: list[dict[str, Any]] = report["results"]
-    problems += finishing_order_problems([row["place"] for row in rows])
-    by_name = players_by_name(session, rows, venue, season)
-    entrants, notices, player_problems = identify_players(session, rows, by_name)
+    if places_readable:
+        problems += finishing_order_problems([row["place"] for row in rows])
+    readable = [row for index, row in enumerate(rows) if index not in unreadable]
+    by_name = players_by_name(session, readable, venue, season)
+    entrants, notices, player_problems = identify_players(session, rows, by_name, unreadable)
     problems += player_problems
     problems += shared_membership_numbers([(e.new or {}).get("membership_number") for e in entrants])
     problems += repeated_entrants(
@@ -88,7 +117,7 @@ def check_report(session: Session, actor: Actor, report: dict[str, Any]) -> Chec
     if season is not None:
         problems += chart_problems(season, len(rows))
     if venue is not None and season is not None and report["kind"] != "regular":
-        eligibility, age_notices = playoff_problems(session, report, venue, season, entrants)
+        eligibility, age_notices = playoff_problems(session, report, venue, season, entrants, unreadable)
         problems += eligibility
         notices += age_notices
     overridden: list[Barred] = []
@@ -96,11 +125,11 @@ def check_report(session: Session, actor: Actor, report: dict[str, Any]) -> Chec
         barred = barred_entrants(session, entrants, venue.id, report["date"])
         overridden, sanction_problems = sanction_override(actor, barred, report.get("override_reason"))
         problems += sanction_problems
-    refuse("The report is refused whole", problems)
-    assert venue is not None and season is not None
+    if problems or venue is None or season is None:
+        return problems, None
     notices += [sanction_overridden(b.row, b.player_id, b.sanction_id) for b in overridden]
     reason = report.get("override_reason") if overridden else None
-    return CheckedReport(venue, season, rows, entrants, notices, overridden, reason)
+    return problems, CheckedReport(venue, season, rows, entrants, notices, overridden, reason)
 
 
 def barred_entrants(session: Session, entrants: list[Entrant], venue_id: int, day: date) -> list[Barred]:
@@ -159,7 +188,12 @@ def season_of_report(
 
 
 def playoff_problems(
-    session: Session, report: dict[str, Any], venue: Venue, season: Season, entrants: list[Entrant]
+    session: Session,
+    report: dict[str, Any],
+    venue: Venue,
+    season: Season,
+    entrants: list[Entrant],
+    unreadable: frozenset[int] = frozenset(),
 ) -> tuple[list[Problem], list[Notice]]:
     """R3: a playoff takes only the season's qualifiers (the published lists once there are
     some) from venues of the playoff venue's region; a championship only qualifiers who are at
@@ -170,6 +204,8 @@ def playoff_problems(
     problems: list[Problem] = []
     notices: list[Notice] = []
     for index, entrant in enumerate(entrants):
+        if index in unreadable:
+            continue
         at = f"results.{index}.player_id"
         player = entrant.player
         where = qualified_at.get(player.id) if player is not None else None
@@ -293,16 +329,23 @@ def _by_name(row: dict[str, Any], at: str, matches: NameMatches) -> _Named:
 
 
 def identify_players(
-    session: Session, rows: list[dict[str, Any]], by_name: NameMatches | None = None
+    session: Session,
+    rows: list[dict[str, Any]],
+    by_name: NameMatches | None = None,
+    unreadable: frozenset[int] = frozenset(),
 ) -> tuple[list[Entrant], list[Notice], list[Problem]]:
     """R5: the player each row names, or the new player it registers; a player merged into
-    another stands for the survivor (R17)."""
+    another stands for the survivor (R17). Rows in `unreadable` name no one (their problem is
+    already named)."""
     by_name = by_name or NameMatches({}, {})
     entrants: list[Entrant] = []
     notices: list[Notice] = []
     problems: list[Problem] = []
     for index, row in enumerate(rows):
         at = f"results.{index}"
+        if index in unreadable:
+            entrants.append(Entrant(key=f"row:{index}"))
+            continue
         named = _by_name(row, at, by_name) if _name_only(row) else _identify(session, row, at)
         notices += [named.notice] if named.notice else []
         problems += [named.problem] if named.problem else []

@@ -390,3 +390,30 @@ def test_no_body_at_all_names_the_missing_fields(scene: Scene, content_type: Any
     """A POST with no body is a 422 naming venue_id, date and results, never a 415."""
     kwargs = {"content_type": content_type} if content_type else {}
     refused(scene, None, 422, "venue_id", "date", "results", data=b"", **kwargs)
+
+
+def test_format_and_rule_problems_come_in_one_answer_r4_r5_r16(scene: Scene) -> None:
+    """A malformed email, an unknown player, a repeated place and a suspended player: all named
+    in one answer, not a round for the format and another for the rules (R4, R5, R16)."""
+    ids = scene.add_players(4)
+    suspended = scene.office.post(
+        "/api/v1/sanctions",
+        json={
+            "player_id": ids[3],
+            "kind": "suspension",
+            "category": "fighting",
+            "first_day": iso(days_ago(20)),
+            "reason": "Fight.",
+        },
+    )
+    assert suspended.status_code == 201
+    body = scene.body(ids)
+    body["results"][0] = {"place": 1, "email": "not-an-email"}
+    body["results"][1]["player_id"] = 999_999
+    body["results"][2]["place"] = 2
+    before = scene.counts()
+    problem = refused(
+        scene, body, 422, "results.0.email", "results.1.player_id", "results.2.place", "results.3.player_id"
+    )
+    assert problem["rule"] == "R4" and problem["detail"].startswith("R4, R5, R16:")
+    assert scene.counts() == before

@@ -58,8 +58,12 @@ def test_r5_a_spreadsheet_export_is_read_as_written(scene: Scene, sheet: str, wa
 def test_r4_r5_mistakes_are_named_by_spreadsheet_row_and_column(scene: Scene) -> None:
     """R4, R5: every problem at once, each naming its row (header = row 1), place and column."""
     before = scene.counts()
-    problem = assert_problem(post_sheet(scene, "with-mistakes.csv"), 422, "results.1.email")
-    assert problem["errors"]["results.1.email"] == [
-        "Row 3 (place 2), column Email: Not a valid email address."
-    ]
+    problem = assert_problem(post_sheet(scene, "with-mistakes.csv"), 422, "results.1.email", rule="R4")
+    assert problem["errors"] == {
+        "results.1.email": ["Row 3 (place 2), column Email: Not a valid email address."],
+        "results.2.place": [
+            "Row 4 (place 2), column Place: Place 2 is also given at row 3 (place 2); places do not tie (R4)."
+        ],
+        "results": ["Places must be exactly 1..3; missing: 3."],
+    }
     assert scene.counts() == before
