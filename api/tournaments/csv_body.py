@@ -30,6 +30,12 @@ SYNONYMS = {
 }
 CANONICAL = {alias: column for column, aliases in SYNONYMS.items() for alias in aliases}
 ROW_MENTION = re.compile(r"\bresults\.(\d+)\b")
+# What a JSON message asks for, said in a spreadsheet's words.
+SHEET_WORDS = (
+    ("send new_player with full_name and email", "give their email and a Full Name column"),
+    ("register them with new_player (full_name and email)", "give their email with their full name"),
+    ("player_id, membership_number, email or new_player", "Player ID, Membership Number, Email or Full Name"),
+)
 
 
 def header_key(cell: str) -> str:
@@ -70,6 +76,8 @@ class CsvReport:
     def _relabelled(self, problem: Problem) -> Problem:
         # Rows a message mentions ("also given at results.1") are named as the sheet shows them.
         message = ROW_MENTION.sub(lambda m: self.label(int(m.group(1))), problem.message)
+        for json_words, sheet_words in SHEET_WORDS:
+            message = message.replace(json_words, sheet_words)
         parts = problem.path.split(".")
         if len(parts) < 2 or parts[0] != "results" or not parts[1].isdigit():
             return Problem(problem.path, message, problem.rule)

@@ -67,3 +67,18 @@ def test_r4_r5_mistakes_are_named_by_spreadsheet_row_and_column(scene: Scene) ->
         "results": ["Places must be exactly 1..3; missing: 3."],
     }
     assert scene.counts() == before
+
+
+def test_r5_csv_messages_speak_of_columns_not_json(scene: Scene) -> None:
+    """R5: an unknown email in a sheet asks for a Full Name column, not for `new_player`."""
+    response = scene.host.post(
+        f"{TOURNAMENTS}?venue_id={scene.venue_id}&date={iso(days_ago(1))}",
+        data="Place,E-mail\n1,ghost@example.org\n",
+        content_type="text/csv",
+    )
+    problem = assert_problem(response, 422, "results.0.email", rule="R5")
+    assert problem["errors"]["results.0.email"] == [
+        "Row 2 (place 1), column E-mail: No player has the email ghost@example.org; "
+        "to register them, give their email and a Full Name column."
+    ]
+    assert "new_player" not in problem["detail"]
