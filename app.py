@@ -22,7 +22,7 @@ TRUE_WORDS = {"1", "true", "yes", "on"}
 
 
 def config_from_env(environ: dict[str, str] | os._Environ[str] = os.environ) -> dict[str, Any]:
-    """Everything configurable comes from the environment (API.md "Conventions")."""
+    """Everything configurable comes from the environment (README "Configuration")."""
     return {
         "DATABASE_URL": environ.get("DATABASE_URL") or default_database_url(),
         "MAX_CONTENT_LENGTH": int(environ.get("MAX_CONTENT_LENGTH", 2 * 1024 * 1024)),
