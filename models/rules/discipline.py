@@ -48,10 +48,6 @@ class Terms:
     venue_id: int | None = None
     lifted_on: date | None = None
 
-    @property
-    def permanent(self) -> bool:
-        return self.last_day is None
-
     def runs_on(self, day: date) -> bool:
         """R15: the first and the last day are both days of the sanction; a lifted one stops
         on the day it was lifted."""

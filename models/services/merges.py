@@ -18,7 +18,7 @@ from models.entities.qualification import Disqualification
 from models.entities.tournaments import Result
 from models.errors import Conflict, Forbidden, Problem, refuse
 from models.infra.clock import utcnow
-from models.services.audit import record, snapshot
+from models.services.audit import plain, record, snapshot
 
 # Fields the survivor takes from the duplicate when it has none of its own.
 TAKEN_FIELDS = ("email", "date_of_birth", "membership_number", "home_venue_id")
@@ -143,7 +143,7 @@ def merge_players(
     session.flush()
     for name, value in taken.items():
         setattr(survivor, name, value)
-    moved["fields"] = {name: _plain(value) for name, value in taken.items()}
+    moved["fields"] = {name: plain(value) for name, value in taken.items()}
     duplicate.merged_into_id = survivor.id
     merge = PlayerMerge(
         survivor_id=survivor.id,
@@ -167,10 +167,6 @@ def merge_players(
         reason=reason,
     )
     return merge
-
-
-def _plain(value: Any) -> Any:
-    return value.isoformat() if hasattr(value, "isoformat") else value
 
 
 def undo_merge(session: Session, actor: Actor, merge: PlayerMerge, reason: str) -> PlayerMerge:
@@ -202,7 +198,7 @@ def undo_merge(session: Session, actor: Actor, merge: PlayerMerge, reason: str) 
             + (f" (tournaments {', '.join(map(str, tournaments))})" if tournaments else "")
         )
     for name, value in moved["fields"].items():
-        if _plain(getattr(survivor, name)) != value:
+        if plain(getattr(survivor, name)) != value:
             blockers.append(f"player {survivor.id}'s {name} was changed since the merge")
     if blockers:
         raise Conflict(

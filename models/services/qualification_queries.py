@@ -32,6 +32,7 @@ from models.rules.qualification import (
 from models.services.discipline_queries import runs_on
 from models.services.lookup import get_or_raise
 from models.services.paging import Page, PageRequest, paginate
+from models.services.season_queries import venues_of
 from models.services.standings import VenueStandings, season_tables
 
 # The office's draws settling ties at the cut, by venue: the players it named, in order.
@@ -40,10 +41,7 @@ Draws = Mapping[int, Sequence[int]]
 
 def season_venues(session: Session, season: Season) -> list[Venue]:
     """The venues a season covers (R2), by region, then name."""
-    query = select(Venue).order_by(Venue.region_id, Venue.name, Venue.id)
-    if not season.all_regions:
-        query = query.where(Venue.region_id.in_(season.region_ids))
-    return list(session.scalars(query))
+    return list(session.scalars(venues_of(season).order_by(Venue.region_id, Venue.name, Venue.id)))
 
 
 def provisional(season: Season, on: date | None = None) -> bool:
@@ -227,10 +225,15 @@ class Qualification:
         return found
 
 
-def season_qualification(session: Session, season: Season, current: bool = False) -> Qualification:
+def season_qualification(
+    session: Session, season: Season, current: bool = False, changes: bool = True
+) -> Qualification:
     """R12: the official lists (the newest publication) with the changes since, or, before any
-    publication or when `current` is asked, the lists as the results stand now."""
+    publication or when `current` is asked, the lists as the results stand now. Without
+    `changes`, published lists are answered as they are, computing nothing."""
     publication = latest_publication(session, season.id)
+    if publication is not None and not current and not changes:
+        return Qualification(season, publication.lists, publication, None)
     live = compute_lists(session, season, draws_of(publication))
     if publication is None or current:
         return Qualification(season, live, None if current else publication, None)
@@ -265,7 +268,8 @@ def player_qualification(session: Session, player: Player) -> list[dict[str, Any
         venues_by_season.setdefault(season_id, []).append(venue_id)
     answer = []
     for season_id, venue_ids in venues_by_season.items():
-        found = season_qualification(session, get_or_raise(session, Season, season_id, "season"))
+        season = get_or_raise(session, Season, season_id, "season")
+        found = season_qualification(session, season, changes=False)
         answer.append(
             {
                 "season_id": season_id,

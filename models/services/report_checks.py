@@ -198,7 +198,7 @@ def playoff_problems(
     """R3: a playoff takes only the season's qualifiers (the published lists once there are
     some) from venues of the playoff venue's region; a championship only qualifiers who are at
     least the season's min_age on its date. Each ineligible row is named, with why."""
-    lists = season_qualification(session, season).lists
+    lists = season_qualification(session, season, changes=False).lists
     region_of_venue = {v["venue_id"]: v["region_id"] for v in lists}
     qualified_at = qualified(lists)
     problems: list[Problem] = []

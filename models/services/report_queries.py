@@ -14,6 +14,7 @@ from models.entities.league import Season, Venue
 from models.entities.tournaments import Result, Tournament
 from models.errors import NotFound
 from models.services.paging import Page, PageRequest, paginate
+from models.services.season_queries import venues_of
 
 
 def visible_reports(actor: Actor) -> ColumnElement[bool]:
@@ -80,9 +81,5 @@ def missing_reports(session: Session, season: Season, monday: date) -> list[Venu
         Tournament.voided_at.is_(None),
         Tournament.date.between(monday, sunday),
     )
-    query = (
-        select(Venue).where(Venue.active.is_(True), Venue.id.not_in(reported)).order_by(Venue.name, Venue.id)
-    )
-    if not season.all_regions:
-        query = query.where(Venue.region_id.in_(season.region_ids))
-    return list(session.scalars(query))
+    query = venues_of(season).where(Venue.active.is_(True), Venue.id.not_in(reported))
+    return list(session.scalars(query.order_by(Venue.name, Venue.id)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date
 
-from sqlalchemy import ColumnElement, or_, select
+from sqlalchemy import ColumnElement, Select, or_, select
 from sqlalchemy.orm import Session
 
 from models.entities.league import Season, SeasonRegion, Venue
@@ -52,3 +52,9 @@ def list_seasons(
     if active_on is not None:
         query = query.where(Season.starts_on <= active_on, Season.ends_on >= active_on)
     return paginate(session, query, page)
+
+
+def venues_of(season: Season) -> Select[Venue]:
+    """R2: a select of the venues a season covers (all, when it names no region)."""
+    query = select(Venue)
+    return query if season.all_regions else query.where(Venue.region_id.in_(season.region_ids))
