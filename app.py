@@ -31,6 +31,11 @@ def config_from_env(environ: dict[str, str] | os._Environ[str] = os.environ) -> 
         "RATELIMIT_DEFAULT": environ.get("RATELIMIT_DEFAULT", "600 per minute"),
         "RATELIMIT_HEADERS_ENABLED": True,
         "LOG_LEVEL": environ.get("LOG_LEVEL", "INFO").upper(),
+        # Cached answers (api/cache.py): per process, at most CACHE_MAX_BYTES, unless CACHE_URL
+        # names a Redis that every worker shares (entries there expire after CACHE_TTL_SECONDS).
+        "CACHE_URL": environ.get("CACHE_URL", ""),
+        "CACHE_MAX_BYTES": int(environ.get("CACHE_MAX_BYTES", 32 * 1024 * 1024)),
+        "CACHE_TTL_SECONDS": int(environ.get("CACHE_TTL_SECONDS", 24 * 3600)),
     }
 
 

@@ -16,6 +16,7 @@ from api import (
     api_keys,
     audit_log,
     auth,
+    cache,
     db,
     health,
     league_settings,
@@ -70,13 +71,15 @@ class LeagueApi(Api):
         """Lists say their total in the body (api/pagination.py), not in an X-Pagination header."""
 
 
-def _start_request() -> None:
+def _start_request() -> Response | None:
     supplied = request.headers.get("X-Request-ID", "")
     g.request_id = supplied if REQUEST_ID_RE.match(supplied) else uuid.uuid4().hex
     if request.method in ("POST", "PUT", "PATCH"):
         _refuse_unreadable_body()
-    if request.path.startswith("/api/"):
-        auth.load_actor()
+    if not request.path.startswith("/api/"):
+        return None
+    auth.load_actor()
+    return cache.answer_from_cache()
 
 
 def _refuse_unreadable_body() -> None:
@@ -95,9 +98,15 @@ def _refuse_unreadable_body() -> None:
 
 def _finish_request(response: Response) -> Response:
     response.headers["X-Request-ID"] = g.get("request_id", "")
-    if request.method in ("GET", "HEAD") and response.status_code == 200:
-        # Answers differ by caller (R19), so caches must key on the Authorization header.
-        response.vary.add("Authorization")
+    if request.method not in ("GET", "HEAD") or response.status_code not in (200, 304):
+        return response
+    # Answers differ by caller (R19), so caches must key on the Authorization header; and they
+    # change with any write, so a browser or proxy may keep them but must ask again (ETag, 304).
+    response.vary.add("Authorization")
+    response.cache_control.no_cache = True
+    if "Authorization" in request.headers:
+        response.cache_control.private = True
+    if response.status_code == 200 and not cache.store_answer(response):
         response.add_etag()
         response.make_conditional(request)
     return response
@@ -106,6 +115,7 @@ def _finish_request(response: Response) -> Response:
 def init_app(app: Flask) -> Api:
     app.url_map.converters["id"] = IdConverter
     db.init_app(app)
+    cache.init_app(app)
     register_error_handlers(app)
     api = LeagueApi(
         app,

@@ -1,4 +1,4 @@
-"""Commands: `flask --app app db …` (migrations), `keys create`, `demo load`."""
+"""Commands: `flask --app app db …` (migrations), `keys create`, `demo load`, `cache reset`."""
 
 from __future__ import annotations
 
@@ -15,10 +15,12 @@ from models.infra.db import SQLITE_WRITE_INTENT
 from models.infra.migrate import alembic_config
 from models.services.demo import load_demo, remove_demo
 from models.services.keys import create_key
+from models.services.versioning import renew_epoch
 
 db_cli = AppGroup("db", help="Database migrations (Alembic).")
 keys_cli = AppGroup("keys", help="API keys.")
 demo_cli = AppGroup("demo", help="The demo league.")
+cache_cli = AppGroup("cache", help="Cached answers.")
 
 
 def _config() -> Config:
@@ -110,7 +112,21 @@ def demo_remove() -> None:
     click.echo("Demo league removed." if removed else "There is no demo league.")
 
 
+@cache_cli.command("reset")
+def cache_reset() -> None:
+    """Retire every cached answer (run it after restoring a backup: data versions then repeat)."""
+    SQLITE_WRITE_INTENT.set(True)
+    session = db.database().sessionmaker()
+    try:
+        renew_epoch(session)
+        session.commit()
+    finally:
+        session.close()
+    click.echo("Cached answers retired: every worker answers from the database again.")
+
+
 def register_cli(app: Flask) -> None:
     app.cli.add_command(db_cli)
     app.cli.add_command(keys_cli)
     app.cli.add_command(demo_cli)
+    app.cli.add_command(cache_cli)

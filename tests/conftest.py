@@ -126,6 +126,8 @@ def connection(engine: Engine) -> Iterator[Connection]:
 def app(base_app: Flask, connection: Connection) -> Iterator[Flask]:
     """The app, with every session joined to this test's transaction (commits are savepoints)."""
     db = base_app.extensions["league_db"]
+    # Each test's data is rolled back, so its data versions repeat in the next test's.
+    base_app.extensions["league_cache"].clear()
     original = db.sessionmaker
     db.sessionmaker = sessionmaker(
         bind=connection, join_transaction_mode="create_savepoint", expire_on_commit=False

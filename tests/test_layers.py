@@ -30,6 +30,8 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "sqlalchemy",
         "click",
         "alembic",
+        "cachetools",
+        "redis",
         "api",
         "models",
     ),

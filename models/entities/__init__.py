@@ -19,6 +19,7 @@ from models.entities.merges import PlayerMerge
 from models.entities.players import Player
 from models.entities.qualification import Disqualification, QualifierPublication
 from models.entities.tournaments import STATUSES, TOURNAMENT_KINDS, Result, Tournament
+from models.entities.versioning import UNVERSIONED_TABLES, DataVersion
 
 __all__ = [
     "CHART_KINDS",
@@ -27,10 +28,12 @@ __all__ = [
     "SEASON_DEFAULTS",
     "STATUSES",
     "TOURNAMENT_KINDS",
+    "UNVERSIONED_TABLES",
     "ApiKey",
     "ApiKeyVenue",
     "AuditEntry",
     "Base",
+    "DataVersion",
     "Disqualification",
     "LeagueSettings",
     "Player",

@@ -9,9 +9,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
+from typing import NamedTuple
 
 from models.rules.numbers import round_half_up
 from models.rules.players import age_on
+from models.rules.standings import Key
 
 # R13: where several reasons apply, the first of these is given.
 SKIP_REASONS = ("underage", "disqualified", "suspended", "too_few_events", "qualified_elsewhere")
@@ -46,8 +48,7 @@ def player_skip(
     return None, date_of_birth is None
 
 
-@dataclass(frozen=True)
-class Standing:
+class Standing(NamedTuple):
     """A player's line in a venue's standings (R11): `key` is R11's tie-break key (lower is better),
     so two players with equal keys are level after every tie-break."""
 
@@ -55,7 +56,7 @@ class Standing:
     rank: int
     points: int
     played: int
-    key: tuple[int, ...]
+    key: Key
 
 
 @dataclass(frozen=True)
@@ -77,8 +78,7 @@ class VenueTable:
         )
 
 
-@dataclass(frozen=True)
-class Entrant:
+class Entrant(NamedTuple):
     """What qualification needs to know of a player beyond the standings."""
 
     player_id: int

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
+from typing import NamedTuple
+
+# R11's countback as (place, -count) for each place from 2nd down where the player has finishes,
+# ended by LAST: compared in order, more finishes at the first differing place is better, and
+# a player with a finish where the other has none is better (the other reaches LAST first).
+LAST = (sys.maxsize, 0)
+Countback = tuple[tuple[int, int], ...]
+# R11's tie-break key (lower is better): -points, -wins, countback, -best single, -played.
+Key = tuple[int, int, Countback, int, int]
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     """One result of a player in a regular tournament of the venue and season."""
 
     tournament_id: int
@@ -40,17 +49,22 @@ class Row:
     wins: int
     points_finishes: int
     best_finish: int
-    average_finish: Decimal
+    place_total: int
+    finishes: int
     best_single: int
     place_counts: dict[int, int] = field(default_factory=dict)
     rank: int = 0
     tied: bool = False
     # R11's tie-break key (lower is better): equal keys are level after every step.
-    key: tuple[int, ...] = ()
+    key: Key = (0, 0, (), 0, 0)
     # Which R11 step put this row below the one above (None for the first row), and for
     # countback the place whose count decided.
     decided_by: str | None = None
     decided_at_place: int | None = None
+
+    @property
+    def average_finish(self) -> Decimal:
+        return (Decimal(self.place_total) / self.finishes).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
 
 
 def attendance_bonus(played: int, tiers: Iterable[Tier]) -> int:
@@ -72,71 +86,74 @@ def player_row(
     count_best: int | None,
     tiers: Sequence[Tier],
 ) -> Row:
-    totals = [entry.total for entry in entries]
-    played = sum(1 for entry in entries if entry.status != "no_show")
-    bonus = attendance_bonus(played, tiers)
-    places = [entry.place for entry in entries]
+    totals = []
     counts: dict[int, int] = {}
-    for place in places:
+    played = placement = participation = points_finishes = place_total = 0
+    for _tournament, place, status, placed, participated in entries:
+        totals.append(placed + participated)
         counts[place] = counts.get(place, 0) + 1
+        place_total += place
+        placement += placed
+        participation += participated
+        points_finishes += placed > 0
+        played += status != "no_show"
+    bonus = attendance_bonus(played, tiers)
     return Row(
         player_id=player_id,
         display_name=display_name,
         points=counted_total(totals, count_best) + bonus,
-        placement_points=sum(entry.placement_points for entry in entries),
-        participation_points=sum(entry.participation_points for entry in entries),
+        placement_points=placement,
+        participation_points=participation,
         bonus_points=bonus,
         played=played,
         wins=counts.get(1, 0),
-        points_finishes=sum(1 for entry in entries if entry.placement_points > 0),
-        best_finish=min(places),
-        average_finish=(Decimal(sum(places)) / len(places)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP),
+        points_finishes=points_finishes,
+        best_finish=min(counts),
+        place_total=place_total,
+        finishes=len(entries),
         best_single=max(totals),
         place_counts=counts,
     )
 
 
-def tie_break_key(row: Row, deepest_place: int) -> tuple[int, ...]:
+def tie_break_key(row: Row) -> Key:
     """R11's five steps, as a key to sort ascending: total points, wins, countback (2nd places,
-    then 3rd, … through every place), best single-tournament total, tournaments played."""
-    countback = [0] * max(0, deepest_place - 1)
-    for place, count in row.place_counts.items():
-        if place >= 2:
-            countback[place - 2] = -count
-    return (-row.points, -row.wins, *countback, -row.best_single, -row.played)
+    then 3rd, … through every place), best single-tournament total, tournaments played. Its
+    length does not grow with the deepest place: only places the player finished in are in it."""
+    countback = tuple((place, -row.place_counts[place]) for place in sorted(row.place_counts) if place >= 2)
+    return (-row.points, -row.wins, (*countback, LAST), -row.best_single, -row.played)
 
 
 # R11's steps, in order, as `decided_by` names them.
 STEPS = ("points", "wins", "countback", "best_single", "played", "tied")
 
 
-def deciding_step(above: Sequence[int], below: Sequence[int]) -> tuple[str, int | None]:
+def deciding_step(above: Key, below: Key) -> tuple[str, int | None]:
     """R11: the first step where two tie-break keys differ, and for countback the place that
-    decided (keys as tie_break_key builds them: points, wins, 2nd, 3rd, …, best single, played)."""
-    for index, (a, b) in enumerate(zip(above, below, strict=True)):
-        if a != b:
-            if index == 0:
-                return "points", None
-            if index == 1:
-                return "wins", None
-            if index == len(above) - 2:
-                return "best_single", None
-            if index == len(above) - 1:
-                return "played", None
-            return "countback", index
+    decided (the first place where their counts differ)."""
+    if above[0] != below[0]:
+        return "points", None
+    if above[1] != below[1]:
+        return "wins", None
+    if above[2] != below[2]:
+        for (place_above, count_above), (place_below, count_below) in zip(above[2], below[2], strict=False):
+            if place_above != place_below or count_above != count_below:
+                return "countback", min(place_above, place_below)
+    if above[3] != below[3]:
+        return "best_single", None
+    if above[4] != below[4]:
+        return "played", None
     return "tied", None
 
 
 def rank_rows(rows: Iterable[Row]) -> list[Row]:
     """R11: order and rank; players level after every step share the rank (1, 2, 2, 4) and are
     listed by display name, then player id."""
-    rows = list(rows)
-    deepest = max((max(row.place_counts) for row in rows if row.place_counts), default=1)
     keyed = sorted(
-        ((tie_break_key(row, deepest), row) for row in rows),
+        ((tie_break_key(row), row) for row in rows),
         key=lambda pair: (pair[0], pair[1].display_name.casefold(), pair[1].player_id),
     )
-    previous: tuple[int, ...] | None = None
+    previous: Key | None = None
     rank = 0
     for position, (key, row) in enumerate(keyed, start=1):
         if key != previous:
@@ -147,10 +164,9 @@ def rank_rows(rows: Iterable[Row]) -> list[Row]:
     ordered = [row for _key, row in keyed]
     for above, row in zip(ordered, ordered[1:], strict=False):
         row.decided_by, row.decided_at_place = deciding_step(above.key, row.key)
-    for index, row in enumerate(ordered):
-        row.tied = any(
-            0 <= other < len(ordered) and ordered[other].rank == row.rank for other in (index - 1, index + 1)
-        )
+    for above, row in zip(ordered, ordered[1:], strict=False):
+        if above.rank == row.rank:
+            above.tied = row.tied = True
     return ordered
 
 

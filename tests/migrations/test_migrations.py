@@ -3,7 +3,6 @@ triggers; every test runs on its own empty database of each backend."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
@@ -16,32 +15,9 @@ from sqlalchemy.exc import DBAPIError
 
 from app import create_app
 from models.entities import Base
-from models.infra.db import make_engine
 from models.infra.migrate import alembic_config, downgrade, upgrade
-from tests.conftest import ScratchDatabases
 
-APP_TRIGGER_FUNCTIONS = ("seasons_no_overlap", "audit_log_append_only")
-
-
-@pytest.fixture()
-def empty_url(backend: str, scratch: ScratchDatabases) -> str:
-    """A new, empty database of the backend, for this test only."""
-    return scratch.create(backend)
-
-
-@pytest.fixture()
-def empty_engine(empty_url: str) -> Iterator[Engine]:
-    engine = make_engine(empty_url)
-    yield engine
-    engine.dispose()
-
-
-@pytest.fixture()
-def migrated(empty_url: str, empty_engine: Engine) -> Iterator[Connection]:
-    """A connection to a database the migrations brought to head."""
-    upgrade(alembic_config(empty_url))
-    with empty_engine.connect() as conn:
-        yield conn
+APP_TRIGGER_FUNCTIONS = ("seasons_no_overlap", "audit_log_append_only", "bump_data_version")
 
 
 def head_revision() -> str:

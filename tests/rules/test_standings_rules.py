@@ -13,7 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from models.rules.standings import (
+    LAST,
     Entry,
+    Key,
     Row,
     Tier,
     attendance_bonus,
@@ -22,6 +24,7 @@ from models.rules.standings import (
     player_row,
     rank_rows,
     standings,
+    tie_break_key,
 )
 
 pytestmark = pytest.mark.rules
@@ -444,21 +447,52 @@ def ranked_row(player_id: int, name: str, points: int, places: dict[int, int]) -
         places.get(1, 0),
         played,
         min(places),
-        Decimal(1),
+        sum(place * count for place, count in places.items()),
+        played,
         30,
         places,
     )
 
 
+def key(points: int, wins: int, counts: dict[int, int], best_single: int, played: int) -> Key:
+    """R11's tie-break key of a player with these finishes (counts: place -> finishes there)."""
+    countback = tuple((place, -counts[place]) for place in sorted(counts) if counts[place])
+    return (-points, -wins, (*countback, LAST), -best_single, -played)
+
+
 def test_r11_deciding_step_names_each_step() -> None:
-    above = (-80, -2, -1, -1, -30, -6)  # points, wins, 2nd places, 3rd places, best single, played
-    assert deciding_step(above, (-70, -2, -1, -1, -30, -6)) == ("points", None)
-    assert deciding_step(above, (-80, -1, -1, -1, -30, -6)) == ("wins", None)
-    assert deciding_step(above, (-80, -2, 0, -3, -30, -6)) == ("countback", 2)
-    assert deciding_step(above, (-80, -2, -1, 0, -30, -6)) == ("countback", 3)
-    assert deciding_step(above, (-80, -2, -1, -1, -20, -6)) == ("best_single", None)
-    assert deciding_step(above, (-80, -2, -1, -1, -30, -5)) == ("played", None)
+    above = key(80, 2, {2: 1, 3: 1}, 30, 6)
+    assert deciding_step(above, key(70, 2, {2: 1, 3: 1}, 30, 6)) == ("points", None)
+    assert deciding_step(above, key(80, 1, {2: 1, 3: 1}, 30, 6)) == ("wins", None)
+    assert deciding_step(above, key(80, 2, {3: 3}, 30, 6)) == ("countback", 2)
+    assert deciding_step(above, key(80, 2, {2: 1}, 30, 6)) == ("countback", 3)
+    assert deciding_step(above, key(80, 2, {2: 1, 3: 1, 9: 1}, 30, 6)) == ("countback", 9)
+    assert deciding_step(above, key(80, 2, {2: 1, 3: 1}, 20, 6)) == ("best_single", None)
+    assert deciding_step(above, key(80, 2, {2: 1, 3: 1}, 30, 5)) == ("played", None)
     assert deciding_step(above, above) == ("tied", None)
+
+
+def test_r11_countback_key_is_as_long_as_the_places_finished_not_the_deepest_place() -> None:
+    """R11: a finish in 9,000th place does not make every key 9,000 long (cost stays linear)."""
+    deep = ranked_row(1, "Ann", 10, {2: 1, 9000: 1})
+    assert len(tie_break_key(deep)[2]) == 3
+
+
+@given(
+    st.lists(
+        st.dictionaries(st.integers(2, 12), st.integers(1, 3), min_size=1, max_size=5),
+        min_size=2,
+        max_size=6,
+    )
+)
+def test_r11_countback_orders_as_counting_each_place_in_turn(finishes: list[dict[int, int]]) -> None:
+    """R11: the sparse countback key orders players exactly as comparing the number of 2nd
+    places, then 3rd places, … through every place."""
+    rows = [ranked_row(i, f"P{i}", 50, {1: 1, **counts}) for i, counts in enumerate(finishes, start=1)]
+    dense = {r.player_id: tuple(-r.place_counts.get(p, 0) for p in range(2, 13)) for r in rows}
+    by_sparse = sorted(rows, key=lambda r: (tie_break_key(r)[2], r.player_id))
+    by_dense = sorted(rows, key=lambda r: (dense[r.player_id], r.player_id))
+    assert [r.player_id for r in by_sparse] == [r.player_id for r in by_dense]
 
 
 def test_r11_rank_rows_explains_every_row_but_the_first() -> None:

@@ -1,0 +1,165 @@
+"""Answers to GETs under /api/, cached by the league's data version.
+
+Every change to league data moves the data version on in the change's own transaction (database
+triggers; models/entities/versioning.py). A GET reads the version first, then:
+
+- its ETag is derived from the version, the caller's scope, the day and the request, so a matching
+  `If-None-Match` is a 304 at once, with nothing computed;
+- an answer stored under that key is served as it was stored;
+- otherwise the view runs, and its 200 answer is stored under the key.
+
+No worker can serve a stale answer: a key names the version the data was read at, and every
+request reads the version anew. The day is in the key because defaults (`as_of`, provisional
+lists, the door list) roll over at midnight; the scope because answers differ by caller (R19).
+The store is per process (a least-recently-used map bounded in bytes), or Redis when `CACHE_URL`
+is set, shared by every worker. So a GET under /api/ may depend on nothing but the league's data,
+the caller's scope, the day and the request (path, query, Accept).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import threading
+from typing import Any, Protocol
+
+import redis
+from cachetools import LRUCache
+from flask import Flask, Response, current_app, g, request
+
+from api import db
+from api.auth import current_actor
+from models.actor import Actor
+from models.infra.clock import today
+from models.services.versioning import data_version
+
+log = logging.getLogger(__name__)
+
+# Headers of a stored answer that belong to the request that made it, not to the answer.
+REQUEST_HEADERS = frozenset(
+    {"content-length", "date", "etag", "set-cookie", "x-request-id", "retry-after", "cache-control"}
+)
+
+
+class Store(Protocol):
+    def get(self, key: str) -> bytes | None: ...
+
+    def set(self, key: str, value: bytes) -> None: ...
+
+    def clear(self) -> None: ...
+
+
+class MemoryStore:
+    """This process's answers, the least recently used dropped first when over `max_bytes`."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self._answers: LRUCache[str, bytes] = LRUCache(maxsize=max_bytes, getsizeof=len)
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> bytes | None:
+        with self._lock:
+            return self._answers.get(key)
+
+    def set(self, key: str, value: bytes) -> None:
+        if len(value) > self.max_bytes // 4:
+            return  # one answer may not push out most of the others
+        with self._lock:
+            self._answers[key] = value
+
+    def clear(self) -> None:
+        with self._lock:
+            self._answers.clear()
+
+
+class RedisStore:
+    """Answers shared by every worker. Redis failing is a miss, never a failed read."""
+
+    PREFIX = "league:answer:"
+
+    def __init__(self, url: str, ttl_seconds: int) -> None:
+        self._redis = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
+        self._ttl = ttl_seconds
+
+    def get(self, key: str) -> bytes | None:
+        try:
+            value = self._redis.get(self.PREFIX + key)
+        except redis.RedisError as exc:
+            log.warning("cache: Redis read failed (%s); answering from the database", exc)
+            return None
+        return value if isinstance(value, bytes) else None
+
+    def set(self, key: str, value: bytes) -> None:
+        try:
+            self._redis.set(self.PREFIX + key, value, ex=self._ttl)
+        except redis.RedisError as exc:
+            log.warning("cache: Redis write failed (%s)", exc)
+
+    def clear(self) -> None:
+        for key in self._redis.scan_iter(match=self.PREFIX + "*", count=1000):
+            self._redis.delete(key)
+
+
+def make_store(config: dict[str, Any]) -> Store:
+    if config.get("CACHE_URL"):
+        return RedisStore(config["CACHE_URL"], int(config["CACHE_TTL_SECONDS"]))
+    return MemoryStore(int(config["CACHE_MAX_BYTES"]))
+
+
+def init_app(app: Flask) -> None:
+    app.extensions["league_cache"] = make_store(app.config)
+
+
+def store() -> Store:
+    answers: Store = current_app.extensions["league_cache"]
+    return answers
+
+
+def scope(actor: Actor) -> str:
+    """Callers who see the same answers: the public, the office, or hosts of the same venues."""
+    if actor.is_host:
+        return "host:" + ",".join(str(venue) for venue in sorted(actor.venue_ids))
+    return actor.role
+
+
+def _cacheable() -> bool:
+    return request.method in ("GET", "HEAD") and request.path.startswith("/api/") and bool(request.endpoint)
+
+
+def answer_from_cache() -> Response | None:
+    """Before the view: a 304 or a stored answer, or None (the view runs; `store_answer` keeps it)."""
+    if not _cacheable():
+        return None
+    epoch, version = data_version(db.session())
+    query = sorted(request.args.items(multi=True))
+    parts = [epoch, version, today().isoformat(), scope(current_actor()), request.path, query]
+    parts.append(request.headers.get("Accept", ""))
+    key = hashlib.sha256(json.dumps(parts, separators=(",", ":")).encode()).hexdigest()
+    g.cache_key = key
+    etag = key[:32]
+    if request.if_none_match.contains(etag):
+        response = Response(status=304)
+        response.set_etag(etag)
+        response.vary.update(("Authorization", "Accept"))
+        return response
+    stored = store().get(key)
+    if stored is None:
+        return None
+    head, _, body = stored.partition(b"\n")
+    response = Response(body, status=200, headers=json.loads(head))
+    response.set_etag(etag)
+    g.answered_from_cache = True
+    return response
+
+
+def store_answer(response: Response) -> bool:
+    """After the view: file a fresh 200 under the request's key. True when the answer is keyed."""
+    key: str | None = g.get("cache_key")
+    if key is None or response.status_code != 200:
+        return False
+    if not g.get("answered_from_cache") and not response.is_streamed:
+        headers = [(k, v) for k, v in response.headers.items() if k.lower() not in REQUEST_HEADERS]
+        store().set(key, json.dumps(headers).encode() + b"\n" + response.get_data())
+    response.set_etag(key[:32])
+    return True

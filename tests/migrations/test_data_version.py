@@ -1,0 +1,89 @@
+"""The data version (the key of every cached answer) moves on with every change to league data,
+in the change's own transaction, whoever makes it: the service, a command or a plain SQL script."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import Connection, Engine, inspect, text
+
+from models.entities import UNVERSIONED_TABLES
+from tests.migrations.test_migrations import NOW, add_region, add_season
+
+
+def version(conn: Connection) -> int:
+    return int(conn.execute(text("SELECT version FROM data_version")).scalar_one())
+
+
+def versioned_triggers(engine: Engine) -> dict[str, set[str]]:
+    """Each table's events that move the version on, as the database itself lists them."""
+    with engine.connect() as conn:
+        if engine.dialect.name == "sqlite":
+            rows = conn.execute(
+                text(
+                    "SELECT tbl_name, sql FROM sqlite_master WHERE type = 'trigger'"
+                    " AND name LIKE 'data_version_%'"
+                )
+            ).all()
+            found: dict[str, set[str]] = {}
+            for table, sql in rows:
+                event = next(e for e in ("INSERT", "UPDATE", "DELETE") if f"AFTER {e} ON" in sql)
+                found.setdefault(table, set()).add(event)
+            return found
+        rows = conn.execute(
+            text(
+                "SELECT event_object_table, event_manipulation FROM information_schema.triggers"
+                " WHERE trigger_name LIKE 'data_version_%' AND action_orientation = 'STATEMENT'"
+                " AND action_timing = 'BEFORE'"
+            )
+        ).all()
+        found = {}
+        for table, event in rows:
+            found.setdefault(table, set()).add(event)
+        return found
+
+
+def test_every_table_of_league_data_moves_the_version_on(migrated: Connection) -> None:
+    """A table added by a later migration without the triggers fails here: its changes would
+    leave cached answers stale."""
+    engine = migrated.engine
+    tables = set(inspect(engine).get_table_names()) - UNVERSIONED_TABLES
+    assert len(tables) > 10
+    triggers = versioned_triggers(engine)
+    missing = {t: {"INSERT", "UPDATE", "DELETE"} - triggers.get(t, set()) for t in tables}
+    assert {t: events for t, events in missing.items() if events} == {}
+
+
+@pytest.mark.parametrize("operation", ["insert", "update", "delete"])
+def test_a_plain_sql_change_moves_the_version_on(migrated: Connection, operation: str) -> None:
+    with migrated.begin():
+        region_id = add_region(migrated, "North")
+        before = version(migrated)
+        if operation == "insert":
+            add_region(migrated, "South")
+        elif operation == "update":
+            migrated.execute(text("UPDATE regions SET name = 'Far North' WHERE id = :id"), {"id": region_id})
+        else:
+            migrated.execute(text("DELETE FROM regions WHERE id = :id"), {"id": region_id})
+        assert version(migrated) > before
+
+
+def test_a_change_rolled_back_leaves_the_version_as_it_was(migrated: Connection) -> None:
+    before = version(migrated)
+    add_season(migrated, "2026-01-01", "2026-03-01")
+    assert version(migrated) > before
+    migrated.rollback()
+    assert version(migrated) == before
+
+
+def test_a_read_and_a_stored_idempotent_answer_leave_the_version_alone(migrated: Connection) -> None:
+    with migrated.begin():
+        before = version(migrated)
+        migrated.execute(text("SELECT count(*) FROM regions")).scalar_one()
+        migrated.execute(
+            text(
+                "INSERT INTO idempotent_requests (api_key_id, idempotency_key, request_hash,"
+                " status_code, response_body, created_at) VALUES (1, 'k', 'h', 201, '{}', :now)"
+            ),
+            {"now": NOW},
+        )
+        assert version(migrated) == before
