@@ -32,7 +32,11 @@ def _body(table: VenueStandings) -> dict[str, Any]:
         "average_attendance": table.average_attendance_shown,
         "total": len(table.rows),
         "standings": [
-            {**vars(row), "player": {"id": row.player_id, "display_name": row.display_name}}
+            {
+                **vars(row),
+                "average_finish": row.average_finish,
+                "player": {"id": row.player_id, "display_name": row.display_name},
+            }
             for row in table.rows
         ],
     }

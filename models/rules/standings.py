@@ -79,6 +79,74 @@ def counted_total(totals: Sequence[int], count_best: int | None) -> int:
     return sum(best if count_best is None else best[:count_best])
 
 
+class Line(NamedTuple):
+    """A player's results at a venue in a season, summed: all R9-R11 need. The database sums them
+    for the service (models/services/standings.py); `line_of` is the same sum, in Python."""
+
+    player_id: int
+    display_name: str
+    finishes: int  # results, no-shows included
+    played: int  # results that are not no-shows (R9)
+    placement_points: int
+    participation_points: int
+    counted: int  # R10: the totals of the tournaments that count (every one unless count_best)
+    wins: int
+    points_finishes: int
+    best_finish: int
+    place_total: int
+    best_single: int
+    places: str  # every place, comma-separated: the countback's counts (R11)
+
+
+def line_of(player_id: int, display_name: str, entries: Sequence[Entry], count_best: int | None) -> Line:
+    """A player's entries summed into a Line (R10 applied)."""
+    totals = [entry.total for entry in entries]
+    places = [entry.place for entry in entries]
+    return Line(
+        player_id=player_id,
+        display_name=display_name,
+        finishes=len(entries),
+        played=sum(1 for entry in entries if entry.status != "no_show"),
+        placement_points=sum(entry.placement_points for entry in entries),
+        participation_points=sum(entry.participation_points for entry in entries),
+        counted=counted_total(totals, count_best),
+        wins=places.count(1),
+        points_finishes=sum(1 for entry in entries if entry.placement_points > 0),
+        best_finish=min(places),
+        place_total=sum(places),
+        best_single=max(totals),
+        places=",".join(map(str, places)),
+    )
+
+
+def line_points(line: Line, tiers: Sequence[Tier]) -> int:
+    """R9-R10: a line's standings points: the counted totals plus the attendance bonus."""
+    return line.counted + attendance_bonus(line.played, tiers)
+
+
+def row_of(line: Line, tiers: Sequence[Tier]) -> Row:
+    counts: dict[int, int] = {}
+    for place in map(int, line.places.split(",")):
+        counts[place] = counts.get(place, 0) + 1
+    bonus = attendance_bonus(line.played, tiers)
+    return Row(
+        player_id=line.player_id,
+        display_name=line.display_name,
+        points=line.counted + bonus,
+        placement_points=line.placement_points,
+        participation_points=line.participation_points,
+        bonus_points=bonus,
+        played=line.played,
+        wins=line.wins,
+        points_finishes=line.points_finishes,
+        best_finish=line.best_finish,
+        place_total=line.place_total,
+        finishes=line.finishes,
+        best_single=line.best_single,
+        place_counts=counts,
+    )
+
+
 def player_row(
     player_id: int,
     display_name: str,
@@ -86,34 +154,7 @@ def player_row(
     count_best: int | None,
     tiers: Sequence[Tier],
 ) -> Row:
-    totals = []
-    counts: dict[int, int] = {}
-    played = placement = participation = points_finishes = place_total = 0
-    for _tournament, place, status, placed, participated in entries:
-        totals.append(placed + participated)
-        counts[place] = counts.get(place, 0) + 1
-        place_total += place
-        placement += placed
-        participation += participated
-        points_finishes += placed > 0
-        played += status != "no_show"
-    bonus = attendance_bonus(played, tiers)
-    return Row(
-        player_id=player_id,
-        display_name=display_name,
-        points=counted_total(totals, count_best) + bonus,
-        placement_points=placement,
-        participation_points=participation,
-        bonus_points=bonus,
-        played=played,
-        wins=counts.get(1, 0),
-        points_finishes=points_finishes,
-        best_finish=min(counts),
-        place_total=place_total,
-        finishes=len(entries),
-        best_single=max(totals),
-        place_counts=counts,
-    )
+    return row_of(line_of(player_id, display_name, entries, count_best), tiers)
 
 
 def tie_break_key(row: Row) -> Key:
@@ -176,9 +217,27 @@ def standings(
     tiers: Sequence[Tier] = (),
 ) -> list[Row]:
     """R11: every player with at least one result, ranked."""
-    rows = [
-        player_row(player_id, name, entries, count_best, tiers)
-        for player_id, (name, entries) in entries_by_player.items()
-        if entries
-    ]
-    return rank_rows(rows)
+    return ranked_lines(
+        [
+            line_of(player_id, name, entries, count_best)
+            for player_id, (name, entries) in entries_by_player.items()
+            if entries
+        ],
+        tiers,
+    )
+
+
+def ranked_lines(lines: Iterable[Line], tiers: Sequence[Tier] = ()) -> list[Row]:
+    """R11: the players of these lines, ranked."""
+    return rank_rows(row_of(line, tiers) for line in lines)
+
+
+def leading_rows(lines: Sequence[Line], tiers: Sequence[Tier], depth: int) -> list[Row]:
+    """R11: the top of a table: the best `depth` players by points and everyone level on points
+    with the last of them, ranked exactly as in the whole table (everyone left out has fewer
+    points, so ranks, ties and tie-breaks above them are the same)."""
+    if len(lines) <= depth:
+        return ranked_lines(lines, tiers)
+    points = [line_points(line, tiers) for line in lines]
+    floor = sorted(points, reverse=True)[depth - 1]
+    return ranked_lines([line for line, p in zip(lines, points, strict=True) if p >= floor], tiers)

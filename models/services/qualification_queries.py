@@ -4,7 +4,7 @@ a player qualified or why not; and who may play a playoff or the championship.""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
@@ -29,11 +29,18 @@ from models.rules.qualification import (
     qualify,
     quota,
 )
+from models.rules.standings import leading_rows
 from models.services.discipline_queries import runs_on
 from models.services.lookup import get_or_raise
 from models.services.paging import Page, PageRequest, paginate
 from models.services.season_queries import venues_of
-from models.services.standings import VenueStandings, season_tables
+from models.services.standings import (
+    VenueStandings,
+    season_results,
+    season_tiers,
+    standing_lines,
+    venue_totals,
+)
 
 # The office's draws settling ties at the cut, by venue: the players it named, in order.
 Draws = Mapping[int, Sequence[int]]
@@ -59,19 +66,17 @@ def age_day(season: Season) -> date:
     return season.championship_date or season.ends_on
 
 
-def _entrants(session: Session, season: Season) -> dict[int, Entrant]:
-    """R13: what skips each player of the season everywhere, in three queries."""
-    players_of_season = (
-        select(Result.player_id)
-        .join(Tournament, Tournament.id == Result.tournament_id)
-        .where(
-            Tournament.season_id == season.id, Tournament.kind == "regular", Tournament.voided_at.is_(None)
-        )
-    )
+def _entrants(session: Session, season: Season, player_ids: Collection[int]) -> dict[int, Entrant]:
+    """R13: what skips each of these players everywhere, in three queries."""
+    if not player_ids:
+        return {}
+    wanted = sorted(player_ids)
     disqualified = set(
         session.scalars(
             select(Disqualification.player_id).where(
-                Disqualification.season_id == season.id, Disqualification.withdrawn_at.is_(None)
+                Disqualification.season_id == season.id,
+                Disqualification.withdrawn_at.is_(None),
+                Disqualification.player_id.in_(wanted),
             )
         )
     )
@@ -81,16 +86,17 @@ def _entrants(session: Session, season: Season) -> dict[int, Entrant]:
                 Sanction.kind == "suspension",
                 Sanction.lifted_at.is_(None),
                 runs_on(decided_on(season)),
-                Sanction.player_id.in_(players_of_season),
+                Sanction.player_id.in_(wanted),
             )
         )
     )
     entrants = {}
+    day = age_day(season)
     for player_id, born, home in session.execute(
-        select(Player.id, Player.date_of_birth, Player.home_venue_id).where(Player.id.in_(players_of_season))
+        select(Player.id, Player.date_of_birth, Player.home_venue_id).where(Player.id.in_(wanted))
     ):
         skip, unverified = player_skip(
-            born, season.min_age, age_day(season), player_id in disqualified, player_id in suspended
+            born, season.min_age, day, player_id in disqualified, player_id in suspended
         )
         entrants[player_id] = Entrant(player_id, skip, unverified, home)
     return entrants
@@ -105,19 +111,50 @@ def _table(season: Season, standings: VenueStandings, draw: Sequence[int]) -> Ve
     )
 
 
+# R12 needs the top of each venue's table: this many players beyond the quota are ranked at first;
+# a venue that cannot fill its quota from them gets its whole table (see compute_lists).
+DEPTH_BEYOND_QUOTA = 10
+
+
 def compute_lists(session: Session, season: Season, draws: Draws | None = None) -> list[dict[str, Any]]:
     """R12-R14: every venue's list as the stored results stand now, as plain data (the shape a
-    publication freezes). `draws` applies the office's settled ties."""
+    publication freezes). `draws` applies the office's settled ties.
+
+    Only the top of each table is ranked (leading_rows): a venue that fills its quota holds
+    players ranked above everyone left out, so no one left out could change any venue's list
+    (they could take no place, and a venue full of better players turns them away). A venue
+    that does not fill it is ranked whole, and the lists are drawn again, until none is short."""
     draws = draws or {}
     venues = season_venues(session, season)
-    tables = season_tables(session, season, venues, season.ends_on)
-    entrants = _entrants(session, season)
-    outcomes = qualify(
-        [_table(season, tables[v.id], draws.get(v.id, ())) for v in venues],
-        entrants,
-        season.double_qualifier_policy,
-        season.min_events_to_qualify,
-    )
+    where = season_results(season, [v.id for v in venues], season.ends_on)
+    totals = venue_totals(session, where)
+    lines = standing_lines(session, season, where)
+    tiers = season_tiers(season)
+    entrants: dict[int, Entrant] = {}
+    tables: dict[int, VenueStandings] = {}
+    deepen = venues
+    while deepen:
+        for venue in deepen:
+            count, entered = totals.get(venue.id, (0, 0))
+            depth = quota(season.cut_fraction, entered, count) + DEPTH_BEYOND_QUOTA
+            if venue.id in tables:
+                depth = len(lines.get(venue.id, []))
+            rows = leading_rows(lines.get(venue.id, []), tiers, depth)
+            tables[venue.id] = VenueStandings(season, venue, season.ends_on, count, entered, rows)
+        unknown = {row.player_id for v in deepen for row in tables[v.id].rows} - entrants.keys()
+        entrants.update(_entrants(session, season, unknown))
+        outcomes = qualify(
+            [_table(season, tables[v.id], draws.get(v.id, ())) for v in venues],
+            entrants,
+            season.double_qualifier_policy,
+            season.min_events_to_qualify,
+        )
+        deepen = [
+            v
+            for v in venues
+            if len(outcomes[v.id].qualifiers) < outcomes[v.id].quota
+            and len(tables[v.id].rows) < len(lines.get(v.id, []))
+        ]
     return [_venue_list(tables[v.id], outcomes[v.id]) for v in venues]
 
 

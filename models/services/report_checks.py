@@ -341,6 +341,10 @@ def identify_players(
     entrants: list[Entrant] = []
     notices: list[Notice] = []
     problems: list[Problem] = []
+    # The players named by id, in one query: held here, they stay in the session's identity map,
+    # so each row's lookup below (and the answer's) costs no query of its own.
+    named_ids = sorted({row["player_id"] for row in rows if isinstance(row.get("player_id"), int)})
+    held = session.scalars(select(Player).where(Player.id.in_(named_ids))).all() if named_ids else []
     for index, row in enumerate(rows):
         at = f"results.{index}"
         if index in unreadable:
@@ -357,6 +361,7 @@ def identify_players(
             entrants.append(Entrant(new=named.new, key=f"email:{named.new['email']}"))
         else:
             entrants.append(Entrant(player=found, key=f"id:{found.id}" if found else f"row:{index}"))
+    del held
     return entrants, notices, problems
 
 

@@ -66,6 +66,7 @@ def _scored_results(session: Session, actor: Actor, checked: CheckedReport) -> l
             checked.notices.extend(notices)
         results.append(
             Result(
+                player=player,
                 player_id=player.id,
                 place=row["place"],
                 status=row["status"],

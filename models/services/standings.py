@@ -8,7 +8,7 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import String, case, cast, func, select
 from sqlalchemy.orm import Session
 
 from models.entities.league import Season, Venue
@@ -16,7 +16,7 @@ from models.entities.players import Player
 from models.entities.tournaments import Result, Tournament
 from models.errors import NotFound
 from models.infra.clock import today
-from models.rules.standings import Entry, Row, Tier, standings
+from models.rules.standings import Line, Row, Tier, ranked_lines
 from models.services.lookup import get_or_raise
 
 
@@ -65,15 +65,36 @@ def season_tables(
 ) -> dict[int, VenueStandings]:
     """R1, R11: the standings of several venues of a season, as of a day, in two queries whatever
     the number of venues (each venue is still its own league)."""
-    venue_ids = [venue.id for venue in venues]
-    where = (
+    where = season_results(season, [venue.id for venue in venues], as_of)
+    totals = venue_totals(session, where)
+    lines = standing_lines(session, season, where)
+    tiers = season_tiers(season)
+    return {
+        venue.id: VenueStandings(
+            season,
+            venue,
+            as_of,
+            *totals.get(venue.id, (0, 0)),
+            ranked_lines(lines.get(venue.id, []), tiers),
+        )
+        for venue in venues
+    }
+
+
+def season_results(season: Season, venue_ids: Sequence[int], as_of: date) -> tuple[Any, ...]:
+    """What counts in standings: the season's live regular tournaments at these venues to a day."""
+    return (
         Tournament.season_id == season.id,
         Tournament.venue_id.in_(venue_ids),
         Tournament.kind == "regular",
         Tournament.voided_at.is_(None),
         Tournament.date <= as_of,
     )
-    totals = {
+
+
+def venue_totals(session: Session, where: Sequence[Any]) -> dict[int, tuple[int, int]]:
+    """Each venue's (tournaments, entrants) counted in standings (R12's average attendance)."""
+    return {
         venue_id: (int(count), int(entrants))
         for venue_id, count, entrants in session.execute(
             select(
@@ -85,37 +106,65 @@ def season_tables(
             .group_by(Tournament.venue_id)
         )
     }
+
+
+def season_tiers(season: Season) -> list[Tier]:
+    return [Tier(int(t["events"]), int(t["points"])) for t in season.attendance_bonus or []]
+
+
+def standing_lines(session: Session, season: Season, where: Sequence[Any]) -> dict[int, list[Line]]:
+    """Each venue's lines (models/rules/standings.Line): every player's results there summed by
+    the database, in one query whatever the number of venues. R10's best tournaments are picked
+    by a window over each player's totals."""
+    total = Result.placement_points + Result.participation_points
+    columns: list[Any] = [
+        Tournament.venue_id,
+        Result.player_id,
+        Result.place,
+        Result.status,
+        Result.placement_points,
+        Result.participation_points,
+        total.label("total"),
+    ]
+    if season.count_best is not None:
+        best_first = func.row_number().over(
+            partition_by=(Tournament.venue_id, Result.player_id), order_by=total.desc()
+        )
+        columns.append(best_first.label("best_first"))
+    results = (
+        select(*columns).join(Tournament, Tournament.id == Result.tournament_id).where(*where).subquery()
+    )
+    r = results.c
+    counted = (
+        func.sum(r.total)
+        if season.count_best is None
+        else func.sum(case((r.best_first <= season.count_best, r.total), else_=0))
+    )
     rows = session.execute(
         select(
-            Tournament.venue_id,
-            Result.player_id,
+            r.player_id,
             Player.display_name,
-            Result.tournament_id,
-            Result.place,
-            Result.status,
-            Result.placement_points,
-            Result.participation_points,
+            func.count(),
+            func.sum(case((r.status != "no_show", 1), else_=0)),
+            func.sum(r.placement_points),
+            func.sum(r.participation_points),
+            counted,
+            func.sum(case((r.place == 1, 1), else_=0)),
+            func.sum(case((r.placement_points > 0, 1), else_=0)),
+            func.min(r.place),
+            func.sum(r.place),
+            func.max(r.total),
+            func.aggregate_strings(cast(r.place, String), ","),
+            r.venue_id,
         )
-        .join(Tournament, Tournament.id == Result.tournament_id)
-        .join(Player, Player.id == Result.player_id)
-        .where(*where)
-    ).all()
-    by_venue: dict[int, dict[int, tuple[str, list[Entry]]]] = {venue_id: {} for venue_id in venue_ids}
-    for venue_id, player_id, name, tournament_id, place, status, placement, participation in rows:
-        by_venue[venue_id].setdefault(player_id, (name, []))[1].append(
-            Entry(tournament_id, place, status, placement, participation)
-        )
-    tiers = [Tier(int(t["events"]), int(t["points"])) for t in season.attendance_bonus or []]
-    return {
-        venue.id: VenueStandings(
-            season,
-            venue,
-            as_of,
-            *totals.get(venue.id, (0, 0)),
-            standings(by_venue[venue.id], season.count_best, tiers),
-        )
-        for venue in venues
-    }
+        .join(Player, Player.id == r.player_id)
+        .group_by(r.venue_id, r.player_id, Player.display_name)
+    )
+    lines: dict[int, list[Line]] = {}
+    make = Line._make
+    for row in rows:
+        lines.setdefault(row[-1], []).append(make(row[:-1]))
+    return lines
 
 
 def player_seasons(session: Session, player: Player) -> list[dict[str, Any]]:
