@@ -22,6 +22,7 @@ import hashlib
 import json
 import logging
 import threading
+from collections.abc import Iterator, MutableMapping
 from typing import Any, Protocol
 
 import redis
@@ -107,8 +108,38 @@ def make_store(config: dict[str, Any]) -> Store:
     return MemoryStore(int(config["CACHE_MAX_BYTES"]))
 
 
+class Memo(MutableMapping[Any, Any]):
+    """What services computed for reads, kept by this process under the data version they read
+    (models/services/versioning.MEMO): the season-wide qualifier lists. Few, least recently used
+    dropped first."""
+
+    def __init__(self, size: int = 16) -> None:
+        self._items: LRUCache[Any, Any] = LRUCache(maxsize=size)
+        self._lock = threading.Lock()
+
+    def __getitem__(self, key: Any) -> Any:
+        with self._lock:
+            return self._items[key]
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        with self._lock:
+            self._items[key] = value
+
+    def __delitem__(self, key: Any) -> None:
+        with self._lock:
+            del self._items[key]
+
+    def __iter__(self) -> Iterator[Any]:
+        with self._lock:
+            return iter(list(self._items))
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
 def init_app(app: Flask) -> None:
     app.extensions["league_cache"] = make_store(app.config)
+    app.extensions["league_memo"] = Memo()
 
 
 def store() -> Store:

@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 
 from api.errors import database_problem, unexpected_problem
 from models.infra.db import SQLITE_WRITE_INTENT, make_engine, make_sessionmaker
+from models.services.versioning import MEMO
 
 
 class Database:
@@ -31,8 +32,12 @@ def database() -> Database:
 
 def session() -> Session:
     if "db_session" not in g:
-        SQLITE_WRITE_INTENT.set(request.method not in ("GET", "HEAD", "OPTIONS"))
+        reading = request.method in ("GET", "HEAD", "OPTIONS")
+        SQLITE_WRITE_INTENT.set(not reading)
         g.db_session = database().sessionmaker()
+        if reading:
+            # api/cache.py's Memo: reads share what services computed under one data version.
+            g.db_session.info[MEMO] = current_app.extensions["league_memo"]
     db_session: Session = g.db_session
     return db_session
 

@@ -128,6 +128,7 @@ def app(base_app: Flask, connection: Connection) -> Iterator[Flask]:
     db = base_app.extensions["league_db"]
     # Each test's data is rolled back, so its data versions repeat in the next test's.
     base_app.extensions["league_cache"].clear()
+    base_app.extensions["league_memo"].clear()
     original = db.sessionmaker
     db.sessionmaker = sessionmaker(
         bind=connection, join_transaction_mode="create_savepoint", expire_on_commit=False

@@ -4,7 +4,8 @@ a player qualified or why not; and who may play a playoff or the championship.""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+import copy
+from collections.abc import Collection, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
@@ -41,6 +42,7 @@ from models.services.standings import (
     standing_lines,
     venue_totals,
 )
+from models.services.versioning import MEMO, data_version
 
 # The office's draws settling ties at the cut, by venue: the players it named, in order.
 Draws = Mapping[int, Sequence[int]]
@@ -118,13 +120,29 @@ DEPTH_BEYOND_QUOTA = 10
 
 def compute_lists(session: Session, season: Season, draws: Draws | None = None) -> list[dict[str, Any]]:
     """R12-R14: every venue's list as the stored results stand now, as plain data (the shape a
-    publication freezes). `draws` applies the office's settled ties.
+    publication freezes). `draws` applies the office's settled ties. Each caller gets its own
+    copy to change as it likes."""
+    draws = draws or {}
+    memo: MutableMapping[Any, Any] | None = session.info.get(MEMO)
+    if memo is None:
+        return _compute_lists(session, season, draws)
+    # Kept by (epoch, data version, season, day, draws): after a write, a process computes a
+    # season's lists once, not once per venue page or player profile.
+    settled = tuple(sorted((venue, tuple(players)) for venue, players in draws.items()))
+    key = ("qualifier lists", *data_version(session), season.id, today(), settled)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _compute_lists(session, season, draws)
+    return copy.deepcopy(found)
+
+
+def _compute_lists(session: Session, season: Season, draws: Draws) -> list[dict[str, Any]]:
+    """The lists, computed from the stored results.
 
     Only the top of each table is ranked (leading_rows): a venue that fills its quota holds
     players ranked above everyone left out, so no one left out could change any venue's list
     (they could take no place, and a venue full of better players turns them away). A venue
     that does not fill it is ranked whole, and the lists are drawn again, until none is short."""
-    draws = draws or {}
     venues = season_venues(session, season)
     where = season_results(season, [v.id for v in venues], season.ends_on)
     totals = venue_totals(session, where)

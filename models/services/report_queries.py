@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from models.actor import Actor
 from models.entities.league import Season, Venue
+from models.entities.players import Player
 from models.entities.tournaments import Result, Tournament
 from models.errors import NotFound
 from models.services.paging import Page, PageRequest, paginate
@@ -24,7 +25,10 @@ def visible_reports(actor: Actor) -> ColumnElement[bool]:
 
 
 # A report comes with its results, and their players (for display names), in two more queries.
-WITH_RESULTS = selectinload(Tournament.results).selectinload(Result.player)
+# The answer names each result's player by id and display name: nothing more is loaded.
+WITH_RESULTS = (
+    selectinload(Tournament.results).selectinload(Result.player).load_only(Player.id, Player.display_name)
+)
 
 
 def get_report(session: Session, actor: Actor, tournament_id: int) -> Tournament:

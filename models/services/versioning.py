@@ -10,6 +10,11 @@ from sqlalchemy.orm import Session
 
 from models.entities.versioning import DataVersion
 
+# A session that only reads (a GET's) may carry in its `info`, under MEMO, a mapping in which
+# what it computes is kept under the data version it read: it holds no uncommitted change of its
+# own, so nothing it keeps can be taken for another transaction's data. A writer never has one.
+MEMO = "memo"
+
 
 def data_version(session: Session) -> tuple[str, int]:
     """(epoch, version) as this transaction sees it. Read it first: whatever the answer then reads
