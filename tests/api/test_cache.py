@@ -1,0 +1,76 @@
+"""The read cache's own behaviour (api/cache.py): version-derived ETags and 304s, the caller's
+scope, `cache reset` after a restore, a Redis that fails, and a store bounded in bytes. That no
+read is ever stale after a write, on any worker, is proven in test_cache_freshness.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+
+from api.cache import MemoryStore, RedisStore
+from app import create_app
+from tests.builders import Scene
+from tests.conftest import Caller
+
+
+def test_a_repeated_read_is_served_from_the_cache_and_a_304_needs_its_etag(
+    scene: Scene, public: Caller
+) -> None:
+    scene.padded([scene.player("Ann")], 6)
+    first = public.get(scene.path())
+    again = public.get(scene.path())
+    assert first.status_code == again.status_code == 200
+    assert first.headers["ETag"] == again.headers["ETag"] and first.data == again.data
+    assert "no-cache" in first.headers["Cache-Control"]
+    assert public.get(scene.path(), headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
+    assert public.get(scene.path(), headers={"If-None-Match": '"another"'}).status_code == 200
+
+
+def test_keyed_callers_get_private_answers_and_their_own_etags_r19(scene: Scene, public: Caller) -> None:
+    scene.padded([scene.player("Ann")], 6)
+    as_public = public.get(scene.path())
+    as_host = scene.host.get(scene.path())
+    assert "private" in as_host.headers["Cache-Control"]
+    assert "private" not in as_public.headers["Cache-Control"]
+    assert as_public.headers["ETag"] != as_host.headers["ETag"]
+    assert "Authorization" in as_public.headers["Vary"]
+
+
+def test_cache_reset_retires_every_answer(scene: Scene, public: Caller, runner: Any) -> None:
+    """After a restore versions repeat: `cache reset` gives every answer a new key and ETag."""
+    scene.padded([scene.player("Ann")], 6)
+    before = public.get(scene.path()).headers["ETag"]
+    outcome = runner.invoke(args=["cache", "reset"])
+    assert outcome.exit_code == 0, outcome.output
+    after = public.get(scene.path(), headers={"If-None-Match": before})
+    assert after.status_code == 200 and after.headers["ETag"] != before
+
+
+def test_a_failing_redis_is_a_miss_not_a_failed_read(base_app: Flask) -> None:
+    """Reads go on from the database when Redis is down (a closed port here)."""
+    app = create_app(
+        {
+            "DATABASE_URL": base_app.config["DATABASE_URL"],
+            "TESTING": True,
+            "RATELIMIT_ENABLED": False,
+            "CACHE_URL": "redis://127.0.0.1:9/0",
+        }
+    )
+    assert isinstance(app.extensions["league_cache"], RedisStore)
+    client = app.test_client()
+    for _ in range(2):
+        response = client.get("/api/v1/regions")
+        assert response.status_code == 200, response.get_json()
+        assert response.headers["ETag"]
+
+
+def test_the_memory_store_keeps_within_its_bytes() -> None:
+    store = MemoryStore(max_bytes=1000)
+    for n in range(50):
+        store.set(f"k{n}", b"x" * 100)
+    kept = [n for n in range(50) if store.get(f"k{n}") is not None]
+    assert sum(100 for _ in kept) <= 1000
+    assert kept == list(range(40, 50))  # the least recently used went first
+    store.set("huge", b"x" * 600)  # more than a quarter of the store: not kept
+    assert store.get("huge") is None
