@@ -12,7 +12,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import settings
-from sqlalchemy import Connection, Engine, create_engine, text
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import sessionmaker
 
@@ -122,6 +122,10 @@ def connection(engine: Engine) -> Iterator[Connection]:
         outer.rollback()
 
 
+def _rearm_data_version(_session: Any, _transaction: Any, connection: Connection) -> None:
+    connection.execute(text("SELECT set_config('league.data_version_moved', '', true)"))
+
+
 @pytest.fixture()
 def app(base_app: Flask, connection: Connection) -> Iterator[Flask]:
     """The app, with every session joined to this test's transaction (commits are savepoints)."""
@@ -133,6 +137,10 @@ def app(base_app: Flask, connection: Connection) -> Iterator[Flask]:
     db.sessionmaker = sessionmaker(
         bind=connection, join_transaction_mode="create_savepoint", expire_on_commit=False
     )
+    if connection.dialect.name == "postgresql":
+        # PostgreSQL moves the data version once per transaction; here each request is a
+        # savepoint of the test's one transaction, so each must be able to move it again.
+        event.listen(db.sessionmaker, "after_begin", _rearm_data_version)
     yield base_app
     db.sessionmaker = original
 

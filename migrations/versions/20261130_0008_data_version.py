@@ -2,8 +2,8 @@
 
 Cached answers (api/cache.py) are keyed by it. Triggers move it on, so a change made anywhere
 (the service, a command, a script, a migration) is seen: row triggers on SQLite, statement
-triggers on PostgreSQL. A table added later gets the same triggers in its own migration
-(tests/migrations/test_data_version.py fails otherwise).
+triggers on PostgreSQL (moving it once per transaction there). A table added later gets the same
+triggers in its own migration (tests/migrations/test_data_version.py fails otherwise).
 
 Revision ID: 0008
 Revises: 0007
@@ -29,6 +29,8 @@ TABLES = (
 )
 
 BUMP = "UPDATE data_version SET version = version + 1 WHERE id = 1"
+# PostgreSQL: set (transaction-local) once this transaction has moved the version on.
+MOVED = "league.data_version_moved"
 
 
 def upgrade() -> None:
@@ -46,9 +48,13 @@ def upgrade() -> None:
         )
     )
     if op.get_bind().dialect.name == 'postgresql':
+        # Once per transaction: updating one row many times in a transaction slows PostgreSQL
+        # down with every update (each leaves a row version the next must step over), so a
+        # transaction-local setting remembers the move. A rolled-back savepoint takes both back.
         op.execute(
-            "CREATE FUNCTION bump_data_version() RETURNS trigger LANGUAGE plpgsql AS $$ "
-            f"BEGIN {BUMP}; RETURN NULL; END $$"
+            "CREATE FUNCTION bump_data_version() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+            f"IF current_setting('{MOVED}', true) IS DISTINCT FROM 'yes' THEN {BUMP}; "
+            f"PERFORM set_config('{MOVED}', 'yes', true); END IF; RETURN NULL; END $$"
         )
         for table in TABLES:
             # BEFORE the statement: a writer takes the version row's lock before any row of its own,

@@ -57,14 +57,37 @@ def test_every_table_of_league_data_moves_the_version_on(migrated: Connection) -
 def test_a_plain_sql_change_moves_the_version_on(migrated: Connection, operation: str) -> None:
     with migrated.begin():
         region_id = add_region(migrated, "North")
-        before = version(migrated)
+    before = version(migrated)
+    migrated.rollback()
+    with migrated.begin():
         if operation == "insert":
             add_region(migrated, "South")
         elif operation == "update":
             migrated.execute(text("UPDATE regions SET name = 'Far North' WHERE id = :id"), {"id": region_id})
         else:
             migrated.execute(text("DELETE FROM regions WHERE id = :id"), {"id": region_id})
-        assert version(migrated) > before
+    assert version(migrated) > before
+
+
+def test_each_transaction_moves_it_on_again(migrated: Connection) -> None:
+    """PostgreSQL moves it once per transaction (many updates of one row in a transaction slow
+    it down), SQLite once per row: either way every committed transaction moves it on, and a
+    savepoint rolled back takes its move back with its changes."""
+    seen = [version(migrated)]
+    migrated.rollback()
+    for name in ("North", "South"):
+        with migrated.begin():
+            add_region(migrated, name)
+            add_region(migrated, name + " 2")
+        seen.append(version(migrated))
+        migrated.rollback()
+    assert seen[0] < seen[1] < seen[2]
+    with migrated.begin():
+        nested = migrated.begin_nested()
+        add_region(migrated, "East")
+        nested.rollback()
+        add_region(migrated, "West")
+    assert version(migrated) > seen[2]
 
 
 def test_a_change_rolled_back_leaves_the_version_as_it_was(migrated: Connection) -> None:
