@@ -113,8 +113,9 @@ def _table(season: Season, standings: VenueStandings, draw: Sequence[int]) -> Ve
     )
 
 
-# R12 needs the top of each venue's table: this many players beyond the quota are ranked at first;
-# a venue that cannot fill its quota from them gets its whole table (see compute_lists).
+# R12 needs the top of each venue's table (under best_rank): this many players beyond the quota
+# are ranked at first; a venue that cannot fill its quota from them gets its whole table
+# (see _compute_lists).
 DEPTH_BEYOND_QUOTA = 10
 
 
@@ -139,10 +140,15 @@ def compute_lists(session: Session, season: Season, draws: Draws | None = None) 
 def _compute_lists(session: Session, season: Season, draws: Draws) -> list[dict[str, Any]]:
     """The lists, computed from the stored results.
 
-    Only the top of each table is ranked (leading_rows): a venue that fills its quota holds
-    players ranked above everyone left out, so no one left out could change any venue's list
-    (they could take no place, and a venue full of better players turns them away). A venue
-    that does not fill it is ranked whole, and the lists are drawn again, until none is short."""
+    Under the best_rank policy only the top of each table is ranked (leading_rows). There,
+    players want the venue where they rank best and venues want the players ranked best, one
+    score for both sides, so there is one stable assignment (R14) and the lists drawn from the
+    tops are it whenever every venue fills its quota from its top (a venue full of players
+    ranked above everyone left out turns each of them away). A venue that does not fill it is
+    ranked whole, and the lists drawn again, until none is short. Under most_played and
+    home_venue, players may want a venue that ranks them low, several stable assignments exist,
+    and a player left out of a full venue can belong there in the player-optimal one: every
+    table is ranked whole."""
     venues = season_venues(session, season)
     where = season_results(season, [v.id for v in venues], season.ends_on)
     totals = venue_totals(session, where)
@@ -155,7 +161,7 @@ def _compute_lists(session: Session, season: Season, draws: Draws) -> list[dict[
         for venue in deepen:
             count, entered = totals.get(venue.id, (0, 0))
             depth = quota(season.cut_fraction, entered, count) + DEPTH_BEYOND_QUOTA
-            if venue.id in tables:
+            if venue.id in tables or season.double_qualifier_policy != "best_rank":
                 depth = len(lines.get(venue.id, []))
             rows = leading_rows(lines.get(venue.id, []), tiers, depth)
             tables[venue.id] = VenueStandings(season, venue, season.ends_on, count, entered, rows)
