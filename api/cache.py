@@ -169,7 +169,7 @@ def answer_from_cache() -> Response | None:
     key = hashlib.sha256(json.dumps(parts, separators=(",", ":")).encode()).hexdigest()
     g.cache_key = key
     etag = key[:32]
-    if request.if_none_match.contains(etag):
+    if request.if_none_match.contains_weak(etag):
         response = Response(status=304)
         response.set_etag(etag)
         response.vary.update(("Authorization", "Accept"))

@@ -17,6 +17,12 @@ class Database:
     def __init__(self, url: str, **engine_options: Any) -> None:
         self.engine = make_engine(url, **engine_options)
         self.sessionmaker = make_sessionmaker(self.engine)
+        # A read sees one snapshot: the data version it keys its answer on and every row it reads
+        # (SQLite's read transactions already do; PostgreSQL's default sees each statement anew).
+        readers = self.engine
+        if self.engine.dialect.name == "postgresql":
+            readers = self.engine.execution_options(isolation_level="REPEATABLE READ")
+        self.read_sessionmaker = make_sessionmaker(readers)
 
 
 def init_app(app: Flask) -> None:
@@ -34,7 +40,7 @@ def session() -> Session:
     if "db_session" not in g:
         reading = request.method in ("GET", "HEAD", "OPTIONS")
         SQLITE_WRITE_INTENT.set(not reading)
-        g.db_session = database().sessionmaker()
+        g.db_session = (database().read_sessionmaker if reading else database().sessionmaker)()
         if reading:
             # api/cache.py's Memo: reads share what services computed under one data version.
             g.db_session.info[MEMO] = current_app.extensions["league_memo"]

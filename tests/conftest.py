@@ -133,8 +133,8 @@ def app(base_app: Flask, connection: Connection) -> Iterator[Flask]:
     # Each test's data is rolled back, so its data versions repeat in the next test's.
     base_app.extensions["league_cache"].clear()
     base_app.extensions["league_memo"].clear()
-    original = db.sessionmaker
-    db.sessionmaker = sessionmaker(
+    original = db.sessionmaker, db.read_sessionmaker
+    db.sessionmaker = db.read_sessionmaker = sessionmaker(
         bind=connection, join_transaction_mode="create_savepoint", expire_on_commit=False
     )
     if connection.dialect.name == "postgresql":
@@ -142,7 +142,7 @@ def app(base_app: Flask, connection: Connection) -> Iterator[Flask]:
         # savepoint of the test's one transaction, so each must be able to move it again.
         event.listen(db.sessionmaker, "after_begin", _rearm_data_version)
     yield base_app
-    db.sessionmaker = original
+    db.sessionmaker, db.read_sessionmaker = original
 
 
 @pytest.fixture()

@@ -22,9 +22,10 @@ def make_app(database_url: str, connection: Connection) -> Iterator[Callable[...
 
     def make(**config: Any) -> Flask:
         fresh = create_app({"DATABASE_URL": database_url, "RATELIMIT_ENABLED": False, **config})
-        fresh.extensions["league_db"].sessionmaker = sessionmaker(
+        joined = sessionmaker(
             bind=connection, join_transaction_mode="create_savepoint", expire_on_commit=False
         )
+        fresh.extensions["league_db"].sessionmaker = fresh.extensions["league_db"].read_sessionmaker = joined
         made.append(fresh)
         return fresh
 

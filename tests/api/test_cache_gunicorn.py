@@ -1,0 +1,273 @@
+"""Real gunicorn, two worker processes, one database of each backend, with each worker's own cache or
+one Redis: after every write (a report, then its correction, in turn) every read on a fresh
+connection, whichever worker answers it, shows the write; an old ETag gets the whole new answer.
+Meanwhile a racing reader asks for standings no one has asked for since the last write, so answers
+are computed while a write commits: none of them may be kept and served once the write has
+answered. (On PostgreSQL such a read may mix the two states; that is reported as a warning.)"""
+
+from __future__ import annotations
+
+import http.client
+import itertools
+import json
+import os
+import signal
+import socket
+import subprocess
+import threading
+import time
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app import create_app
+from models.infra.migrate import alembic_config, upgrade
+from tests.builders import SEASONS, TOURNAMENTS, ago
+from tests.conftest import Caller, League, ScratchDatabases, new_key
+
+REPO = Path(__file__).resolve().parents[2]
+GUNICORN = REPO / ".venv" / "bin" / "gunicorn"
+REDIS_URL = "redis://127.0.0.1:6379/15"
+CYCLES = 20
+READS_PER_CYCLE = 10
+BANDS = [{"min_entrants": 2, "max_entrants": None, "points": [30, 20, 10]}]
+
+
+def redis_answers() -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), 1) as conn:
+            conn.sendall(b"PING\r\n")
+            return conn.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class Server:
+    port: int
+    office: str  # the office's key
+    season_id: int
+    venue_id: int
+    ann: int
+    bob: int
+    access_log: Path
+
+    def request(
+        self, method: str, path: str, body: Any = None, **headers: str
+    ) -> tuple[int, dict[str, str], Any]:
+        """One request on a fresh connection (so any worker may take it): status, headers, body."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        try:
+            payload = None if body is None else json.dumps(body)
+            if body is not None:
+                headers["Content-Type"] = "application/json"
+            conn.request(method, path, body=payload, headers={"Connection": "close", **headers})
+            response = conn.getresponse()
+            raw = response.read()
+            parsed = (
+                json.loads(raw) if raw and response.getheader("Content-Type", "").endswith("json") else raw
+            )
+            return response.status, {k.lower(): v for k, v in response.getheaders()}, parsed
+        finally:
+            conn.close()
+
+    def write(self, method: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        status, _headers, answer = self.request(method, path, body, Authorization=f"Bearer {self.office}")
+        assert status in (200, 201), (status, answer)
+        data: dict[str, Any] = answer
+        return data
+
+    @property
+    def standings(self) -> str:
+        return f"{SEASONS}/{self.season_id}/venues/{self.venue_id}/standings"
+
+
+def build_league(url: str) -> tuple[str, dict[str, int]]:
+    """A region with one venue, a season running now with a 30/20/10 chart, Ann and Bob."""
+    app = create_app({"DATABASE_URL": url, "TESTING": True, "RATELIMIT_ENABLED": False, "CACHE_URL": ""})
+    office = new_key(app, "office", name="Office: Gunicorn")
+    league = League(Caller(app.test_client(), office))
+    region = league.region()
+    chart = league.chart(kind="bands", bands=BANDS)
+    season = league.season(
+        region_ids=[region["id"]], starts_on=ago(60), ends_on=ago(-30), points_chart_id=chart["id"]
+    )
+    ids = {
+        "season": season["id"],
+        "venue": league.venue(region["id"])["id"],
+        "ann": league.player("Ann Gunicorn", display_name="Ann")["id"],
+        "bob": league.player("Bob Gunicorn", display_name="Bob")["id"],
+    }
+    app.extensions["league_db"].engine.dispose()
+    return office, ids
+
+
+@pytest.fixture(params=["memory", "redis"])
+def cache_url(request: pytest.FixtureRequest) -> str:
+    if request.param == "memory":
+        return ""
+    if not redis_answers():
+        pytest.skip("Redis does not answer at 127.0.0.1:6379")
+    return REDIS_URL
+
+
+@pytest.fixture()
+def server(backend: str, scratch: ScratchDatabases, cache_url: str, tmp_path: Path) -> Iterator[Server]:
+    """gunicorn -w 2 on a new database of the backend, until the test ends."""
+    url = scratch.create(backend)
+    upgrade(alembic_config(url))
+    office, ids = build_league(url)
+    port = free_port()
+    access_log, error_log = tmp_path / "access.log", tmp_path / "error.log"
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "RATELIMIT_ENABLED": "0",
+        "CACHE_URL": cache_url,
+        "LOG_LEVEL": "WARNING",
+    }
+    command = [
+        str(GUNICORN),
+        "-w",
+        "2",
+        "-b",
+        f"127.0.0.1:{port}",
+        "--access-logfile",
+        str(access_log),
+        "--access-logformat",
+        "%(p)s %(m)s %(U)s %(s)s",
+        "--error-logfile",
+        str(error_log),
+        "--no-control-socket",  # not the one socket every gunicorn of this user shares by default
+        "app:create_app()",
+    ]
+    process = subprocess.Popen(
+        command, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        booted = Server(port, office, ids["season"], ids["venue"], ids["ann"], ids["bob"], access_log)
+        deadline = time.monotonic() + 20
+        while True:
+            assert process.poll() is None, error_log.read_text()
+            workers = error_log.read_text().count("Booting worker") if error_log.exists() else 0
+            if workers >= 2:
+                try:
+                    if booted.request("GET", "/health")[0] == 200:
+                        break
+                except OSError:
+                    pass
+            assert time.monotonic() < deadline, "gunicorn did not start: " + error_log.read_text()
+            time.sleep(0.1)
+        yield booted
+    finally:
+        process.send_signal(signal.SIGINT)  # a quick shutdown
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+
+
+@dataclass(frozen=True)
+class State:
+    """What the standings must say: reports, Ann's and Bob's points."""
+
+    tournaments: int
+    ann: int
+    bob: int
+
+
+def state_of(server: Server, standings: dict[str, Any]) -> State:
+    points = {row["player"]["id"]: row["points"] for row in standings["standings"]}
+    return State(standings["tournaments"], points.get(server.ann, 0), points.get(server.bob, 0))
+
+
+def not_older(seen: State, since: list[State]) -> bool:
+    """Whether every figure the answer shows is one of these states' (a read during a commit may
+    show one state's count of reports and the next one's points, but nothing older)."""
+    return all(
+        getattr(seen, figure) in {getattr(s, figure) for s in since}
+        for figure in ("tournaments", "ann", "bob")
+    )
+
+
+def test_every_read_after_a_write_shows_it_whichever_worker_answers(server: Server) -> None:
+    """Cycle after cycle: the office posts a report (Ann 1st, Bob 2nd) or corrects the last one
+    (Bob 1st). Once the write has answered, every read on a fresh connection shows it, and the
+    ETag of the answer before the write gets the new answer (200). A racing reader asks meanwhile
+    for the standings as of days after every report (the same standings, each a different URL, so
+    each is computed anew, while writes commit): once a write has answered, no worker serves any of
+    those URLs from before it, and no read begun after it shows less."""
+    states = [State(0, 0, 0)]
+    done = [time.monotonic()]  # when the write making each state had answered
+    racing: list[tuple[float, str, State | int]] = []  # when a racing read began, its URL, what it saw
+    stop = threading.Event()
+
+    def race() -> None:
+        for n in itertools.count():
+            if stop.is_set():
+                return
+            url = f"{server.standings}?as_of={ago(n % 40)}"  # every report is older than 40 days
+            started = time.monotonic()
+            status, _headers, body = server.request("GET", url)
+            racing.append((started, url, state_of(server, body) if status == 200 else status))
+
+    racer = threading.Thread(target=race, daemon=True)
+    racer.start()
+    try:
+        status, headers, body = server.request("GET", server.standings)
+        assert status == 200 and state_of(server, body) == states[0]
+        etag, last = headers["etag"], None
+        for cycle in range(CYCLES):
+            now = states[-1]
+            if cycle % 2 == 0:
+                body = {
+                    "venue_id": server.venue_id,
+                    "date": ago(55 - cycle // 2),
+                    "results": [{"place": 1, "player_id": server.ann}, {"place": 2, "player_id": server.bob}],
+                }
+                last = server.write("POST", TOURNAMENTS, body)["id"]
+                states.append(State(now.tournaments + 1, now.ann + 30, now.bob + 20))
+            else:
+                results = [{"place": 1, "player_id": server.bob}, {"place": 2, "player_id": server.ann}]
+                server.write("PUT", f"{TOURNAMENTS}/{last}", {"reason": "Swapped.", "results": results})
+                states.append(State(now.tournaments, now.ann - 10, now.bob + 10))
+            done.append(time.monotonic())
+            status, headers, body = server.request("GET", server.standings, **{"If-None-Match": etag})
+            assert status == 200, f"cycle {cycle}: the old ETag got {status}"
+            assert state_of(server, body) == states[-1], f"cycle {cycle}: stale after an old ETag"
+            etag = headers["etag"]
+            for read in range(READS_PER_CYCLE):
+                status, _headers, body = server.request("GET", server.standings)
+                assert status == 200 and state_of(server, body) == states[-1], f"cycle {cycle}, read {read}"
+            for url in {url for started, url, _seen in list(racing) if started >= done[-2]}:
+                status, _headers, body = server.request("GET", url)
+                assert status == 200 and state_of(server, body) == states[-1], f"cycle {cycle}: {url} stale"
+    finally:
+        stop.set()
+        racer.join(10)
+    torn = 0
+    for started, url, seen in racing:
+        k = max(i for i, at in enumerate(done) if at <= started)
+        assert isinstance(seen, State) and not_older(seen, states[k:]), (
+            f"{url}, begun after write {k}: {seen}"
+        )
+        torn += seen not in states
+    assert len(racing) > CYCLES
+    if torn:
+        warnings.warn(
+            f"{torn} racing reads mixed two states of the league (read during a commit)", stacklevel=1
+        )
+    log = server.access_log.read_text().splitlines()
+    pids = {line.split()[0] for line in log if server.standings in line}
+    assert len(pids) == 2, f"only workers {pids} answered"
