@@ -3,6 +3,7 @@ and dropped after it."""
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 import uuid
 from collections.abc import Iterator
@@ -14,10 +15,14 @@ from sqlalchemy.engine import make_url
 
 @contextmanager
 def scratch_database(postgres_url: str | None) -> Iterator[str]:
-    """The URL of an empty database: SQLite without an argument, else a new PostgreSQL database
-    on the server of `postgres_url`, dropped when the block ends."""
+    """The URL of an empty database: an SQLite file without an argument, else a new PostgreSQL
+    database on the server of `postgres_url`; removed or dropped when the block ends."""
     if postgres_url is None:
-        yield f"sqlite:///{tempfile.mkdtemp(prefix='league-bench-')}/bench.db"
+        directory = tempfile.mkdtemp(prefix="league-bench-")
+        try:
+            yield f"sqlite:///{directory}/bench.db"
+        finally:
+            shutil.rmtree(directory, ignore_errors=True)
         return
     name = f"league_bench_{uuid.uuid4().hex[:8]}"
     admin = create_engine(postgres_url, isolation_level="AUTOCOMMIT")

@@ -1,0 +1,775 @@
+"""Benchmark: the service at national scale, run as in production (gunicorn) and read over HTTP.
+
+A league generated from a seed: 400 venues in 10 regions, 30,000 players with a home venue, four
+past 12-week seasons loaded in bulk as history, and a current 12-week season (1-2 nights a week at
+every venue, 8-40 entrants, ~22 on average, mostly regulars) posted through the API: about 500,000
+results in all. On a scratch database of each kind asked for, it times against GET /health (the
+floor, same run): posting a 25-player report (on the empty league and on the full one), a venue's
+standings, the season-wide qualifiers, a page of reports and a player's profile, each warm
+(repeated) and right after a write; and the workers' peak memory. Prints a table (a Markdown one
+too with --markdown) and writes JSON. It does not judge the figures: compare ratios within a run.
+
+    .venv/bin/python bench/national.py                      # SQLite and PostgreSQL, full scale
+    .venv/bin/python bench/national.py --scale 0.05 --databases sqlite --markdown
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import math
+import os
+import platform
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import Any, cast
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from gunicorn import version_info as gunicorn_version  # noqa: E402
+from sqlalchemy import Engine, Table, insert, text  # noqa: E402
+from sqlalchemy.orm import Session  # noqa: E402
+
+from bench.scratch import scratch_database  # noqa: E402
+from models.actor import SYSTEM  # noqa: E402
+from models.entities import Base, Player, Region, Result, Season, Tournament, Venue  # noqa: E402
+from models.infra.clock import today  # noqa: E402
+from models.infra.db import make_engine, make_sessionmaker  # noqa: E402
+from models.infra.migrate import alembic_config, upgrade  # noqa: E402
+from models.rules.charts import DEFAULT_CHART  # noqa: E402
+from models.rules.players import default_display_name, display_key, normalise_name  # noqa: E402
+from models.rules.reports import score_report  # noqa: E402
+from models.services.keys import create_key  # noqa: E402
+
+# The league at scale 1.
+REGIONS, VENUES, PLAYERS, WEEKS, HISTORY_SEASONS = 10, 400, 30_000, 12, 4
+SECOND_NIGHT = 0.4  # share of venue-weeks with two tournaments in the current season
+FIELD = (8, 40, 18)  # triangular(low, high, mode) entrants: 22 on average
+REGULARS = 0.85  # share of a field from the venue's regulars; visitors are ...
+SAME_REGION = 0.8  # ... mostly from the same region
+# Share of venue-weeks with a tournament in the history seasons (one a week, the league was
+# smaller): tuned so history and the current season hold about 500,000 results.
+HISTORY_NIGHTS = 0.83
+
+# What is measured, and how often.
+MEASURED_VENUES, REPORT_SIZE = 8, 25
+EMPTY_POSTS, FULL_POSTS, FLOOR_SAMPLES, WARM_SAMPLES = 100, 200, 300, 100
+STANDINGS_CYCLES, QUALIFIER_WARM, QUALIFIER_CYCLES, COLD_CYCLES, PROFILE_CYCLES = 50, 10, 5, 20, 10
+PAGE_SIZE = 50
+DEFAULT_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
+
+FIRST_NAMES = ("Ann", "Ben", "Cara", "Dan", "Eva", "Finn", "Gail", "Hugo", "Iris", "Jack", "Kate", "Mia")
+SURNAME_STARTS = ("Ash", "Bell", "Black", "Brook", "Clay", "Cross", "Dun", "Fair", "Green", "Hall", "Hart")
+SURNAME_ENDS = ("by", "ford", "ham", "ley", "ton", "well", "wood", "worth", "field", "more", "stead", "wick")
+
+# The table's rows: (key, label). Timings are {"ms", "ratio"} (to the floor); the others {"value"}.
+ROWS = (
+    ("health", "GET /health (floor)"),
+    ("report_empty_p50", "POST report 25 players, empty league p50"),
+    ("report_p50", "POST report 25 players p50"),
+    ("report_p99", "POST report 25 players p99"),
+    ("standings_warm_p50", "GET venue standings warm p50"),
+    ("standings_warm_p99", "GET venue standings warm p99"),
+    ("standings_after_write_p50", "GET venue standings after write p50"),
+    ("standings_after_write_p99", "GET venue standings after write p99"),
+    ("qualifiers_warm", "GET season qualifiers warm median"),
+    ("qualifiers_scratch", "GET season qualifiers after write median"),
+    ("qualifiers_scratch_max", "GET season qualifiers after write max"),
+    ("page_warm_p50", "GET page of 50 reports warm p50"),
+    ("page_after_write_p50", "GET page of 50 reports after write p50"),
+    ("profile_warm_p50", "GET player profile warm p50"),
+    ("profile_after_write_p50", "GET player profile after write p50"),
+    ("report_full_over_empty", "report cost full / empty league (×)"),
+    ("peak_worker_mb", "peak memory per worker (MB)"),
+    ("bulk_load_s", "bulk load: league + history (s)"),
+    ("season_load_s", "current season over HTTP (s)"),
+    ("season_reports_per_s", "current season over HTTP (reports/s)"),
+)
+
+
+class BenchFailure(Exception):
+    """The service answered something the benchmark cannot go on from."""
+
+
+@dataclass(frozen=True)
+class Report:
+    venue_id: int
+    date: date
+    session: int
+    players: tuple[int, ...]
+
+    def body(self) -> dict[str, Any]:
+        return {
+            "venue_id": self.venue_id,
+            "date": self.date.isoformat(),
+            "session": self.session,
+            "kind": "regular",
+            "results": [{"place": p, "player_id": pid} for p, pid in enumerate(self.players, start=1)],
+        }
+
+
+@dataclass
+class League:
+    regions: int
+    venue_region: dict[int, int]
+    home: dict[int, int]
+    names: dict[int, str]
+    born: dict[int, date]
+    regulars: dict[int, list[int]]
+    region_players: dict[int, list[int]]
+    # (starts_on, ends_on) of each season, the oldest first; the last is the current one.
+    seasons: list[tuple[date, date]]
+    history: list[list[Report]] = field(default_factory=list)
+    current: list[Report] = field(default_factory=list)
+
+    def counts(self) -> dict[str, int]:
+        history_results = sum(len(r.players) for season in self.history for r in season)
+        current_results = sum(len(r.players) for r in self.current)
+        return {
+            "regions": self.regions,
+            "venues": len(self.venue_region),
+            "players": len(self.home),
+            "history_seasons": len(self.history),
+            "history_tournaments": sum(len(season) for season in self.history),
+            "history_results": history_results,
+            "current_tournaments": len(self.current),
+            "current_results": current_results,
+            "results": history_results + current_results,
+        }
+
+
+def generate(seed: int, scale: float) -> League:
+    """The whole league, deterministic for a seed (the dates move with today's date)."""
+    rng = random.Random(seed)
+    venues, players = max(2, round(VENUES * scale)), max(REPORT_SIZE * 4, round(PLAYERS * scale))
+    regions = max(2, round(REGIONS * scale))
+    venue_region = {v: (v - 1) % regions + 1 for v in range(1, venues + 1)}
+    homes = [i % venues + 1 for i in range(players)]
+    rng.shuffle(homes)
+    home = dict(enumerate(homes, start=1))
+    names = {
+        p: f"{rng.choice(FIRST_NAMES)} {rng.choice(SURNAME_STARTS)}{rng.choice(SURNAME_ENDS)}" for p in home
+    }
+    born = {p: date(1950, 1, 1) + timedelta(days=rng.randrange(50 * 365)) for p in home}
+    regulars: dict[int, list[int]] = {v: [] for v in venue_region}
+    region_players: dict[int, list[int]] = {r: [] for r in range(1, regions + 1)}
+    for player, venue in home.items():
+        regulars[venue].append(player)
+        region_players[venue_region[venue]].append(player)
+    current_start = today() - timedelta(weeks=WEEKS) + timedelta(days=1)
+    starts = [current_start - timedelta(weeks=(WEEKS + 1) * k) for k in range(HISTORY_SEASONS, -1, -1)]
+    league = League(
+        regions,
+        venue_region,
+        home,
+        names,
+        born,
+        regulars,
+        region_players,
+        [(start, start + timedelta(weeks=WEEKS, days=-1)) for start in starts],
+    )
+    nights = {v: rng.randrange(7) for v in venue_region}
+    for start, _end in league.seasons[:-1]:
+        season = []
+        for week in range(WEEKS):
+            for venue in venue_region:
+                if rng.random() < HISTORY_NIGHTS:
+                    day = start + timedelta(weeks=week, days=nights[venue])
+                    season.append(Report(venue, day, 1, tuple(draw_field(rng, league, venue))))
+        league.history.append(sorted(season, key=lambda r: r.date))
+    for week in range(WEEKS):
+        for venue in venue_region:
+            days = [nights[venue]] + ([(nights[venue] + 3) % 7] if rng.random() < SECOND_NIGHT else [])
+            for night in days:
+                day = current_start + timedelta(weeks=week, days=night)
+                league.current.append(Report(venue, day, 1, tuple(draw_field(rng, league, venue))))
+    league.current.sort(key=lambda r: r.date)
+    return league
+
+
+def draw_field(rng: random.Random, league: League, venue: int) -> list[int]:
+    """One night's finishing order: mostly the venue's regulars, then visitors."""
+    entrants = round(rng.triangular(*FIELD))
+    regulars = league.regulars[venue]
+    chosen = rng.sample(regulars, min(round(entrants * REGULARS), len(regulars)))
+    seen = set(chosen)
+    nearby = league.region_players[league.venue_region[venue]]
+    while len(chosen) < entrants:
+        player = rng.choice(nearby) if rng.random() < SAME_REGION else rng.randint(1, len(league.home))
+        if player not in seen and league.home[player] != venue:
+            chosen.append(player)
+            seen.add(player)
+    return chosen
+
+
+# --- the database, in bulk --------------------------------------------------------------------
+
+
+def bulk_league(engine: Engine, league: League) -> None:
+    """Regions, venues, players and the history seasons (still without results)."""
+    session = make_sessionmaker(engine)()
+    insert_rows(session, Region, [{"id": r, "name": f"Region {r}"} for r in range(1, league.regions + 1)])
+    insert_rows(
+        session,
+        Venue,
+        [
+            {"id": v, "name": f"Venue {v}", "region_id": r, "city": f"Town {v}", "active": True}
+            for v, r in league.venue_region.items()
+        ],
+    )
+    rows = []
+    for player, name in league.names.items():
+        display = default_display_name(name)
+        rows.append(
+            {
+                "id": player,
+                "full_name": name,
+                "display_name": display,
+                "name_key": normalise_name(name),
+                "display_key": display_key(display),
+                "email": f"player{player}@example.org",
+                "date_of_birth": league.born[player],
+                "home_venue_id": league.home[player],
+            }
+        )
+    insert_rows(session, Player, rows)
+    insert_rows(
+        session,
+        Season,
+        [
+            {
+                "id": number,
+                "name": f"History {number}",
+                "starts_on": starts_on,
+                "ends_on": ends_on,
+                "all_regions": True,
+                "attendance_bonus": [],
+            }
+            for number, (starts_on, ends_on) in enumerate(league.seasons[:-1], start=1)
+        ],
+    )
+    session.commit()
+    session.close()
+    reset_sequences(engine, ("regions", "venues", "players", "seasons"))
+
+
+def bulk_history(engine: Engine, league: League) -> None:
+    """The history seasons' tournaments and results, ids after those the API gave already."""
+    session = make_sessionmaker(engine)()
+    tournament_id = session.scalar(text("SELECT COALESCE(MAX(id), 0) FROM tournaments"))
+    result_id = session.scalar(text("SELECT COALESCE(MAX(id), 0) FROM results"))
+    tournaments, results = [], []
+    for season_id, season in enumerate(league.history, start=1):
+        for report in season:
+            tournament_id += 1
+            tournaments.append(
+                {
+                    "id": tournament_id,
+                    "venue_id": report.venue_id,
+                    "season_id": season_id,
+                    "date": report.date,
+                    "session": report.session,
+                    "kind": "regular",
+                    "entrants": len(report.players),
+                    "version": 1,
+                    "reported_by": "bench import",
+                }
+            )
+            earned = score_report(
+                DEFAULT_CHART, [(place, "played") for place in range(1, len(report.players) + 1)], 0, False
+            )
+            for place, (player, points) in enumerate(zip(report.players, earned, strict=True), start=1):
+                result_id += 1
+                results.append(
+                    {
+                        "id": result_id,
+                        "tournament_id": tournament_id,
+                        "player_id": player,
+                        "place": place,
+                        "status": "played",
+                        "placement_points": points.placement_points,
+                        "participation_points": points.participation_points,
+                        "points": points.points,
+                    }
+                )
+    insert_rows(session, Tournament, tournaments)
+    insert_rows(session, Result, results)
+    session.commit()
+    session.close()
+    reset_sequences(engine, ("tournaments", "results"))
+
+
+def insert_rows(session: Session, entity: type[Base], rows: list[dict[str, Any]]) -> None:
+    """Multi-row INSERTs, not one statement a row: on PostgreSQL every statement on league data
+    moves the data version on (a statement trigger), and one transaction updating one row
+    hundreds of thousands of times slows down quadratically. RETURNING makes SQLAlchemy send its
+    "insertmanyvalues" batches (1,000 rows a statement) on both databases."""
+    table = cast(Table, entity.__table__)
+    session.execute(insert(table).returning(table.c.id), rows)
+
+
+def reset_sequences(engine: Engine, tables: tuple[str, ...]) -> None:
+    """PostgreSQL: move the id sequences past the ids given in bulk, so API inserts do not collide."""
+    if engine.dialect.name != "postgresql":
+        return
+    with engine.begin() as conn:
+        for table in tables:
+            conn.execute(
+                text(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), COALESCE(MAX(id), 1), "
+                    f"MAX(id) IS NOT NULL) FROM {table}"
+                )
+            )
+
+
+def create_keys(engine: Engine, venues: list[int]) -> tuple[str, dict[int, str]]:
+    """The office's key and one host key per measured venue (their secrets)."""
+    session = make_sessionmaker(engine)()
+    _key, office = create_key(session, SYSTEM, "Office: bench", "office", [])
+    hosts = {v: create_key(session, SYSTEM, f"Host: venue {v}", "host", [v])[1] for v in venues}
+    session.commit()
+    session.close()
+    return office, hosts
+
+
+# --- the service and its client ---------------------------------------------------------------
+
+
+@dataclass
+class Server:
+    port: int
+    process: subprocess.Popen[bytes]
+
+    def worker_peak_mb(self) -> float:
+        """The largest VmHWM (peak resident memory) among the master's worker processes."""
+        children: list[int] = []
+        for task in Path(f"/proc/{self.process.pid}/task").iterdir():
+            children += [int(pid) for pid in (task / "children").read_text().split()]
+        peaks = []
+        for pid in children:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    peaks.append(int(line.split()[1]) / 1024)
+        return max(peaks)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@contextmanager
+def serve(url: str, workers: int, log_path: Path) -> Iterator[Server]:
+    """gunicorn serving the app on `url` on a free port, until the block ends."""
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": url, "RATELIMIT_ENABLED": "0", "LOG_LEVEL": "WARNING"}
+    gunicorn = Path(sys.executable).parent / "gunicorn"
+    command = [str(gunicorn), "-w", str(workers), "-b", f"127.0.0.1:{port}", "app:create_app()"]
+    if gunicorn_version >= (25, 1):
+        command.append("--no-control-socket")  # else a socket under ~/.gunicorn, shared with any other
+    with log_path.open("ab") as log:
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        wait_healthy(port, process, log_path)
+        yield Server(port, process)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def wait_healthy(port: int, process: subprocess.Popen[bytes], log_path: Path) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise BenchFailure(f"gunicorn exited ({process.returncode}):\n{log_tail(log_path)}")
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        try:
+            conn.request("GET", "/health")
+            if conn.getresponse().status == 200:
+                return
+        except OSError:
+            pass
+        finally:
+            conn.close()
+        time.sleep(0.2)
+    raise BenchFailure(f"GET /health did not answer 200 within 60 s:\n{log_tail(log_path)}")
+
+
+def log_tail(log_path: Path, lines: int = 30) -> str:
+    return "\n".join(log_path.read_text(errors="replace").splitlines()[-lines:])
+
+
+class Client:
+    """HTTP calls with one keep-alive connection per thread; times each call, body read in full."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self._local = threading.local()
+
+    def _connection(self) -> http.client.HTTPConnection:
+        conn: http.client.HTTPConnection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._local.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=600)
+        return conn
+
+    def call(
+        self, method: str, path: str, body: dict[str, Any] | None = None, key: str | None = None
+    ) -> tuple[int, bytes, float]:
+        """(status, body, milliseconds)."""
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        payload = None
+        if body is not None:
+            payload = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        conn = self._connection()
+        began = time.perf_counter()
+        try:
+            conn.request(method, path, payload, headers)
+            response = conn.getresponse()
+            answer = response.read()
+        except (OSError, http.client.HTTPException) as exc:
+            conn.close()
+            raise BenchFailure(f"{method} {path}: {exc!r} (a worker killed by its timeout?)") from exc
+        return response.status, answer, (time.perf_counter() - began) * 1000
+
+    def get(self, path: str) -> float:
+        status, answer, ms = self.call("GET", path)
+        if status != 200:
+            raise BenchFailure(f"GET {path} answered {status}: {answer.decode(errors='replace')[:2000]}")
+        return ms
+
+    def post(self, path: str, body: dict[str, Any], key: str) -> tuple[dict[str, Any], float]:
+        status, answer, ms = self.call("POST", path, body, key)
+        if status != 201:
+            raise BenchFailure(
+                f"POST {path} ({json.dumps(body)[:300]}...) answered {status}: "
+                f"{answer.decode(errors='replace')[:2000]}"
+            )
+        created: dict[str, Any] = json.loads(answer)
+        return created, ms
+
+    def report(self, report: Report, key: str) -> float:
+        return self.post("/api/v1/tournaments", report.body(), key)[1]
+
+
+# --- measuring ------------------------------------------------------------------------------
+
+
+def percentile(samples: list[float], fraction: float) -> float:
+    """Nearest-rank percentile."""
+    ordered = sorted(samples)
+    return ordered[max(0, min(len(ordered) - 1, math.ceil(fraction * len(ordered)) - 1))]
+
+
+def progress(database: str, message: str) -> None:
+    print(f"[{datetime.now(UTC):%H:%M:%S}] {database}: {message}", file=sys.stderr, flush=True)
+
+
+class Extras:
+    """Reports of exactly REPORT_SIZE regulars posted for measuring at the measured venues: extra
+    sessions (the season's own reports are session 1), one on each of the season's days before a
+    second on any, so that no day piles up look-alike reports (a new report is compared with the
+    same day's, R4)."""
+
+    def __init__(self, league: League, venues: list[int], keys: dict[int, str], rng: random.Random) -> None:
+        self.league, self.rng, self.keys = league, rng, keys
+        self.slots = {v: self._slots(league.seasons[-1][0]) for v in venues}
+        self.posted = 0
+
+    @staticmethod
+    def _slots(starts_on: date) -> Iterator[tuple[date, int]]:
+        for session in range(2, 100):
+            for back in range((today() - starts_on).days + 1):
+                yield today() - timedelta(days=back), session
+
+    def post(self, client: Client, venue: int, including: int | None = None) -> float:
+        regulars = [p for p in self.league.regulars[venue] if p != including]
+        players = self.rng.sample(regulars, REPORT_SIZE - (including is not None))
+        if including is not None:
+            players.insert(self.rng.randrange(REPORT_SIZE), including)
+        day, session = next(self.slots[venue])
+        self.posted += 1
+        return client.report(Report(venue, day, session, tuple(players)), self.keys[venue])
+
+
+def load_season(client: Client, reports: list[Report], office: str, workers: int, database: str) -> float:
+    """Posts the season's reports in date order with `workers` client threads; seconds taken."""
+    began = time.perf_counter()
+    with ThreadPoolExecutor(workers) as pool:
+        futures = [pool.submit(client.report, report, office) for report in reports]
+        try:
+            for done, future in enumerate(futures, start=1):
+                future.result()
+                if done % 1000 == 0:
+                    progress(database, f"{done}/{len(reports)} reports, {time.perf_counter() - began:.0f} s")
+        except BaseException:
+            pool.shutdown(cancel_futures=True)
+            raise
+    return time.perf_counter() - began
+
+
+def repeat(client: Client, path: str, samples: int, warmup: int) -> list[float]:
+    for _ in range(warmup):
+        client.get(path)
+    return [client.get(path) for _ in range(samples)]
+
+
+def after_writes(cycles: int, write: Callable[[], float], read: Callable[[], float]) -> list[float]:
+    """The time of the first read right after each write."""
+    samples = []
+    for _ in range(cycles):
+        write()
+        samples.append(read())
+    return samples
+
+
+def measure_full(
+    client: Client, extras: Extras, league: League, season_id: int, workers: int, database: str
+) -> dict[str, float]:
+    """Every timing on the full league, in ms."""
+    venue = next(iter(extras.slots))
+    warmup = 5 * workers
+    floor = statistics.median(repeat(client, "/health", FLOOR_SAMPLES, warmup))
+    venues = list(extras.slots)
+    posts = [extras.post(client, venues[i % len(venues)]) for i in range(FULL_POSTS)]
+    progress(database, f"report p50 {statistics.median(posts):.1f} ms; standings")
+    standings = f"/api/v1/seasons/{season_id}/venues/{venue}/standings"
+    standings_warm = repeat(client, standings, WARM_SAMPLES * 2, warmup)
+    standings_cold = after_writes(
+        STANDINGS_CYCLES, lambda: extras.post(client, venue), lambda: client.get(standings)
+    )
+    progress(database, "qualifiers")
+    qualifiers = f"/api/v1/seasons/{season_id}/qualifiers"
+    qualifiers_warm = repeat(client, qualifiers, QUALIFIER_WARM, 2 * workers)
+    qualifiers_cold = after_writes(
+        QUALIFIER_CYCLES, lambda: extras.post(client, venue), lambda: client.get(qualifiers)
+    )
+    progress(database, f"qualifiers after write {statistics.median(qualifiers_cold):.0f} ms; reports pages")
+    middle = max(1, len(league.current) // PAGE_SIZE // 2)
+    page = f"/api/v1/tournaments?season_id={season_id}&per_page={PAGE_SIZE}&page={middle}"
+    page_warm = repeat(client, page, WARM_SAMPLES, warmup)
+    page_cold = after_writes(COLD_CYCLES, lambda: extras.post(client, venue), lambda: client.get(page))
+    progress(database, "player profiles")
+    player = league.regulars[venue][0]
+    profile = f"/api/v1/players/{player}"
+    profile_warm = repeat(client, profile, WARM_SAMPLES, warmup)
+    profile_cold = after_writes(
+        PROFILE_CYCLES, lambda: extras.post(client, venue, including=player), lambda: client.get(profile)
+    )
+    return {
+        "health": floor,
+        "report_p50": statistics.median(posts),
+        "report_p99": percentile(posts, 0.99),
+        "standings_warm_p50": statistics.median(standings_warm),
+        "standings_warm_p99": percentile(standings_warm, 0.99),
+        "standings_after_write_p50": statistics.median(standings_cold),
+        "standings_after_write_p99": percentile(standings_cold, 0.99),
+        "qualifiers_warm": statistics.median(qualifiers_warm),
+        "qualifiers_scratch": statistics.median(qualifiers_cold),
+        "qualifiers_scratch_max": max(qualifiers_cold),
+        "page_warm_p50": statistics.median(page_warm),
+        "page_after_write_p50": statistics.median(page_cold),
+        "profile_warm_p50": statistics.median(profile_warm),
+        "profile_after_write_p50": statistics.median(profile_cold),
+    }
+
+
+def measured_venues(league: League) -> list[int]:
+    venues = sorted(league.venue_region)
+    count = min(MEASURED_VENUES, len(venues))
+    return [venues[i * len(venues) // count] for i in range(count)]
+
+
+def run_database(
+    url: str, database: str, league: League, seed: int, workers: int, work_dir: Path
+) -> tuple[dict[str, dict[str, float]], int]:
+    """Everything on one scratch database: load, serve, measure. Returns the measures and how many
+    reports were posted for measuring (beside the season's own)."""
+    upgrade(alembic_config(url))
+    engine = make_engine(url)
+    venues = measured_venues(league)
+    began = time.perf_counter()
+    bulk_league(engine, league)
+    bulk_s = time.perf_counter() - began
+    office, hosts = create_keys(engine, venues)
+    extras = Extras(league, venues, hosts, random.Random(seed + 1))
+    log_path = work_dir / f"gunicorn-{database}.log"
+    progress(database, f"league loaded in {bulk_s:.1f} s; serving with {workers} workers")
+    with serve(url, workers, log_path) as server:
+        client = Client(server.port)
+        starts_on, ends_on = league.seasons[-1]
+        season, _ms = client.post(
+            "/api/v1/seasons",
+            {"name": "National", "starts_on": starts_on.isoformat(), "ends_on": ends_on.isoformat()},
+            office,
+        )
+        # Untimed first: each worker's first writes pay for its start (as the loaded league's did).
+        posts = [extras.post(client, venues[i % len(venues)]) for i in range(5 * workers + EMPTY_POSTS)]
+        empty = posts[5 * workers :]
+    progress(database, f"empty league: report p50 {statistics.median(empty):.1f} ms; loading history")
+    began = time.perf_counter()
+    bulk_history(engine, league)
+    bulk_s += time.perf_counter() - began
+    engine.dispose()
+    progress(database, f"history loaded (bulk load {bulk_s:.1f} s in all); posting the current season")
+    with serve(url, workers, log_path) as server:
+        client = Client(server.port)
+        season_s = load_season(client, league.current, office, workers, database)
+        # A league publishes each season's lists once it has ended (R12): history is read as
+        # published, as a real league's is.
+        for history_id in range(1, len(league.history) + 1):
+            client.post(f"/api/v1/seasons/{history_id}/qualifiers/publish", {}, office)
+        progress(database, f"current season posted in {season_s:.0f} s, history published; measuring")
+        timings = measure_full(client, extras, league, season["id"], workers, database)
+        peak_mb = server.worker_peak_mb()
+    timings["report_empty_p50"] = statistics.median(empty)
+    floor = timings["health"]
+    measures: dict[str, dict[str, float]] = {
+        key: {"ms": round(ms, 3), "ratio": round(ms / floor, 2)} for key, ms in timings.items()
+    }
+    measures["report_full_over_empty"] = {
+        "value": round(timings["report_p50"] / timings["report_empty_p50"], 2)
+    }
+    measures["peak_worker_mb"] = {"value": round(peak_mb, 1)}
+    measures["bulk_load_s"] = {"value": round(bulk_s, 1)}
+    measures["season_load_s"] = {"value": round(season_s, 1)}
+    measures["season_reports_per_s"] = {"value": round(len(league.current) / season_s, 1)}
+    return measures, extras.posted
+
+
+# --- output ---------------------------------------------------------------------------------
+
+
+def number(value: float) -> str:
+    if value >= 100:
+        return f"{value:.0f}"
+    return f"{value:.1f}" if value >= 10 else f"{value:.2f}"
+
+
+def table_rows(results: dict[str, dict[str, dict[str, float]]]) -> list[list[str]]:
+    rows = []
+    for key, label in ROWS:
+        row = [label]
+        for measures in results.values():
+            entry = measures[key]
+            if "ms" in entry:
+                row += [number(entry["ms"]), number(entry["ratio"])]
+            else:
+                row += [number(entry["value"]), ""]
+        rows.append(row)
+    return rows
+
+
+def headers(databases: list[str]) -> list[str]:
+    return ["measure"] + [h for db in databases for h in (f"{db} ms", "×floor")]
+
+
+def text_table(results: dict[str, dict[str, dict[str, float]]]) -> str:
+    head = headers(list(results))
+    rows = table_rows(results)
+    widths = [max(len(line[i]) for line in [head, *rows]) for i in range(len(head))]
+    lines = []
+    for line in [head, *rows]:
+        cells = [line[0].ljust(widths[0])] + [
+            cell.rjust(w) for cell, w in zip(line[1:], widths[1:], strict=True)
+        ]
+        lines.append("   ".join(cells))
+    return "\n".join(lines)
+
+
+def markdown_table(results: dict[str, dict[str, dict[str, float]]]) -> str:
+    head = headers(list(results))
+    lines = ["| " + " | ".join(head) + " |", "| --- |" + " ---: |" * (len(head) - 1)]
+    lines += ["| " + " | ".join(row) + " |" for row in table_rows(results)]
+    return "\n".join(lines)
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--scale",
+        type=float,
+        default=1.0,
+        help="shrinks venues and players (0.05: a smoke run of a minute or two)",
+    )
+    parser.add_argument("--databases", default="sqlite,postgresql", help="comma-separated: sqlite,postgresql")
+    parser.add_argument("--postgres-url", default=DEFAULT_POSTGRES)
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers, and client threads to load")
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "national.json")
+    parser.add_argument("--markdown", action="store_true", help="also print the table as Markdown")
+    args = parser.parse_args()
+    args.databases = [name.strip() for name in args.databases.split(",") if name.strip()]
+    unknown = set(args.databases) - {"sqlite", "postgresql"}
+    if unknown or not args.databases:
+        parser.error(f"--databases: sqlite and/or postgresql, not {', '.join(sorted(unknown)) or 'nothing'}")
+    return args
+
+
+def main() -> None:
+    args = parse_args()
+    began = time.perf_counter()
+    league = generate(args.seed, args.scale)
+    counts = league.counts()
+    progress("league", f"generated in {time.perf_counter() - began:.1f} s: {json.dumps(counts)}")
+    results: dict[str, dict[str, dict[str, float]]] = {}
+    extra_reports: dict[str, int] = {}
+    failures: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="league-national-") as work_dir:
+        for database in args.databases:
+            postgres = args.postgres_url if database == "postgresql" else None
+            try:
+                with scratch_database(postgres) as url:
+                    results[database], extra_reports[database] = run_database(
+                        url, database, league, args.seed, args.workers, Path(work_dir)
+                    )
+            except BenchFailure as failure:
+                failures.append(f"{database}: {failure}")
+                print(f"FAILED {failures[-1]}", file=sys.stderr, flush=True)
+    if not results:
+        sys.exit("\n".join(failures))
+    report = {
+        "when": datetime.now(UTC).isoformat(timespec="seconds"),
+        "seed": args.seed,
+        "scale": args.scale,
+        "workers": args.workers,
+        "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
+        "league": {**counts, "extra_reports": extra_reports},
+        "databases": results,
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=2) + "\n")
+    print(text_table(results))
+    if args.markdown:
+        print()
+        print(markdown_table(results))
+    print(f"\n{json.dumps(counts)}\nwritten to {args.out}")
+    if failures:
+        sys.exit("\n".join(failures))
+
+
+if __name__ == "__main__":
+    main()
