@@ -181,8 +181,8 @@ def qualify(
     position = {venue_id: {s.player_id: i for i, s in enumerate(order)} for venue_id, order in orders.items()}
 
     def skip_at(standing: Standing) -> str | None:
-        entrant = entrants.get(standing.player_id, Entrant(standing.player_id))
-        if entrant.skip is not None:
+        entrant = entrants.get(standing.player_id)
+        if entrant is not None and entrant.skip is not None:
             return entrant.skip
         return "too_few_events" if standing.played < min_events else None
 

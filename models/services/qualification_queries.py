@@ -11,7 +11,7 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import ARRAY, ColumnElement, Integer, any_, bindparam, select
 from sqlalchemy.orm import Session
 
 from models.entities.discipline import Sanction
@@ -30,16 +30,16 @@ from models.rules.qualification import (
     qualify,
     quota,
 )
-from models.rules.standings import leading_rows
+from models.rules.standings import Line, leading_rows
 from models.services.discipline_queries import runs_on
 from models.services.lookup import get_or_raise
 from models.services.paging import Page, PageRequest, paginate
 from models.services.season_queries import venues_of
 from models.services.standings import (
     VenueStandings,
+    lines_by_venue,
     season_results,
     season_tiers,
-    standing_lines,
     venue_totals,
 )
 from models.services.versioning import MEMO, data_version
@@ -69,39 +69,44 @@ def age_day(season: Season) -> date:
 
 
 def _entrants(session: Session, season: Season, player_ids: Collection[int]) -> dict[int, Entrant]:
-    """R13: what skips each of these players everywhere, in three queries."""
+    """R13: what skips each of these players everywhere, in three queries (the season's
+    disqualifications and the suspensions running are few: they are read whole)."""
     if not player_ids:
         return {}
-    wanted = sorted(player_ids)
     disqualified = set(
         session.scalars(
             select(Disqualification.player_id).where(
-                Disqualification.season_id == season.id,
-                Disqualification.withdrawn_at.is_(None),
-                Disqualification.player_id.in_(wanted),
+                Disqualification.season_id == season.id, Disqualification.withdrawn_at.is_(None)
             )
         )
     )
     suspended = set(
         session.scalars(
             select(Sanction.player_id).where(
-                Sanction.kind == "suspension",
-                Sanction.lifted_at.is_(None),
-                runs_on(decided_on(season)),
-                Sanction.player_id.in_(wanted),
+                Sanction.kind == "suspension", Sanction.lifted_at.is_(None), runs_on(decided_on(season))
             )
         )
     )
     entrants = {}
     day = age_day(season)
     for player_id, born, home in session.execute(
-        select(Player.id, Player.date_of_birth, Player.home_venue_id).where(Player.id.in_(wanted))
+        select(Player.id, Player.date_of_birth, Player.home_venue_id).where(
+            _among(session, Player.id, sorted(player_ids))
+        )
     ):
         skip, unverified = player_skip(
             born, season.min_age, day, player_id in disqualified, player_id in suspended
         )
         entrants[player_id] = Entrant(player_id, skip, unverified, home)
     return entrants
+
+
+def _among(session: Session, column: Any, ids: list[int]) -> ColumnElement[bool]:
+    """`column IN ids`, as one array parameter on PostgreSQL (thousands of parameters are slow
+    to bind there), as a plain IN list elsewhere."""
+    if session.get_bind().dialect.name == "postgresql":
+        return column == any_(bindparam("ids", ids, type_=ARRAY(Integer)))
+    return column.in_(ids)
 
 
 def _table(season: Season, standings: VenueStandings, draw: Sequence[int]) -> VenueTable:
@@ -152,19 +157,29 @@ def _compute_lists(session: Session, season: Season, draws: Draws) -> list[dict[
     venues = season_venues(session, season)
     where = season_results(season, [v.id for v in venues], season.ends_on)
     totals = venue_totals(session, where)
-    lines = standing_lines(session, season, where)
     tiers = season_tiers(season)
-    entrants: dict[int, Entrant] = {}
+    whole = season.double_qualifier_policy != "best_rank"
     tables: dict[int, VenueStandings] = {}
+    complete: set[int] = set()  # venues whose every player is ranked
+
+    def table(venue: Venue, lines: list[Line], depth: int) -> None:
+        count, entered = totals.get(venue.id, (0, 0))
+        rows = leading_rows(lines, tiers, depth)
+        tables[venue.id] = VenueStandings(season, venue, season.ends_on, count, entered, rows)
+        if len(rows) == len(lines):
+            complete.add(venue.id)
+
+    by_id = {venue.id: venue for venue in venues}
+    for venue_id, lines in lines_by_venue(session, season, where):
+        count, entered = totals.get(venue_id, (0, 0))
+        depth = len(lines) if whole else quota(season.cut_fraction, entered, count) + DEPTH_BEYOND_QUOTA
+        table(by_id[venue_id], lines, depth)
+    for venue in venues:
+        if venue.id not in tables:
+            table(venue, [], 0)
+    entrants: dict[int, Entrant] = {}
     deepen = venues
-    while deepen:
-        for venue in deepen:
-            count, entered = totals.get(venue.id, (0, 0))
-            depth = quota(season.cut_fraction, entered, count) + DEPTH_BEYOND_QUOTA
-            if venue.id in tables or season.double_qualifier_policy != "best_rank":
-                depth = len(lines.get(venue.id, []))
-            rows = leading_rows(lines.get(venue.id, []), tiers, depth)
-            tables[venue.id] = VenueStandings(season, venue, season.ends_on, count, entered, rows)
+    while True:
         unknown = {row.player_id for v in deepen for row in tables[v.id].rows} - entrants.keys()
         entrants.update(_entrants(session, season, unknown))
         outcomes = qualify(
@@ -176,9 +191,14 @@ def _compute_lists(session: Session, season: Season, draws: Draws) -> list[dict[
         deepen = [
             v
             for v in venues
-            if len(outcomes[v.id].qualifiers) < outcomes[v.id].quota
-            and len(tables[v.id].rows) < len(lines.get(v.id, []))
+            if len(outcomes[v.id].qualifiers) < outcomes[v.id].quota and v.id not in complete
         ]
+        if not deepen:
+            break
+        # Ranked whole: those venues' lines again (the rest were never kept).
+        where = season_results(season, [v.id for v in deepen], season.ends_on)
+        for venue_id, lines in lines_by_venue(session, season, where):
+            table(by_id[venue_id], lines, len(lines))
     return [_venue_list(tables[v.id], outcomes[v.id]) for v in venues]
 
 

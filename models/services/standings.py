@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
 from sqlalchemy import String, case, cast, func, select
@@ -114,8 +116,16 @@ def season_tiers(season: Season) -> list[Tier]:
 
 def standing_lines(session: Session, season: Season, where: Sequence[Any]) -> dict[int, list[Line]]:
     """Each venue's lines (models/rules/standings.Line): every player's results there summed by
-    the database, in one query whatever the number of venues. R10's best tournaments are picked
-    by a window over each player's totals."""
+    the database, in one query whatever the number of venues."""
+    return dict(lines_by_venue(session, season, where))
+
+
+def lines_by_venue(
+    session: Session, season: Season, where: Sequence[Any]
+) -> Iterator[tuple[int, list[Line]]]:
+    """(venue id, its lines), venue after venue, streamed: a national league's lines are never
+    all in memory at once unless the caller keeps them. R10's best tournaments are picked by a
+    window over each player's totals."""
     total = Result.placement_points + Result.participation_points
     columns: list[Any] = [
         Tournament.venue_id,
@@ -159,12 +169,12 @@ def standing_lines(session: Session, season: Season, where: Sequence[Any]) -> di
         )
         .join(Player, Player.id == r.player_id)
         .group_by(r.venue_id, r.player_id, Player.display_name)
+        .order_by(r.venue_id, r.player_id)
+        .execution_options(yield_per=2000)
     )
-    lines: dict[int, list[Line]] = {}
     make = Line._make
-    for row in rows:
-        lines.setdefault(row[-1], []).append(make(row[:-1]))
-    return lines
+    for venue_id, venue_rows in groupby(rows, key=itemgetter(-1)):
+        yield venue_id, [make(row[:-1]) for row in venue_rows]
 
 
 def player_seasons(session: Session, player: Player) -> list[dict[str, Any]]:

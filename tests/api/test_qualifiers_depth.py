@@ -221,23 +221,23 @@ class Call:
 
 
 def spy_on_compute_lists(monkeypatch: pytest.MonkeyPatch) -> list[list[Call]]:
-    """Each computation of the lists (each sums the standings once), as every table it ranked."""
+    """Each computation of the lists, as every table it ranked."""
     runs: list[list[Call]] = []
-    standing_lines = qualification_queries.standing_lines
+    compute = qualification_queries._compute_lists
     leading_rows: Callable[[Sequence[Line], Sequence[Tier], int], list[Row]] = (
         qualification_queries.leading_rows
     )
 
-    def summing(*args: Any, **kwargs: Any) -> dict[int, list[Line]]:
+    def computing(*args: Any, **kwargs: Any) -> Any:
         runs.append([])
-        return standing_lines(*args, **kwargs)
+        return compute(*args, **kwargs)
 
     def ranking(lines: Sequence[Line], tiers: Sequence[Tier], depth: int) -> list[Row]:
         rows = leading_rows(lines, tiers, depth)
         runs[-1].append(Call(frozenset(line.player_id for line in lines), depth, len(rows)))
         return rows
 
-    monkeypatch.setattr(qualification_queries, "standing_lines", summing)
+    monkeypatch.setattr(qualification_queries, "_compute_lists", computing)
     monkeypatch.setattr(qualification_queries, "leading_rows", ranking)
     return runs
 
