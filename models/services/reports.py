@@ -7,8 +7,9 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy import insert, select
+from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm.attributes import set_committed_value
 
 from models.actor import Actor
 from models.entities.tournaments import Result, Tournament
@@ -48,7 +49,7 @@ def report_snapshot(tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def _scored_results(session: Session, actor: Actor, checked: CheckedReport) -> list[Result]:
+def _scored_results(session: Session, actor: Actor, checked: CheckedReport) -> list[dict[str, Any]]:
     """R6-R8: each row's points; new players are registered here, once the report passed."""
     season = checked.season
     earned = score_report(
@@ -65,17 +66,29 @@ def _scored_results(session: Session, actor: Actor, checked: CheckedReport) -> l
             player, notices = create_player(session, actor, entrant.new, path=f"results.{index}")
             checked.notices.extend(notices)
         results.append(
-            Result(
-                player=player,
-                player_id=player.id,
-                place=row["place"],
-                status=row["status"],
-                placement_points=points.placement_points,
-                participation_points=points.participation_points,
-                points=points.points,
-            )
+            {
+                "player_id": player.id,
+                "place": row["place"],
+                "status": row["status"],
+                "placement_points": points.placement_points,
+                "participation_points": points.participation_points,
+                "points": points.points,
+            }
         )
     return results
+
+
+def _store_results(session: Session, tournament: Tournament, results: list[dict[str, Any]]) -> None:
+    """A report's results in one statement (the unit of work would send one INSERT per result to
+    learn each id), then read back in one, by place, with their players (already in the session)."""
+    session.execute(insert(Result), [{**result, "tournament_id": tournament.id} for result in results])
+    stored = session.scalars(
+        select(Result)
+        .where(Result.tournament_id == tournament.id)
+        .order_by(Result.place)
+        .options(selectinload(Result.player))
+    ).all()
+    set_committed_value(tournament, "results", list(stored))
 
 
 def refuse_taken_slot(session: Session, report: dict[str, Any], exclude_id: int | None) -> None:
@@ -112,9 +125,10 @@ def submit_report(session: Session, actor: Actor, report: dict[str, Any]) -> tup
         reported_by=actor.name,
         reported_by_key_id=actor.key_id,
     )
-    tournament.results = sorted(_scored_results(session, actor, checked), key=lambda r: r.place)
+    results = _scored_results(session, actor, checked)
     session.add(tournament)
     session.flush()
+    _store_results(session, tournament, results)
     record(
         session, actor, "tournament.create", "tournament", tournament.id, after=report_snapshot(tournament)
     )
@@ -221,9 +235,10 @@ def correct_report(
     tournament.kind = report["kind"]
     tournament.entrants = len(checked.rows)
     tournament.version += 1
-    tournament.results = _scored_results(session, actor, checked)
+    results = _scored_results(session, actor, checked)
     session.flush()
     session.refresh(tournament)
+    _store_results(session, tournament, results)
     record(
         session,
         actor,
