@@ -1,7 +1,8 @@
 """Benchmark: the service at national scale, run as in production (gunicorn) and read over HTTP.
 
 A league generated from a seed: 400 venues in 10 regions, 30,000 players with a home venue, four
-past 12-week seasons loaded in bulk as history, and a current 12-week season (1-2 nights a week at
+past 12-week seasons loaded in bulk as history (then published, as a league publishes each
+season's lists once it ends), and a current 12-week season (1-2 nights a week at
 every venue, 8-40 entrants, ~22 on average, mostly regulars) posted through the API: about 500,000
 results in all. On a scratch database of each kind asked for, it times against GET /health (the
 floor, same run): posting a 25-player report (on the empty league and on the full one), a venue's
