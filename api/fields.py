@@ -80,10 +80,15 @@ class ExactNumber(fields.Decimal):
         return result
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
-        if value is None:
-            return None
-        number = Decimal(value).normalize()
-        return int(number) if number == number.to_integral_value() else float(number)
+        return exact_number(value)
+
+
+def exact_number(value: Any) -> int | float | None:
+    """How ExactNumber writes a number: an integer when whole (4.00 -> 4), else a float."""
+    if value is None:
+        return None
+    number = Decimal(value).normalize()
+    return int(number) if number == number.to_integral_value() else float(number)
 
 
 class UtcDateTime(fields.DateTime):
