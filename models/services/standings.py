@@ -10,7 +10,7 @@ from itertools import groupby
 from operator import itemgetter
 from typing import Any
 
-from sqlalchemy import String, case, cast, func, select
+from sqlalchemy import String, case, cast, func, select, text
 from sqlalchemy.orm import Session
 
 from models.entities.league import Season, Venue
@@ -171,12 +171,12 @@ def lines_by_venue(
         .group_by(r.venue_id, r.player_id, Player.display_name)
         .order_by(r.venue_id, r.player_id)
     )
-    if session.get_bind().dialect.name == "sqlite":
-        # Rows in batches. Not on PostgreSQL: there that means a server-side cursor, for which
-        # the planner picks plans that start fast (a national league's results walked in order,
-        # seconds) over the hash aggregate that finishes first.
-        statement = statement.execution_options(yield_per=2000)
-    rows = session.execute(statement)
+    if session.get_bind().dialect.name == "postgresql":
+        # Rows in batches means a server-side cursor there, for which the planner by default
+        # favours plans that start fast (a national league's results walked in index order:
+        # seconds) over the hash aggregate that finishes first: tell it all rows are wanted.
+        session.execute(text("SET LOCAL cursor_tuple_fraction = 1.0"))
+    rows = session.execute(statement.execution_options(yield_per=2000))
     make = Line._make
     for venue_id, venue_rows in groupby(rows, key=itemgetter(-1)):
         yield venue_id, [make(row[:-1]) for row in venue_rows]
