@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import click
 from alembic import command
 from alembic.config import Config
 from flask import Flask
 from flask.cli import AppGroup
+from sqlalchemy.orm import Session
 
 from api import db
 from models.actor import SYSTEM
@@ -21,6 +25,14 @@ db_cli = AppGroup("db", help="Database migrations (Alembic).")
 keys_cli = AppGroup("keys", help="API keys.")
 demo_cli = AppGroup("demo", help="The demo league.")
 cache_cli = AppGroup("cache", help="Cached answers.")
+
+
+@contextmanager
+def writing() -> Iterator[Session]:
+    """A command's one transaction: committed when the block ends, rolled back if it raises."""
+    SQLITE_WRITE_INTENT.set(True)
+    with db.database().sessionmaker() as session, session.begin():
+        yield session
 
 
 def _config() -> Config:
@@ -70,17 +82,12 @@ def keys_create(role: str, venues: tuple[int, ...], name: str) -> None:
     name = " ".join(name.split())
     if not 1 <= len(name) <= 120:
         raise click.BadParameter("1 to 120 characters, not blank.", param_hint="--name")
-    SQLITE_WRITE_INTENT.set(True)
-    session = db.database().sessionmaker()
     try:
-        key, secret = create_key(session, SYSTEM, name, role, list(venues))
-        session.commit()
+        with writing() as session:
+            key, secret = create_key(session, SYSTEM, name, role, list(venues))
     except LeagueError as exc:
-        session.rollback()
         problems = "; ".join(f"{k}: {v[0]}" for k, v in exc.errors.items())
         raise click.ClickException(f"{exc.detail} {problems}".strip()) from None
-    finally:
-        session.close()
     click.echo(f"Created {role} key {key.id} ({name}); store it now, it is not shown again:")
     click.echo(secret)
 
@@ -89,39 +96,24 @@ def keys_create(role: str, venues: tuple[int, ...], name: str) -> None:
 @click.option("--if-empty", is_flag=True, help="Do nothing when the database has data.")
 def demo_load(if_empty: bool) -> None:
     """Load a small demo league (a region, four venues, a season, players)."""
-    SQLITE_WRITE_INTENT.set(True)
-    session = db.database().sessionmaker()
-    try:
+    with writing() as session:
         loaded = load_demo(session, only_if_empty=if_empty)
-        session.commit()
-    finally:
-        session.close()
     click.echo("Demo league loaded." if loaded else "The database has data; demo not loaded.")
 
 
 @demo_cli.command("remove")
 def demo_remove() -> None:
     """Delete the demo league (its region "Demo" and everything in it)."""
-    SQLITE_WRITE_INTENT.set(True)
-    session = db.database().sessionmaker()
-    try:
+    with writing() as session:
         removed = remove_demo(session)
-        session.commit()
-    finally:
-        session.close()
     click.echo("Demo league removed." if removed else "There is no demo league.")
 
 
 @cache_cli.command("reset")
 def cache_reset() -> None:
     """Retire every cached answer (run it after restoring a backup: data versions then repeat)."""
-    SQLITE_WRITE_INTENT.set(True)
-    session = db.database().sessionmaker()
-    try:
+    with writing() as session:
         renew_epoch(session)
-        session.commit()
-    finally:
-        session.close()
     click.echo("Cached answers retired: every worker answers from the database again.")
 
 
