@@ -341,16 +341,15 @@ def identify_players(
     entrants: list[Entrant] = []
     notices: list[Notice] = []
     problems: list[Problem] = []
-    # The players named by id, in one query: held here, they stay in the session's identity map,
-    # so each row's lookup below (and the answer's) costs no query of its own.
+    # The players named by id, in one query rather than one per row.
     named_ids = sorted({row["player_id"] for row in rows if isinstance(row.get("player_id"), int)})
-    held = session.scalars(select(Player).where(Player.id.in_(named_ids))).all() if named_ids else []
+    by_id = {p.id: p for p in session.scalars(select(Player).where(Player.id.in_(named_ids)))}
     for index, row in enumerate(rows):
         at = f"results.{index}"
         if index in unreadable:
             entrants.append(Entrant(key=f"row:{index}"))
             continue
-        named = _by_name(row, at, by_name) if _name_only(row) else _identify(session, row, at)
+        named = _by_name(row, at, by_name) if _name_only(row) else _identify(session, row, at, by_id)
         notices += [named.notice] if named.notice else []
         problems += [named.problem] if named.problem else []
         found = named.player
@@ -361,13 +360,12 @@ def identify_players(
             entrants.append(Entrant(new=named.new, key=f"email:{named.new['email']}"))
         else:
             entrants.append(Entrant(player=found, key=f"id:{found.id}" if found else f"row:{index}"))
-    del held
     return entrants, notices, problems
 
 
-def _identify(session: Session, row: dict[str, Any], at: str) -> _Named:
+def _identify(session: Session, row: dict[str, Any], at: str, by_id: dict[int, Player]) -> _Named:
     if row.get("player_id") is not None:
-        found = session.get(Player, row["player_id"])
+        found = by_id.get(row["player_id"])
         if found is None:
             return _Named(
                 problem=Problem(f"{at}.player_id", f"There is no player with id {row['player_id']}.", "R5")

@@ -8,10 +8,11 @@ from datetime import date, timedelta
 from typing import Any
 
 from sqlalchemy import insert, select
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from models.actor import Actor
+from models.entities.players import Player
 from models.entities.tournaments import Result, Tournament
 from models.errors import Conflict, Forbidden, Problem
 from models.infra.clock import today, utcnow
@@ -49,8 +50,11 @@ def report_snapshot(tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def _scored_results(session: Session, actor: Actor, checked: CheckedReport) -> list[dict[str, Any]]:
-    """R6-R8: each row's points; new players are registered here, once the report passed."""
+def _scored_results(
+    session: Session, actor: Actor, checked: CheckedReport
+) -> list[tuple[dict[str, Any], Player]]:
+    """R6-R8: each row's result (points included) and its player; new players are registered
+    here, once the report passed."""
     season = checked.season
     earned = score_report(
         chart_rule(season.points_chart),
@@ -65,29 +69,30 @@ def _scored_results(session: Session, actor: Actor, checked: CheckedReport) -> l
             assert entrant.new is not None
             player, notices = create_player(session, actor, entrant.new, path=f"results.{index}")
             checked.notices.extend(notices)
-        results.append(
-            {
-                "player_id": player.id,
-                "place": row["place"],
-                "status": row["status"],
-                "placement_points": points.placement_points,
-                "participation_points": points.participation_points,
-                "points": points.points,
-            }
-        )
+        result = {
+            "player_id": player.id,
+            "place": row["place"],
+            "status": row["status"],
+            "placement_points": points.placement_points,
+            "participation_points": points.participation_points,
+            "points": points.points,
+        }
+        results.append((result, player))
     return results
 
 
-def _store_results(session: Session, tournament: Tournament, results: list[dict[str, Any]]) -> None:
+def _store_results(
+    session: Session, tournament: Tournament, scored: list[tuple[dict[str, Any], Player]]
+) -> None:
     """A report's results in one statement (the unit of work would send one INSERT per result to
-    learn each id), then read back in one, by place, with their players (already in the session)."""
-    session.execute(insert(Result), [{**result, "tournament_id": tournament.id} for result in results])
+    learn each id), read back in one, by place, each with the player it already has."""
+    session.execute(insert(Result), [{**result, "tournament_id": tournament.id} for result, _ in scored])
+    players = {player.id: player for _, player in scored}
     stored = session.scalars(
-        select(Result)
-        .where(Result.tournament_id == tournament.id)
-        .order_by(Result.place)
-        .options(selectinload(Result.player))
+        select(Result).where(Result.tournament_id == tournament.id).order_by(Result.place)
     ).all()
+    for result in stored:
+        set_committed_value(result, "player", players[result.player_id])
     set_committed_value(tournament, "results", list(stored))
 
 
