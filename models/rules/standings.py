@@ -147,16 +147,6 @@ def row_of(line: Line, tiers: Sequence[Tier]) -> Row:
     )
 
 
-def player_row(
-    player_id: int,
-    display_name: str,
-    entries: Sequence[Entry],
-    count_best: int | None,
-    tiers: Sequence[Tier],
-) -> Row:
-    return row_of(line_of(player_id, display_name, entries, count_best), tiers)
-
-
 def tie_break_key(row: Row) -> Key:
     """R11's five steps, as a key to sort ascending: total points, wins, countback (2nd places,
     then 3rd, … through every place), best single-tournament total, tournaments played. Its

@@ -158,25 +158,24 @@ def _compute_lists(session: Session, season: Season, draws: Draws) -> list[dict[
     where = season_results(season, [v.id for v in venues], season.ends_on)
     totals = venue_totals(session, where)
     tiers = season_tiers(season)
-    whole = season.double_qualifier_policy != "best_rank"
     tables: dict[int, VenueStandings] = {}
     complete: set[int] = set()  # venues whose every player is ranked
 
-    def table(venue: Venue, lines: list[Line], depth: int) -> None:
+    def table(venue: Venue, lines: list[Line], whole: bool) -> None:
         count, entered = totals.get(venue.id, (0, 0))
+        depth = len(lines) if whole else quota(season.cut_fraction, entered, count) + DEPTH_BEYOND_QUOTA
         rows = leading_rows(lines, tiers, depth)
         tables[venue.id] = VenueStandings(season, venue, season.ends_on, count, entered, rows)
         if len(rows) == len(lines):
             complete.add(venue.id)
 
     by_id = {venue.id: venue for venue in venues}
-    for venue_id, lines in lines_by_venue(session, season, where):
-        count, entered = totals.get(venue_id, (0, 0))
-        depth = len(lines) if whole else quota(season.cut_fraction, entered, count) + DEPTH_BEYOND_QUOTA
-        table(by_id[venue_id], lines, depth)
+    whole = season.double_qualifier_policy != "best_rank"
+    for venue_id, lines in lines_by_venue(session, season, where, stream=True):
+        table(by_id[venue_id], lines, whole)
     for venue in venues:
         if venue.id not in tables:
-            table(venue, [], 0)
+            table(venue, [], whole=True)
     entrants: dict[int, Entrant] = {}
     deepen = venues
     while True:
@@ -197,8 +196,8 @@ def _compute_lists(session: Session, season: Season, draws: Draws) -> list[dict[
             break
         # Ranked whole: those venues' lines again (the rest were never kept).
         where = season_results(season, [v.id for v in deepen], season.ends_on)
-        for venue_id, lines in lines_by_venue(session, season, where):
-            table(by_id[venue_id], lines, len(lines))
+        for venue_id, lines in lines_by_venue(session, season, where, stream=True):
+            table(by_id[venue_id], lines, whole=True)
     return [_venue_list(tables[v.id], outcomes[v.id]) for v in venues]
 
 

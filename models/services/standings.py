@@ -121,11 +121,11 @@ def standing_lines(session: Session, season: Season, where: Sequence[Any]) -> di
 
 
 def lines_by_venue(
-    session: Session, season: Season, where: Sequence[Any]
+    session: Session, season: Season, where: Sequence[Any], stream: bool = False
 ) -> Iterator[tuple[int, list[Line]]]:
-    """(venue id, its lines), venue after venue, streamed: a national league's lines are never
-    all in memory at once unless the caller keeps them. R10's best tournaments are picked by a
-    window over each player's totals."""
+    """(venue id, its lines), venue after venue. With `stream`, rows come from the database in
+    batches, so a national league's lines are never all in memory at once unless the caller
+    keeps them. R10's best tournaments are picked by a window over each player's totals."""
     total = Result.placement_points + Result.participation_points
     columns: list[Any] = [
         Tournament.venue_id,
@@ -171,12 +171,14 @@ def lines_by_venue(
         .group_by(r.venue_id, r.player_id, Player.display_name)
         .order_by(r.venue_id, r.player_id)
     )
-    if session.get_bind().dialect.name == "postgresql":
-        # Rows in batches means a server-side cursor there, for which the planner by default
-        # favours plans that start fast (a national league's results walked in index order:
-        # seconds) over the hash aggregate that finishes first: tell it all rows are wanted.
-        session.execute(text("SET LOCAL cursor_tuple_fraction = 1.0"))
-    rows = session.execute(statement.execution_options(yield_per=2000))
+    if stream:
+        if session.get_bind().dialect.name == "postgresql":
+            # Rows in batches means a server-side cursor there, for which the planner favours
+            # plans that start fast (a national league's results walked in index order: seconds)
+            # over the hash aggregate that finishes first: tell it all rows are wanted.
+            session.execute(text("SET LOCAL cursor_tuple_fraction = 1.0"))
+        statement = statement.execution_options(yield_per=2000)
+    rows = session.execute(statement)
     make = Line._make
     for venue_id, venue_rows in groupby(rows, key=itemgetter(-1)):
         yield venue_id, [make(row[:-1]) for row in venue_rows]

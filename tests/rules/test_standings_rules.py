@@ -21,8 +21,9 @@ from models.rules.standings import (
     attendance_bonus,
     counted_total,
     deciding_step,
-    player_row,
+    line_of,
     rank_rows,
+    row_of,
     standings,
     tie_break_key,
 )
@@ -73,6 +74,13 @@ def test_r10_only_the_n_highest_totals_count(count_best, total):
 
 
 # A player's row (R6, R9-R11) ------------------------------------------------------------------
+
+
+def player_row(
+    player_id: int, name: str, entries: Sequence[Entry], count_best: int | None, tiers: Sequence[Tier]
+) -> Row:
+    """One player's row, as the service builds it: the entries summed into a line, then scored."""
+    return row_of(line_of(player_id, name, entries, count_best), tiers)
 
 
 def test_r11_player_row_hand_worked():
