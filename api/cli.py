@@ -1,4 +1,5 @@
-"""Commands: `flask --app app db …` (migrations), `keys create`, `demo load`, `cache reset`."""
+"""Commands: `flask --app app db …` (migrations), `keys create`, `demo load`, `cache reset`,
+`standings rebuild`."""
 
 from __future__ import annotations
 
@@ -19,12 +20,14 @@ from models.infra.db import SQLITE_WRITE_INTENT
 from models.infra.migrate import alembic_config
 from models.services.demo import load_demo, remove_demo
 from models.services.keys import create_key
+from models.services.standing_lines import rebuild_lines
 from models.services.versioning import renew_epoch
 
 db_cli = AppGroup("db", help="Database migrations (Alembic).")
 keys_cli = AppGroup("keys", help="API keys.")
 demo_cli = AppGroup("demo", help="The demo league.")
 cache_cli = AppGroup("cache", help="Cached answers.")
+standings_cli = AppGroup("standings", help="Stored standing lines.")
 
 
 @contextmanager
@@ -117,8 +120,19 @@ def cache_reset() -> None:
     click.echo("Cached answers retired: every worker answers from the database again.")
 
 
+@standings_cli.command("rebuild")
+@click.option("--season", "seasons", type=int, multiple=True, help="Only this season (repeatable).")
+def standings_rebuild(seasons: tuple[int, ...]) -> None:
+    """Recompute the stored standing lines from the results (after loading results in bulk or by
+    hand; the service keeps them up to date itself)."""
+    with writing() as session:
+        lines = rebuild_lines(session, list(seasons) or None)
+    click.echo(f"Standing lines rebuilt: {lines} line(s).")
+
+
 def register_cli(app: Flask) -> None:
     app.cli.add_command(db_cli)
     app.cli.add_command(keys_cli)
     app.cli.add_command(demo_cli)
     app.cli.add_command(cache_cli)
+    app.cli.add_command(standings_cli)

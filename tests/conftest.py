@@ -5,22 +5,31 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import settings
-from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy import Connection, Engine, create_engine, event, select, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.orm import sessionmaker
+from sqlalchemy.orm import Session, sessionmaker
 
 from app import create_app
 from models.actor import SYSTEM
+from models.entities import Player, Season, StandingLine
 from models.infra.db import make_engine
 from models.infra.migrate import alembic_config, upgrade
+from models.rules.standings import Line, line_points
 from models.services.keys import create_key
+from models.services.standing_lines import (
+    counted_results,
+    line_columns,
+    season_tiers,
+    stored_lines,
+    summed_lines,
+)
 
 # Property tests: deterministic in CI (a red CI must be reproducible), exploring anew locally;
 # no per-example deadline, since these machines are noisy.
@@ -143,6 +152,34 @@ def app(base_app: Flask, connection: Connection) -> Iterator[Flask]:
         event.listen(db.sessionmaker, "after_begin", _rearm_data_version)
     yield base_app
     db.sessionmaker, db.read_sessionmaker = original
+    assert_standing_lines_current(connection)
+
+
+def _canonical(lines: Iterable[tuple[int, list[Line]]]) -> dict[int, list[Line]]:
+    """Lines by venue, each line's places in order (the database aggregates them in any order)."""
+    return {
+        venue: [line._replace(places=",".join(sorted(line.places.split(",")))) for line in venue_lines]
+        for venue, venue_lines in lines
+    }
+
+
+def assert_standing_lines_current(connection: Connection) -> None:
+    """After every test, whatever it wrote and however (R1, R9-R11): the stored standing lines
+    of every season are the ones summed from the results now, their points included."""
+    if not connection.in_transaction() or connection.invalidated:
+        return
+    with Session(bind=connection, join_transaction_mode="create_savepoint") as session:
+        for season in session.scalars(select(Season)).all():
+            stored = _canonical(stored_lines(session, season))
+            summed = _canonical(summed_lines(session, season, counted_results(season)))
+            assert stored == summed, f"season {season.id}: the stored standing lines are not the results'"
+            tiers = season_tiers(season)
+            for points, *line in session.execute(
+                select(StandingLine.points, *(c for c in line_columns()))
+                .join(Player, Player.id == StandingLine.player_id)
+                .where(StandingLine.season_id == season.id)
+            ):
+                assert points == line_points(Line(*line), tiers), (season.id, line)
 
 
 @pytest.fixture()

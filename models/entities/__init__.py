@@ -18,6 +18,7 @@ from models.entities.league import (
 from models.entities.merges import PlayerMerge
 from models.entities.players import Player
 from models.entities.qualification import Disqualification, QualifierPublication
+from models.entities.standings import StandingLine
 from models.entities.tournaments import STATUSES, TOURNAMENT_KINDS, Result, Tournament
 from models.entities.versioning import UNVERSIONED_TABLES, DataVersion
 
@@ -46,6 +47,7 @@ __all__ = [
     "Season",
     "Sanction",
     "SeasonRegion",
+    "StandingLine",
     "Tournament",
     "Venue",
 ]

@@ -17,6 +17,7 @@ from models.entities.league import PointsChart, Region, Season, Venue
 from models.entities.merges import PlayerMerge
 from models.entities.players import Player
 from models.entities.qualification import Disqualification, QualifierPublication
+from models.entities.standings import StandingLine
 from models.entities.tournaments import Result, Tournament
 from models.infra import clock
 from models.services.audit import record
@@ -225,6 +226,13 @@ def remove_demo(session: Session) -> bool:
         )
     )
     for statement in (
+        delete(StandingLine).where(
+            or_(
+                StandingLine.venue_id.in_(venue_ids),
+                StandingLine.season_id.in_(season_ids),
+                StandingLine.player_id.in_(leaving),
+            )
+        ),
         delete(Result).where(Result.tournament_id.in_(tournaments)),
         delete(Tournament).where(Tournament.id.in_(tournaments)),
         delete(Disqualification).where(Disqualification.season_id.in_(season_ids)),

@@ -1,7 +1,7 @@
 """Merging duplicate players (R5, R17, R18): the office moves a duplicate's results, sanctions,
 disqualifications, home venue and membership details to the player who survives, and can undo it
-exactly. Each merge and undo is audited. Standings, qualifiers and profiles follow at once, since
-they are computed from the results where they now stand."""
+exactly. Each merge and undo is audited. Standings, qualifiers and profiles follow at once: both
+players' standing lines are recomputed from the results where they now stand."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from models.entities.tournaments import Result
 from models.errors import Conflict, Forbidden, Problem, refuse
 from models.infra.clock import utcnow
 from models.services.audit import plain, record, snapshot
+from models.services.standing_lines import places_of_results, refresh_places
 
 # Fields the survivor takes from the duplicate when it has none of its own.
 TAKEN_FIELDS = ("email", "date_of_birth", "membership_number", "home_venue_id")
@@ -125,13 +126,7 @@ def merge_players(
         ),
         "fields": {},
     }
-    for entity, ids in (
-        (Result, moved["results"]),
-        (Sanction, moved["sanctions"]),
-        (Disqualification, moved["disqualifications"]),
-    ):
-        if ids:
-            session.execute(update(entity).where(entity.id.in_(ids)).values(player_id=survivor.id))
+    _move(session, moved, survivor.id, (survivor.id, duplicate.id))
     taken = {
         name: getattr(duplicate, name)
         for name in TAKEN_FIELDS
@@ -167,6 +162,19 @@ def merge_players(
         reason=reason,
     )
     return merge
+
+
+def _move(session: Session, moved: dict[str, Any], to: int, players: tuple[int, int]) -> None:
+    """Give the moved results, sanctions and disqualifications to player `to`; both players'
+    standing lines where the results count are recomputed (R1, R9-R11)."""
+    for entity, ids in (
+        (Result, moved["results"]),
+        (Sanction, moved["sanctions"]),
+        (Disqualification, moved["disqualifications"]),
+    ):
+        if ids:
+            session.execute(update(entity).where(entity.id.in_(ids)).values(player_id=to))
+    refresh_places(session, places_of_results(session, moved["results"]), set(players))
 
 
 def undo_merge(session: Session, actor: Actor, merge: PlayerMerge, reason: str) -> PlayerMerge:
@@ -207,13 +215,7 @@ def undo_merge(session: Session, actor: Actor, merge: PlayerMerge, reason: str) 
             problems=[Problem("merge", blocker, "R17") for blocker in blockers],
         )
     before = {"survivor": snapshot(survivor), "duplicate": snapshot(duplicate)}
-    for entity, ids in (
-        (Result, moved["results"]),
-        (Sanction, moved["sanctions"]),
-        (Disqualification, moved["disqualifications"]),
-    ):
-        if ids:
-            session.execute(update(entity).where(entity.id.in_(ids)).values(player_id=duplicate.id))
+    _move(session, moved, duplicate.id, (survivor.id, duplicate.id))
     original = {name: getattr(survivor, name) for name in moved["fields"]}
     for name in moved["fields"]:
         setattr(survivor, name, None)

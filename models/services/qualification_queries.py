@@ -5,7 +5,7 @@ a player qualified or why not; and who may play a playoff or the championship.""
 from __future__ import annotations
 
 import copy
-from collections.abc import Collection, Mapping, MutableMapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
@@ -35,13 +35,14 @@ from models.services.discipline_queries import runs_on
 from models.services.lookup import get_or_raise
 from models.services.paging import Page, PageRequest, paginate
 from models.services.season_queries import venues_of
-from models.services.standings import (
-    VenueStandings,
-    lines_by_venue,
-    season_results,
+from models.services.standing_lines import (
+    counted_results,
+    leading_lines,
     season_tiers,
-    venue_totals,
+    stored_lines,
+    summed_lines,
 )
+from models.services.standings import NO_TOURNAMENTS, VenueStandings, venue_totals
 from models.services.versioning import MEMO, data_version
 
 # The office's draws settling ties at the cut, by venue: the players it named, in order.
@@ -155,27 +156,44 @@ def _compute_lists(session: Session, season: Season, draws: Draws) -> list[dict[
     and a player left out of a full venue can belong there in the player-optimal one: every
     table is ranked whole."""
     venues = season_venues(session, season)
-    where = season_results(season, [v.id for v in venues], season.ends_on)
-    totals = venue_totals(session, where)
+    by_id = {venue.id: venue for venue in venues}
+    totals = venue_totals(session, season, None, season.ends_on)
+    # The stored lines are the whole season's: exact unless a report is dated after its end.
+    stored = not any(total.later for total in totals.values())
     tiers = season_tiers(season)
     tables: dict[int, VenueStandings] = {}
     complete: set[int] = set()  # venues whose every player is ranked
 
-    def table(venue: Venue, lines: list[Line], whole: bool) -> None:
-        count, entered = totals.get(venue.id, (0, 0))
-        depth = len(lines) if whole else quota(season.cut_fraction, entered, count) + DEPTH_BEYOND_QUOTA
-        rows = leading_rows(lines, tiers, depth)
-        tables[venue.id] = VenueStandings(season, venue, season.ends_on, count, entered, rows)
-        if len(rows) == len(lines):
-            complete.add(venue.id)
+    def depth(venue_id: int) -> int:
+        count, entered, _later = totals.get(venue_id, NO_TOURNAMENTS)
+        return quota(season.cut_fraction, entered, count) + DEPTH_BEYOND_QUOTA
 
-    by_id = {venue.id: venue for venue in venues}
+    def table(venue_id: int, lines: list[Line], whole: bool, players: int | None = None) -> None:
+        count, entered, _later = totals.get(venue_id, NO_TOURNAMENTS)
+        rows = leading_rows(lines, tiers, len(lines) if whole else depth(venue_id))
+        tables[venue_id] = VenueStandings(season, by_id[venue_id], season.ends_on, count, entered, rows)
+        if len(rows) == (len(lines) if players is None else players):
+            complete.add(venue_id)
+
+    def whole_lines(venue_ids: list[int] | None) -> Iterator[tuple[int, list[Line]]]:
+        if stored:
+            return stored_lines(session, season, venue_ids, stream=True)
+        where = counted_results(season, venue_ids, season.ends_on)
+        return summed_lines(session, season, where, stream=True)
+
     whole = season.double_qualifier_policy != "best_rank"
-    for venue_id, lines in lines_by_venue(session, season, where, stream=True):
-        table(by_id[venue_id], lines, whole)
+    if not whole and stored:
+        deepest = max((depth(venue.id) for venue in venues), default=0)
+        for venue_id, lines, players in leading_lines(session, season, deepest):
+            if venue_id in by_id:
+                table(venue_id, lines, whole=False, players=players)
+    else:
+        for venue_id, lines in whole_lines(None):
+            if venue_id in by_id:
+                table(venue_id, lines, whole)
     for venue in venues:
         if venue.id not in tables:
-            table(venue, [], whole=True)
+            table(venue.id, [], whole=True)
     entrants: dict[int, Entrant] = {}
     deepen = venues
     while True:
@@ -195,9 +213,8 @@ def _compute_lists(session: Session, season: Season, draws: Draws) -> list[dict[
         if not deepen:
             break
         # Ranked whole: those venues' lines again (the rest were never kept).
-        where = season_results(season, [v.id for v in deepen], season.ends_on)
-        for venue_id, lines in lines_by_venue(session, season, where, stream=True):
-            table(by_id[venue_id], lines, whole=True)
+        for venue_id, lines in whole_lines([v.id for v in deepen]):
+            table(venue_id, lines, whole=True)
     return [_venue_list(tables[v.id], outcomes[v.id]) for v in venues]
 
 

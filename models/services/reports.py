@@ -22,6 +22,7 @@ from models.services.audit import plain, record
 from models.services.players import create_player
 from models.services.report_checks import CheckedReport, check_report
 from models.services.scoring import chart_rule
+from models.services.standing_lines import refresh_places
 
 
 def report_snapshot(tournament: Tournament) -> dict[str, Any]:
@@ -96,6 +97,25 @@ def _store_results(
     set_committed_value(tournament, "results", list(stored))
 
 
+# Where a report counts in standings: (kind, season id, venue id).
+Counted = tuple[str, int, int]
+
+
+def _counted(tournament: Tournament) -> Counted:
+    return (tournament.kind, tournament.season_id, tournament.venue_id)
+
+
+def _refresh_standings(session: Session, reports: list[Tournament | Counted], players: set[int]) -> None:
+    """The stored standing lines of these players where these reports count (as they are, or
+    were before a correction), recomputed (R1, R9-R11): only regular reports count."""
+    places = set()
+    for report in reports:
+        kind, season_id, venue_id = report if isinstance(report, tuple) else _counted(report)
+        if kind == "regular":
+            places.add((season_id, venue_id))
+    refresh_places(session, places, players)
+
+
 def refuse_taken_slot(session: Session, report: dict[str, Any], exclude_id: int | None) -> None:
     """One live report per venue, date and session (a 409); the database's unique index is the
     last guard when two arrive at once."""
@@ -134,6 +154,7 @@ def submit_report(session: Session, actor: Actor, report: dict[str, Any]) -> tup
     session.add(tournament)
     session.flush()
     _store_results(session, tournament, results)
+    _refresh_standings(session, [tournament], {result["player_id"] for result, _ in results})
     record(
         session, actor, "tournament.create", "tournament", tournament.id, after=report_snapshot(tournament)
     )
@@ -216,6 +237,8 @@ def correct_report(
         raise Conflict(f"Report {tournament.id} is voided; report the tournament anew instead.")
     may_change(actor, tournament)
     before = report_snapshot(tournament)
+    counted_before = _counted(tournament)
+    players_before = {r.player_id for r in tournament.results}
     stored = {
         "venue_id": tournament.venue_id,
         "date": tournament.date,
@@ -244,6 +267,8 @@ def correct_report(
     session.flush()
     session.refresh(tournament)
     _store_results(session, tournament, results)
+    players = players_before | {result["player_id"] for result, _ in results}
+    _refresh_standings(session, [counted_before, tournament], players)
     record(
         session,
         actor,
@@ -267,7 +292,7 @@ def void_report(session: Session, actor: Actor, tournament: Tournament, reason: 
     tournament.voided_at = utcnow()
     tournament.voided_by = actor.name
     tournament.void_reason = reason
-    session.flush()
+    _refresh_standings(session, [tournament], {r.player_id for r in tournament.results})
     record(
         session,
         actor,

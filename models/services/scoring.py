@@ -12,6 +12,7 @@ from models.entities.tournaments import Tournament
 from models.errors import RuleViolation
 from models.rules.charts import DEFAULT_CHART, Band, Chart, NoBandForEntrants
 from models.rules.reports import score_report
+from models.services.standing_lines import refresh_lines
 
 
 def chart_rule(chart: PointsChart | None) -> Chart:
@@ -67,5 +68,6 @@ def rescore_season(session: Session, season: Season) -> int:
             if new != (result.placement_points, result.participation_points, result.points):
                 result.placement_points, result.participation_points, result.points = new
                 changed += 1
-    session.flush()
+    if changed:
+        refresh_lines(session, season)
     return changed

@@ -15,6 +15,7 @@ from models.services.audit import record, snapshot
 from models.services.lookup import require_exists
 from models.services.scoring import SCORING_SETTINGS, rescore_season
 from models.services.season_queries import overlapping_seasons
+from models.services.standing_lines import LINE_SETTINGS, refresh_lines
 
 SETTINGS = tuple(SEASON_DEFAULTS)
 
@@ -132,6 +133,9 @@ def update_season(
     if any(name in changes and changes[name] != before.get(name) for name in SCORING_SETTINGS):
         # R7, R8: stored results and so every standing follow the new chart and settings.
         rescored = rescore_season(session, season)
+    if not rescored and any(name in changes for name in LINE_SETTINGS):
+        # R9, R10: the stored standing lines follow the new bonus tiers and count.
+        refresh_lines(session, season)
     if rescored and not reason:
         raise InvalidInput.at(
             "reason", f"This change rescores {rescored} stored result(s): say why, for the audit log (R18)."

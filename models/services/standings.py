@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
-from itertools import groupby
-from operator import itemgetter
-from typing import Any
+from typing import Any, NamedTuple
 
-from sqlalchemy import String, case, cast, func, select, text
+from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
 from models.entities.league import Season, Venue
@@ -18,8 +16,9 @@ from models.entities.players import Player
 from models.entities.tournaments import Result, Tournament
 from models.errors import NotFound
 from models.infra.clock import today
-from models.rules.standings import Line, Row, Tier, ranked_lines
+from models.rules.standings import Row, ranked_lines
 from models.services.lookup import get_or_raise
+from models.services.standing_lines import counted_results, season_tiers, stored_lines, summed_lines
 
 
 @dataclass
@@ -66,122 +65,57 @@ def season_tables(
     session: Session, season: Season, venues: Sequence[Venue], as_of: date
 ) -> dict[int, VenueStandings]:
     """R1, R11: the standings of several venues of a season, as of a day, in two queries whatever
-    the number of venues (each venue is still its own league)."""
-    where = season_results(season, [venue.id for venue in venues], as_of)
-    totals = venue_totals(session, where)
-    lines = standing_lines(session, season, where)
+    the number of venues (each venue is still its own league). The stored lines serve unless a
+    venue has results after the day; then they are summed from the results to that day."""
+    venue_ids = [venue.id for venue in venues]
+    totals = venue_totals(session, season, venue_ids, as_of)
+    if any(total.later for total in totals.values()):
+        lines = dict(summed_lines(session, season, counted_results(season, venue_ids, as_of)))
+    else:
+        lines = dict(stored_lines(session, season, venue_ids))
     tiers = season_tiers(season)
     return {
         venue.id: VenueStandings(
             season,
             venue,
             as_of,
-            *totals.get(venue.id, (0, 0)),
+            *totals.get(venue.id, NO_TOURNAMENTS)[:2],
             ranked_lines(lines.get(venue.id, []), tiers),
         )
         for venue in venues
     }
 
 
-def season_results(season: Season, venue_ids: Sequence[int], as_of: date) -> tuple[Any, ...]:
-    """What counts in standings: the season's live regular tournaments at these venues to a day."""
-    return (
-        Tournament.season_id == season.id,
-        Tournament.venue_id.in_(venue_ids),
-        Tournament.kind == "regular",
-        Tournament.voided_at.is_(None),
-        Tournament.date <= as_of,
-    )
+class Totals(NamedTuple):
+    """A venue's regular tournaments counted in standings to a day, their entrants (R12's average
+    attendance), and how many more it has after that day."""
+
+    tournaments: int
+    entrants: int
+    later: int
 
 
-def venue_totals(session: Session, where: Sequence[Any]) -> dict[int, tuple[int, int]]:
-    """Each venue's (tournaments, entrants) counted in standings (R12's average attendance)."""
+NO_TOURNAMENTS = Totals(0, 0, 0)
+
+
+def venue_totals(
+    session: Session, season: Season, venue_ids: Sequence[int] | None, as_of: date
+) -> dict[int, Totals]:
+    """Each venue's Totals (of the season's venues with tournaments, these ones only if given)."""
+    on_time = Tournament.date <= as_of
     return {
-        venue_id: (int(count), int(entrants))
-        for venue_id, count, entrants in session.execute(
+        venue_id: Totals(int(count), int(entrants), int(later))
+        for venue_id, count, entrants, later in session.execute(
             select(
                 Tournament.venue_id,
-                func.count(Tournament.id),
-                func.coalesce(func.sum(Tournament.entrants), 0),
+                func.sum(case((on_time, 1), else_=0)),
+                func.sum(case((on_time, Tournament.entrants), else_=0)),
+                func.sum(case((on_time, 0), else_=1)),
             )
-            .where(*where)
+            .where(*counted_results(season, venue_ids))
             .group_by(Tournament.venue_id)
         )
     }
-
-
-def season_tiers(season: Season) -> list[Tier]:
-    return [Tier(int(t["events"]), int(t["points"])) for t in season.attendance_bonus or []]
-
-
-def standing_lines(session: Session, season: Season, where: Sequence[Any]) -> dict[int, list[Line]]:
-    """Each venue's lines (models/rules/standings.Line): every player's results there summed by
-    the database, in one query whatever the number of venues."""
-    return dict(lines_by_venue(session, season, where))
-
-
-def lines_by_venue(
-    session: Session, season: Season, where: Sequence[Any], stream: bool = False
-) -> Iterator[tuple[int, list[Line]]]:
-    """(venue id, its lines), venue after venue. With `stream`, rows come from the database in
-    batches, so a national league's lines are never all in memory at once unless the caller
-    keeps them. R10's best tournaments are picked by a window over each player's totals."""
-    total = Result.placement_points + Result.participation_points
-    columns: list[Any] = [
-        Tournament.venue_id,
-        Result.player_id,
-        Result.place,
-        Result.status,
-        Result.placement_points,
-        Result.participation_points,
-        total.label("total"),
-    ]
-    if season.count_best is not None:
-        best_first = func.row_number().over(
-            partition_by=(Tournament.venue_id, Result.player_id), order_by=total.desc()
-        )
-        columns.append(best_first.label("best_first"))
-    results = (
-        select(*columns).join(Tournament, Tournament.id == Result.tournament_id).where(*where).subquery()
-    )
-    r = results.c
-    counted = (
-        func.sum(r.total)
-        if season.count_best is None
-        else func.sum(case((r.best_first <= season.count_best, r.total), else_=0))
-    )
-    statement = (
-        select(
-            r.player_id,
-            Player.display_name,
-            func.count(),
-            func.sum(case((r.status != "no_show", 1), else_=0)),
-            func.sum(r.placement_points),
-            func.sum(r.participation_points),
-            counted,
-            func.sum(case((r.place == 1, 1), else_=0)),
-            func.sum(case((r.placement_points > 0, 1), else_=0)),
-            func.min(r.place),
-            func.sum(r.place),
-            func.max(r.total),
-            func.aggregate_strings(cast(r.place, String), ","),
-            r.venue_id,
-        )
-        .join(Player, Player.id == r.player_id)
-        .group_by(r.venue_id, r.player_id, Player.display_name)
-        .order_by(r.venue_id, r.player_id)
-    )
-    if stream:
-        if session.get_bind().dialect.name == "postgresql":
-            # Rows in batches means a server-side cursor there, for which the planner favours
-            # plans that start fast (a national league's results walked in index order: seconds)
-            # over the hash aggregate that finishes first: tell it all rows are wanted.
-            session.execute(text("SET LOCAL cursor_tuple_fraction = 1.0"))
-        statement = statement.execution_options(yield_per=2000)
-    rows = session.execute(statement)
-    make = Line._make
-    for venue_id, venue_rows in groupby(rows, key=itemgetter(-1)):
-        yield venue_id, [make(row[:-1]) for row in venue_rows]
 
 
 def player_seasons(session: Session, player: Player) -> list[dict[str, Any]]:

@@ -211,22 +211,20 @@ def answers(app: Flask, world: World) -> dict[str, Any]:
 
 @dataclass
 class Call:
-    players: frozenset[int]  # the venue's whole table
+    players: frozenset[int]  # the lines it was given: the venue's whole table, or its top
     depth: int
     rows: int  # the rows ranked
-
-    @property
-    def cut_short(self) -> bool:
-        return self.rows < len(self.players)
+    venue: int = 0
 
 
 def spy_on_compute_lists(monkeypatch: pytest.MonkeyPatch) -> list[list[Call]]:
-    """Each computation of the lists, as every table it ranked."""
+    """Each computation of the lists, as every table it ranked (the lines given, of which venue)."""
     runs: list[list[Call]] = []
     compute = qualification_queries._compute_lists
     leading_rows: Callable[[Sequence[Line], Sequence[Tier], int], list[Row]] = (
         qualification_queries.leading_rows
     )
+    standings = qualification_queries.VenueStandings
 
     def computing(*args: Any, **kwargs: Any) -> Any:
         runs.append([])
@@ -237,8 +235,13 @@ def spy_on_compute_lists(monkeypatch: pytest.MonkeyPatch) -> list[list[Call]]:
         runs[-1].append(Call(frozenset(line.player_id for line in lines), depth, len(rows)))
         return rows
 
+    def table(season: Any, venue: Any, *args: Any) -> Any:
+        runs[-1][-1].venue = venue.id  # each table is made right after its rows are ranked
+        return standings(season, venue, *args)
+
     monkeypatch.setattr(qualification_queries, "_compute_lists", computing)
     monkeypatch.setattr(qualification_queries, "leading_rows", ranking)
+    monkeypatch.setattr(qualification_queries, "VenueStandings", table)
     return runs
 
 
@@ -306,16 +309,24 @@ def test_top_of_each_table_gives_the_lists_of_whole_tables_r12_r13_r14(
     # Under most_played and home_venue tables are never cut (a player left out of a full venue
     # may belong there): every table is ranked whole.
     assert trimmed_runs, "the lists were never computed"
+    # Every venue's whole table, from the computation with no cut.
+    whole_tables = {call.venue: call.players for call in runs[len(trimmed_runs)]}
+    assert set(whole_tables) == set(world.venues)
+
+    def cut_short(call: Call) -> bool:
+        return call.rows < len(whole_tables[call.venue])
+
     for calls in trimmed_runs:
-        assert len({call.players for call in calls}) == len(world.venues)
+        assert {call.venue for call in calls} == set(world.venues)
+        assert all(call.players <= whole_tables[call.venue] for call in calls)
         if policy != "best_rank":
-            assert not any(call.cut_short for call in calls), calls
+            assert not any(cut_short(call) for call in calls), calls
             continue
-        assert any(call.cut_short for call in calls), calls
-        first_venue = [call for call in calls if set(world.stars) <= call.players]
-        assert [call.cut_short for call in first_venue] == [True, False], first_venue
-        final = {call.players: call for call in calls}
-        assert any(call.cut_short for call in final.values()), f"every table ended whole: {calls}"
+        assert any(cut_short(call) for call in calls), calls
+        first_venue = [call for call in calls if call.venue == world.venues[0]]
+        assert [cut_short(call) for call in first_venue] == [True, False], first_venue
+        final = {call.venue: call for call in calls}
+        assert any(cut_short(call) for call in final.values()), f"every table ended whole: {calls}"
     # The league has what it was built for.
     assert {
         "underage",
@@ -391,10 +402,10 @@ def test_a_player_below_the_depth_where_they_would_rather_qualify_still_goes_the
     monkeypatch.setattr(qualification_queries, "DEPTH_BEYOND_QUOTA", shipped)
     runs = spy_on_compute_lists(monkeypatch)
     trimmed = answers(app, world)
-    y_table = [call for calls in runs for call in calls if ann in call.players and bob in call.players]
+    y_table = [call for calls in runs for call in calls if call.venue == y]
     if policy == "best_rank":
-        assert any(call.cut_short and len(call.players) == 17 for call in y_table), y_table
+        assert any(call.rows < 17 for call in y_table), y_table
     else:
-        assert y_table and not any(call.cut_short for call in y_table), y_table
+        assert y_table and all(call.rows == 17 for call in y_table), y_table
     assert qualified_where(trimmed) == expected
     assert trimmed == whole
