@@ -56,6 +56,7 @@ from models.rules.charts import DEFAULT_CHART  # noqa: E402
 from models.rules.players import default_display_name, display_key, normalise_name  # noqa: E402
 from models.rules.reports import score_report  # noqa: E402
 from models.services.keys import create_key  # noqa: E402
+from models.services.standing_lines import rebuild_lines  # noqa: E402
 
 # The league at scale 1.
 REGIONS, VENUES, PLAYERS, WEEKS, HISTORY_SEASONS = 10, 400, 30_000, 12, 4
@@ -310,6 +311,9 @@ def bulk_history(engine: Engine, league: League) -> None:
                 )
     insert_rows(session, Tournament, tournaments)
     insert_rows(session, Result, results)
+    # Results loaded behind the service's back: their standing lines are summed here, as
+    # `flask --app app standings rebuild` would.
+    rebuild_lines(session, range(1, len(league.history) + 1))
     session.commit()
     session.close()
     reset_sequences(engine, ("tournaments", "results"))

@@ -7,8 +7,8 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-from sqlalchemy import insert, select
-from sqlalchemy.orm import Session
+from sqlalchemy import and_, func, insert, select
+from sqlalchemy.orm import Session, aliased
 from sqlalchemy.orm.attributes import set_committed_value
 
 from models.actor import Actor
@@ -22,7 +22,7 @@ from models.services.audit import plain, record
 from models.services.players import create_player
 from models.services.report_checks import CheckedReport, check_report
 from models.services.scoring import chart_rule
-from models.services.standing_lines import refresh_places
+from models.services.standing_lines import add_results, refresh_places
 
 
 def report_snapshot(tournament: Tournament) -> dict[str, Any]:
@@ -154,7 +154,8 @@ def submit_report(session: Session, actor: Actor, report: dict[str, Any]) -> tup
     session.add(tournament)
     session.flush()
     _store_results(session, tournament, results)
-    _refresh_standings(session, [tournament], {result["player_id"] for result, _ in results})
+    if tournament.kind == "regular":
+        add_results(session, checked.season, tournament.venue_id, [result for result, _ in results])
     record(
         session, actor, "tournament.create", "tournament", tournament.id, after=report_snapshot(tournament)
     )
@@ -164,22 +165,33 @@ def submit_report(session: Session, actor: Actor, report: dict[str, Any]) -> tup
 
 
 def _twins(session: Session, tournament: Tournament) -> list[Notice]:
-    """Live reports of the same venue and day with exactly these results (player, place, status)."""
-    mine = {(r.player_id, r.place, r.status) for r in tournament.results}
-    others = session.scalars(
-        select(Tournament).where(
+    """Live reports of the same venue and day with exactly these results (player, place, status),
+    found by the database: those where every result matches one of this report's."""
+    other, mine = aliased(Result), aliased(Result)
+    twins = session.execute(
+        select(Tournament.id, Tournament.session)
+        .join(other, other.tournament_id == Tournament.id)
+        .join(
+            mine,
+            and_(
+                mine.tournament_id == tournament.id,
+                mine.player_id == other.player_id,
+                mine.place == other.place,
+                mine.status == other.status,
+            ),
+        )
+        .where(
             Tournament.venue_id == tournament.venue_id,
             Tournament.date == tournament.date,
             Tournament.id != tournament.id,
             Tournament.entrants == tournament.entrants,
             Tournament.voided_at.is_(None),
         )
+        .group_by(Tournament.id, Tournament.session, Tournament.entrants)
+        .having(func.count() == Tournament.entrants)
+        .order_by(Tournament.id)
     )
-    return [
-        matches_report(other.id, other.session)
-        for other in others
-        if {(r.player_id, r.place, r.status) for r in other.results} == mine
-    ]
+    return [matches_report(twin_id, session_number) for twin_id, session_number in twins]
 
 
 def record_override(session: Session, actor: Actor, tournament: Tournament, checked: CheckedReport) -> None:

@@ -6,7 +6,7 @@ removal. `rebuild_lines` recomputes them all (after a bulk load or a restore).""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from datetime import date
 from itertools import groupby
 from operator import itemgetter
@@ -26,13 +26,14 @@ from sqlalchemy import (
     select,
     text,
 )
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, aliased
 
 from models.entities.league import Season
 from models.entities.players import Player
 from models.entities.standings import StandingLine
 from models.entities.tournaments import Result, Tournament
-from models.rules.standings import Line, Tier
+from models.rules.standings import Entry, Line, Tier, line_of, line_points
 
 # The Line fields the database sums, in Line's order after (player_id, display_name).
 SUMS = tuple(Line._fields[2:])
@@ -248,6 +249,60 @@ def refresh_lines(
         sums.c.counted + _bonus(sums.c.played, season_tiers(season)),
     )
     session.execute(insert(StandingLine).from_select(columns, rows))
+
+
+def add_results(
+    session: Session, season: Season, venue_id: int, results: Sequence[Mapping[str, Any]]
+) -> None:
+    """A new report's results (one per player, each with place, status and points) added to the
+    stored lines of its venue in one statement: each line moves on by the one result (a line
+    made for a first result), whatever the history. Under count_best (R10) a new result can
+    push another out of the counted ones: those lines are recomputed."""
+    players = {int(result["player_id"]) for result in results}
+    if season.count_best is not None:
+        refresh_lines(session, season, [venue_id], players)
+        return
+    session.flush()
+    tiers = season_tiers(season)
+    rows = []
+    for result in results:
+        entry = Entry(
+            0, result["place"], result["status"], result["placement_points"], result["participation_points"]
+        )
+        line = line_of(int(result["player_id"]), "", [entry], None)
+        sums = {name: getattr(line, name) for name in SUMS}
+        rows.append(
+            {
+                "season_id": season.id,
+                "venue_id": venue_id,
+                "player_id": line.player_id,
+                **sums,
+                "points": line_points(line, tiers),
+            }
+        )
+    dialect = session.get_bind().dialect.name
+    statement = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(StandingLine)
+    new, old = statement.excluded, StandingLine
+    least, greatest = (func.least, func.greatest) if dialect == "postgresql" else (func.min, func.max)
+    played = old.played + new.played
+    statement = statement.on_conflict_do_update(
+        index_elements=["season_id", "venue_id", "player_id"],
+        set_={
+            "finishes": old.finishes + new.finishes,
+            "played": played,
+            "placement_points": old.placement_points + new.placement_points,
+            "participation_points": old.participation_points + new.participation_points,
+            "counted": old.counted + new.counted,
+            "wins": old.wins + new.wins,
+            "points_finishes": old.points_finishes + new.points_finishes,
+            "best_finish": least(old.best_finish, new.best_finish),
+            "place_total": old.place_total + new.place_total,
+            "best_single": greatest(old.best_single, new.best_single),
+            "places": old.places + "," + new.places,
+            "points": old.counted + new.counted + _bonus(played, tiers),
+        },
+    )
+    session.execute(statement, rows)
 
 
 def refresh_places(
