@@ -32,6 +32,7 @@ from models.infra.migrate import alembic_config, upgrade  # noqa: E402
 from models.rules.charts import DEFAULT_CHART  # noqa: E402
 from models.rules.reports import score_report  # noqa: E402
 from models.services.qualification_queries import compute_lists  # noqa: E402
+from models.services.standing_lines import rebuild_lines  # noqa: E402
 
 REGIONS, VENUES, PLAYERS, WEEKS, ENTRANTS, TRAVELLERS = 20, 400, 30_000, 12, 25, 3
 
@@ -108,6 +109,7 @@ def load(app: Any, rng: random.Random) -> int:
     session.execute(insert(Tournament), tournaments)
     for chunk in range(0, len(results), 20_000):
         session.execute(insert(Result), results[chunk : chunk + 20_000])
+    rebuild_lines(session, [season.id])  # results loaded in bulk: their standing lines too
     session.commit()
     season_id = season.id
     session.close()

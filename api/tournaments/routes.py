@@ -44,12 +44,18 @@ blp = Blueprint(
 )
 
 
+# Schemas are made once: making one copies its fields, nested ones too (a report's rows).
+REPORT_IN, CORRECTION_IN, REPORT_WRITTEN = ReportIn(), CorrectionIn(), ReportWritten()
+CSV_QUERY_FIELDS = frozenset(CsvQuery().fields)
+REPORT_FIELDS = tuple(ReportOut().fields)
+
+
 def _load(schema: Schema) -> tuple[dict[str, Any], CsvReport | None]:
     """The report from a JSON body, or from a CSV body plus the query string (with the sheet,
     to name its rows and columns in any refusal)."""
     sheet: CsvReport | None = None
     if request.mimetype == "text/csv":
-        query = {k: v for k, v in request.args.items() if k in CsvQuery().fields and k != "dry_run"}
+        query = {k: v for k, v in request.args.items() if k in CSV_QUERY_FIELDS and k != "dry_run"}
         sheet = parse_report_csv(request.get_data())
         raw: Any = {**_typed(query), "results": sheet.results}
     elif not request.get_data():
@@ -130,7 +136,7 @@ def _typed(query: dict[str, str]) -> dict[str, Any]:
 
 def _written(tournament: Tournament, notices: list[Notice]) -> dict[str, Any]:
     # The raw values: blp.response dumps them with ReportWritten (dumping twice fails on dates).
-    return {**{name: getattr(tournament, name) for name in ReportOut().fields}, "warnings": notices}
+    return {**{name: getattr(tournament, name) for name in REPORT_FIELDS}, "warnings": notices}
 
 
 def _dry_run(write: Callable[[], tuple[Tournament, list[Notice]]]) -> Response:
@@ -140,7 +146,7 @@ def _dry_run(write: Callable[[], tuple[Tournament, list[Notice]]]) -> Response:
     savepoint = session.begin_nested()
     try:
         tournament, notices = write()
-        answer = {**ReportWritten().dump(_written(tournament, notices)), "dry_run": True}
+        answer = {**REPORT_WRITTEN.dump(_written(tournament, notices)), "dry_run": True}
     finally:
         savepoint.rollback()
     return Response(json.dumps(answer), status=200, mimetype="application/json")
@@ -172,7 +178,7 @@ class TournamentsViews(MethodView):
         The whole report is refused on any problem: nothing is stored, no player created.
         `?dry_run=1` checks it completely and answers (200) what would be stored, storing nothing.
         """
-        report, sheet = _load(ReportIn())
+        report, sheet = _load(REPORT_IN)
 
         def write() -> tuple[Tournament, list[Notice]]:
             with _named_by(sheet):
@@ -211,7 +217,7 @@ class TournamentByIdViews(MethodView):
         """
         session, actor = db.session(), current_actor()
         tournament = get_report(session, actor, tournament_id)
-        data, sheet = _load(CorrectionIn())
+        data, sheet = _load(CORRECTION_IN)
         reason = data.pop("reason")
 
         def write() -> tuple[Tournament, list[Notice]]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-from sqlalchemy import and_, func, insert, select
+from sqlalchemy import Select, and_, bindparam, func, insert, select
 from sqlalchemy.orm import Session, aliased
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -164,32 +164,49 @@ def submit_report(session: Session, actor: Actor, report: dict[str, Any]) -> tup
     return tournament, checked.notices
 
 
-def _twins(session: Session, tournament: Tournament) -> list[Notice]:
-    """Live reports of the same venue and day with exactly these results (player, place, status),
-    found by the database: those where every result matches one of this report's."""
+def _twins_query() -> Select[int, int]:
+    """Live reports of a venue and day, but one, with as many entrants as it and whose every
+    result (player, place, status) is one of its. Built once: building it costs more than the
+    database takes to answer it."""
     other, mine = aliased(Result), aliased(Result)
-    twins = session.execute(
+    return (
         select(Tournament.id, Tournament.session)
         .join(other, other.tournament_id == Tournament.id)
         .join(
             mine,
             and_(
-                mine.tournament_id == tournament.id,
+                mine.tournament_id == bindparam("tournament_id"),
                 mine.player_id == other.player_id,
                 mine.place == other.place,
                 mine.status == other.status,
             ),
         )
         .where(
-            Tournament.venue_id == tournament.venue_id,
-            Tournament.date == tournament.date,
-            Tournament.id != tournament.id,
-            Tournament.entrants == tournament.entrants,
+            Tournament.venue_id == bindparam("venue_id"),
+            Tournament.date == bindparam("date"),
+            Tournament.id != bindparam("tournament_id"),
+            Tournament.entrants == bindparam("entrants"),
             Tournament.voided_at.is_(None),
         )
         .group_by(Tournament.id, Tournament.session, Tournament.entrants)
         .having(func.count() == Tournament.entrants)
         .order_by(Tournament.id)
+    )
+
+
+TWINS = _twins_query()
+
+
+def _twins(session: Session, tournament: Tournament) -> list[Notice]:
+    """Live reports of the same venue and day with exactly these results (player, place, status)."""
+    twins = session.execute(
+        TWINS,
+        {
+            "tournament_id": tournament.id,
+            "venue_id": tournament.venue_id,
+            "date": tournament.date,
+            "entrants": tournament.entrants,
+        },
     )
     return [matches_report(twin_id, session_number) for twin_id, session_number in twins]
 

@@ -6,6 +6,7 @@ removal. `rebuild_lines` recomputes them all (after a bulk load or a restore).""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from datetime import date
 from itertools import groupby
@@ -280,12 +281,19 @@ def add_results(
                 "points": line_points(line, tiers),
             }
         )
-    dialect = session.get_bind().dialect.name
+    statement = _adding(session.get_bind().dialect.name, tuple(tiers))
+    session.execute(statement, rows)
+
+
+@functools.lru_cache(maxsize=64)
+def _adding(dialect: str, tiers: tuple[Tier, ...]) -> Any:
+    """add_results' upsert for a database and a season's bonus tiers, built once (building it
+    costs more than running it)."""
     statement = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(StandingLine)
     new, old = statement.excluded, StandingLine
     least, greatest = (func.least, func.greatest) if dialect == "postgresql" else (func.min, func.max)
     played = old.played + new.played
-    statement = statement.on_conflict_do_update(
+    return statement.on_conflict_do_update(
         index_elements=["season_id", "venue_id", "player_id"],
         set_={
             "finishes": old.finishes + new.finishes,
@@ -302,7 +310,6 @@ def add_results(
             "points": old.counted + new.counted + _bonus(played, tiers),
         },
     )
-    session.execute(statement, rows)
 
 
 def refresh_places(
