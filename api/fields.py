@@ -95,8 +95,13 @@ class UtcDateTime(fields.DateTime):
     """Timestamps are stored as naive UTC and shown as ISO 8601 with a Z."""
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> str | None:
-        if value is None:
-            return None
-        if isinstance(value, dt.datetime) and value.tzinfo is not None:
-            value = value.astimezone(dt.UTC).replace(tzinfo=None)
-        return str(value.replace(microsecond=0).isoformat() + "Z")
+        return utc_timestamp(value)
+
+
+def utc_timestamp(value: dt.datetime | None) -> str | None:
+    """How UtcDateTime writes a timestamp: ISO 8601 in UTC, to the second, with a Z."""
+    if value is None:
+        return None
+    if value.tzinfo is not None:
+        value = value.astimezone(dt.UTC).replace(tzinfo=None)
+    return str(value.replace(microsecond=0).isoformat() + "Z")

@@ -3,16 +3,17 @@ lists after the season (settling ties at the cut) and disqualifies players for a
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from flask import Response, after_this_request
+from flask import Response, after_this_request, current_app
 from flask.views import MethodView
 
 from api import db
 from api.auth import current_actor, office_only
 from api.blueprint import Blueprint
 from api.csv_export import CSV_ANSWER, csv_response, varies_by_accept, wants_csv
+from api.fields import exact_number, utc_timestamp
 from api.pagination import PageArgs, page_request, page_schema
 from api.qualifiers.schemas import (
     CSV_COLUMNS,
@@ -95,12 +96,26 @@ def _csv_lines(lists: Sequence[Mapping[str, Any]]) -> Iterator[list[Any]]:
             ]
 
 
-def _answer(lists: Sequence[Mapping[str, Any]], body: dict[str, Any], name: str) -> Any:
-    """The body as JSON, or the lists as CSV (`Accept: text/csv` or `?format=csv`)."""
+def _season_body(found: Qualification) -> Response:
+    """SeasonQualifiersOut, written directly: a national season's lists and regions are
+    thousands of items (the schema's per-field dump was most of the answer's cost once the lists
+    are computed). The lists are plain data already; only the numbers and the timestamp are
+    written as the schema's fields write them. A test holds it to the schema's dump."""
+    venues = [
+        {**venue, "average_attendance": exact_number(venue["average_attendance"])} for venue in found.lists
+    ]
+    body = {**_publication(found), "venues": venues, "regions": regions_of(found.lists)}
+    body["published_at"] = utc_timestamp(body["published_at"])
+    return Response(current_app.json.dumps(body), mimetype="application/json")
+
+
+def _answer(lists: Sequence[Mapping[str, Any]], body: Callable[[], Any], name: str) -> Any:
+    """The body as JSON (made only then), or the lists as CSV (`Accept: text/csv` or
+    `?format=csv`)."""
     after_this_request(varies_by_accept)
     if wants_csv():
         return csv_response(CSV_COLUMNS, _csv_lines(lists), name)
-    return body
+    return body()
 
 
 @blp.route("/<id:season_id>/qualifiers")
@@ -117,8 +132,7 @@ class SeasonQualifiersViews(MethodView):
         `get_season_qualifiers_csv`).
         """
         found = qualification_of(db.session(), season_id, current=args.get("view") == "current")
-        body = {**_publication(found), "venues": found.lists, "regions": regions_of(found.lists)}
-        return _answer(found.lists, body, f"qualifiers-season{season_id}.csv")
+        return _answer(found.lists, lambda: _season_body(found), f"qualifiers-season{season_id}.csv")
 
 
 @blp.route("/<id:season_id>/venues/<id:venue_id>/qualifiers")
@@ -135,7 +149,7 @@ class VenueQualifiersViews(MethodView):
         body = {**_publication(found), **venue}
         if found.changes is not None:
             body["changes"] = _venue_changes(found.changes, venue_id)
-        return _answer([venue], body, f"qualifiers-season{season_id}-venue{venue_id}.csv")
+        return _answer([venue], lambda: body, f"qualifiers-season{season_id}-venue{venue_id}.csv")
 
 
 def _venue_changes(changes: Mapping[str, Any], venue_id: int) -> dict[str, Any]:

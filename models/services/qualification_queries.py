@@ -4,7 +4,6 @@ a player qualified or why not; and who may play a playoff or the championship.""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Collection, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -127,8 +126,8 @@ DEPTH_BEYOND_QUOTA = 10
 
 def compute_lists(session: Session, season: Season, draws: Draws | None = None) -> list[dict[str, Any]]:
     """R12-R14: every venue's list as the stored results stand now, as plain data (the shape a
-    publication freezes). `draws` applies the office's settled ties. Each caller gets its own
-    copy to change as it likes."""
+    publication freezes). `draws` applies the office's settled ties. A reader's lists may be
+    shared with other readers of the same data version: read them, never change them."""
     draws = draws or {}
     memo: MutableMapping[Any, Any] | None = session.info.get(MEMO)
     if memo is None:
@@ -140,7 +139,7 @@ def compute_lists(session: Session, season: Season, draws: Draws | None = None) 
     found = memo.get(key)
     if found is None:
         found = memo[key] = _compute_lists(session, season, draws)
-    return copy.deepcopy(found)
+    return found
 
 
 def _compute_lists(session: Session, season: Season, draws: Draws) -> list[dict[str, Any]]:

@@ -5,11 +5,15 @@ publishes again; ties at the cut settled by naming who goes; every publication a
 
 from __future__ import annotations
 
+import json
 from datetime import date
 from typing import Any
 
 import pytest
 
+from api.qualifiers.routes import _publication
+from api.qualifiers.schemas import SeasonQualifiersOut
+from models.services.qualification_queries import qualification_of, regions_of
 from tests.builders import (
     TOURNAMENTS,
     MakeScene,
@@ -348,3 +352,28 @@ def test_every_publication_is_audited_r18(four: Any) -> None:
     entries = publications(scene)
     assert len(entries) == 2
     assert {e["entity_id"] for e in entries} == {scene.season_id}
+
+
+@pytest.mark.parametrize("view", ["official", "current"])
+def test_season_lists_written_directly_are_the_schemas_dump_r12(four: Any, app: Any, view: str) -> None:
+    """R12: the season-wide answer is written without the schema's per-field dump (for speed);
+    it must be exactly what SeasonQualifiersOut dumps of the same lists: before publishing, and
+    after it with a correction pending (published_at, note and changes set)."""
+    scene, (ace, bee, cat, dan, *fillers), report = four
+
+    def compare() -> None:
+        answer = scene.public.get(f"{qualifiers_path(scene.season_id)}?view={view}")
+        assert answer.status_code == 200
+        with app.app_context():
+            session = app.extensions["league_db"].read_sessionmaker()
+            found = qualification_of(session, scene.season_id, current=view == "current")
+            body = {**_publication(found), "venues": found.lists, "regions": regions_of(found.lists)}
+            expected = json.loads(json.dumps(SeasonQualifiersOut().dump(body)))
+            session.close()
+        assert answer.get_json() == expected
+
+    compare()
+    published(scene, note="Lists for the spring playoffs.")
+    correct(scene, report, [cat, dan, ace, bee, *fillers])
+    compare()
+    assert read_qualifiers(scene.public, scene.season_id)["changes"]["changed"] is True
