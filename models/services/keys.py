@@ -8,7 +8,7 @@ import secrets
 from collections.abc import Sequence
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, joinedload
 
 from models.actor import Actor
 from models.entities.access import ROLES, ApiKey, ApiKeyVenue
@@ -70,7 +70,14 @@ def list_keys(session: Session, page: PageRequest) -> Page[ApiKey]:
 def authenticate(session: Session, presented: str, request_id: str | None = None) -> Actor | None:
     """The caller a key stands for, or None for an unknown, revoked or malformed key."""
     digest = hash_key(presented)
-    key = session.scalar(select(ApiKey).where(ApiKey.key_hash == digest))
+    # The key and its venues in one statement (every request with a key runs this one).
+    key = (
+        session.execute(
+            select(ApiKey).where(ApiKey.key_hash == digest).options(joinedload(ApiKey.venue_links))
+        )
+        .unique()
+        .scalar_one_or_none()
+    )
     if key is None or key.revoked_at is not None or not hmac.compare_digest(key.key_hash, digest):
         return None
     return Actor(

@@ -85,16 +85,16 @@ def _scored_results(
 def _store_results(
     session: Session, tournament: Tournament, scored: list[tuple[dict[str, Any], Player]]
 ) -> None:
-    """A report's results in one statement (the unit of work would send one INSERT per result to
-    learn each id), read back in one, by place, each with the player it already has."""
-    session.execute(insert(Result), [{**result, "tournament_id": tournament.id} for result, _ in scored])
-    players = {player.id: player for _, player in scored}
+    """A report's results in one statement that returns them stored (the unit of work would send
+    one INSERT per result to learn each id), ordered by place, each with the player it already
+    has. RETURNING's rows come in any order: that costs nothing, places order them."""
     stored = session.scalars(
-        select(Result).where(Result.tournament_id == tournament.id).order_by(Result.place)
+        insert(Result).returning(Result), [{**result, "tournament_id": tournament.id} for result, _ in scored]
     ).all()
+    players = {player.id: player for _, player in scored}
     for result in stored:
         set_committed_value(result, "player", players[result.player_id])
-    set_committed_value(tournament, "results", list(stored))
+    set_committed_value(tournament, "results", sorted(stored, key=lambda result: result.place))
 
 
 # Where a report counts in standings: (kind, season id, venue id).

@@ -3,8 +3,14 @@ each result (R6-R8), how players are named and created (R5)."""
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pytest
 
+from api.tournaments.schemas import ReportOut, ReportWritten
+from models.entities import Tournament
+from models.rules.notices import Notice
 from tests.builders import (
     TOURNAMENTS,
     MakeScene,
@@ -338,3 +344,50 @@ def test_new_player_with_a_known_email_r5(scene: Scene) -> None:
     )
     response = scene.host.post(TOURNAMENTS, json=other)
     assert_problem(response, 422, "results.1.new_player.email", rule="R5")
+
+
+@pytest.mark.parametrize("dry_run", [False, True])
+def test_report_answers_written_directly_are_the_schemas_dump_r5_r7(
+    scene: Scene, app: Any, dry_run: bool
+) -> None:
+    """R5, R7: a report's answer (201, a dry run's 200, a correction's and a void's) is written
+    without the schema's per-field dump (for speed); it must be exactly what ReportWritten dumps
+    of the same report: rows with points and players, a new player's possible-duplicate
+    warning (R5, with its rule), timestamps and the void."""
+    match = scene.league.player("Jonathan Whitfield")
+    players = scene.players("Ann", "Bob", "Cy")
+    body = scene.body(players, days_ago(1))
+    body["results"].append(
+        {"place": 4, "new_player": {"full_name": "Jonathon Whitfield", "email": unique_email()}}
+    )
+    query = "?dry_run=1" if dry_run else ""
+    answer = scene.office.post(f"{TOURNAMENTS}{query}", json=body)
+    assert answer.status_code == (200 if dry_run else 201), answer.get_data(as_text=True)
+    written = answer.get_json()
+    assert written.pop("dry_run", False) is dry_run
+    assert [w["player_ids"] for w in written["warnings"] if w["code"] == "possible_duplicate"] == [
+        [match["id"]]
+    ]
+    if dry_run:
+        return
+    assert written == schema_dump(app, written["id"], written["warnings"])
+    corrected = scene.office.put(
+        f"{TOURNAMENTS}/{written['id']}", json={"results": body["results"][:3], "reason": "Typo."}
+    )
+    assert corrected.status_code == 200
+    assert corrected.get_json() == schema_dump(app, written["id"], corrected.get_json()["warnings"])
+    voided = scene.office.post(f"{TOURNAMENTS}/{written['id']}/void", json={"reason": "Twice."})
+    assert voided.status_code == 200
+    assert voided.get_json()["voided_at"].endswith("Z")
+
+
+def schema_dump(app: Any, report_id: int, warnings: list[dict[str, Any]]) -> dict[str, Any]:
+    """ReportWritten's dump of the stored report, with these warnings."""
+    with app.app_context():
+        session = app.extensions["league_db"].read_sessionmaker()
+        tournament = session.get(Tournament, report_id)
+        notices = [Notice(w["code"], w["message"], tuple(w["player_ids"]), w["rule"]) for w in warnings]
+        values = {name: getattr(tournament, name) for name in ReportOut().fields}
+        dumped: dict[str, Any] = json.loads(json.dumps(ReportWritten().dump({**values, "warnings": notices})))
+        session.close()
+    return dumped
