@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from sqlalchemy import MetaData
+from typing import cast
+
+from sqlalchemy import MetaData, Table
 from sqlalchemy.orm import DeclarativeBase
 
 NAMING_CONVENTION = {
@@ -16,3 +18,9 @@ NAMING_CONVENTION = {
 
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+def table_of(entity: type[Base]) -> Table:
+    """An entity's table, for the few hot statements written on tables rather than entities
+    (running a statement through the ORM costs more than the database takes to answer it)."""
+    return cast(Table, entity.__table__)

@@ -8,10 +8,11 @@ from datetime import date, timedelta
 from typing import Any
 
 from sqlalchemy import Select, and_, bindparam, func, insert, select
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from models.actor import Actor
+from models.entities.base import table_of
 from models.entities.players import Player
 from models.entities.tournaments import Result, Tournament
 from models.errors import Conflict, Forbidden, Problem
@@ -116,18 +117,26 @@ def _refresh_standings(session: Session, reports: list[Tournament | Counted], pl
     refresh_places(session, places, players)
 
 
+def _slot_query() -> Select[int]:
+    """A live report holding a venue, date and session, but one: on the table, built once."""
+    reports = table_of(Tournament)
+    return select(reports.c.id).where(
+        reports.c.venue_id == bindparam("venue_id"),
+        reports.c.date == bindparam("date"),
+        reports.c.session == bindparam("session"),
+        reports.c.voided_at.is_(None),
+        reports.c.id != bindparam("exclude_id"),
+    )
+
+
+SLOT = _slot_query()
+
+
 def refuse_taken_slot(session: Session, report: dict[str, Any], exclude_id: int | None) -> None:
     """One live report per venue, date and session (a 409); the database's unique index is the
     last guard when two arrive at once."""
-    query = select(Tournament.id).where(
-        Tournament.venue_id == report["venue_id"],
-        Tournament.date == report["date"],
-        Tournament.session == report["session"],
-        Tournament.voided_at.is_(None),
-    )
-    if exclude_id is not None:
-        query = query.where(Tournament.id != exclude_id)
-    clash = session.scalar(query)
+    slot = {name: report[name] for name in ("venue_id", "date", "session")}
+    clash = session.connection().execute(SLOT, {**slot, "exclude_id": exclude_id or 0}).scalar()
     if clash is not None:
         raise Conflict(
             f"Report {clash} already holds venue {report['venue_id']}, {report['date'].isoformat()}, "
@@ -166,31 +175,32 @@ def submit_report(session: Session, actor: Actor, report: dict[str, Any]) -> tup
 
 def _twins_query() -> Select[int, int]:
     """Live reports of a venue and day, but one, with as many entrants as it and whose every
-    result (player, place, status) is one of its. Built once: building it costs more than the
-    database takes to answer it."""
-    other, mine = aliased(Result), aliased(Result)
+    result (player, place, status) is one of its. Built once, on the tables (no ORM entities to
+    resolve): building and running it through the ORM cost more than the database takes."""
+    reports, results = table_of(Tournament), table_of(Result)
+    other, mine = results.alias("other"), results.alias("mine")
     return (
-        select(Tournament.id, Tournament.session)
-        .join(other, other.tournament_id == Tournament.id)
+        select(reports.c.id, reports.c.session)
+        .join(other, other.c.tournament_id == reports.c.id)
         .join(
             mine,
             and_(
-                mine.tournament_id == bindparam("tournament_id"),
-                mine.player_id == other.player_id,
-                mine.place == other.place,
-                mine.status == other.status,
+                mine.c.tournament_id == bindparam("tournament_id"),
+                mine.c.player_id == other.c.player_id,
+                mine.c.place == other.c.place,
+                mine.c.status == other.c.status,
             ),
         )
         .where(
-            Tournament.venue_id == bindparam("venue_id"),
-            Tournament.date == bindparam("date"),
-            Tournament.id != bindparam("tournament_id"),
-            Tournament.entrants == bindparam("entrants"),
-            Tournament.voided_at.is_(None),
+            reports.c.venue_id == bindparam("venue_id"),
+            reports.c.date == bindparam("date"),
+            reports.c.id != bindparam("tournament_id"),
+            reports.c.entrants == bindparam("entrants"),
+            reports.c.voided_at.is_(None),
         )
-        .group_by(Tournament.id, Tournament.session, Tournament.entrants)
-        .having(func.count() == Tournament.entrants)
-        .order_by(Tournament.id)
+        .group_by(reports.c.id, reports.c.session, reports.c.entrants)
+        .having(func.count() == reports.c.entrants)
+        .order_by(reports.c.id)
     )
 
 
@@ -199,7 +209,7 @@ TWINS = _twins_query()
 
 def _twins(session: Session, tournament: Tournament) -> list[Notice]:
     """Live reports of the same venue and day with exactly these results (player, place, status)."""
-    twins = session.execute(
+    twins = session.connection().execute(
         TWINS,
         {
             "tournament_id": tournament.id,

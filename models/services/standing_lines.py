@@ -30,6 +30,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, aliased
 
+from models.entities.base import table_of
 from models.entities.league import Season
 from models.entities.players import Player
 from models.entities.standings import StandingLine
@@ -282,15 +283,16 @@ def add_results(
             }
         )
     statement = _adding(session.get_bind().dialect.name, tuple(tiers))
-    session.execute(statement, rows)
+    session.connection().execute(statement, rows)
 
 
 @functools.lru_cache(maxsize=64)
 def _adding(dialect: str, tiers: tuple[Tier, ...]) -> Any:
     """add_results' upsert for a database and a season's bonus tiers, built once (building it
     costs more than running it)."""
-    statement = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(StandingLine)
-    new, old = statement.excluded, StandingLine
+    lines = table_of(StandingLine)
+    statement = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(lines)
+    new, old = statement.excluded, lines.c
     least, greatest = (func.least, func.greatest) if dialect == "postgresql" else (func.min, func.max)
     played = old.played + new.played
     return statement.on_conflict_do_update(
