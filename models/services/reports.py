@@ -149,19 +149,24 @@ def submit_report(session: Session, actor: Actor, report: dict[str, Any]) -> tup
     """Store a new report; returns it and its notices (e.g. possible duplicate players, R5)."""
     checked = check_report(session, actor, report)
     refuse_taken_slot(session, report, None)
-    tournament = Tournament(
-        venue_id=checked.venue.id,
-        season_id=checked.season.id,
-        date=report["date"],
-        session=report["session"],
-        kind=report["kind"],
-        entrants=len(checked.rows),
-        reported_by=actor.name,
-        reported_by_key_id=actor.key_id,
-    )
     results = _scored_results(session, actor, checked)
-    session.add(tournament)
-    session.flush()
+    session.flush()  # new players first
+    # One INSERT … RETURNING the stored row (the unit of work's bookkeeping costs more).
+    tournament = session.scalars(
+        insert(Tournament).returning(Tournament),
+        [
+            {
+                "venue_id": checked.venue.id,
+                "season_id": checked.season.id,
+                "date": report["date"],
+                "session": report["session"],
+                "kind": report["kind"],
+                "entrants": len(checked.rows),
+                "reported_by": actor.name,
+                "reported_by_key_id": actor.key_id,
+            }
+        ],
+    ).one()
     _store_results(session, tournament, results)
     if tournament.kind == "regular":
         add_results(session, checked.season, tournament.venue_id, [result for result, _ in results])
