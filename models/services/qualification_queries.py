@@ -68,11 +68,31 @@ def age_day(season: Season) -> date:
     return season.championship_date or season.ends_on
 
 
-def _entrants(session: Session, season: Season, player_ids: Collection[int]) -> dict[int, Entrant]:
-    """R13: what skips each of these players everywhere, in three queries (the season's
-    disqualifications and the suspensions running are few: they are read whole)."""
+@dataclass(frozen=True)
+class _Facts:
+    """What qualification reads of a player: the name (ranking's order among equals), and for
+    R13 and R14 the date of birth and home venue."""
+
+    display_name: str
+    born: date | None
+    home_venue_id: int | None
+
+
+def _player_facts(session: Session, player_ids: Collection[int]) -> dict[int, _Facts]:
+    """These players' _Facts, in one query."""
     if not player_ids:
         return {}
+    rows = session.execute(
+        select(Player.id, Player.display_name, Player.date_of_birth, Player.home_venue_id).where(
+            _among(session, Player.id, sorted(player_ids))
+        )
+    )
+    return {player_id: _Facts(name, born, home) for player_id, name, born, home in rows}
+
+
+def _skipping(session: Session, season: Season) -> tuple[set[int], set[int]]:
+    """R13: the players disqualified for the season, and those suspended on the day that counts
+    (both few: read whole)."""
     disqualified = set(
         session.scalars(
             select(Disqualification.player_id).where(
@@ -87,18 +107,16 @@ def _entrants(session: Session, season: Season, player_ids: Collection[int]) -> 
             )
         )
     )
-    entrants = {}
-    day = age_day(season)
-    for player_id, born, home in session.execute(
-        select(Player.id, Player.date_of_birth, Player.home_venue_id).where(
-            _among(session, Player.id, sorted(player_ids))
-        )
-    ):
-        skip, unverified = player_skip(
-            born, season.min_age, day, player_id in disqualified, player_id in suspended
-        )
-        entrants[player_id] = Entrant(player_id, skip, unverified, home)
-    return entrants
+    return disqualified, suspended
+
+
+def _entrant(season: Season, player_id: int, facts: _Facts, skipping: tuple[set[int], set[int]]) -> Entrant:
+    """R13: what skips the player everywhere."""
+    disqualified, suspended = skipping
+    skip, unverified = player_skip(
+        facts.born, season.min_age, age_day(season), player_id in disqualified, player_id in suspended
+    )
+    return Entrant(player_id, skip, unverified, facts.home_venue_id)
 
 
 def _among(session: Session, column: Any, ids: list[int]) -> ColumnElement[bool]:
@@ -162,16 +180,17 @@ def _compute_lists(session: Session, season: Season, draws: Draws) -> list[dict[
     tiers = season_tiers(season)
     tables: dict[int, VenueStandings] = {}
     complete: set[int] = set()  # venues whose every player is ranked
+    facts: dict[int, _Facts] = {}
 
     def depth(venue_id: int) -> int:
         count, entered, _later = totals.get(venue_id, NO_TOURNAMENTS)
         return quota(season.cut_fraction, entered, count) + DEPTH_BEYOND_QUOTA
 
-    def table(venue_id: int, lines: list[Line], whole: bool, players: int | None = None) -> None:
+    def table(venue_id: int, lines: list[Line], whole: bool, all_read: bool = True) -> None:
         count, entered, _later = totals.get(venue_id, NO_TOURNAMENTS)
         rows = leading_rows(lines, tiers, len(lines) if whole else depth(venue_id))
         tables[venue_id] = VenueStandings(season, by_id[venue_id], season.ends_on, count, entered, rows)
-        if len(rows) == (len(lines) if players is None else players):
+        if all_read and len(rows) == len(lines):
             complete.add(venue_id)
 
     def whole_lines(venue_ids: list[int] | None) -> Iterator[tuple[int, list[Line]]]:
@@ -183,9 +202,12 @@ def _compute_lists(session: Session, season: Season, draws: Draws) -> list[dict[
     whole = season.double_qualifier_policy != "best_rank"
     if not whole and stored:
         deepest = max((depth(venue.id) for venue in venues), default=0)
-        for venue_id, lines, players in leading_lines(session, season, deepest):
-            if venue_id in by_id:
-                table(venue_id, lines, whole=False, players=players)
+        tops = [top for top in leading_lines(session, season, deepest) if top[0] in by_id]
+        # The lines come without names: the players' facts, read for R13 anyway, carry them.
+        facts.update(_player_facts(session, {line.player_id for _v, lines, _a in tops for line in lines}))
+        for venue_id, lines, all_read in tops:
+            named = [line._replace(display_name=facts[line.player_id].display_name) for line in lines]
+            table(venue_id, named, whole=False, all_read=all_read)
     else:
         for venue_id, lines in whole_lines(None):
             if venue_id in by_id:
@@ -193,11 +215,13 @@ def _compute_lists(session: Session, season: Season, draws: Draws) -> list[dict[
     for venue in venues:
         if venue.id not in tables:
             table(venue.id, [], whole=True)
+    skipping = _skipping(session, season)
     entrants: dict[int, Entrant] = {}
     deepen = venues
     while True:
         unknown = {row.player_id for v in deepen for row in tables[v.id].rows} - entrants.keys()
-        entrants.update(_entrants(session, season, unknown))
+        facts.update(_player_facts(session, unknown - facts.keys()))
+        entrants.update({p: _entrant(season, p, facts[p], skipping) for p in unknown})
         outcomes = qualify(
             [_table(season, tables[v.id], draws.get(v.id, ())) for v in venues],
             entrants,

@@ -171,42 +171,48 @@ def stored_lines(
     return _by_venue(session, statement, stream)
 
 
-def leading_lines(session: Session, season: Season, depth: int) -> Iterator[tuple[int, list[Line], int]]:
-    """(venue id, the top of its lines, how many lines it has) for every venue of the season with
-    results: the lines of each venue's best `depth` by points, and of everyone level on points
-    with the last of them. Each venue's floor (the depth-th best points) and size are found on
-    the (season, venue, points) index, and only the lines at or above the floor are read."""
+def leading_lines(session: Session, season: Season, depth: int) -> Iterator[tuple[int, list[Line], bool]]:
+    """(venue id, the top of its lines, whether that is all of them) for every venue of the
+    season with results: the lines of each venue's best `depth` by points, and of everyone level
+    on points with the last of them. Each venue's floor (the depth-th best points) and lowest
+    points are found on the (season, venue, points) index, and only the lines at or above the
+    floor are read. Without display names (empty): the caller reads the players anyway."""
     other = aliased(StandingLine)
     venues = select(StandingLine.venue_id).where(StandingLine.season_id == season.id).distinct().subquery()
     at_venue = (other.season_id == season.id, other.venue_id == venues.c.venue_id)
     floor = (
         select(other.points).where(*at_venue).order_by(other.points.desc()).offset(depth - 1).limit(1)
     ).scalar_subquery()
-    size = select(func.count()).select_from(other).where(*at_venue).scalar_subquery()
+    lowest = select(other.points).where(*at_venue).order_by(other.points).limit(1).scalar_subquery()
     # Computed once per venue, first (not folded into the join, once per line).
     floors = (
-        select(venues.c.venue_id, floor.label("floor"), size.label("players"))
+        select(venues.c.venue_id, func.coalesce(floor, NO_FLOOR).label("floor"), lowest.label("lowest"))
         .cte("floors")
         .prefix_with("MATERIALIZED")
     )
     statement = (
-        select(*line_columns(), floors.c.players, StandingLine.venue_id)
+        select(
+            StandingLine.player_id,
+            literal(""),
+            *(getattr(StandingLine, name) for name in SUMS),
+            floors.c.floor <= floors.c.lowest,
+            StandingLine.venue_id,
+        )
         .join(
             floors,
             and_(
                 StandingLine.season_id == season.id,
                 StandingLine.venue_id == floors.c.venue_id,
                 # A venue with fewer lines than `depth` has no floor: all of them.
-                StandingLine.points >= func.coalesce(floors.c.floor, NO_FLOOR),
+                StandingLine.points >= floors.c.floor,
             ),
         )
-        .join(Player, Player.id == StandingLine.player_id)
         .order_by(StandingLine.venue_id, StandingLine.player_id)
     )
     make = Line._make
     for venue_id, rows in groupby(session.execute(statement), key=itemgetter(-1)):
         lines = [(make(row[:-2]), row[-2]) for row in rows]
-        yield venue_id, [line for line, _ in lines], lines[0][1]
+        yield venue_id, [line for line, _ in lines], bool(lines[0][1])
 
 
 def _bonus(played: ColumnElement[Any], tiers: Sequence[Tier]) -> ColumnElement[Any]:
