@@ -9,6 +9,7 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from sqlalchemy import text
 
 from tests.builders import (
     SEASONS,
@@ -811,3 +812,27 @@ def test_player_page_lists_each_venue_season_separately_r1_r11(scene, league):
     assert [r["tournament_id"] for r in record["results"]] == [kept["id"]]
     assert record["results"][0]["place"] == 1 and record["points"] == record["results"][0]["points"]
     assert "email" not in page
+
+
+def test_standings_rebuild_recomputes_lines_written_behind_the_services_back_r9_r10_r11(
+    make_scene: MakeScene, runner: Any, db_session: Any
+) -> None:
+    """R9-R11: standings are read from stored sums. A result changed by hand in SQL (as a bulk
+    import would) leaves them behind until `flask --app app standings rebuild`, which recomputes
+    every line from the results: the standings then rank as the results say."""
+    scene = make_scene(attendance_bonus=[{"events": 2, "points": 7}])
+    ann, bob = scene.players("Ann", "Bob")
+    scene.padded([ann, bob], 6)
+    scene.padded([ann, bob], 6, day=days_ago(3))
+    before = {row["player"]["id"]: row["points"] for row in scene.standings()["standings"]}
+    raise_points = "UPDATE results SET placement_points = placement_points + 100, points = points + 100"
+    db_session.execute(text(f"{raise_points} WHERE player_id = :p"), {"p": bob})
+    db_session.commit()
+    stale = {row["player"]["id"]: row["points"] for row in scene.standings()["standings"]}
+    assert stale == before  # the stored lines do not see a change made behind the services' back
+    outcome = runner.invoke(args=["standings", "rebuild", "--season", str(scene.season_id)])
+    assert outcome.exit_code == 0, outcome.output
+    assert "Standing lines rebuilt" in outcome.output
+    rows = scene.standings()["standings"]
+    assert [row["player"]["id"] for row in rows[:1]] == [bob]
+    assert {row["player"]["id"]: row["points"] for row in rows}[bob] == before[bob] + 200
