@@ -30,7 +30,9 @@ PERSONAL_FIELDS = (
 
 def players_of_venues(session: Session, player_ids: Iterable[int], venue_ids: Iterable[int]) -> set[int]:
     """R19: which of these players belong to one of these venues: their home venue, or a venue
-    where they have a result. One query, whatever the number of players."""
+    where they have a result in a live report (a voided report counts nowhere: posting one and
+    voiding it must not open a stranger's personal fields to a host). One query, whatever the
+    number of players."""
     ids, venues = list(player_ids), list(venue_ids)
     if not ids or not venues:
         return set()
@@ -38,7 +40,7 @@ def players_of_venues(session: Session, player_ids: Iterable[int], venue_ids: It
     played = (
         select(Result.player_id)
         .join(Tournament, Tournament.id == Result.tournament_id)
-        .where(Result.player_id.in_(ids), Tournament.venue_id.in_(venues))
+        .where(Result.player_id.in_(ids), Tournament.venue_id.in_(venues), Tournament.voided_at.is_(None))
     )
     return set(session.scalars(home.union(played)))
 

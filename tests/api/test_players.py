@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from tests.builders import days_ago
 from tests.conftest import assert_problem
 
 PLAYERS = "/api/v1/players"
@@ -343,3 +344,44 @@ def test_patch_checks_like_create_r5(regular, league):
     changed = office.patch(path, json={"membership_number": "198507219999"})
     assert changed.status_code == 200
     assert changed.get_json()["pin"] == "9999"
+
+
+def test_a_voided_report_does_not_open_a_strangers_personal_fields_to_a_host_r19(make_scene):
+    """R19: a host sees personal fields of players of their venues: the home venue, or a venue
+    where they played in a live report. Naming a stranger in a report and voiding it leaves the
+    stranger a stranger; a live report naming them does show them (they played there), and
+    voiding it hides them again."""
+    scene = make_scene()
+    stranger = scene.league.player(
+        "Sam Stranger", date_of_birth="1985-07-21", membership_number="198507211234"
+    )
+    others = scene.players("Ann", "Bob")
+    path = f"/api/v1/players/{stranger['id']}"
+
+    def seen_by_host() -> dict[str, Any]:
+        answer = scene.host.get(path)
+        assert answer.status_code == 200
+        body: dict[str, Any] = answer.get_json()
+        return body
+
+    assert "email" not in seen_by_host()
+    report = scene.posted(scene.body([stranger["id"], *others]), scene.host)
+    shown = seen_by_host()
+    assert (shown["email"], shown["date_of_birth"], shown["membership_number"]) == (
+        stranger["email"],
+        "1985-07-21",
+        "198507211234",
+    )
+    voided = scene.host.post(f"/api/v1/tournaments/{report['id']}/void", json={"reason": "Wrong player."})
+    assert voided.status_code == 200
+    hidden = seen_by_host()
+    assert not {"email", "date_of_birth", "membership_number"} & hidden.keys()
+    # Posted and voided straight away, never read in between: still a stranger.
+    again = scene.posted(scene.body([stranger["id"], *others], days_ago(3)), scene.host)
+    assert (
+        scene.host.post(f"/api/v1/tournaments/{again['id']}/void", json={"reason": "Oops."}).status_code
+        == 200
+    )
+    assert "email" not in seen_by_host()
+    search = scene.host.get("/api/v1/players?q=Sam").get_json()["items"]
+    assert [p for p in search if p["id"] == stranger["id"]] and all("email" not in p for p in search)
