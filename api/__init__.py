@@ -7,7 +7,7 @@ import uuid
 from http import HTTPStatus
 from typing import Any
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response, current_app, g, request
 from flask_smorest import Api
 from werkzeug.exceptions import BadRequest, HTTPException
 from werkzeug.routing import IntegerConverter
@@ -83,9 +83,15 @@ def _start_request() -> Response | None:
 
 
 def _refuse_unreadable_body() -> None:
-    """A body must be JSON (or CSV where a report is posted): anything else is a 400."""
+    """A body must be JSON (or CSV where a report is posted): anything else is a 400. A JSON body
+    is read here, once (Flask keeps it for the view), and refused whole when no league body
+    could be it: nested deeper than MAX_JSON_DEPTH, or holding a number of more digits than
+    Python reads (either would fail every later reader with a 500)."""
     has_body = bool(request.content_length) or "Transfer-Encoding" in request.headers
-    if not has_body or request.is_json:
+    if not has_body:
+        return
+    if request.is_json:
+        _refuse_unreasonable_json()
         return
     takes_csv = CSV_PATHS.match(request.path) is not None
     if takes_csv and request.mimetype == "text/csv":
@@ -94,6 +100,45 @@ def _refuse_unreadable_body() -> None:
         "The body must be JSON, sent with Content-Type: application/json"
         + (" (or text/csv for a result report)." if takes_csv else ".")
     )
+
+
+# No league body nests deeper than 4 (a report, its rows, a row's new player); 32 leaves room.
+MAX_JSON_DEPTH = 32
+
+
+def _refuse_unreasonable_json() -> None:
+    too_deep = f"Nests deeper than {MAX_JSON_DEPTH} levels."
+    try:
+        body = current_app.json.loads(request.get_data(cache=True))
+    except RecursionError:
+        raise _body_problem(too_deep) from None
+    except ValueError as exc:
+        if "integer string conversion" in str(exc):  # Python's limit on an integer's digits
+            raise _body_problem("Holds a number of thousands of digits.") from None
+        return  # malformed JSON: each view answers it in its own words
+    if json_depth(body) > MAX_JSON_DEPTH:
+        raise _body_problem(too_deep)
+
+
+def _body_problem(message: str) -> BadRequest:
+    """A 400 naming the body, as webargs names a body it cannot read."""
+    error = BadRequest(message)
+    error.data = {"messages": {"json": {"body": [message]}}}  # type: ignore[attr-defined]
+    return error
+
+
+def json_depth(value: Any) -> int:
+    """How deep containers nest in parsed JSON (a scalar is 0), without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        deepest = max(deepest, depth)
+        if depth <= MAX_JSON_DEPTH:
+            stack.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 def _finish_request(response: Response) -> Response:

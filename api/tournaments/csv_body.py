@@ -87,9 +87,16 @@ class CsvReport:
         return Problem(problem.path, f"{where[0].upper()}{where[1:]}: {message}", problem.rule)
 
 
+# More digits than any id, place or session has (ids are 32-bit in the database).
+MAX_DIGITS = 18
+
+
 def _cell_value(column: str, text: str) -> Any:
-    # ASCII digits only: str.isdigit() is true for '²', which int() refuses (a 500).
-    if column in INTEGER_COLUMNS and text.isascii() and text.lstrip("-").isdigit():
+    # ASCII digits only: str.isdigit() is true for '²', which int() refuses (a 500); and not more
+    # of them than any id or place has (int() refuses thousands of digits): such a cell stays
+    # text, which the schema refuses by name.
+    digits = text.lstrip("-")
+    if column in INTEGER_COLUMNS and text.isascii() and digits.isdigit() and len(digits) <= MAX_DIGITS:
         return int(text)
     return text
 

@@ -166,3 +166,62 @@ def test_rule_violation_names_the_rule(league):
     body = assert_problem(response, 422, rule="R2")
     assert body["rule"] == "R2"
     assert body["type"].endswith("R2")
+
+
+DEEP_ARRAY = "[" * 2000 + "]" * 2000
+DEEP_OBJECT = '{"a": ' * 2000 + "1" + "}" * 2000
+HUGE_NUMBER = "9" * 5000
+
+
+@pytest.mark.parametrize("body", [DEEP_ARRAY, DEEP_OBJECT, "[" * 40 + "]" * 40])
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [("post", "/api/v1/tournaments"), ("post", "/api/v1/players"), ("post", "/api/v1/regions")],
+)
+def test_json_nested_too_deep_is_a_400_naming_the_body(office, method, path, body):
+    """JSON nested thousands deep broke every reader of the body (a 500); nested deeper than any
+    league body (32 levels) it is a 400 that names the body, and nothing is stored."""
+    before = office.get("/api/v1/regions").get_json()["total"]
+    response = getattr(office, method)(path, data=body, content_type="application/json")
+    problem = assert_problem(response, 400, "body")
+    assert "deeper than 32" in problem["errors"]["body"][0]
+    assert office.get("/api/v1/regions").get_json()["total"] == before
+
+
+def test_json_nested_as_deep_as_a_league_body_is_read(office):
+    """A body just within the depth is read as usual (here refused by its schema, a 422)."""
+    body = '{"name": ' + "[" * 30 + "1" + "]" * 30 + "}"
+    assert_problem(office.post("/api/v1/regions", data=body, content_type="application/json"), 422, "name")
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body"),
+    [
+        ("post", "/api/v1/regions", '{"name": ' + HUGE_NUMBER + "}"),
+        (
+            "post",
+            "/api/v1/players",
+            '{"full_name": "A B", "email": "a@b.org", "home_venue_id": ' + HUGE_NUMBER + "}",
+        ),
+        (
+            "post",
+            "/api/v1/tournaments",
+            '{"venue_id": ' + HUGE_NUMBER + ', "date": "2026-01-01", "results": []}',
+        ),
+        ("patch", "/api/v1/league-settings", '{"min_suspension_days": ' + HUGE_NUMBER + "}"),
+    ],
+)
+def test_a_number_of_thousands_of_digits_is_a_400_naming_the_body(office, method, path, body):
+    """Python reads at most 4,300 digits of an integer: more was a 500 on every JSON write."""
+    response = getattr(office, method)(path, data=body, content_type="application/json")
+    problem = assert_problem(response, 400, "body")
+    assert "digits" in problem["errors"]["body"][0]
+
+
+def test_a_csv_cell_of_thousands_of_digits_is_a_422_naming_the_cell(scene):
+    """The same number in a spreadsheet's cell: the report is refused naming the row and column."""
+    csv_body = f"place,player_id\n1,{HUGE_NUMBER}\n2,{scene.player('Ann')}\n"
+    query = f"venue_id={scene.venue_id}&date=2026-01-01"
+    response = scene.office.post(f"/api/v1/tournaments?{query}", data=csv_body, content_type="text/csv")
+    problem = assert_problem(response, 422, "results.0.player_id")
+    assert "Row 2" in problem["detail"]
