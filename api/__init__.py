@@ -41,7 +41,11 @@ CSV_PATHS = re.compile(r"^/api/v1/tournaments(/\d+)?$")
 
 
 class IdConverter(IntegerConverter):
-    """Ids in paths: 1..2^31-1, so an out-of-range id is a plain 404 on every database."""
+    """Ids in paths: 1..2^31-1, so an out-of-range id is a plain 404 on every database. Written
+    as the service writes them: ASCII digits (not '١' or '１', which Python reads as 1), no
+    leading zero (`/seasons/01` is not season 1), at most 10 digits."""
+
+    regex = r"[1-9][0-9]{0,9}"
 
     def __init__(self, map: Any) -> None:  # noqa: A002 - werkzeug's name
         super().__init__(map, min=1, max=MAX_ID)

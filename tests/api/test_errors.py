@@ -225,3 +225,16 @@ def test_a_csv_cell_of_thousands_of_digits_is_a_422_naming_the_cell(scene):
     response = scene.office.post(f"/api/v1/tournaments?{query}", data=csv_body, content_type="text/csv")
     problem = assert_problem(response, 422, "results.0.player_id")
     assert "Row 2" in problem["detail"]
+
+
+def test_an_id_is_written_one_way_only(scene):
+    """An id in a path is ASCII digits without a leading zero: `/seasons/01`, Arabic-Indic or
+    full-width digits are not season 1 (Python's int() reads them all as 1), they are a 404."""
+    season = scene.season_id
+    path = f"/api/v1/seasons/{season}"
+    assert scene.public.get(path).status_code == 200
+    arabic = "".join(chr(0x0660 + int(d)) for d in str(season))
+    fullwidth = "".join(chr(0xFF10 + int(d)) for d in str(season))
+    for written in (f"0{season}", f"00{season}", arabic, fullwidth, f"+{season}", f"{season} "):
+        assert_problem(scene.public.get(f"/api/v1/seasons/{written}"), 404)
+        assert_problem(scene.public.get(f"/api/v1/seasons/{written}/venues/{scene.venue_id}/standings"), 404)
