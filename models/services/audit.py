@@ -70,3 +70,25 @@ def record(
 
 
 AUDIT_INSERT = insert(table_of(AuditEntry))
+
+
+def record_update(
+    session: Session,
+    actor: Actor,
+    action: str,
+    entity: str,
+    entity_id: int,
+    *,
+    before: dict[str, Any],
+    after: dict[str, Any],
+    reason: str | None = None,
+    **outcome: Any,
+) -> None:
+    """An update's audit entry (R18), with `outcome` (e.g. how many results it rescored) added to
+    the state after. An update that changed nothing (a PATCH of `{}`, or of the stored values)
+    and had no outcome is not an event: nothing is recorded."""
+    if before == after and not any(outcome.values()):
+        return
+    record(
+        session, actor, action, entity, entity_id, before=before, after={**after, **outcome}, reason=reason
+    )

@@ -19,7 +19,7 @@ from models.rules.charts import (
     band_problems,
     sorted_bands,
 )
-from models.services.audit import record, snapshot
+from models.services.audit import record, record_update, snapshot
 from models.services.lookup import require_exists
 from models.services.scoring import chart_rule, rescore_season
 from models.services.season_queries import covers_regions
@@ -74,7 +74,7 @@ def update_venue(session: Session, actor: Actor, venue: Venue, changes: dict[str
     for key, value in changes.items():
         setattr(venue, key, value)
     session.flush()
-    record(session, actor, "venue.update", "venue", venue.id, before=before, after=snapshot(venue))
+    record_update(session, actor, "venue.update", "venue", venue.id, before=before, after=snapshot(venue))
     return venue
 
 

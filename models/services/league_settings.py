@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session
 
 from models.actor import Actor
 from models.entities.discipline import LeagueSettings
-from models.services.audit import record, snapshot
+from models.services.audit import record_update, snapshot
 
 SETTING_NAMES = ("min_suspension_days", "min_outside_alcohol_months")
 
@@ -32,7 +32,7 @@ def update_league_settings(session: Session, actor: Actor, changes: dict[str, An
         if name in changes:
             setattr(settings, name, changes[name])
     session.flush()
-    record(
+    record_update(
         session,
         actor,
         "league_settings.update",

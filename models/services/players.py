@@ -20,7 +20,7 @@ from models.rules.players import (
     normalise_name,
     parse_membership_number,
 )
-from models.services.audit import record, snapshot
+from models.services.audit import record, record_update, snapshot
 from models.services.lookup import require_exists
 from models.services.player_queries import possible_duplicates
 
@@ -97,5 +97,5 @@ def update_player(session: Session, actor: Actor, player: Player, changes: dict[
     for key, value in changes.items():
         setattr(player, key, value)
     session.flush()
-    record(session, actor, "player.update", "player", player.id, before=before, after=snapshot(player))
+    record_update(session, actor, "player.update", "player", player.id, before=before, after=snapshot(player))
     return player

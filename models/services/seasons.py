@@ -11,7 +11,7 @@ from models.actor import Actor
 from models.entities.league import SEASON_DEFAULTS, PointsChart, Region, Season, SeasonRegion, Venue
 from models.entities.tournaments import Tournament
 from models.errors import InvalidInput, Problem, RuleViolation, refuse
-from models.services.audit import record, snapshot
+from models.services.audit import record, record_update, snapshot
 from models.services.lookup import require_exists
 from models.services.scoring import SCORING_SETTINGS, rescore_season
 from models.services.season_queries import overlapping_seasons
@@ -140,15 +140,16 @@ def update_season(
         raise InvalidInput.at(
             "reason", f"This change rescores {rescored} stored result(s): say why, for the audit log (R18)."
         )
-    record(
+    record_update(
         session,
         actor,
         "season.update",
         "season",
         season.id,
         before=before,
-        after={**season_snapshot(season), "rescored_results": rescored},
+        after=season_snapshot(season),
         reason=reason,
+        rescored_results=rescored,
     )
     return season, rescored
 

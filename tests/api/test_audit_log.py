@@ -146,3 +146,32 @@ def test_refused_writes_leave_no_entry_r18(league, office):
     )
     assert refused.status_code == 422
     assert office.get(LOG).get_json()["total"] == before
+
+
+def test_an_update_that_changes_nothing_records_nothing_r18(scene):
+    """R18: the log keeps changes. A PATCH of `{}`, or of the values already stored, answers 200
+    and records nothing (it wrote a row whose before equalled its after); the answers read
+    before it stay current (their ETag still matches: no data changed)."""
+    player = scene.league.player("Nat Nochange")
+    venue = scene.public.get(f"/api/v1/venues/{scene.venue_id}").get_json()
+    season = scene.public.get(f"/api/v1/seasons/{scene.season_id}").get_json()
+    targets = [
+        (f"/api/v1/players/{player['id']}", {"display_name": player["display_name"]}),
+        (f"/api/v1/venues/{scene.venue_id}", {"name": venue["name"]}),
+        (f"/api/v1/seasons/{scene.season_id}", {"min_age": season["min_age"]}),
+        ("/api/v1/league-settings", {}),
+    ]
+    count = scene.office.get("/api/v1/audit-log?per_page=1").get_json()["total"]
+    etag = scene.public.get(scene.path()).headers["ETag"]
+    for path, same in targets:
+        for body in ({}, same):
+            answer = scene.office.patch(path, json=body)
+            assert answer.status_code == 200, (path, answer.get_data(as_text=True))
+    assert scene.office.get("/api/v1/audit-log?per_page=1").get_json()["total"] == count
+    assert scene.public.get(scene.path(), headers={"If-None-Match": etag}).status_code == 304
+    # A real change is still recorded, once.
+    assert (
+        scene.office.patch(f"/api/v1/players/{player['id']}", json={"display_name": "Nat N2"}).status_code
+        == 200
+    )
+    assert scene.office.get("/api/v1/audit-log?per_page=1").get_json()["total"] == count + 1
