@@ -12,6 +12,30 @@ from marshmallow import ValidationError, fields, validate
 MAX_ID = 2**31 - 1  # PostgreSQL integer: a larger id can match nothing
 
 
+class StrictBool(fields.Boolean):
+    """A boolean as JSON writes it: true or false (not "yes", "on", 1 or 0)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid")
+        return value
+
+
+QUERY_TRUE, QUERY_FALSE = frozenset({"true", "1"}), frozenset({"false", "0"})
+
+
+class QueryBool(fields.Boolean):
+    """A boolean in a query string: true or false, or 1 or 0 (not "yes" or "on")."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        text = value.lower() if isinstance(value, str) else None
+        if text in QUERY_TRUE:
+            return True
+        if text in QUERY_FALSE:
+            return False
+        raise self.make_error("invalid")
+
+
 class StrictInt(fields.Integer):
     """An integer as JSON writes it: no 1.5, no "3", no true."""
 

@@ -16,6 +16,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from api import db
 from api.auth import current_actor
+from api.fields import QUERY_TRUE
 from models.entities.base import Base
 from models.errors import Conflict, InvalidInput, Problem
 from models.infra.clock import utcnow
@@ -88,7 +89,7 @@ def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         key = request.headers.get(HEADER)
         actor = current_actor()
-        dry_run = request.args.get("dry_run", "").lower() in ("1", "true", "yes", "on")
+        dry_run = request.args.get("dry_run", "").lower() in QUERY_TRUE
         if key is None or actor.key_id is None or dry_run:  # a dry run stores nothing to replay
             return view(*args, **kwargs)
         key = key.strip()

@@ -6,7 +6,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, pre_load, validate, validates_schema
 
-from api.fields import Id, QueryId, Text, UtcDateTime
+from api.fields import Id, QueryId, StrictBool, Text, UtcDateTime
 from api.pagination import PageArgs
 from api.schemas import Answer, PlayerRef
 from models.actor import ACTOR_ROLES
@@ -26,7 +26,7 @@ class SanctionIn(Schema):
         allow_none=True,
         metadata={"description": "The last day it runs (both days count); absent or null: permanent."},
     )
-    permanent = fields.Boolean(metadata={"description": "true: no last day (the same as leaving it out)."})
+    permanent = StrictBool(metadata={"description": "true: no last day (the same as leaving it out)."})
     reason = Text(max_length=2000, required=True)
 
     @pre_load

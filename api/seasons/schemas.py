@@ -8,7 +8,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from api.fields import ExactNumber, Id, QueryId, StrictInt, Text, UtcDateTime
+from api.fields import ExactNumber, Id, QueryId, StrictBool, StrictInt, Text, UtcDateTime
 from api.pagination import PageArgs
 from api.points_charts.schemas import ChartOut
 from api.schemas import Answer
@@ -42,7 +42,7 @@ class SeasonIn(Schema):
         validate=validate.Range(min=1, max=1000),
         metadata={"description": "Only a player's N best tournament totals count; null: all."},
     )
-    absent_keeps_place_points = fields.Boolean()
+    absent_keeps_place_points = StrictBool()
     cut_fraction = ExactNumber(validate=validate.Range(min=0, max=1, min_inclusive=False))
     min_events_to_qualify = StrictInt(validate=validate.Range(min=1, max=1000))
     min_age = StrictInt(validate=validate.Range(min=0, max=120))
@@ -86,7 +86,7 @@ class SeasonOut(Answer):
     participation_points = fields.Integer()
     attendance_bonus = fields.List(fields.Nested(TierSchema))
     count_best = fields.Integer(allow_none=True)
-    absent_keeps_place_points = fields.Boolean()
+    absent_keeps_place_points = StrictBool()
     cut_fraction = ExactNumber()
     min_events_to_qualify = fields.Integer()
     min_age = fields.Integer()

@@ -7,7 +7,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates, validates_schema
 
-from api.fields import Id, QueryId, StrictInt, Text, UtcDateTime
+from api.fields import Id, QueryBool, QueryId, StrictInt, Text, UtcDateTime
 from api.pagination import PageArgs
 from api.schemas import Answer, PlayerRef, WarningOut
 from models.entities import STATUSES, TOURNAMENT_KINDS
@@ -105,7 +105,7 @@ class CsvQuery(Schema):
     season_id = QueryId(metadata={"description": "text/csv body only."})
     reason = fields.String(metadata={"description": "PUT with a text/csv body: the correction's reason."})
     override_reason = fields.String(metadata={"description": "text/csv body only: override sanctions (R16)."})
-    dry_run = fields.Boolean(
+    dry_run = QueryBool(
         load_default=False,
         metadata={
             "description": "Check the report completely and answer what would be stored; store nothing."
@@ -153,7 +153,7 @@ class ReportQuery(PageArgs):
     kind = fields.String(validate=validate.OneOf(TOURNAMENT_KINDS))
     from_ = fields.Date(data_key="from", metadata={"description": "On or after this date."})
     to = fields.Date(metadata={"description": "On or before this date."})
-    include_voided = fields.Boolean(
+    include_voided = QueryBool(
         load_default=False,
         metadata={"description": "Office: list voided reports too."},
     )

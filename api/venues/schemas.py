@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields
 
-from api.fields import Id, QueryId, Text, UtcDateTime
+from api.fields import Id, QueryId, StrictBool, Text, UtcDateTime
 from api.pagination import PageArgs
 from api.schemas import Answer
 
@@ -13,7 +13,7 @@ class VenueIn(Schema):
     name = Text(max_length=120, required=True)
     region_id = Id(required=True)
     city = Text(max_length=120, allow_none=True)
-    active = fields.Boolean(load_default=True)
+    active = StrictBool(load_default=True)
 
 
 class VenuePatch(VenueIn):
@@ -25,7 +25,7 @@ class VenueOut(Answer):
     name = fields.String()
     region_id = fields.Integer()
     city = fields.String(allow_none=True)
-    active = fields.Boolean()
+    active = StrictBool()
     created_at = UtcDateTime()
     updated_at = UtcDateTime()
 

@@ -238,3 +238,35 @@ def test_an_id_is_written_one_way_only(scene):
     for written in (f"0{season}", f"00{season}", arabic, fullwidth, f"+{season}", f"{season} "):
         assert_problem(scene.public.get(f"/api/v1/seasons/{written}"), 404)
         assert_problem(scene.public.get(f"/api/v1/seasons/{written}/venues/{scene.venue_id}/standings"), 404)
+
+
+@pytest.mark.parametrize("value", ["yes", "on", "true", 1, 0, "1", None])
+def test_a_boolean_in_a_body_is_true_or_false_only(league, office, value):
+    """A body's boolean is JSON's true or false: "yes", "on", "true", 1 and 0 are refused (422)
+    naming the field, and nothing is stored."""
+    region = league.region()
+    before = office.get(f"/api/v1/venues?region_id={region['id']}").get_json()["total"]
+    response = office.post(
+        "/api/v1/venues", json={"name": "Bool Arms", "region_id": region["id"], "active": value}
+    )
+    assert_problem(response, 422, "active")
+    assert office.get(f"/api/v1/venues?region_id={region['id']}").get_json()["total"] == before
+    assert (
+        office.post(
+            "/api/v1/venues", json={"name": "Bool Arms", "region_id": region["id"], "active": False}
+        ).status_code
+        == 201
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "status"),
+    [("true", 200), ("1", 200), ("false", 200), ("0", 200), ("yes", 422), ("on", 422), ("", 422)],
+)
+def test_a_boolean_in_a_query_is_true_false_1_or_0(office, value, status):
+    """A query string's boolean is true, false, 1 or 0: "yes" and "on" are refused naming it."""
+    response = office.get(f"/api/v1/tournaments?include_voided={value}")
+    if status == 200:
+        assert response.status_code == 200
+    else:
+        assert_problem(response, 422, "include_voided")
