@@ -28,6 +28,8 @@ from api.tournaments.schemas import (
     ReportQuery,
     ReportWritten,
     VoidIn,
+    reporter_as_seen,
+    reporter_role,
 )
 from models.entities import Tournament
 from models.errors import InvalidInput, LeagueError, Problem, refuse
@@ -149,7 +151,8 @@ def _written(tournament: Tournament, notices: list[Notice]) -> dict[str, Any]:
         "voided": tournament.voided,
         "voided_at": utc_timestamp(tournament.voided_at),
         "void_reason": tournament.void_reason,
-        "reported_by": tournament.reported_by,
+        "reported_by": reporter_as_seen(tournament, current_actor()),
+        "reported_by_role": reporter_role(tournament),
         "created_at": utc_timestamp(tournament.created_at),
         "updated_at": utc_timestamp(tournament.updated_at),
         "results": [

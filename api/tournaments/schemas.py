@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates, validates_schema
+from marshmallow.utils import get_value
 
+from api.auth import current_actor
 from api.fields import Id, QueryBool, QueryId, StrictInt, Text, UtcDateTime
 from api.pagination import PageArgs
 from api.schemas import Answer, PlayerRef, WarningOut
-from models.entities import STATUSES, TOURNAMENT_KINDS
+from models.actor import Actor
+from models.entities import STATUSES, TOURNAMENT_KINDS, Tournament
 from models.infra.clock import today
 
 MAX_ENTRANTS = 10_000
@@ -122,6 +126,30 @@ class ResultOut(Answer):
     points = fields.Integer()
 
 
+def reporter_role(report: Tournament | Mapping[str, Any]) -> str:
+    """The reporter as a role anyone may see: a venue's host, or the office (the command line
+    and imports are the office's)."""
+    return "host" if get_value(report, "reported_by_role") == "host" else "office"
+
+
+def reporter_as_seen(report: Tournament | Mapping[str, Any], actor: Actor) -> str:
+    """R19: the reporting key's name (perhaps a person's) for the office and the venue's hosts;
+    the role only for anyone else."""
+    if actor.is_office or actor.hosts_venue(get_value(report, "venue_id")):
+        return str(get_value(report, "reported_by"))
+    return reporter_role(report)
+
+
+class ReporterName(fields.String):
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> str:
+        return reporter_as_seen(obj, current_actor())
+
+
+class ReporterRole(fields.String):
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> str:
+        return reporter_role(obj)
+
+
 class ReportOut(Answer):
     id = fields.Integer()
     venue_id = fields.Integer()
@@ -134,7 +162,16 @@ class ReportOut(Answer):
     voided = fields.Boolean()
     voided_at = UtcDateTime(allow_none=True)
     void_reason = fields.String(allow_none=True)
-    reported_by = fields.String()
+    reported_by = ReporterName(
+        metadata={
+            "description": "Who reported it: the key's name for the office and the venue's hosts, "
+            "else the role only (host or office; R19)."
+        },
+    )
+    reported_by_role = ReporterRole(
+        validate=validate.OneOf(("host", "office")),
+        metadata={"description": "Who reported it, as anyone may see it."},
+    )
     created_at = UtcDateTime()
     updated_at = UtcDateTime()
     results = fields.List(fields.Nested(ResultOut))

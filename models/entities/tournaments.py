@@ -60,6 +60,10 @@ class Tournament(Base):
     version: Mapped[int] = mapped_column(Integer, default=1)
     reported_by: Mapped[str] = mapped_column(String(120))
     reported_by_key_id: Mapped[int | None] = mapped_column(Integer)
+    # The reporter's role ("host", "office", or "system" for the command line): what anyone may
+    # see of who reported, while the key's name (perhaps a person's) is for the office and the
+    # venue's hosts (R19).
+    reported_by_role: Mapped[str] = mapped_column(String(16), default="office", server_default="office")
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, onupdate=utcnow)
     voided_at: Mapped[datetime | None] = mapped_column(DateTime)

@@ -164,6 +164,7 @@ def submit_report(session: Session, actor: Actor, report: dict[str, Any]) -> tup
                 "entrants": len(checked.rows),
                 "reported_by": actor.name,
                 "reported_by_key_id": actor.key_id,
+                "reported_by_role": actor.role,
             }
         ],
     ).one()

@@ -7,8 +7,10 @@ import json
 from typing import Any
 
 import pytest
+from flask import g
 
 from api.tournaments.schemas import ReportOut, ReportWritten
+from models.actor import Actor
 from models.entities import Tournament
 from models.rules.notices import Notice
 from tests.builders import (
@@ -382,8 +384,9 @@ def test_report_answers_written_directly_are_the_schemas_dump_r5_r7(
 
 
 def schema_dump(app: Any, report_id: int, warnings: list[dict[str, Any]]) -> dict[str, Any]:
-    """ReportWritten's dump of the stored report, with these warnings."""
-    with app.app_context():
+    """ReportWritten's dump of the stored report, with these warnings, as the office sees it."""
+    with app.test_request_context():
+        g.actor = Actor(role="office", name="Office: the test")  # as the office, who wrote them
         session = app.extensions["league_db"].read_sessionmaker()
         tournament = session.get(Tournament, report_id)
         notices = [Notice(w["code"], w["message"], tuple(w["player_ids"]), w["rule"]) for w in warnings]
@@ -391,3 +394,33 @@ def schema_dump(app: Any, report_id: int, warnings: list[dict[str, Any]]) -> dic
         dumped: dict[str, Any] = json.loads(json.dumps(ReportWritten().dump({**values, "warnings": notices})))
         session.close()
     return dumped
+
+
+def test_who_reported_is_a_role_for_all_but_the_office_and_the_venues_hosts_r19(
+    scene: Scene, host_for: Any
+) -> None:
+    """R19: a key's name may be a person's ("Host: Dana at the Crown"). The office and the
+    venue's hosts see it; the public and other venues' hosts see the role only, in the list and
+    by id. Everyone sees reported_by_role."""
+    other_host = host_for(scene.league.venue(scene.region["id"])["id"], name="Host: Elsewhere")
+    posted = scene.posted(scene.body(scene.players("Ann", "Bob"), days_ago(2)), scene.host)
+    name = posted["reported_by"]
+    assert name != "host" and posted["reported_by_role"] == "host"
+    by_office = scene.posted(scene.body(scene.players("Cy", "Di"), days_ago(3)), scene.office)
+    assert by_office["reported_by_role"] == "office"
+    for caller, sees_names in (
+        (scene.office, True),
+        (scene.host, True),
+        (other_host, False),
+        (scene.public, False),
+    ):
+        one = caller.get(f"{TOURNAMENTS}/{posted['id']}").get_json()
+        listed = {
+            r["id"]: r for r in caller.get(f"{TOURNAMENTS}?venue_id={scene.venue_id}").get_json()["items"]
+        }
+        for answer in (one, listed[posted["id"]]):
+            assert answer["reported_by"] == (name if sees_names else "host")
+            assert answer["reported_by_role"] == "host"
+        assert listed[by_office["id"]]["reported_by"] == (
+            by_office["reported_by"] if sees_names else "office"
+        )
