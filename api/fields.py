@@ -75,11 +75,26 @@ class Text(fields.String):
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
         text: str = super()._deserialize(value, attr, data, **kwargs)
-        text = " ".join(text.split())
+        # One spelling per text: "é" typed as one character or as "e" and an accent is the same.
+        text = unicodedata.normalize("NFC", " ".join(text.split()))
         if not text:
             raise ValidationError("May not be blank.")
         if any(unicodedata.category(char) == "Cc" for char in text):
             raise ValidationError("May not contain control characters.")
+        return text
+
+
+class Name(Text):
+    """A name people read (a player's, a venue's, a key's): no invisible characters either, so
+    that two names that look alike are alike. Unicode's format characters (category Cf) are
+    refused: right-to-left and other direction marks, zero-width spaces and joiners, soft
+    hyphens."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        hidden = sorted({f"U+{ord(char):04X}" for char in text if unicodedata.category(char) == "Cf"})
+        if hidden:
+            raise ValidationError(f"May not contain invisible characters ({', '.join(hidden)}).")
         return text
 
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from api.fields import Id, Text, UtcDateTime
+from api.fields import Id, Name, UtcDateTime
 from api.schemas import Answer
 from models.entities import ROLES
 
 
 class KeyIn(Schema):
-    name = Text(max_length=120, required=True)
+    name = Name(max_length=120, required=True)
     role = fields.String(required=True, validate=validate.OneOf(ROLES))
     venue_ids = fields.List(Id(), load_default=list, validate=validate.Length(max=1000))
 

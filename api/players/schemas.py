@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 from marshmallow import Schema, ValidationError, fields, validate, validates
 
-from api.fields import Id, Text, UtcDateTime
+from api.fields import Id, Name, UtcDateTime
 from api.pagination import PageArgs
 from api.schemas import Answer, WarningOut
 from models.entities.tournaments import STATUSES, TOURNAMENT_KINDS
@@ -15,14 +15,14 @@ from models.services.player_queries import PERSONAL_FIELDS
 
 
 class PlayerIn(Schema):
-    full_name = Text(max_length=200, required=True)
+    full_name = Name(max_length=200, required=True)
     email = fields.Email(required=True, validate=validate.Length(max=254))
     date_of_birth = fields.Date(allow_none=True)
     membership_number = fields.String(
         allow_none=True,
         metadata={"description": "Date of birth YYYYMMDD followed by a 4-digit PIN (R5)."},
     )
-    display_name = Text(max_length=120, metadata={"description": "Default: first name, last initial."})
+    display_name = Name(max_length=120, metadata={"description": "Default: first name, last initial."})
     home_venue_id = Id(allow_none=True)
 
     @validates("date_of_birth")

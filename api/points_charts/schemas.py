@@ -6,7 +6,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from api.fields import ExactNumber, QueryInt, StrictInt, Text, UtcDateTime
+from api.fields import ExactNumber, Name, QueryInt, StrictInt, Text, UtcDateTime
 from api.schemas import Answer
 from models.entities import CHART_KINDS
 
@@ -33,7 +33,7 @@ class BandIn(Schema):
 
 
 class ChartIn(Schema):
-    name = Text(max_length=120, required=True)
+    name = Name(max_length=120, required=True)
     kind = fields.String(required=True, validate=validate.OneOf(CHART_KINDS))
     fraction = ExactNumber(
         validate=validate.Range(min=0, max=1, min_inclusive=False),

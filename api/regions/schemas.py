@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields
 
-from api.fields import Text, UtcDateTime
+from api.fields import Name, UtcDateTime
 from api.schemas import Answer
 
 
 class RegionIn(Schema):
-    name = Text(max_length=120, required=True)
+    name = Name(max_length=120, required=True)
 
 
 class RegionOut(Answer):

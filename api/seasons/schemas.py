@@ -8,7 +8,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from api.fields import ExactNumber, Id, QueryId, StrictBool, StrictInt, Text, UtcDateTime
+from api.fields import ExactNumber, Id, Name, QueryId, StrictBool, StrictInt, Text, UtcDateTime
 from api.pagination import PageArgs
 from api.points_charts.schemas import ChartOut
 from api.schemas import Answer
@@ -22,7 +22,7 @@ class TierSchema(Answer):
 
 
 class SeasonIn(Schema):
-    name = Text(max_length=120, required=True)
+    name = Name(max_length=120, required=True)
     starts_on = fields.Date(required=True)
     ends_on = fields.Date(required=True)
     region_ids = fields.List(

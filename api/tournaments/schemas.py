@@ -10,7 +10,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates, va
 from marshmallow.utils import get_value
 
 from api.auth import current_actor
-from api.fields import Id, QueryBool, QueryId, StrictInt, Text, UtcDateTime
+from api.fields import Id, Name, QueryBool, QueryId, StrictInt, Text, UtcDateTime
 from api.pagination import PageArgs
 from api.schemas import Answer, PlayerRef, WarningOut
 from models.actor import Actor
@@ -24,11 +24,11 @@ IDENTIFIERS = ("player_id", "membership_number", "email", "new_player")
 
 
 class NewPlayerIn(Schema):
-    full_name = Text(max_length=200, required=True)
+    full_name = Name(max_length=200, required=True)
     email = fields.Email(required=True, validate=validate.Length(max=254))
     date_of_birth = fields.Date(allow_none=True)
     membership_number = fields.String(allow_none=True, validate=validate.Length(max=12))
-    display_name = Text(max_length=120)
+    display_name = Name(max_length=120)
 
     @validates("date_of_birth")
     def _born_in_the_past(self, value: date | None, **_kwargs: Any) -> None:
@@ -41,7 +41,7 @@ class ResultIn(Schema):
     player_id = Id()
     membership_number = fields.String(validate=validate.Length(min=1, max=40))
     email = fields.Email(validate=validate.Length(max=254))
-    full_name = Text(
+    full_name = Name(
         max_length=200,
         metadata={
             "description": "With email: register the player if the email is new. Alone (a sign-in "

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields
 
-from api.fields import Id, QueryId, StrictBool, Text, UtcDateTime
+from api.fields import Id, Name, QueryId, StrictBool, Text, UtcDateTime
 from api.pagination import PageArgs
 from api.schemas import Answer
 
 
 class VenueIn(Schema):
-    name = Text(max_length=120, required=True)
+    name = Name(max_length=120, required=True)
     region_id = Id(required=True)
     city = Text(max_length=120, allow_none=True)
     active = StrictBool(load_default=True)

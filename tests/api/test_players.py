@@ -385,3 +385,45 @@ def test_a_voided_report_does_not_open_a_strangers_personal_fields_to_a_host_r19
     assert "email" not in seen_by_host()
     search = scene.host.get("/api/v1/players?q=Sam").get_json()["items"]
     assert [p for p in search if p["id"] == stranger["id"]] and all("email" not in p for p in search)
+
+
+def test_names_are_stored_in_one_spelling_and_hold_no_invisible_characters_r5(office, league):
+    """R5: players are told apart by their names, so a name has one spelling: "José" typed as
+    "e" plus a combining accent is stored as the single "é" (NFC), and the two are the same
+    name; direction marks, zero-width spaces and joiners and soft hyphens, which make two names
+    that look the same differ, are refused (422) naming the field."""
+    decomposed = "Jose\u0301 Ramos"
+    created = office.post("/api/v1/players", json={"full_name": decomposed, "email": "jr1@example.org"})
+    assert created.status_code == 201, created.get_json()
+    assert created.get_json()["full_name"] == "Jos\u00e9 Ramos"
+    assert created.get_json()["display_name"] == "Jos\u00e9 R."
+    for name in (
+        "Jo\u200bs\u00e9 Ramos",
+        "\u202eJos\u00e9 Ramos",
+        "Jos\u00e9\u200d Ramos",
+        "Jos\u00ade Ramos",
+    ):
+        response = office.post("/api/v1/players", json={"full_name": name, "email": "jr2@example.org"})
+        assert "invisible" in assert_problem(response, 422, "full_name")["errors"]["full_name"][0]
+        shown = office.post(
+            "/api/v1/players",
+            json={"full_name": "Jo Ramos", "display_name": name, "email": "jr3@example.org"},
+        )
+        assert_problem(shown, 422, "display_name")
+    region = league.region()
+    assert_problem(
+        office.post("/api/v1/venues", json={"name": "The \u200fCrown", "region_id": region["id"]}),
+        422,
+        "name",
+    )
+
+
+def test_a_reports_new_player_with_an_invisible_character_is_refused_whole_r5(scene):
+    """R5: the same in a report's new player: the whole report is refused, naming the row."""
+    body = scene.body(scene.players("Ann"), days_ago(2))
+    before = scene.player_count()
+    body["results"].append(
+        {"place": 2, "new_player": {"full_name": "Bo\u200b Bell", "email": "bo@example.org"}}
+    )
+    assert_problem(scene.office.post("/api/v1/tournaments", json=body), 422, "results.1.new_player.full_name")
+    assert scene.player_count() == before
