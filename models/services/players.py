@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 from models.actor import Actor
 from models.entities.league import Venue
 from models.entities.players import Player
-from models.errors import Conflict, Problem, RuleViolation
+from models.errors import Conflict, Forbidden, Problem, RuleViolation
 from models.infra.clock import today
 from models.rules.notices import Notice, possible_duplicate
 from models.rules.players import (
@@ -70,7 +70,16 @@ def create_player(
     """Register a player; returns it and a notice naming possible duplicates (R5), if any.
     `path` is where the request named this player (`results.3.new_player`), for the notice."""
     data = _normalise(data, None)
-    require_exists(session, Venue, data.get("home_venue_id"), "home_venue_id", "venue")
+    home = data.get("home_venue_id")
+    if actor.is_host and home is not None and not actor.hosts_venue(home):
+        # R19: a home venue opens a player's personal fields to that venue's hosts.
+        raise Forbidden(
+            f"Your key does not host venue {home}: a host registers players at their own venues "
+            "(or leaves home_venue_id out); the office sets another venue.",
+            rule="R19",
+            problems=[Problem("home_venue_id", f"Not one of your venues: {home}.", "R19")],
+        )
+    require_exists(session, Venue, home, "home_venue_id", "venue")
     _refuse_taken(session, data, None)
     if not data.get("display_name"):
         data["display_name"] = default_display_name(data["full_name"])

@@ -427,3 +427,18 @@ def test_a_reports_new_player_with_an_invisible_character_is_refused_whole_r5(sc
     )
     assert_problem(scene.office.post("/api/v1/tournaments", json=body), 422, "results.1.new_player.full_name")
     assert scene.player_count() == before
+
+
+def test_a_host_registers_players_at_their_own_venues_only_r19(host_for, league, office):
+    """R19: a home venue opens a player's personal fields to that venue's hosts, so a host may
+    give a new player one of their own venues as home, or none; another venue is a 403 naming
+    home_venue_id, and no player is made. The office may give any."""
+    mine, theirs = league.venue(), league.venue()
+    host = host_for(mine["id"])
+    before = player_total(office)
+    elsewhere = {"full_name": "Tia Trav", "email": "tia@example.org", "home_venue_id": theirs["id"]}
+    problem = assert_problem(host.post(PLAYERS, json=elsewhere), 403, "home_venue_id", rule="R19")
+    assert str(theirs["id"]) in problem["detail"]
+    assert player_total(office) == before
+    assert host.post(PLAYERS, json={**elsewhere, "home_venue_id": None}).status_code == 201
+    assert office.post(PLAYERS, json={**elsewhere, "email": "tia2@example.org"}).status_code == 201
