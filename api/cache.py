@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 
 # Headers of a stored answer that belong to the request that made it, not to the answer.
 REQUEST_HEADERS = frozenset(
-    {"content-length", "date", "etag", "set-cookie", "x-request-id", "retry-after", "cache-control"}
+    {"content-length", "date", "set-cookie", "x-request-id", "retry-after", "cache-control"}
 )
 
 
@@ -181,7 +181,11 @@ def answer_from_cache() -> Response | None:
         return None
     head, _, body = stored.partition(b"\n")
     response = Response(body, status=200, headers=json.loads(head))
-    response.set_etag(etag)
+    if response.get_etag()[0] is None:
+        response.set_etag(etag)
+    else:
+        # The view's own ETag (a report's version): answered conditionally on it.
+        response.make_conditional(request)
     g.answered_from_cache = True
     return response
 
@@ -194,5 +198,8 @@ def store_answer(response: Response) -> bool:
     if not g.get("answered_from_cache") and not response.is_streamed:
         headers = [(k, v) for k, v in response.headers.items() if k.lower() not in REQUEST_HEADERS]
         store().set(key, json.dumps(headers).encode() + b"\n" + response.get_data())
-    response.set_etag(key[:32])
+    if response.get_etag()[0] is None:
+        response.set_etag(key[:32])
+    else:
+        response.make_conditional(request)  # the view's own ETag (a report's version)
     return True

@@ -61,6 +61,15 @@ HEADERS: dict[str, dict[str, Any]] = {
     "RATELIMIT_RESET": {"description": "When the window resets (Unix time).", "schema": {"type": "integer"}},
     "RETRY_AFTER": {"description": "Seconds to wait before trying again.", "schema": {"type": "integer"}},
 }
+# Changes that may be made against the version read (If-Match: a 412 once it moved on).
+PRECONDITIONED = {"correct_report", "void_report"}
+IF_MATCH = {
+    "in": "header",
+    "name": "If-Match",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": "The report's ETag from a GET (or an earlier change): 412 if the report changed since.",
+}
 IDEMPOTENCY_KEY = {
     "in": "header",
     "name": "Idempotency-Key",
@@ -172,5 +181,11 @@ class ContractPlugin(BasePlugin):
                 )
             if operation.get("operationId") in CONFLICTS:
                 wanted["409"] = "CONFLICT"
+            if operation.get("operationId") in PRECONDITIONED:
+                wanted["412"] = "PRECONDITION_FAILED"
+                operation.setdefault("parameters", []).append(IF_MATCH)
+                for status, response in responses.items():
+                    if isinstance(response, dict) and status.startswith("2"):
+                        response.setdefault("headers", {})["ETag"] = "ETAG"
             for status, name in wanted.items():
                 responses.setdefault(status, name)

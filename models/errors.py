@@ -100,6 +100,13 @@ class Forbidden(LeagueError):
     title = "Forbidden"
 
 
+class Stale(LeagueError):
+    """The caller changes what it read, and it changed since (HTTP's If-Match failed)."""
+
+    status = 412
+    title = "Precondition failed"
+
+
 def refuse(message: str, problems: Sequence[Problem]) -> None:
     """Raise when there are problems: a RuleViolation when any breaks a rule, else InvalidInput.
 

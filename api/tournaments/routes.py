@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from flask import Response, json, request
+from flask import Response, g, json, request
 from flask.views import MethodView
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import BadRequest
@@ -32,7 +33,7 @@ from api.tournaments.schemas import (
     reporter_role,
 )
 from models.entities import Tournament
-from models.errors import InvalidInput, LeagueError, Problem, refuse
+from models.errors import InvalidInput, LeagueError, Problem, Stale, refuse
 from models.rules.notices import Notice
 from models.services.paging import Page
 from models.services.report_checks import rule_problems
@@ -180,7 +181,34 @@ def _written(tournament: Tournament, notices: list[Notice]) -> dict[str, Any]:
 
 def _answer(tournament: Tournament, notices: list[Notice], status: int, **extra: Any) -> Response:
     body = {**_written(tournament, notices), **extra}
-    return Response(json.dumps(body), status=status, mimetype="application/json")
+    response = Response(json.dumps(body), status=status, mimetype="application/json")
+    if not extra.get("dry_run"):
+        response.set_etag(version_tag(tournament))
+    return response
+
+
+def version_tag(report: Tournament) -> str:
+    """The report's version as an entity tag: `r<id>v<version>` (a GET adds its answer's key)."""
+    return f"r{report.id}v{report.version}"
+
+
+VERSION_TAG = re.compile(r"^r(\d+)v(\d+)(?:\.|$)")
+
+
+def expected_version(report_id: int) -> int | None:
+    """The version of the report that `If-Match` names (None without the header, or with `*`);
+    a 412 when it names no version of this report."""
+    tags = request.if_match
+    if not request.headers.get("If-Match") or tags.star_tag:
+        return None
+    for tag in [*tags.as_set(include_weak=True)]:
+        match = VERSION_TAG.match(tag)
+        if match and int(match.group(1)) == report_id:
+            return int(match.group(2))
+    raise Stale(
+        f"If-Match names no version of report {report_id}: send the ETag a GET of the report gave.",
+        problems=[Problem("If-Match", "Not an ETag of this report.")],
+    )
 
 
 def _dry_run(write: Callable[[], tuple[Tournament, list[Notice]]]) -> Response:
@@ -238,9 +266,16 @@ class TournamentsViews(MethodView):
 class TournamentByIdViews(MethodView):
     @blp.doc(operationId="get_report")
     @blp.response(200, ReportOut)
-    def get(self, tournament_id: int) -> Tournament:
-        """A report with each result's points (a voided one: the office only)"""
-        return get_report(db.session(), current_actor(), tournament_id)
+    def get(self, tournament_id: int) -> Any:
+        """A report with each result's points (a voided one: the office only)
+
+        Its ETag names the report's version: sent back in `If-Match` with a correction or a
+        void, the change is refused (412) if the report changed since it was read.
+        """
+        report = get_report(db.session(), current_actor(), tournament_id)
+        # The version for If-Match, and the answer's cache key: the answer also changes with
+        # things the version does not count (a player's new display name).
+        return report, 200, {"ETag": f'"{version_tag(report)}.{g.get("cache_key", "")[:24]}"'}
 
     @host_or_office
     @blp.arguments(CsvQuery, location="query")
@@ -263,10 +298,11 @@ class TournamentByIdViews(MethodView):
         tournament = get_report(session, actor, tournament_id)
         data, sheet = _load(CORRECTION_IN)
         reason = data.pop("reason")
+        expected = expected_version(tournament_id)
 
         def write() -> tuple[Tournament, list[Notice]]:
             with _named_by(sheet):
-                corrected, notices = correct_report(session, actor, tournament, data, reason)
+                corrected, notices = correct_report(session, actor, tournament, data, reason, expected)
             return corrected, [*(sheet.notices if sheet else []), *notices]
 
         if query.get("dry_run"):
@@ -280,8 +316,12 @@ class TournamentVoidViews(MethodView):
     @host_or_office
     @blp.arguments(VoidIn)
     @blp.response(200, ReportOut)
-    def post(self, data: dict[str, Any], tournament_id: int) -> Tournament:
-        """Void a report, with a reason: it then counts nowhere (R17)"""
+    def post(self, data: dict[str, Any], tournament_id: int) -> Any:
+        """Void a report, with a reason: it then counts nowhere (R17)
+
+        With `If-Match` (the report's ETag), refused (412) if the report changed since.
+        """
         session, actor = db.session(), current_actor()
         tournament = get_report(session, actor, tournament_id)
-        return void_report(session, actor, tournament, data["reason"])
+        voided = void_report(session, actor, tournament, data["reason"], expected_version(tournament_id))
+        return voided, 200, {"ETag": f'"{version_tag(voided)}"'}

@@ -15,7 +15,7 @@ from models.actor import Actor
 from models.entities.base import table_of
 from models.entities.players import Player
 from models.entities.tournaments import Result, Tournament
-from models.errors import Conflict, Forbidden, Problem
+from models.errors import Conflict, Forbidden, Problem, Stale
 from models.infra.clock import today, utcnow
 from models.rules.notices import Notice, matches_report
 from models.rules.reports import score_report
@@ -273,14 +273,32 @@ def _within_window(days: int, day: date) -> None:
         )
 
 
+def refuse_stale(tournament: Tournament, expected_version: int | None) -> None:
+    """A change made against a version read earlier is refused once the report has moved on
+    (two hosts correcting at once: the second is told, not silently overwritten)."""
+    if expected_version is not None and expected_version != tournament.version:
+        raise Stale(
+            f"Report {tournament.id} is at version {tournament.version} since you read version "
+            f"{expected_version}: read it again and redo your change.",
+            problems=[Problem("If-Match", f"Version {expected_version} is no longer current.")],
+        )
+
+
 def correct_report(
-    session: Session, actor: Actor, tournament: Tournament, report: dict[str, Any], reason: str
+    session: Session,
+    actor: Actor,
+    tournament: Tournament,
+    report: dict[str, Any],
+    reason: str,
+    expected_version: int | None = None,
 ) -> tuple[Tournament, list[Notice]]:
     """R17: replace a report's results (and venue, date, session or kind, where given; the
-    stored ones otherwise); points are recomputed."""
+    stored ones otherwise); points are recomputed. With `expected_version` (the version the
+    caller read), refused (Stale) when the report has moved on since."""
     if tournament.voided:
         raise Conflict(f"Report {tournament.id} is voided; report the tournament anew instead.")
     may_change(actor, tournament)
+    refuse_stale(tournament, expected_version)
     before = report_snapshot(tournament)
     counted_before = _counted(tournament)
     players_before = {r.player_id for r in tournament.results}
@@ -328,11 +346,15 @@ def correct_report(
     return tournament, checked.notices
 
 
-def void_report(session: Session, actor: Actor, tournament: Tournament, reason: str) -> Tournament:
-    """R17: a voided report counts nowhere; it stays readable by the office and the venue's hosts."""
+def void_report(
+    session: Session, actor: Actor, tournament: Tournament, reason: str, expected_version: int | None = None
+) -> Tournament:
+    """R17: a voided report counts nowhere; it stays readable by the office. With
+    `expected_version`, refused (Stale) when the report has moved on since it was read."""
     if tournament.voided:
         raise Conflict(f"Report {tournament.id} is already voided.")
     may_change(actor, tournament)
+    refuse_stale(tournament, expected_version)
     before = report_snapshot(tournament)
     tournament.voided_at = utcnow()
     tournament.voided_by = actor.name

@@ -81,3 +81,61 @@ def test_the_same_results_under_another_session_are_flagged(scene: Scene) -> Non
     assert warning["code"] == "matches_report" and str(first["id"]) in warning["message"]
     other = scene.posted(scene.body(ids[::-1], days_ago(2), session=3))
     assert other["warnings"] == []
+
+
+def test_racing_corrections_with_if_match_lose_nothing_silently_r17(scene):
+    """R17: two people correct the same report from the same read. With If-Match (the ETag the
+    read gave, which names the report's version) the first wins and the second gets a 412
+    naming If-Match, changing nothing; read again, the second succeeds. Without If-Match the
+    last one wins and each is audited. The ETag moves with every correction."""
+    ann, bob, cy = scene.players("Ann", "Bob", "Cy")
+    report = scene.posted(scene.body([ann, bob, cy], days_ago(2)))
+    path = f"{TOURNAMENTS}/{report['id']}"
+
+    def correction(order: list[int], reason: str) -> dict[str, object]:
+        return {"results": scene.body(order)["results"], "reason": reason}
+
+    etag = scene.office.get(path).headers["ETag"]
+    assert f"r{report['id']}v1" in etag
+    first = scene.office.put(path, json=correction([bob, ann, cy], "Bob won."), headers={"If-Match": etag})
+    assert first.status_code == 200 and first.get_json()["version"] == 2
+    second = scene.host.put(path, json=correction([cy, ann, bob], "Cy won."), headers={"If-Match": etag})
+    assert "version 2" in assert_problem(second, 412, "If-Match")["detail"]
+    assert scene.public.get(path).get_json()["results"][0]["player"]["id"] == bob
+    void = scene.office.post(f"{path}/void", json={"reason": "Twice."}, headers={"If-Match": etag})
+    assert_problem(void, 412, "If-Match")
+    nonsense = scene.office.put(
+        path, json=correction([cy, ann, bob], "x"), headers={"If-Match": '"nonsense"'}
+    )
+    assert_problem(nonsense, 412, "If-Match")
+    again = scene.host.get(path)
+    assert again.headers["ETag"] != etag
+    third = scene.host.put(
+        path, json=correction([cy, ann, bob], "Cy won."), headers={"If-Match": again.headers["ETag"]}
+    )
+    assert third.status_code == 200 and third.get_json()["version"] == 3
+    assert third.headers["ETag"] == f'"r{report["id"]}v3"'
+    # Without If-Match (or with *), the last one wins; every correction is in the log.
+    last = scene.office.put(path, json=correction([ann, bob, cy], "Ann."), headers={"If-Match": "*"})
+    assert last.status_code == 200 and last.get_json()["version"] == 4
+    assert scene.office.put(path, json=correction([bob, ann, cy], "Bob.")).status_code == 200
+    log = scene.office.get(f"/api/v1/audit-log?action=tournament.correct&entity_id={report['id']}").get_json()
+    assert log["total"] == 4
+
+
+def test_a_reports_etag_revalidates_and_moves_with_what_it_shows_r17(scene):
+    """R17: the ETag of a report names its version, yet a cached read still revalidates (304),
+    and a change the version does not count (a player's new display name) still gives a new
+    answer: no reader is served a stale report."""
+    ann, bob = scene.players("Ann", "Bob")
+    report = scene.posted(scene.body([ann, bob], days_ago(2)))
+    path = f"{TOURNAMENTS}/{report['id']}"
+    first = scene.public.get(path)
+    assert first.headers["ETag"] == scene.public.get(path).headers["ETag"]  # the second from the cache
+    assert scene.public.get(path, headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
+    renamed = scene.office.patch(f"/api/v1/players/{ann}", json={"display_name": "Annie Z."})
+    assert renamed.status_code == 200
+    after = scene.public.get(path, headers={"If-None-Match": first.headers["ETag"]})
+    assert after.status_code == 200
+    assert after.get_json()["results"][0]["player"]["display_name"] == "Annie Z."
+    assert f"r{report['id']}v1" in after.headers["ETag"]  # the same version: If-Match still holds
