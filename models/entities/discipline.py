@@ -14,6 +14,9 @@ from models.infra.clock import today, utcnow
 from models.rules.discipline import CATEGORIES, KINDS, Minimums, Terms
 
 DEFAULT_MINIMUMS = Minimums()
+# The most entrants a report may have unless the office says otherwise: a pub's big night is a
+# few dozen; a region's final a few hundred. The office may set 50 to 10,000.
+DEFAULT_MAX_ENTRANTS, LEAST_MAX_ENTRANTS, MOST_MAX_ENTRANTS = 500, 50, 10_000
 
 
 class Sanction(Base):
@@ -75,7 +78,8 @@ class Sanction(Base):
 
 
 class LeagueSettings(Base):
-    """League-wide settings (one row): the minimum suspension lengths of R15."""
+    """League-wide settings (one row): the minimum suspension lengths of R15, and the most
+    entrants a report may have."""
 
     __tablename__ = "league_settings"
     __table_args__ = (
@@ -88,6 +92,9 @@ class LeagueSettings(Base):
     min_suspension_days: Mapped[int] = mapped_column(Integer, default=DEFAULT_MINIMUMS.suspension_days)
     min_outside_alcohol_months: Mapped[int] = mapped_column(
         Integer, default=DEFAULT_MINIMUMS.outside_alcohol_months
+    )
+    max_entrants: Mapped[int] = mapped_column(
+        Integer, default=DEFAULT_MAX_ENTRANTS, server_default=str(DEFAULT_MAX_ENTRANTS)
     )
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, onupdate=utcnow)
 

@@ -12,6 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from models.actor import Actor
+from models.entities.discipline import LEAST_MAX_ENTRANTS
 from models.entities.league import Season, Venue
 from models.entities.players import Player
 from models.entities.tournaments import Result, Tournament
@@ -29,6 +30,7 @@ from models.rules.players import (
 )
 from models.rules.reports import finishing_order_problems, repeated_entrants, shared_membership_numbers
 from models.services.discipline_queries import barring_sanctions
+from models.services.league_settings import league_settings
 from models.services.qualification_queries import qualified, season_qualification
 from models.services.scoring import chart_rule
 from models.services.season_queries import season_for
@@ -104,6 +106,7 @@ def _gather(
         season, season_problems = season_of_report(session, report, venue)
         problems += season_problems
     rows: list[dict[str, Any]] = report["results"]
+    problems += too_many_entrants(session, len(rows))
     if places_readable:
         problems += finishing_order_problems([row["place"] for row in rows])
     readable = [row for index, row in enumerate(rows) if index not in unreadable]
@@ -130,6 +133,18 @@ def _gather(
     notices += [sanction_overridden(b.row, b.player_id, b.sanction_id) for b in overridden]
     reason = report.get("override_reason") if overridden else None
     return problems, CheckedReport(venue, season, rows, entrants, notices, overridden, reason)
+
+
+def too_many_entrants(session: Session, entrants: int) -> list[Problem]:
+    """The league's most entrants per report (league settings; at least LEAST_MAX_ENTRANTS, so a
+    report of that many or fewer needs no look)."""
+    if entrants <= LEAST_MAX_ENTRANTS:
+        return []
+    most = league_settings(session).max_entrants
+    if entrants <= most:
+        return []
+    message = f"At most {most} entrants per report (the league's max_entrants); this one has {entrants}."
+    return [Problem("results", message)]
 
 
 def barred_entrants(session: Session, entrants: list[Entrant], venue_id: int, day: date) -> list[Barred]:

@@ -417,3 +417,28 @@ def test_format_and_rule_problems_come_in_one_answer_r4_r5_r16(scene: Scene) -> 
     )
     assert problem["rule"] == "R4" and problem["detail"].startswith("R4, R5, R16:")
     assert scene.counts() == before
+
+
+def test_a_report_has_at_most_the_leagues_max_entrants(scene: Scene) -> None:
+    """A report of more entrants than the league's max_entrants (500 unless the office sets 50
+    to 10,000) is refused whole (422 naming results and the maximum), storing nothing and
+    registering no one; the office lowers or raises it, and reports follow."""
+    settings_path = "/api/v1/league-settings"
+    assert scene.public.get(settings_path).get_json()["max_entrants"] == 500
+    players = scene.players(*[f"P{i}" for i in range(61)])
+    assert scene.office.patch(settings_path, json={"max_entrants": 60}).status_code == 200
+    over = scene.body(players, days_ago(2))
+    newcomer = {"full_name": "Newt New", "email": "newt@example.org"}
+    over["results"].append({"place": 62, "new_player": newcomer})
+    before = scene.counts()
+    message = assert_problem(scene.office.post(TOURNAMENTS, json=over), 422, "results")["errors"]["results"][
+        0
+    ]
+    assert "At most 60 entrants" in message and "62" in message
+    assert scene.counts() == before
+    assert scene.posted(scene.body(players[:60], days_ago(2)))["entrants"] == 60
+    for refused in (49, 10_001, 0):
+        assert_problem(scene.office.patch(settings_path, json={"max_entrants": refused}), 422, "max_entrants")
+    assert_problem(scene.host.patch(settings_path, json={"max_entrants": 5000}), 403)
+    assert scene.office.patch(settings_path, json={"max_entrants": 61}).status_code == 200
+    assert scene.posted(scene.body(players, days_ago(3)))["entrants"] == 61
