@@ -26,6 +26,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, time, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -983,6 +984,38 @@ def test_after_restoring_a_backup_and_cache_reset_no_worker_answers_from_the_aba
             answer = worker.read(view, etag=abandoned[worker.name][name].etag)
             assert answer.status == 200, (name, worker.name)
             assert "Ace High" not in str(answer.body) and "Ace Low" in str(answer.body), (name, worker.name)
+
+
+def test_db_backup_and_restore_serve_the_same_standings_again(pub: Pub, tmp_path: Path) -> None:
+    """`flask --app app db backup FILE` copies the live database (SQLite's online backup API, or
+    pg_dump on PostgreSQL); after changes, `db restore FILE --yes` brings it back (pg_restore
+    there) and retires the cached answers itself: both workers serve the standings, report and
+    player of the backup again, not the changes, then or after the next write."""
+    views = {name: pub.views[name] for name in ("standings 1", "Ace", "report 1")}
+    before = read_on_both(pub, views)
+    backup = tmp_path / "league.backup"
+    assert "Backed up" in pub.a.cli("db", "backup", str(backup))
+    assert backup.stat().st_size > 0
+    rename_ace(pub)
+    changed = assert_fresh_on_both(pub, views, before)
+    assert changed["Ace"]["display_name"] == "Ace High"
+    abandoned = read_on_both(pub, views)
+    assert "cached answers retired" in pub.a.cli("db", "restore", str(backup), "--yes")
+    restored = assert_fresh_on_both(pub, views, abandoned)
+    assert restored["Ace"]["display_name"] == "Ace"
+    assert restored["standings 1"] == before["A"]["standings 1"].body
+    ok(pub.office.patch(f"{PLAYERS}/{pub['Ace']}", json={"display_name": "Ace Again"}))
+    assert pub.b.read(views["Ace"]).body["display_name"] == "Ace Again"
+
+
+def test_db_restore_asks_first(pub: Pub, tmp_path: Path) -> None:
+    """Without --yes, `db restore` asks, and a "no" changes nothing."""
+    backup = tmp_path / "league.backup"
+    pub.a.cli("db", "backup", str(backup))
+    rename_ace(pub)
+    result = pub.a.app.test_cli_runner().invoke(args=["db", "restore", str(backup)], input="n\n")
+    assert result.exit_code != 0 and "Aborted" in result.output
+    assert pub.b.read(pub.views["Ace"]).body["display_name"] == "Ace High"
 
 
 # Callers and representations -----------------------------------------------------------------------
