@@ -6,6 +6,7 @@ import gc
 import hashlib
 import logging
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +61,26 @@ def _rate_limit_key() -> str:
     return "ip:" + (get_remote_address() or "unknown")
 
 
+class _JsonLines(logging.StreamHandler):
+    """Lines on whatever stderr is when each is written (a test runner swaps it)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.stream = sys.stderr
+        super().emit(record)
+
+
+def _request_log_as_json_lines() -> None:
+    """The request log (api: one JSON object per request) on stderr as bare JSON lines, so that
+    a log shipper reads each line as one record."""
+    requests = logging.getLogger("league.requests")
+    if not any(isinstance(h, _JsonLines) for h in requests.handlers):
+        handler = _JsonLines()
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        requests.addHandler(handler)
+        requests.propagate = False
+    requests.setLevel(logging.INFO if os.environ.get("REQUEST_LOG", "1") != "0" else logging.WARNING)
+
+
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__, instance_path=str(Path(__file__).resolve().parent / "instance"))
     app.config.update(SPEC_CONFIG)
@@ -70,6 +91,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     logging.basicConfig(
         level=app.config["LOG_LEVEL"], format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    _request_log_as_json_lines()
 
     limiter = Limiter(
         _rate_limit_key,

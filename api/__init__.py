@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import logging
 import re
+import time
 import uuid
+from datetime import UTC, datetime
 from http import HTTPStatus
 from typing import Any
 
@@ -76,6 +80,7 @@ class LeagueApi(Api):
 
 
 def _start_request() -> Response | None:
+    g.started = time.perf_counter()
     supplied = request.headers.get("X-Request-ID", "")
     g.request_id = supplied if REQUEST_ID_RE.match(supplied) else uuid.uuid4().hex
     if request.method in ("POST", "PUT", "PATCH"):
@@ -147,6 +152,7 @@ def json_depth(value: Any) -> int:
 
 def _finish_request(response: Response) -> Response:
     response.headers["X-Request-ID"] = g.get("request_id", "")
+    _log_request(response)
     if request.method not in ("GET", "HEAD") or response.status_code not in (200, 304):
         return response
     # Answers differ by caller (R19), so caches must key on the Authorization header; and they
@@ -159,6 +165,33 @@ def _finish_request(response: Response) -> Response:
         response.add_etag()
         response.make_conditional(request)
     return response
+
+
+# One JSON line per request, on its own logger (README "Logs"): who and what, never a key, a
+# body, a query string (a search may hold an email) or any personal value.
+request_log = logging.getLogger("league.requests")
+
+
+def _log_request(response: Response) -> None:
+    if not request_log.isEnabledFor(logging.INFO):
+        return
+    actor = auth.current_actor()
+    started = g.get("started")
+    request_log.info(
+        json.dumps(
+            {
+                "time": datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+                "request_id": g.get("request_id"),
+                "method": request.method,
+                "path": request.path,
+                "status": response.status_code,
+                "ms": round((time.perf_counter() - started) * 1000, 2) if started else None,
+                "role": actor.role,
+                "key_id": actor.key_id,
+            },
+            separators=(",", ":"),
+        )
+    )
 
 
 def init_app(app: Flask) -> Api:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -270,3 +271,27 @@ def test_a_boolean_in_a_query_is_true_false_1_or_0(office, value, status):
         assert response.status_code == 200
     else:
         assert_problem(response, 422, "include_voided")
+
+
+def test_each_request_is_one_json_log_line_without_secrets(scene, capsys):
+    """Every request writes one JSON line (request id, method, path, status, milliseconds, role,
+    key id) and never the key, the body, the query string or a personal value."""
+    capsys.readouterr()
+    email = "private.person@example.org"
+    body = {"full_name": "Private Person", "email": email}
+    created = scene.office.post("/api/v1/players", json=body, headers={"X-Request-ID": "req-1"})
+    searched = scene.office.get(f"/api/v1/players?q={email}")
+    refused = scene.public.get("/api/v1/nowhere")
+    lines = [json.loads(line) for line in capsys.readouterr().err.splitlines() if line.startswith("{")]
+    assert len(lines) == 3, lines
+    post, search, missing = lines
+    assert post["request_id"] == "req-1" == created.headers["X-Request-ID"]
+    assert (post["method"], post["path"], post["status"]) == ("POST", "/api/v1/players", 201)
+    assert post["role"] == "office"
+    assert isinstance(post["key_id"], int) and post["ms"] >= 0 and post["time"].endswith("Z")
+    assert search["path"] == "/api/v1/players" and search["status"] == searched.status_code == 200
+    assert (missing["status"], missing["role"], missing["key_id"]) == (404, "public", None)
+    assert missing["request_id"] == refused.get_json()["request_id"]
+    text = json.dumps(lines)
+    assert scene.office.key and scene.office.key not in text
+    assert email not in text and "Private" not in text
