@@ -31,6 +31,9 @@ def config_from_env(environ: dict[str, str] | os._Environ[str] = os.environ) -> 
         "RATELIMIT_ENABLED": environ.get("RATELIMIT_ENABLED", "1").lower() in TRUE_WORDS,
         "RATELIMIT_STORAGE_URI": environ.get("RATELIMIT_STORAGE_URI", "memory://"),
         "RATELIMIT_DEFAULT": environ.get("RATELIMIT_DEFAULT", "600 per minute"),
+        # Wrong API keys per address (tighter: guessing keys must be slow), and writes per key.
+        "RATELIMIT_AUTH_FAILURES": environ.get("RATELIMIT_AUTH_FAILURES", "20 per 10 minutes"),
+        "RATELIMIT_WRITES": environ.get("RATELIMIT_WRITES", "120 per minute"),
         "RATELIMIT_HEADERS_ENABLED": True,
         "LOG_LEVEL": environ.get("LOG_LEVEL", "INFO").upper(),
         # Cached answers (api/cache.py): per process, at most CACHE_MAX_BYTES, unless CACHE_URL

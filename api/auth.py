@@ -10,13 +10,14 @@ from flask import g, request
 from flask_smorest import Blueprint
 from werkzeug.exceptions import Forbidden, Unauthorized
 
-from api import db
+from api import db, throttle
 from models.actor import PUBLIC, Actor
 from models.services.keys import authenticate
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 BAD_KEY = "A valid API key is required: Authorization: Bearer <key>."
+WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
 def load_actor() -> None:
@@ -25,14 +26,21 @@ def load_actor() -> None:
     if header is None:
         g.actor = Actor(role="public", name="public", request_id=g.get("request_id"))
         return
+    # Wrong keys are counted per address, and an address that sent too many is refused before
+    # its next key is even looked at: guessing keys stays slow.
+    address = request.remote_addr or "unknown"
+    throttle.refuse_when_over("RATELIMIT_AUTH_FAILURES", address)
     scheme, _, presented = header.partition(" ")
     presented = presented.strip()
-    if scheme.lower() != "bearer" or not presented or len(presented) > 200:
-        raise Unauthorized(BAD_KEY)
-    actor = authenticate(db.session(), presented, g.get("request_id"))
+    actor = None
+    if scheme.lower() == "bearer" and presented and len(presented) <= 200:
+        actor = authenticate(db.session(), presented, g.get("request_id"))
     if actor is None:
+        throttle.count("RATELIMIT_AUTH_FAILURES", address)
         raise Unauthorized(BAD_KEY)
     g.actor = actor
+    if request.method in WRITES and request.path.startswith("/api/"):
+        throttle.take("RATELIMIT_WRITES", "key", str(actor.key_id))
 
 
 def current_actor() -> Actor:

@@ -32,6 +32,8 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "alembic",
         "cachetools",
         "redis",
+        "flask_limiter",
+        "limits",
         "api",
         "models",
     ),

@@ -295,3 +295,44 @@ def test_each_request_is_one_json_log_line_without_secrets(scene, capsys):
     text = json.dumps(lines)
     assert scene.office.key and scene.office.key not in text
     assert email not in text and "Private" not in text
+
+
+def test_guessing_keys_meets_a_429_per_address(make_app):
+    """Wrong keys are counted per address, tighter than normal traffic (RATELIMIT_AUTH_FAILURES,
+    20 per 10 minutes by default): 120 guessed keys in a row meet a 429 with Retry-After long
+    before the end, and from then even a right key from that address waits; another address is
+    not affected."""
+    fresh = make_app(RATELIMIT_ENABLED=True)
+    client = fresh.test_client()
+    key = new_key(fresh, "office")
+    statuses = []
+    for guess in range(120):
+        answer = client.get("/api/v1/regions", headers={"Authorization": f"Bearer plk_guess{guess:04d}"})
+        statuses.append(answer.status_code)
+    assert statuses[:20] == [401] * 20 and set(statuses[20:]) == {429}
+    problem = assert_problem(answer, 429)
+    assert int(answer.headers["Retry-After"]) > 0 and "wrong API key" in problem["detail"]
+    assert_problem(client.get("/api/v1/regions", headers={"Authorization": f"Bearer {key}"}), 429)
+    elsewhere = {"REMOTE_ADDR": "10.0.0.9"}
+    assert (
+        client.get(
+            "/api/v1/regions", headers={"Authorization": f"Bearer {key}"}, environ_base=elsewhere
+        ).status_code
+        == 200
+    )
+    # The public, with no key, is not counted as guessing.
+    assert client.get("/api/v1/regions").status_code == 200
+
+
+def test_writes_are_limited_per_key(make_app):
+    """RATELIMIT_WRITES (120 per minute by default) counts each key's changes; reads go on."""
+    fresh = make_app(RATELIMIT_ENABLED=True, RATELIMIT_WRITES="3 per minute")
+    office = Caller(fresh.test_client(), new_key(fresh, "office"))
+    for name in ("North", "South", "East"):
+        assert office.post("/api/v1/regions", json={"name": name}).status_code == 201
+    refused = office.post("/api/v1/regions", json={"name": "West"})
+    assert "changes with this API key" in assert_problem(refused, 429)["detail"]
+    assert int(refused.headers["Retry-After"]) > 0
+    assert office.get("/api/v1/regions").get_json()["total"] == 3
+    other = Caller(fresh.test_client(), new_key(fresh, "office"))
+    assert other.post("/api/v1/regions", json={"name": "West"}).status_code == 201

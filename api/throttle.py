@@ -1,0 +1,54 @@
+"""Limits beyond Flask-Limiter's per-caller default (app.py): failed keys per address, tighter than
+normal traffic, so guessing keys is slow; and writes per key. Kept in the limiter's storage
+(memory per process, or Redis via RATELIMIT_STORAGE_URI, shared by every worker)."""
+
+from __future__ import annotations
+
+import time
+
+from flask import current_app
+from flask_limiter import Limiter
+from limits import parse
+from werkzeug.exceptions import TooManyRequests
+
+
+def _limiter() -> Limiter:
+    limiter: Limiter = current_app.extensions["league_limiter"]
+    return limiter
+
+
+def refuse_when_over(setting: str, *who: str) -> None:
+    """A 429 (with Retry-After) when `who` used up the limit named by the config `setting`."""
+    limiter = _limiter()
+    if not limiter.enabled:
+        return
+    item = parse(current_app.config[setting])
+    if not limiter.limiter.test(item, setting, *who):
+        raise _too_many(limiter, setting, who)
+
+
+def count(setting: str, *who: str) -> None:
+    """One more against the limit named by `setting`."""
+    limiter = _limiter()
+    if limiter.enabled:
+        limiter.limiter.hit(parse(current_app.config[setting]), setting, *who)
+
+
+def take(setting: str, *who: str) -> None:
+    """Count one more, or a 429 when the limit is used up."""
+    limiter = _limiter()
+    if limiter.enabled and not limiter.limiter.hit(parse(current_app.config[setting]), setting, *who):
+        raise _too_many(limiter, setting, who)
+
+
+def _too_many(limiter: Limiter, setting: str, who: tuple[str, ...]) -> TooManyRequests:
+    item = parse(current_app.config[setting])
+    reset, _remaining = limiter.limiter.get_window_stats(item, setting, *who)
+    wait = max(1, int(reset - time.time() + 0.999))
+    messages = {
+        "RATELIMIT_AUTH_FAILURES": "Too many requests with a wrong API key from this address",
+        "RATELIMIT_WRITES": "Too many changes with this API key",
+    }
+    return TooManyRequests(
+        f"{messages.get(setting, 'Too many requests')}: try again in {wait} s.", retry_after=wait
+    )
