@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import Flask, Response, current_app, g, request
 from flask_smorest import Api
-from werkzeug.exceptions import BadRequest, HTTPException
+from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge
 from werkzeug.routing import IntegerConverter
 
 from api import (
@@ -99,6 +99,12 @@ def _refuse_unreadable_body() -> None:
     has_body = bool(request.content_length) or "Transfer-Encoding" in request.headers
     if not has_body:
         return
+    if request.content_length is None:
+        # Sent in chunks, with no length to refuse up front: the body is read to the limit, and
+        # one that reaches it is too large (the rest was never read), as a sized one would be.
+        limit = current_app.config.get("MAX_CONTENT_LENGTH")
+        if limit is not None and len(request.get_data(cache=True)) >= limit:
+            raise RequestEntityTooLarge()
     if request.is_json:
         _refuse_unreasonable_json()
         return

@@ -1,0 +1,190 @@
+"""Real gunicorn (one worker) on a new database of each backend: a report is stored whole or not at
+all, the players it registers included, even when the worker is killed (SIGKILL) in the middle
+of it; and a chunked body over the size limit is a 413 problem, as a sized one is."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from models.infra.migrate import alembic_config, upgrade
+from tests.api.test_cache_gunicorn import GUNICORN, REPO, Server, build_league, free_port
+from tests.builders import TOURNAMENTS, days_ago, iso
+from tests.conftest import ScratchDatabases
+
+MAX_BODY = 2 * 1024 * 1024
+NEW_PLAYERS = 800  # registering each one makes the report slow enough to be killed midway
+
+
+Booted = tuple[Server, subprocess.Popen[bytes], str]
+
+
+@pytest.fixture()
+def one_worker(backend: str, scratch: ScratchDatabases, tmp_path: Path) -> Iterator[Booted]:
+    """gunicorn -w 1 on a new database of the backend: (the server, gunicorn's master, the URL)."""
+    url = scratch.create(backend)
+    upgrade(alembic_config(url))
+    office, ids = build_league(url)
+    port = free_port()
+    error_log = tmp_path / "error.log"
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "RATELIMIT_ENABLED": "0",
+        "LOG_LEVEL": "WARNING",
+        "REQUEST_LOG": "0",
+    }
+    command = [
+        str(GUNICORN),
+        "-w",
+        "1",
+        "-t",
+        "120",
+        "-b",
+        f"127.0.0.1:{port}",
+        "--error-logfile",
+        str(error_log),
+        "--no-control-socket",
+        "app:create_app()",
+    ]
+    process = subprocess.Popen(
+        command, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    server = Server(port, office, ids["season"], ids["venue"], ids["ann"], ids["bob"], tmp_path / "none")
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            assert process.poll() is None, error_log.read_text()
+            try:
+                if server.request("GET", "/health")[0] == 200:
+                    break
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, "gunicorn did not start"
+            time.sleep(0.1)
+        yield server, process, url
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def workers_of(master: int) -> list[int]:
+    children: list[int] = []
+    for task in Path(f"/proc/{master}/task").iterdir():
+        children += [int(pid) for pid in (task / "children").read_text().split()]
+    return children
+
+
+def count(url: str, sql: str) -> int:
+    engine = create_engine(make_url(url))
+    try:
+        with engine.connect() as conn:
+            return int(conn.execute(text(sql)).scalar_one())
+    finally:
+        engine.dispose()
+
+
+def distinct_name(i: int) -> str:
+    """A name unlike the others' (different first letters and words), as a real field's are."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    first = letters[i % 26].upper() + "".join(letters[(i // 26**k + k) % 26] for k in range(1, 4))
+    last = letters[(i * 7) % 26].upper() + "".join(letters[(i // 26**k + 3 * k) % 26] for k in range(1, 5))
+    return f"{first} {last}"
+
+
+TABLES = ("tournaments", "results", "players", "audit_log", "standing_lines")
+
+
+def counts(url: str) -> list[int]:
+    """How many rows each of TABLES holds."""
+    return [count(url, f"SELECT count(*) FROM {table}") for table in TABLES]
+
+
+def test_a_worker_killed_mid_report_stores_nothing_of_it(one_worker: Booted) -> None:
+    """The report names 800 new players (slow to register); the worker is killed (SIGKILL) once
+    it has begun: afterwards the database holds no part of it, no tournament, result, player,
+    audit entry or standing line, and the next worker stores the same report whole."""
+    server, process, url = one_worker
+    office = {"Authorization": f"Bearer {server.office}"}
+    raised = server.request("PATCH", "/api/v1/league-settings", {"max_entrants": 5000}, **office)
+    assert raised[0] == 200, raised
+    rows: list[dict[str, Any]] = [{"place": 1, "player_id": server.ann}]
+    for i in range(NEW_PLAYERS):
+        newcomer = {"full_name": distinct_name(i), "email": f"killed{i}@example.org"}
+        rows.append({"place": i + 2, "new_player": newcomer})
+    body = {"venue_id": server.venue_id, "date": iso(days_ago(1)), "results": rows}
+    before = counts(url)
+    outcome: dict[str, Any] = {}
+
+    def post() -> None:
+        try:
+            outcome["answer"] = server.request("POST", TOURNAMENTS, body, **office)
+        except (OSError, http.client.HTTPException) as exc:
+            outcome["error"] = exc
+
+    poster = threading.Thread(target=post)
+    poster.start()
+    (worker,) = workers_of(process.pid)
+    time.sleep(0.6)  # well into registering the players
+    assert poster.is_alive(), outcome  # still working: killed mid-request
+    os.kill(worker, signal.SIGKILL)
+    poster.join(30)
+    assert "answer" not in outcome or outcome["answer"][0] >= 500, outcome
+    assert counts(url) == before
+    assert count(url, "SELECT count(*) FROM players WHERE email LIKE 'killed%'") == 0
+    # gunicorn starts a new worker; the same report is then stored whole.
+    deadline = time.monotonic() + 20
+    while workers_of(process.pid) in ([], [worker]):
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    status, _headers, answer = server.request("POST", TOURNAMENTS, body, **office)
+    assert status == 201, answer
+    assert count(url, "SELECT count(*) FROM players WHERE email LIKE 'killed%'") == NEW_PLAYERS
+
+
+def test_a_chunked_body_over_the_limit_is_a_413(one_worker: Any) -> None:
+    """A body sent in chunks (no Content-Length) larger than the service takes is refused as a
+    sized one is: 413, problem+json, nothing stored."""
+    server, _process, url = one_worker
+    before = count(url, "SELECT count(*) FROM regions")
+    payload = json.dumps({"name": "N" * (MAX_BODY + 1000)}).encode()
+
+    def chunks() -> Iterator[bytes]:
+        for start in range(0, len(payload), 64 * 1024):
+            yield payload[start : start + 64 * 1024]
+
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    try:
+        conn.request(
+            "POST",
+            "/api/v1/regions",
+            body=chunks(),
+            headers={"Authorization": f"Bearer {server.office}", "Content-Type": "application/json"},
+            encode_chunked=True,
+        )
+        response = conn.getresponse()
+        status, content_type, answer = (
+            response.status,
+            response.getheader("Content-Type", ""),
+            response.read(),
+        )
+    finally:
+        conn.close()
+    assert status == 413, (status, answer[:300])
+    assert content_type.startswith("application/problem+json")
+    assert count(url, "SELECT count(*) FROM regions") == before
