@@ -61,6 +61,25 @@ HEADERS: dict[str, dict[str, Any]] = {
     "RATELIMIT_RESET": {"description": "When the window resets (Unix time).", "schema": {"type": "integer"}},
     "RETRY_AFTER": {"description": "Seconds to wait before trying again.", "schema": {"type": "integer"}},
 }
+# What a created record's id leads to (OpenAPI links: generated clients and schemathesis' stateful
+# runs follow them): operation -> {link name: (operation it leads to, that operation's id parameter)}.
+LINKS: dict[str, dict[str, tuple[str, str]]] = {
+    "post_report": {
+        "GetReport": ("get_report", "tournament_id"),
+        "CorrectReport": ("correct_report", "tournament_id"),
+        "VoidReport": ("void_report", "tournament_id"),
+    },
+    "create_player": {
+        "GetPlayer": ("get_player", "player_id"),
+        "UpdatePlayer": ("update_player", "player_id"),
+        "GetPlayerSanctions": ("get_player_sanctions", "player_id"),
+    },
+    "create_sanction": {
+        "GetSanction": ("get_sanction", "sanction_id"),
+        "LiftSanction": ("lift_sanction", "sanction_id"),
+    },
+}
+
 # Changes that may be made against the version read (If-Match: a 412 once it moved on).
 PRECONDITIONED = {"correct_report", "void_report"}
 IF_MATCH = {
@@ -181,6 +200,13 @@ class ContractPlugin(BasePlugin):
                 )
             if operation.get("operationId") in CONFLICTS:
                 wanted["409"] = "CONFLICT"
+            links = LINKS.get(operation.get("operationId", ""))
+            created = responses.get("201")
+            if links and isinstance(created, dict):
+                created["links"] = {
+                    name: {"operationId": target, "parameters": {parameter: "$response.body#/id"}}
+                    for name, (target, parameter) in links.items()
+                }
             if operation.get("operationId") in PRECONDITIONED:
                 wanted["412"] = "PRECONDITION_FAILED"
                 operation.setdefault("parameters", []).append(IF_MATCH)

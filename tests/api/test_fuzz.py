@@ -76,3 +76,37 @@ def test_generated_requests_meet_the_spec_and_no_public_answer_is_personal_r19(
         call()
         checked += 1
     assert checked >= 25
+
+
+def test_stateful_runs_follow_the_links_and_meet_the_spec(app: Any, personal_scene: Scene) -> None:
+    """Schemathesis' stateful phase, as the office: sequences of calls that follow the spec's links
+    (a report it posted is then read, corrected and voided; a player it made is read and
+    changed; a sanction is read and lifted) meet the same checks: no 500, every answer as
+    documented."""
+    scene = personal_scene
+    schema = schemathesis.openapi.from_wsgi("/openapi.json", app)
+    headers = {"Authorization": f"Bearer {scene.office.key}"}
+    calls: list[str] = []
+
+    class Workflow(schema.as_state_machine()):  # type: ignore[misc]
+        def get_call_kwargs(self, case: Any) -> dict[str, Any]:
+            return {"headers": headers}
+
+        def validate_response(
+            self, response: Any, case: Any, additional_checks: Any = None, **kwargs: Any
+        ) -> None:
+            calls.append(case.operation.label)
+            case.validate_response(response, checks=CHECKS)
+
+    Workflow.run(
+        settings=settings(
+            max_examples=10,
+            stateful_step_count=6,
+            deadline=None,
+            derandomize=True,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+        )
+    )
+    followed = {label for label in calls if "{" in label}
+    assert calls and followed, calls
