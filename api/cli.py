@@ -90,6 +90,16 @@ def _sqlite_path() -> str | None:
     return str(url.database) if url.get_backend_name() == "sqlite" else None
 
 
+def _sqlite_copy(source_file: str, target_file: str) -> None:
+    """SQLite's online backup API: a consistent copy of the whole database, even while it is used."""
+    source, target = sqlite3.connect(source_file), sqlite3.connect(target_file)
+    try:
+        source.backup(target)
+    finally:
+        source.close()
+        target.close()
+
+
 def _run(command: list[str]) -> None:
     try:
         subprocess.run(command, check=True, capture_output=True, text=True)
@@ -108,12 +118,7 @@ def db_backup(path: Path) -> None:
     if sqlite_file is None:
         _run(["pg_dump", "--format=custom", "--file", str(path), _libpq_url()])
     else:
-        source, target = sqlite3.connect(sqlite_file), sqlite3.connect(str(path))
-        try:
-            source.backup(target)
-        finally:
-            source.close()
-            target.close()
+        _sqlite_copy(sqlite_file, str(path))
     click.echo(f"Backed up to {path}.")
 
 
@@ -142,12 +147,7 @@ def db_restore(path: Path, yes: bool) -> None:
             ]
         )
     else:
-        source, target = sqlite3.connect(str(path)), sqlite3.connect(sqlite_file)
-        try:
-            source.backup(target)
-        finally:
-            source.close()
-            target.close()
+        _sqlite_copy(str(path), sqlite_file)
     with writing() as session:
         renew_epoch(session)
     click.echo(f"Restored from {path}; cached answers retired.")

@@ -4,12 +4,23 @@ normal traffic, so guessing keys is slow; and writes per key. Kept in the limite
 
 from __future__ import annotations
 
+import functools
 import time
 
 from flask import current_app
 from flask_limiter import Limiter
-from limits import parse
+from limits import RateLimitItem, parse
 from werkzeug.exceptions import TooManyRequests
+
+
+@functools.lru_cache(maxsize=16)
+def _parsed(limit: str) -> RateLimitItem:
+    """A limit as configured ("20 per 10 minutes"), parsed once (it is asked on every keyed request)."""
+    return parse(limit)
+
+
+def _item(setting: str) -> RateLimitItem:
+    return _parsed(current_app.config[setting])
 
 
 def _limiter() -> Limiter:
@@ -22,8 +33,7 @@ def refuse_when_over(setting: str, *who: str) -> None:
     limiter = _limiter()
     if not limiter.enabled:
         return
-    item = parse(current_app.config[setting])
-    if not limiter.limiter.test(item, setting, *who):
+    if not limiter.limiter.test(_item(setting), setting, *who):
         raise _too_many(limiter, setting, who)
 
 
@@ -31,19 +41,18 @@ def count(setting: str, *who: str) -> None:
     """One more against the limit named by `setting`."""
     limiter = _limiter()
     if limiter.enabled:
-        limiter.limiter.hit(parse(current_app.config[setting]), setting, *who)
+        limiter.limiter.hit(_item(setting), setting, *who)
 
 
 def take(setting: str, *who: str) -> None:
     """Count one more, or a 429 when the limit is used up."""
     limiter = _limiter()
-    if limiter.enabled and not limiter.limiter.hit(parse(current_app.config[setting]), setting, *who):
+    if limiter.enabled and not limiter.limiter.hit(_item(setting), setting, *who):
         raise _too_many(limiter, setting, who)
 
 
 def _too_many(limiter: Limiter, setting: str, who: tuple[str, ...]) -> TooManyRequests:
-    item = parse(current_app.config[setting])
-    reset, _remaining = limiter.limiter.get_window_stats(item, setting, *who)
+    reset, _remaining = limiter.limiter.get_window_stats(_item(setting), setting, *who)
     wait = max(1, int(reset - time.time() + 0.999))
     messages = {
         "RATELIMIT_AUTH_FAILURES": "Too many requests with a wrong API key from this address",

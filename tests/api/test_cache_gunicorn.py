@@ -18,6 +18,7 @@ import threading
 import time
 import warnings
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -121,46 +122,30 @@ def cache_url(request: pytest.FixtureRequest) -> str:
     return REDIS_URL
 
 
-@pytest.fixture()
-def server(backend: str, scratch: ScratchDatabases, cache_url: str, tmp_path: Path) -> Iterator[Server]:
-    """gunicorn -w 2 on a new database of the backend, until the test ends."""
-    url = scratch.create(backend)
-    upgrade(alembic_config(url))
+@contextmanager
+def gunicorn(
+    url: str, workers: int, tmp_path: Path, *options: str, **env: str
+) -> Iterator[tuple[Server, subprocess.Popen[bytes]]]:
+    """gunicorn with `workers` workers on the league `build_league` makes at `url`, until the block
+    ends: (the server, gunicorn's master process). Its access log is tmp_path/access.log."""
     office, ids = build_league(url)
     port = free_port()
     access_log, error_log = tmp_path / "access.log", tmp_path / "error.log"
-    env = {
-        **os.environ,
-        "DATABASE_URL": url,
-        "RATELIMIT_ENABLED": "0",
-        "CACHE_URL": cache_url,
-        "LOG_LEVEL": "WARNING",
-    }
-    command = [
-        str(GUNICORN),
-        "-w",
-        "2",
-        "-b",
-        f"127.0.0.1:{port}",
-        "--access-logfile",
-        str(access_log),
-        "--access-logformat",
-        "%(p)s %(m)s %(U)s %(s)s",
-        "--error-logfile",
-        str(error_log),
-        "--no-control-socket",  # not the one socket every gunicorn of this user shares by default
-        "app:create_app()",
-    ]
-    process = subprocess.Popen(
-        command, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
+    environment = {**os.environ, "DATABASE_URL": url, "RATELIMIT_ENABLED": "0", "LOG_LEVEL": "WARNING", **env}
+    command = [str(GUNICORN), "-w", str(workers), "-b", f"127.0.0.1:{port}"]
+    command += ["--access-logfile", str(access_log), "--access-logformat", "%(p)s %(m)s %(U)s %(s)s"]
+    command += ["--error-logfile", str(error_log), *options]
+    # Not the one control socket every gunicorn of this user shares by default.
+    command += ["--no-control-socket", "app:create_app()"]
+    quiet = subprocess.DEVNULL
+    process = subprocess.Popen(command, cwd=REPO, env=environment, stdout=quiet, stderr=quiet)
     try:
         booted = Server(port, office, ids["season"], ids["venue"], ids["ann"], ids["bob"], access_log)
         deadline = time.monotonic() + 20
         while True:
             assert process.poll() is None, error_log.read_text()
-            workers = error_log.read_text().count("Booting worker") if error_log.exists() else 0
-            if workers >= 2:
+            started = error_log.read_text().count("Booting worker") if error_log.exists() else 0
+            if started >= workers:
                 try:
                     if booted.request("GET", "/health")[0] == 200:
                         break
@@ -168,7 +153,7 @@ def server(backend: str, scratch: ScratchDatabases, cache_url: str, tmp_path: Pa
                     pass
             assert time.monotonic() < deadline, "gunicorn did not start: " + error_log.read_text()
             time.sleep(0.1)
-        yield booted
+        yield booted, process
     finally:
         process.send_signal(signal.SIGINT)  # a quick shutdown
         try:
@@ -176,6 +161,15 @@ def server(backend: str, scratch: ScratchDatabases, cache_url: str, tmp_path: Pa
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(5)
+
+
+@pytest.fixture()
+def server(backend: str, scratch: ScratchDatabases, cache_url: str, tmp_path: Path) -> Iterator[Server]:
+    """gunicorn -w 2 on a new database of the backend, until the test ends."""
+    url = scratch.create(backend)
+    upgrade(alembic_config(url))
+    with gunicorn(url, 2, tmp_path, CACHE_URL=cache_url) as (booted, _process):
+        yield booted
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from models.infra.migrate import alembic_config, upgrade
-from tests.api.test_cache_gunicorn import GUNICORN, REPO, Server, build_league, free_port
+from tests.api.test_cache_gunicorn import Server, gunicorn
 from tests.builders import TOURNAMENTS, days_ago, iso
 from tests.conftest import ScratchDatabases
 
@@ -36,51 +36,8 @@ def one_worker(backend: str, scratch: ScratchDatabases, tmp_path: Path) -> Itera
     """gunicorn -w 1 on a new database of the backend: (the server, gunicorn's master, the URL)."""
     url = scratch.create(backend)
     upgrade(alembic_config(url))
-    office, ids = build_league(url)
-    port = free_port()
-    error_log = tmp_path / "error.log"
-    env = {
-        **os.environ,
-        "DATABASE_URL": url,
-        "RATELIMIT_ENABLED": "0",
-        "LOG_LEVEL": "WARNING",
-        "REQUEST_LOG": "0",
-    }
-    command = [
-        str(GUNICORN),
-        "-w",
-        "1",
-        "-t",
-        "120",
-        "-b",
-        f"127.0.0.1:{port}",
-        "--error-logfile",
-        str(error_log),
-        "--no-control-socket",
-        "app:create_app()",
-    ]
-    process = subprocess.Popen(
-        command, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    server = Server(port, office, ids["season"], ids["venue"], ids["ann"], ids["bob"], tmp_path / "none")
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            assert process.poll() is None, error_log.read_text()
-            try:
-                if server.request("GET", "/health")[0] == 200:
-                    break
-            except OSError:
-                pass
-            assert time.monotonic() < deadline, "gunicorn did not start"
-            time.sleep(0.1)
+    with gunicorn(url, 1, tmp_path, "-t", "120", REQUEST_LOG="0") as (server, process):
         yield server, process, url
-    finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
 
 
 def workers_of(master: int) -> list[int]:
