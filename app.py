@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import swagger_ui_bundle
-from flask import Flask, request, send_from_directory
+from flask import Flask, Response, request, send_from_directory
 from flask.json.provider import DefaultJSONProvider
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
@@ -35,6 +35,8 @@ def config_from_env(environ: dict[str, str] | os._Environ[str] = os.environ) -> 
         "RATELIMIT_AUTH_FAILURES": environ.get("RATELIMIT_AUTH_FAILURES", "20 per 10 minutes"),
         "RATELIMIT_WRITES": environ.get("RATELIMIT_WRITES", "120 per minute"),
         "RATELIMIT_HEADERS_ENABLED": True,
+        # Before every limit's key in the storage: services sharing one Redis keep their own counts.
+        "RATELIMIT_KEY_PREFIX": environ.get("RATELIMIT_KEY_PREFIX", ""),
         "LOG_LEVEL": environ.get("LOG_LEVEL", "INFO").upper(),
         # Cached answers (api/cache.py): per process, at most CACHE_MAX_BYTES, unless CACHE_URL
         # names a Redis that every worker shares (entries there expire after CACHE_TTL_SECONDS).
@@ -95,6 +97,14 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         level=app.config["LOG_LEVEL"], format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     _request_log_as_json_lines()
+
+    @app.after_request
+    def retry_after_only_when_refused(response: Response) -> Response:
+        """Flask-Limiter stamps Retry-After (its window's reset) on every answer; it means "wait"
+        only on a 429 or a 503. (Registered before the limiter, so it runs after it.)"""
+        if response.status_code not in (429, 503):
+            response.headers.pop("Retry-After", None)
+        return response
 
     limiter = Limiter(
         _rate_limit_key,

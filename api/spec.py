@@ -63,21 +63,51 @@ HEADERS: dict[str, dict[str, Any]] = {
 }
 # What a created record's id leads to (OpenAPI links: generated clients and schemathesis' stateful
 # runs follow them): operation -> {link name: (operation it leads to, that operation's id parameter)}.
-LINKS: dict[str, dict[str, tuple[str, str]]] = {
+# What an answer's ids lead to (OpenAPI links: generated clients and schemathesis' stateful phase
+# follow them): operation -> {link: (target operation, {parameter: where its value comes from})}.
+ID = "$response.body#/id"
+LINKS: dict[str, dict[str, tuple[str, dict[str, str]]]] = {
     "post_report": {
-        "GetReport": ("get_report", "tournament_id"),
-        "CorrectReport": ("correct_report", "tournament_id"),
-        "VoidReport": ("void_report", "tournament_id"),
+        "GetReport": ("get_report", {"tournament_id": ID}),
+        "CorrectReport": ("correct_report", {"tournament_id": ID}),
+        "VoidReport": ("void_report", {"tournament_id": ID}),
     },
     "create_player": {
-        "GetPlayer": ("get_player", "player_id"),
-        "UpdatePlayer": ("update_player", "player_id"),
-        "GetPlayerSanctions": ("get_player_sanctions", "player_id"),
+        "GetPlayer": ("get_player", {"player_id": ID}),
+        "UpdatePlayer": ("update_player", {"player_id": ID}),
+        "GetPlayerSanctions": ("get_player_sanctions", {"player_id": ID}),
+        "MergeIntoPlayer": ("merge_players", {"player_id": ID}),
+    },
+    "merge_players": {
+        "GetPlayerMerge": ("get_player_merge", {"merge_id": "$response.body#/merge_id"}),
+        "UndoPlayerMerge": ("undo_player_merge", {"merge_id": "$response.body#/merge_id"}),
     },
     "create_sanction": {
-        "GetSanction": ("get_sanction", "sanction_id"),
-        "LiftSanction": ("lift_sanction", "sanction_id"),
+        "GetSanction": ("get_sanction", {"sanction_id": ID}),
+        "LiftSanction": ("lift_sanction", {"sanction_id": ID}),
     },
+    "create_disqualification": {
+        "WithdrawDisqualification": (
+            "withdraw_disqualification",
+            {"season_id": "$request.path.season_id", "disqualification_id": ID},
+        ),
+    },
+    "create_season": {
+        "GetSeason": ("get_season", {"season_id": ID}),
+        "UpdateSeason": ("update_season", {"season_id": ID}),
+        "ListDisqualifications": ("list_disqualifications", {"season_id": ID}),
+        "Disqualify": ("create_disqualification", {"season_id": ID}),
+    },
+    "create_venue": {
+        "GetVenue": ("get_venue", {"venue_id": ID}),
+        "UpdateVenue": ("update_venue", {"venue_id": ID}),
+    },
+    "create_region": {"GetRegion": ("get_region", {"region_id": ID})},
+    "create_points_chart": {
+        "GetPointsChart": ("get_points_chart", {"chart_id": ID}),
+        "UpdatePointsChart": ("update_points_chart", {"chart_id": ID}),
+    },
+    "create_api_key": {"GetApiKey": ("get_api_key", {"key_id": ID})},
 }
 
 # Changes that may be made against the version read (If-Match: a 412 once it moved on).
@@ -201,11 +231,11 @@ class ContractPlugin(BasePlugin):
             if operation.get("operationId") in CONFLICTS:
                 wanted["409"] = "CONFLICT"
             links = LINKS.get(operation.get("operationId", ""))
-            created = responses.get("201")
-            if links and isinstance(created, dict):
-                created["links"] = {
-                    name: {"operationId": target, "parameters": {parameter: "$response.body#/id"}}
-                    for name, (target, parameter) in links.items()
+            done = next((r for status, r in sorted(responses.items()) if status.startswith("2")), None)
+            if links and isinstance(done, dict):
+                done["links"] = {
+                    name: {"operationId": target, "parameters": parameters}
+                    for name, (target, parameters) in links.items()
                 }
             if operation.get("operationId") in PRECONDITIONED:
                 wanted["412"] = "PRECONDITION_FAILED"

@@ -28,12 +28,18 @@ def _limiter() -> Limiter:
     return limiter
 
 
+def _keyed(setting: str, who: tuple[str, ...]) -> tuple[str, ...]:
+    """A limit's identifiers in the storage, behind RATELIMIT_KEY_PREFIX as Flask-Limiter's own."""
+    prefix: str = current_app.config.get("RATELIMIT_KEY_PREFIX", "")
+    return (prefix, setting, *who) if prefix else (setting, *who)
+
+
 def refuse_when_over(setting: str, *who: str) -> None:
     """A 429 (with Retry-After) when `who` used up the limit named by the config `setting`."""
     limiter = _limiter()
     if not limiter.enabled:
         return
-    if not limiter.limiter.test(_item(setting), setting, *who):
+    if not limiter.limiter.test(_item(setting), *_keyed(setting, who)):
         raise _too_many(limiter, setting, who)
 
 
@@ -41,18 +47,18 @@ def count(setting: str, *who: str) -> None:
     """One more against the limit named by `setting`."""
     limiter = _limiter()
     if limiter.enabled:
-        limiter.limiter.hit(_item(setting), setting, *who)
+        limiter.limiter.hit(_item(setting), *_keyed(setting, who))
 
 
 def take(setting: str, *who: str) -> None:
     """Count one more, or a 429 when the limit is used up."""
     limiter = _limiter()
-    if limiter.enabled and not limiter.limiter.hit(_item(setting), setting, *who):
+    if limiter.enabled and not limiter.limiter.hit(_item(setting), *_keyed(setting, who)):
         raise _too_many(limiter, setting, who)
 
 
 def _too_many(limiter: Limiter, setting: str, who: tuple[str, ...]) -> TooManyRequests:
-    reset, _remaining = limiter.limiter.get_window_stats(_item(setting), setting, *who)
+    reset, _remaining = limiter.limiter.get_window_stats(_item(setting), *_keyed(setting, who))
     wait = max(1, int(reset - time.time() + 0.999))
     messages = {
         "RATELIMIT_AUTH_FAILURES": "Too many requests with a wrong API key from this address",

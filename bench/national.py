@@ -439,11 +439,22 @@ class Client:
             conn = self._local.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=600)
         return conn
 
+    @property
+    def last_headers(self) -> dict[str, str]:
+        """The headers of this thread's last answer."""
+        headers: dict[str, str] = getattr(self._local, "headers", {})
+        return headers
+
     def call(
-        self, method: str, path: str, body: dict[str, Any] | None = None, key: str | None = None
+        self,
+        method: str,
+        path: str,
+        body: dict[str, Any] | None = None,
+        key: str | None = None,
+        headers: dict[str, str] | None = None,
     ) -> tuple[int, bytes, float]:
         """(status, body, milliseconds)."""
-        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        headers = {**(headers or {}), **({"Authorization": f"Bearer {key}"} if key else {})}
         payload = None
         if body is not None:
             payload = json.dumps(body).encode()
@@ -454,6 +465,7 @@ class Client:
             conn.request(method, path, payload, headers)
             response = conn.getresponse()
             answer = response.read()
+            self._local.headers = dict(response.getheaders())
         except (OSError, http.client.HTTPException) as exc:
             conn.close()
             raise BenchFailure(f"{method} {path}: {exc!r} (a worker killed by its timeout?)") from exc

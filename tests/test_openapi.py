@@ -84,3 +84,42 @@ def test_docs_page_uses_local_swagger_ui_assets(spec_app: Flask) -> None:
         served = client.get(f"/docs/assets/{asset}")
         assert served.status_code == 200, asset
         assert len(served.get_data()) > 1000, asset
+
+
+def test_every_link_leads_to_an_operation_with_the_parameters_it_fills(generated: dict[str, Any]) -> None:
+    """A link (what a created report, player, merge... leads to) names an operation of the spec,
+    fills exactly that operation's path parameters, and takes each from a field the answer has
+    or a path parameter the request had."""
+    operations = {
+        op["operationId"]: (path, op)
+        for path, item in generated["paths"].items()
+        for op in item.values()
+        if isinstance(op, dict) and "operationId" in op
+    }
+    schemas = generated["components"]["schemas"]
+    followed = 0
+    for path, item in generated["paths"].items():
+        for op in item.values():
+            if not isinstance(op, dict):
+                continue
+            for status, response in op.get("responses", {}).items():
+                if not isinstance(response, dict):
+                    continue
+                for name, link in response.get("links", {}).items():
+                    assert link["operationId"] in operations, (op["operationId"], name)
+                    target_path, _target = operations[link["operationId"]]
+                    wanted = {part[1:-1] for part in target_path.split("/") if part.startswith("{")}
+                    assert set(link["parameters"]) == wanted, (op["operationId"], name)
+                    reference = response["content"]["application/json"]["schema"]["$ref"]
+                    fields = schemas[reference.rsplit("/", 1)[1]]["properties"]
+                    for source in link["parameters"].values():
+                        if source.startswith("$response.body#/"):
+                            assert source.removeprefix("$response.body#/") in fields, (
+                                op["operationId"],
+                                name,
+                            )
+                        else:
+                            assert source.removeprefix("$request.path.") in path, (op["operationId"], name)
+                    assert status.startswith("2")
+                    followed += 1
+    assert followed >= 20

@@ -31,16 +31,21 @@ def _at(path: str | None) -> str:
     return f"{path}: " if path else ""
 
 
+# A notice lists this many look-alikes at most, the closest first.
+DUPLICATES_LISTED = 10
+
+
 def possible_duplicate(
-    player_id: int, display_name: str, candidates: Sequence[int], path: str | None = None
+    player_id: int, display_name: str, closest: Sequence[int], total: int, path: str | None = None
 ) -> Notice:
-    """R5: a new player was created whose name closely matches existing players."""
-    listed = ", ".join(map(str, candidates))
+    """R5: a new player was created whose name closely matches `total` players; `closest` are
+    the closest of them (at most DUPLICATES_LISTED), closest first."""
+    more = f" (the {len(closest)} closest of {total})" if total > len(closest) else ""
     return Notice(
         "possible_duplicate",
         f"{_at(path)}the new player {display_name} (id {player_id}) closely matches existing "
-        f"player(s) {listed}; the office can merge them (R5).",
-        tuple(candidates),
+        f"player(s) {', '.join(map(str, closest))}{more}; the office can merge them (R5).",
+        tuple(closest),
         "R5",
     )
 

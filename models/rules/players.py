@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import bisect
+import heapq
 import re
 import unicodedata
 from collections.abc import Iterable
 from datetime import date
+from itertools import islice
+from typing import NamedTuple
+
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
 
 # ASCII digits only (\d would take any script's digits) and \Z (a $ would let "...\n" through).
 MEMBERSHIP_RE = re.compile(r"^(\d{4})(\d{2})(\d{2})(\d{4})\Z", re.ASCII)
@@ -66,18 +73,9 @@ def parse_membership_number(number: str, today: date | None = None) -> date:
 
 
 def edit_distance(a: str, b: str, limit: int) -> int:
-    """Levenshtein distance, giving up early (returning limit + 1) once it exceeds `limit`."""
-    if abs(len(a) - len(b)) > limit:
-        return limit + 1
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, start=1):
-        current = [i]
-        for j, cb in enumerate(b, start=1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
-        if min(current) > limit:
-            return limit + 1
-        previous = current
-    return previous[-1]
+    """Levenshtein distance, exact up to `limit`; beyond it, any number above `limit`."""
+    distance: int = Levenshtein.distance(a, b, score_cutoff=limit)
+    return distance
 
 
 def name_match_limit(name_key: str) -> int:
@@ -97,6 +95,82 @@ def similar_names(name_key: str, candidates: Iterable[tuple[int, str]]) -> list[
         if key == name_key or sorted(key.split()) == words or edit_distance(key, name_key, limit) <= limit:
             found.append(candidate_id)
     return found
+
+
+# A word this long or longer, shared by two names, makes them worth comparing (see NameIndex).
+SHARED_WORD_MIN = 3
+
+
+class Matches(NamedTuple):
+    """The closest look-alikes' ids (closest first, then by id) and how many there are in all."""
+
+    closest: list[int]
+    total: int
+
+
+class NameIndex:
+    """R5: the registered names a new name closely matches, found among many without comparing
+    it with each.
+
+    A name is compared (as `similar_names` compares) with the names that start with its first
+    letter or share one of its words of 3 letters or more, and are within its typo limit in
+    length (a longer or shorter name is further away than that); the same words in another order
+    always match. Equal names are kept once, with all their ids, so a report of a thousand
+    identical new names compares each with the others once, not a thousand times."""
+
+    def __init__(self, names: Iterable[tuple[int, str]] = ()) -> None:
+        self._ids: dict[str, list[int]] = {}  # each name's ids, in order
+        # (first letter or shared word, length) -> the distinct names filed under it.
+        self._buckets: dict[tuple[str, int], list[str]] = {}
+        self._by_words: dict[tuple[str, ...], list[str]] = {}
+        for player_id, key in names:
+            self.add(player_id, key)
+
+    def add(self, player_id: int, key: str) -> None:
+        ids = self._ids.get(key)
+        if ids is not None:
+            bisect.insort(ids, player_id)
+            return
+        self._ids[key] = [player_id]
+        for tag in _tags(key):
+            self._buckets.setdefault((tag, len(key)), []).append(key)
+        self._by_words.setdefault(tuple(sorted(key.split())), []).append(key)
+
+    def matches(self, name_key: str, most: int | None = None) -> Matches:
+        """The names close to name_key: at most `most` ids (all without it), and the count."""
+        by_distance: dict[int, list[list[int]]] = {}
+        for key, distance in self._distances(name_key).items():
+            by_distance.setdefault(distance, []).append(self._ids[key])
+        total = sum(len(ids) for lists in by_distance.values() for ids in lists)
+        wanted = total if most is None else min(most, total)
+        closest: list[int] = []
+        for distance in sorted(by_distance):
+            if len(closest) >= wanted:
+                break
+            closest += islice(heapq.merge(*by_distance[distance]), wanted - len(closest))
+        return Matches(closest, total)
+
+    def _distances(self, name_key: str) -> dict[str, int]:
+        """Each close distinct name, with its distance (0 for the same words reordered)."""
+        limit = name_match_limit(name_key)
+        distances = dict.fromkeys(self._by_words.get(tuple(sorted(name_key.split())), ()), 0)
+        for tag in _tags(name_key):
+            for length in range(len(name_key) - limit, len(name_key) + limit + 1):
+                bucket = self._buckets.get((tag, length))
+                if bucket:
+                    for key, distance, _ in process.extract(
+                        name_key, bucket, scorer=Levenshtein.distance, score_cutoff=limit, limit=None
+                    ):
+                        distances.setdefault(key, distance)
+        return distances
+
+
+def _tags(key: str) -> set[str]:
+    """What a name is filed under in a NameIndex: its first letter, and its longer words."""
+    tags = {word for word in key.split() if len(word) >= SHARED_WORD_MIN}
+    if key:
+        tags.add(key[0])
+    return tags
 
 
 def age_on(date_of_birth: date, on: date) -> int:

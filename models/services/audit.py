@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
@@ -49,23 +50,40 @@ def record(
     after: Any = None,
     reason: str | None = None,
 ) -> None:
-    """One audit entry, written at once in the caller's transaction (a Core INSERT: every write
-    makes one, and the unit of work's bookkeeping for it cost more than the INSERT)."""
+    """One audit entry, written at once in the caller's transaction."""
+    record_each(session, actor, action, entity, [(entity_id, before, after)], reason=reason)
+
+
+def record_each(
+    session: Session,
+    actor: Actor,
+    action: str,
+    entity: str,
+    entries: Sequence[tuple[int | None, Any, Any]],
+    *,
+    reason: str | None = None,
+) -> None:
+    """One audit entry per (entity id, before, after), all in one Core INSERT in the caller's
+    transaction (the unit of work's bookkeeping cost more than the INSERT; a report may register
+    thousands of players)."""
+    if not entries:
+        return
+    common = {
+        "at": utcnow(),
+        "actor_key_id": actor.key_id,
+        "actor": actor.name,
+        "actor_role": actor.role,
+        "request_id": actor.request_id,
+        "action": action,
+        "entity": entity,
+        "reason": reason,
+    }
     session.connection().execute(
         AUDIT_INSERT,
-        {
-            "at": utcnow(),
-            "actor_key_id": actor.key_id,
-            "actor": actor.name,
-            "actor_role": actor.role,
-            "request_id": actor.request_id,
-            "action": action,
-            "entity": entity,
-            "entity_id": entity_id,
-            "before": before,
-            "after": after,
-            "reason": reason,
-        },
+        [
+            {**common, "entity_id": entity_id, "before": before, "after": after}
+            for entity_id, before, after in entries
+        ],
     )
 
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from models.actor import Actor
@@ -12,7 +13,7 @@ from models.entities.league import Venue
 from models.entities.players import Player
 from models.errors import Conflict, Forbidden, Problem, RuleViolation
 from models.infra.clock import today
-from models.rules.notices import Notice, possible_duplicate
+from models.rules.notices import DUPLICATES_LISTED, Notice, possible_duplicate
 from models.rules.players import (
     default_display_name,
     display_key,
@@ -20,9 +21,9 @@ from models.rules.players import (
     normalise_name,
     parse_membership_number,
 )
-from models.services.audit import record, record_update, snapshot
+from models.services.audit import record_each, record_update, snapshot
 from models.services.lookup import require_exists
-from models.services.player_queries import possible_duplicates
+from models.services.player_queries import name_index
 
 
 def _normalise(data: dict[str, Any], current: Player | None) -> dict[str, Any]:
@@ -51,13 +52,17 @@ def _normalise(data: dict[str, Any], current: Player | None) -> dict[str, Any]:
     return data
 
 
-def _refuse_taken(session: Session, data: dict[str, Any], player_id: int | None) -> None:
+def _refuse_taken(session: Session, rows: Sequence[dict[str, Any]], player_id: int | None) -> None:
+    """Emails and membership numbers belong to one player each (one query per field)."""
     for field, column in (("email", Player.email), ("membership_number", Player.membership_number)):
-        value = data.get(field)
-        if value is None:
+        values = {row[field] for row in rows if row.get(field) is not None}
+        if not values:
             continue
-        owner = session.scalar(select(Player.id).where(column == value))
-        if owner is not None and owner != player_id:
+        query = select(Player.id).where(column.in_(values))
+        if player_id is not None:
+            query = query.where(Player.id != player_id)
+        owner = session.scalar(query.order_by(Player.id).limit(1))
+        if owner is not None:
             raise Conflict(
                 f"{field}: already belongs to player {owner}.",
                 problems=[Problem(field, f"Already belongs to player {owner}.")],
@@ -69,7 +74,6 @@ def create_player(
 ) -> tuple[Player, list[Notice]]:
     """Register a player; returns it and a notice naming possible duplicates (R5), if any.
     `path` is where the request named this player (`results.3.new_player`), for the notice."""
-    data = _normalise(data, None)
     home = data.get("home_venue_id")
     if actor.is_host and home is not None and not actor.hosts_venue(home):
         # R19: a home venue opens a player's personal fields to that venue's hosts.
@@ -80,17 +84,36 @@ def create_player(
             problems=[Problem("home_venue_id", f"Not one of your venues: {home}.", "R19")],
         )
     require_exists(session, Venue, home, "home_venue_id", "venue")
-    _refuse_taken(session, data, None)
-    if not data.get("display_name"):
-        data["display_name"] = default_display_name(data["full_name"])
-    data["display_key"] = display_key(data["display_name"])
-    duplicates = possible_duplicates(session, data["name_key"])
-    player = Player(**data)
-    session.add(player)
-    session.flush()
-    record(session, actor, "player.create", "player", player.id, after=snapshot(player))
-    notices = [possible_duplicate(player.id, player.display_name, duplicates, path)] if duplicates else []
+    ((player, notices),) = register_players(session, actor, [(data, path)])
     return player, notices
+
+
+def register_players(
+    session: Session, actor: Actor, news: Sequence[tuple[dict[str, Any], str | None]]
+) -> list[tuple[Player, list[Notice]]]:
+    """Register players, each with the path that named it (for its notice), in one statement:
+    a report may register thousands. Each gets a notice naming the players its name closely
+    matches, those registered before it here included (R5)."""
+    if not news:
+        return []  # (an INSERT given no rows would try to store one of defaults)
+    prepared = [_normalise(data, None) for data, _path in news]
+    _refuse_taken(session, prepared, None)
+    for data in prepared:
+        if not data.get("display_name"):
+            data["display_name"] = default_display_name(data["full_name"])
+        data["display_key"] = display_key(data["display_name"])
+    index = name_index(session, [data["name_key"] for data in prepared])
+    players = session.scalars(insert(Player).returning(Player, sort_by_parameter_order=True), prepared).all()
+    record_each(session, actor, "player.create", "player", [(p.id, None, snapshot(p)) for p in players])
+    registered = []
+    for player, (_data, path) in zip(players, news, strict=True):
+        found = index.matches(player.name_key, most=DUPLICATES_LISTED)
+        index.add(player.id, player.name_key)
+        notices = []
+        if found.total:
+            notices.append(possible_duplicate(player.id, player.display_name, *found, path))
+        registered.append((player, notices))
+    return registered
 
 
 def update_player(session: Session, actor: Actor, player: Player, changes: dict[str, Any]) -> Player:
@@ -98,7 +121,7 @@ def update_player(session: Session, actor: Actor, player: Player, changes: dict[
     changes = _normalise(changes, player)
     if "home_venue_id" in changes:
         require_exists(session, Venue, changes["home_venue_id"], "home_venue_id", "venue")
-    _refuse_taken(session, changes, player.id)
+    _refuse_taken(session, [changes], player.id)
     if "display_name" in changes and not changes["display_name"]:
         changes["display_name"] = default_display_name(changes.get("full_name", player.full_name))
     if "display_name" in changes:

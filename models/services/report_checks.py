@@ -356,31 +356,62 @@ def identify_players(
     entrants: list[Entrant] = []
     notices: list[Notice] = []
     problems: list[Problem] = []
-    # The players named by id, in one query rather than one per row.
-    named_ids = sorted({row["player_id"] for row in rows if isinstance(row.get("player_id"), int)})
-    by_id = {p.id: p for p in session.scalars(select(Player).where(Player.id.in_(named_ids)))}
+    named = _named_players(session, rows)
     for index, row in enumerate(rows):
         at = f"results.{index}"
         if index in unreadable:
             entrants.append(Entrant(key=f"row:{index}"))
             continue
-        named = _by_name(row, at, by_name) if _name_only(row) else _identify(session, row, at, by_id)
-        notices += [named.notice] if named.notice else []
-        problems += [named.problem] if named.problem else []
-        found = named.player
+        identified = _by_name(row, at, by_name) if _name_only(row) else _identify(row, at, named)
+        notices += [identified.notice] if identified.notice else []
+        problems += [identified.problem] if identified.problem else []
+        found = identified.player
         if found is not None and found.merged_into_id is not None:
             notices.append(merged_player(at, found.id, found.merged_into_id))
             found = session.get(Player, found.merged_into_id)
-        if named.new is not None:
-            entrants.append(Entrant(new=named.new, key=f"email:{named.new['email']}"))
+        if identified.new is not None:
+            entrants.append(Entrant(new=identified.new, key=f"email:{identified.new['email']}"))
         else:
             entrants.append(Entrant(player=found, key=f"id:{found.id}" if found else f"row:{index}"))
     return entrants, notices, problems
 
 
-def _identify(session: Session, row: dict[str, Any], at: str, by_id: dict[int, Player]) -> _Named:
+@dataclass(frozen=True)
+class _Registered:
+    """The players a report's rows name by id, email or membership number, each looked up once
+    for the whole report (a report may have 10,000 rows)."""
+
+    by_id: dict[int, Player]
+    by_email: dict[str, Player]
+    by_number: dict[str, Player]
+
+
+def _named_players(session: Session, rows: list[dict[str, Any]]) -> _Registered:
+    ids, emails, numbers = set(), set(), set()
+    for row in rows:
+        if isinstance(row.get("player_id"), int):
+            ids.add(row["player_id"])
+        new = row.get("new_player") or {}
+        for email in (row.get("email"), new.get("email")):
+            if isinstance(email, str):
+                emails.add(normalise_email(email))
+        for number in (row.get("membership_number"), new.get("membership_number")):
+            if isinstance(number, str):
+                numbers.add(number.strip())
+
+    def load(column: Any, values: set[Any]) -> list[Player]:
+        return list(session.scalars(select(Player).where(column.in_(sorted(values))))) if values else []
+
+    return _Registered(
+        {p.id: p for p in load(Player.id, ids)},
+        {p.email: p for p in load(Player.email, emails) if p.email is not None},
+        {p.membership_number: p for p in load(Player.membership_number, numbers) if p.membership_number},
+    )
+
+
+def _identify(row: dict[str, Any], at: str, named: _Registered) -> _Named:
     if row.get("player_id") is not None:
-        found = by_id.get(row["player_id"])
+        found = named.by_id.get(row["player_id"])
         if found is None:
             return _Named(
                 problem=Problem(f"{at}.player_id", f"There is no player with id {row['player_id']}.", "R5")
@@ -392,14 +423,14 @@ def _identify(session: Session, row: dict[str, Any], at: str, by_id: dict[int, P
             parse_membership_number(number, today=today())
         except ValueError as exc:
             return _Named(problem=Problem(f"{at}.membership_number", str(exc), "R5"))
-        found = session.scalar(select(Player).where(Player.membership_number == number))
+        found = named.by_number.get(number)
         if found is None:
             message = f"No player has membership number {number}."
             return _Named(problem=Problem(f"{at}.membership_number", message, "R5"))
         return _Named(player=found)
     if row.get("email") is not None:
         email = normalise_email(row["email"])
-        found = session.scalar(select(Player).where(Player.email == email))
+        found = named.by_email.get(email)
         if found is None and row.get("full_name"):
             # An email with a full name: this player, registered now since the email is new.
             return _Named(new={"full_name": row["full_name"], "email": email})
@@ -415,9 +446,9 @@ def _identify(session: Session, row: dict[str, Any], at: str, by_id: dict[int, P
     if row.get("new_player") is not None:
         new = dict(row["new_player"])
         new["email"] = normalise_email(new["email"])
-        found = session.scalar(select(Player).where(Player.email == new["email"]))
+        found = named.by_email.get(new["email"])
         if found is None:
-            return _Named(new=new, problem=_new_player_problem(session, new, f"{at}.new_player"))
+            return _Named(new=new, problem=_new_player_problem(new, f"{at}.new_player", named))
         if not _same_person(found, new["full_name"]):
             return _Named(problem=Problem(f"{at}.new_player.email", _not_that_player(found), "R5"))
         return _Named(player=found, notice=existing_player(at, new["email"], found.id))
@@ -443,7 +474,7 @@ def _not_that_player(player: Player) -> str:
     )
 
 
-def _new_player_problem(session: Session, new: dict[str, Any], at: str) -> Problem | None:
+def _new_player_problem(new: dict[str, Any], at: str, named: _Registered) -> Problem | None:
     """R5: a new player's membership number is their date of birth and a PIN, and unused."""
     number = new.get("membership_number")
     if number is None:
@@ -454,7 +485,7 @@ def _new_player_problem(session: Session, new: dict[str, Any], at: str) -> Probl
         return Problem(f"{at}.membership_number", str(exc), "R5")
     if new.get("date_of_birth") not in (None, born):
         return Problem(f"{at}.membership_number", "Does not start with the date of birth given.", "R5")
-    owner = session.scalar(select(Player.id).where(Player.membership_number == number))
+    owner = named.by_number.get(number)
     if owner is not None:
-        return Problem(f"{at}.membership_number", f"Already belongs to player {owner}.", "R5")
+        return Problem(f"{at}.membership_number", f"Already belongs to player {owner.id}.", "R5")
     return None

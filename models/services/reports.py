@@ -20,7 +20,7 @@ from models.infra.clock import today, utcnow
 from models.rules.notices import Notice, matches_report
 from models.rules.reports import score_report
 from models.services.audit import plain, record
-from models.services.players import create_player
+from models.services.players import register_players
 from models.services.report_checks import CheckedReport, check_report
 from models.services.scoring import chart_rule
 from models.services.standing_lines import add_results, refresh_places
@@ -64,12 +64,15 @@ def _scored_results(
         season.participation_points,
         season.absent_keeps_place_points,
     )
+    news = [
+        (entrant.new, f"results.{index}") for index, entrant in enumerate(checked.entrants) if entrant.new
+    ]
+    registered = iter(register_players(session, actor, news))
     results = []
-    for index, (row, entrant, points) in enumerate(zip(checked.rows, checked.entrants, earned, strict=True)):
+    for row, entrant, points in zip(checked.rows, checked.entrants, earned, strict=True):
         player = entrant.player
         if player is None:
-            assert entrant.new is not None
-            player, notices = create_player(session, actor, entrant.new, path=f"results.{index}")
+            player, notices = next(registered)
             checked.notices.extend(notices)
         result = {
             "player_id": player.id,

@@ -1,6 +1,6 @@
 """Real gunicorn (one worker) on a new database of each backend: a report is stored whole or not at
-all, the players it registers included, even when the worker is killed (SIGKILL) in the middle
-of it; and a chunked body over the size limit is a 413 problem, as a sized one is."""
+all, the players it registers included, even when the worker is killed (SIGKILL) while it
+writes; and a chunked body over the size limit is a 413 problem, as a sized one is."""
 
 from __future__ import annotations
 
@@ -8,10 +8,12 @@ import http.client
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +27,7 @@ from tests.builders import TOURNAMENTS, days_ago, iso
 from tests.conftest import ScratchDatabases
 
 MAX_BODY = 2 * 1024 * 1024
-NEW_PLAYERS = 800  # registering each one makes the report slow enough to be killed midway
+NEW_PLAYERS = 4000  # a report this big spends a while writing: long enough to be killed midway
 
 
 Booted = tuple[Server, subprocess.Popen[bytes], str]
@@ -72,43 +74,105 @@ def counts(url: str) -> list[int]:
     return [count(url, f"SELECT count(*) FROM {table}") for table in TABLES]
 
 
-def test_a_worker_killed_mid_report_stores_nothing_of_it(one_worker: Booted) -> None:
-    """The report names 800 new players (slow to register); the worker is killed (SIGKILL) once
-    it has begun: afterwards the database holds no part of it, no tournament, result, player,
-    audit entry or standing line, and the next worker stores the same report whole."""
-    server, process, url = one_worker
-    office = {"Authorization": f"Bearer {server.office}"}
-    raised = server.request("PATCH", "/api/v1/league-settings", {"max_entrants": 5000}, **office)
-    assert raised[0] == 200, raised
+@contextmanager
+def write_watcher(url: str) -> Iterator[Callable[[], bool]]:
+    """A probe: has another connection begun a write transaction on this database (and not yet
+    ended it)? SQLite: a write lock cannot be taken at once. PostgreSQL: a session of the
+    database holds a transaction id (one is given at the first write)."""
+    if url.startswith("sqlite"):
+        probe = sqlite3.connect(make_url(url).database or "", timeout=0, isolation_level=None)
+
+        def sqlite_writing() -> bool:
+            try:
+                probe.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError:
+                return True
+            probe.execute("ROLLBACK")
+            return False
+
+        try:
+            yield sqlite_writing
+        finally:
+            probe.close()
+        return
+    engine = create_engine(make_url(url), isolation_level="AUTOCOMMIT")
+    conn = engine.connect()
+    writers = text(
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+        "AND pid <> pg_backend_pid() AND backend_xid IS NOT NULL"
+    )
+    try:
+        yield lambda: bool(conn.execute(writers).scalar_one())
+    finally:
+        conn.close()
+        engine.dispose()
+
+
+def report_of_new_players(server: Server, prefix: str, day: int) -> dict[str, Any]:
     rows: list[dict[str, Any]] = [{"place": 1, "player_id": server.ann}]
     for i in range(NEW_PLAYERS):
-        newcomer = {"full_name": distinct_name(i), "email": f"killed{i}@example.org"}
+        newcomer = {"full_name": distinct_name(i), "email": f"{prefix}{i}@example.org"}
         rows.append({"place": i + 2, "new_player": newcomer})
-    body = {"venue_id": server.venue_id, "date": iso(days_ago(1)), "results": rows}
-    before = counts(url)
+    return {"venue_id": server.venue_id, "date": iso(days_ago(day)), "results": rows}
+
+
+def post_watched(
+    server: Server, body: dict[str, Any], writing: Callable[[], bool], kill: tuple[int, float] | None = None
+) -> tuple[dict[str, Any], float]:
+    """Posts a report as the office, watching the database: (the answer or the connection's error,
+    and the seconds from its first write seen to its answer). With kill=(worker, seconds), the
+    worker is killed (SIGKILL) that long after its first write is seen."""
     outcome: dict[str, Any] = {}
 
     def post() -> None:
         try:
-            outcome["answer"] = server.request("POST", TOURNAMENTS, body, **office)
+            outcome["answer"] = server.request(
+                "POST", TOURNAMENTS, body, Authorization=f"Bearer {server.office}"
+            )
         except (OSError, http.client.HTTPException) as exc:
             outcome["error"] = exc
 
     poster = threading.Thread(target=post)
     poster.start()
-    (worker,) = workers_of(process.pid)
-    time.sleep(0.6)  # well into registering the players
-    assert poster.is_alive(), outcome  # still working: killed mid-request
-    os.kill(worker, signal.SIGKILL)
-    poster.join(30)
-    assert "answer" not in outcome or outcome["answer"][0] >= 500, outcome
-    assert counts(url) == before
-    assert count(url, "SELECT count(*) FROM players WHERE email LIKE 'killed%'") == 0
-    # gunicorn starts a new worker; the same report is then stored whole.
-    deadline = time.monotonic() + 20
-    while workers_of(process.pid) in ([], [worker]):
-        assert time.monotonic() < deadline
-        time.sleep(0.1)
+    deadline = time.monotonic() + 60
+    while not writing():
+        assert poster.is_alive() and time.monotonic() < deadline, outcome  # never seen writing
+        time.sleep(0.001)
+    began = time.monotonic()
+    if kill is not None:
+        time.sleep(kill[1])
+        os.kill(kill[0], signal.SIGKILL)
+    poster.join(60)
+    return outcome, time.monotonic() - began
+
+
+def test_a_worker_killed_mid_report_stores_nothing_of_it(one_worker: Booted) -> None:
+    """Reports registering 4,000 new players each: the first is stored, and how long it spends
+    writing is timed. Then the worker is killed (SIGKILL) early, midway and late in writing the
+    next one (at a fifth, half and 70% of that time): each time the database holds no part of it,
+    no tournament, result, player, audit entry or standing line. The next worker then stores the
+    same report whole."""
+    server, process, url = one_worker
+    office = {"Authorization": f"Bearer {server.office}"}
+    raised = server.request("PATCH", "/api/v1/league-settings", {"max_entrants": NEW_PLAYERS + 1}, **office)
+    assert raised[0] == 200, raised
+    with write_watcher(url) as writing:
+        outcome, writes_for = post_watched(server, report_of_new_players(server, "first", 2), writing)
+        assert outcome["answer"][0] == 201, outcome
+        body = report_of_new_players(server, "killed", 1)
+        before = counts(url)
+        for share in (0.2, 0.5, 0.7):
+            (worker,) = workers_of(process.pid)
+            outcome, _seconds = post_watched(server, body, writing, kill=(worker, share * writes_for))
+            assert "answer" not in outcome or outcome["answer"][0] >= 500, (share, writes_for, outcome)
+            assert counts(url) == before, share
+            assert count(url, "SELECT count(*) FROM players WHERE email LIKE 'killed%'") == 0
+            # gunicorn starts a new worker.
+            deadline = time.monotonic() + 20
+            while workers_of(process.pid) in ([], [worker]):
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+            assert server.request("GET", "/health")[0] == 200
     status, _headers, answer = server.request("POST", TOURNAMENTS, body, **office)
     assert status == 201, answer
     assert count(url, "SELECT count(*) FROM players WHERE email LIKE 'killed%'") == NEW_PLAYERS

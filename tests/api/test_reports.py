@@ -307,6 +307,51 @@ def test_close_name_is_created_and_reported_as_possible_duplicate_r5(
     assert str(created) in duplicates[0]["message"]
 
 
+def test_new_players_alike_within_one_report_are_listed_closest_first_at_most_ten_r5(scene: Scene) -> None:
+    """R5: each new player is compared with the players registered before it, those registered
+    earlier in the same report included. A name matched by many lists its 10 closest (the same
+    name before a one-letter typo, then by id) and says how many match in all."""
+    typo = scene.league.player("Ann Ashbey")
+    same = scene.league.player("Ann Ashby")
+    rows = [
+        {"place": place, "new_player": {"full_name": "Ann Ashby", "email": unique_email()}}
+        for place in range(1, 14)
+    ]
+    rows.append({"place": 14, "new_player": {"full_name": "Zed Quill", "email": unique_email()}})
+    report = scene.posted({"venue_id": scene.venue_id, "date": iso(days_ago(1)), "results": rows})
+    created = [row["player"]["id"] for row in report["results"]]
+    notices = {w["message"].split(":")[0]: w for w in report["warnings"] if w["code"] == "possible_duplicate"}
+    assert set(notices) == {f"results.{index}" for index in range(13)}  # not the Zed Quill row
+    assert notices["results.0"]["player_ids"] == [same["id"], typo["id"]]
+    assert notices["results.0"]["rule"] == "R5"
+    assert notices["results.2"]["player_ids"] == [same["id"], *created[:2], typo["id"]]
+    last = notices["results.12"]
+    assert last["player_ids"] == [same["id"], *created[:9]]
+    assert "(the 10 closest of 14)" in last["message"] and str(created[12]) in last["message"]
+
+
+def test_look_alikes_are_found_alike_for_one_new_player_and_for_many_r5(scene: Scene) -> None:
+    """R5: a few new names are looked up in the database, many are compared in memory; both ways
+    find the same look-alikes: the same name, its words reordered, a typo, a typo in the first
+    letter of a name sharing a word; not a different name."""
+    alike = [
+        scene.league.player(name)["id"] for name in ("Ann Leeson", "Leeson Ann", "Xnn Leeson", "Ann Leesom")
+    ]
+    scene.league.player("Bob Smith")
+    rows = [{"place": 1, "new_player": {"full_name": "Ann Leeson", "email": unique_email()}}]
+    rows += [
+        {"place": place, "new_player": {"full_name": f"Player {place} Other", "email": unique_email()}}
+        for place in range(2, 12)
+    ]
+    report = scene.posted({"venue_id": scene.venue_id, "date": iso(days_ago(1)), "results": rows})
+    in_report = next(w for w in report["warnings"] if w["message"].startswith("results.0:"))
+    assert sorted(in_report["player_ids"]) == sorted(alike)
+    lone = scene.office.post("/api/v1/players", json={"full_name": "Ann Leeson", "email": unique_email()})
+    assert lone.status_code == 201
+    (warning,) = lone.get_json()["warnings"]
+    assert sorted(warning["player_ids"]) == sorted([*alike, report["results"][0]["player"]["id"]])
+
+
 # The report's shape -----------------------------------------------------------------------
 
 

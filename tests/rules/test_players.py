@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 from models.rules.players import (
     DISPLAY_NAME_MAX,
     NAME_KEY_MAX,
+    SHARED_WORD_MIN,
+    NameIndex,
     age_on,
     default_display_name,
     edit_distance,
@@ -205,6 +207,57 @@ def test_r5_reordered_words_always_match(words):
     key = " ".join(words)
     shuffled = " ".join(reversed(words))
     assert similar_names(key, [(1, shuffled)]) == [1]
+
+
+def brute_force_matches(name_key: str, names: list[tuple[int, str]]) -> list[int]:
+    """What NameIndex promises, by comparing with every name: the same words reordered, or a
+    close name starting with the same letter or sharing a word of 3+ letters; closest first."""
+    words = name_key.split()
+    limit = name_match_limit(name_key)
+    found = []
+    for player_id, key in names:
+        if sorted(key.split()) == sorted(words):
+            found.append((0, player_id))
+            continue
+        shares = key[:1] == name_key[:1] or any(
+            len(word) >= SHARED_WORD_MIN and word in words for word in key.split()
+        )
+        distance = levenshtein(key, name_key)
+        if shares and distance <= limit:
+            found.append((distance, player_id))
+    return [player_id for _, player_id in sorted(found)]
+
+
+name_keys = st.lists(st.text(alphabet="abcd", min_size=1, max_size=5), min_size=1, max_size=3).map(" ".join)
+
+
+@given(name_keys, st.lists(name_keys, max_size=30))
+def test_r5_name_index_finds_what_comparing_with_every_name_finds(name_key, keys):
+    names = list(enumerate(keys, start=1))
+    assert NameIndex(names).matches(name_key) == (
+        brute_force_matches(name_key, names),
+        len(brute_force_matches(name_key, names)),
+    )
+
+
+@given(name_keys, st.lists(name_keys, max_size=30), st.integers(min_value=0, max_value=5))
+def test_r5_name_index_lists_the_closest_first_and_counts_them_all(name_key, keys, most):
+    names = list(enumerate(keys, start=1))
+    index = NameIndex()
+    for player_id, key in reversed(names):  # added out of id order: still listed by id
+        index.add(player_id, key)
+    everyone = brute_force_matches(name_key, names)
+    assert index.matches(name_key, most=most) == (everyone[:most], len(everyone))
+
+
+def test_r5_name_index_examples():
+    index = NameIndex([(1, "ann lee"), (2, "lee ann"), (3, "ann lea"), (4, "bob lee"), (5, "xnn lee")])
+    index.add(6, "ann lee")
+    # Same name (1, 6) and reordered (2) first, then one typo away (3; 5 shares the word "lee").
+    assert index.matches("ann lee").closest == [1, 2, 6, 3, 5]
+    assert index.matches("ann lee", most=2) == ([1, 2], 5)
+    # "zann lee" shares neither its first letter nor a word of 3+ letters with "ann le": not compared.
+    assert NameIndex([(7, "ann le")]).matches("zann le").total == 0
 
 
 # Ages -------------------------------------------------------------------------------------------
