@@ -2,9 +2,9 @@
 
 On the national league's 30,000 players (bench/national.py's generator, no results), served by
 gunicorn as in production, it posts reports of 100, 1,000 and 10,000 entrants of three kinds:
-registered players named by id; new players with everyday names (about 1 in 5 closely matches a
-registered player, R5); and new players who all share a handful of names (a sign-in sheet
-pasted many times over). Each report goes to a venue of its own. After each it reads that
+registered players named by id; new players with everyday names (some close to registered
+players or to each other: R5 notices); and new players who all share three names (a sign-in
+sheet pasted many times over). Each report goes to a venue of its own. After each it reads that
 venue's standings (first read and its 304 revalidation) and the profile of a player in the
 middle of the field. Prints a table: milliseconds, and the cost per entrant against the
 100-entrant report's (1.0 is linear growth). Writes JSON. It does not judge the figures.
