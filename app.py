@@ -109,7 +109,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     limiter = Limiter(
         _rate_limit_key,
         app=app,
-        default_limits_exempt_when=lambda: not request.path.startswith("/api/"),
+        default_limits_exempt_when=lambda: not request.path.startswith(("/api/", "/embed/")),
     )
     app.extensions["league_limiter"] = limiter
     api.init_app(app)

@@ -22,6 +22,7 @@ from api import (
     auth,
     cache,
     db,
+    embed,
     health,
     league_settings,
     player_merges,
@@ -85,6 +86,8 @@ def _start_request() -> Response | None:
     g.request_id = supplied if REQUEST_ID_RE.match(supplied) else uuid.uuid4().hex
     if request.method in ("POST", "PUT", "PATCH"):
         _refuse_unreadable_body()
+    if request.path.startswith("/embed/"):
+        return cache.answer_from_cache()  # pages for other sites: the public's, whatever is sent
     if not request.path.startswith("/api/"):
         return None
     auth.load_actor()
@@ -238,6 +241,7 @@ def init_app(app: Flask) -> Api:
         league_settings,
         api_keys,
         audit_log,
+        embed,
     ):
         api.register_blueprint(module.blp)
     app.before_request(_start_request)

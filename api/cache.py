@@ -1,4 +1,4 @@
-"""Answers to GETs under /api/, cached by the league's data version.
+"""Answers to GETs under /api/ and /embed/, cached by the league's data version.
 
 Every change to league data moves the data version on in the change's own transaction (database
 triggers; models/entities/versioning.py). A GET reads the version first, then:
@@ -157,7 +157,11 @@ def scope(actor: Actor) -> str:
 
 
 def _cacheable() -> bool:
-    return request.method in ("GET", "HEAD") and request.path.startswith("/api/") and bool(request.endpoint)
+    return (
+        request.method in ("GET", "HEAD")
+        and request.path.startswith(("/api/", "/embed/"))
+        and bool(request.endpoint)
+    )
 
 
 def answer_from_cache() -> Response | None:

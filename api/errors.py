@@ -1,4 +1,5 @@
-"""The one place where errors become HTTP: every error is application/problem+json (RFC 9457)."""
+"""The one place where errors become HTTP: every error is application/problem+json (RFC 9457), or,
+under /embed/ to a browser that asks for HTML, a page saying the same."""
 
 from __future__ import annotations
 
@@ -7,11 +8,12 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, Response, g, json
+from flask import Flask, Response, g, has_request_context, json
 from marshmallow import fields
 from sqlalchemy.exc import DataError, DBAPIError, IntegrityError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from api.embed.routes import error_page, wants_page
 from api.schemas import Answer
 from models.errors import LeagueError, RuleViolation
 
@@ -62,7 +64,10 @@ def problem(
     request_id = g.get("request_id")
     if request_id:
         body["request_id"] = request_id
-    response = Response(json.dumps(body), status=status, mimetype=PROBLEM_MIMETYPE)
+    if has_request_context() and wants_page():
+        response = error_page(body, status)
+    else:
+        response = Response(json.dumps(body), status=status, mimetype=PROBLEM_MIMETYPE)
     for key, value in (headers or {}).items():
         response.headers[key] = value
     return response

@@ -187,6 +187,9 @@ class ContractPlugin(BasePlugin):
         if not path or not operations:
             return
         on_api = path.startswith("/api/")
+        # Pages for other sites: public, rate limited, their errors problem+json (or a page, to a
+        # browser asking for HTML).
+        on_embed = path.startswith("/embed/")
         for method, operation in operations.items():
             if method not in ("get", "post", "put", "patch", "delete"):
                 continue
@@ -197,7 +200,7 @@ class ContractPlugin(BasePlugin):
                 if isinstance(response, dict) and status.startswith("2"):
                     headers = response.setdefault("headers", {})
                     headers["X-Request-ID"] = "X_REQUEST_ID"
-                    if on_api:
+                    if on_api or on_embed:
                         headers.update(RATE_HEADERS)
                     if method == "get":
                         headers["ETag"] = "ETAG"
@@ -214,10 +217,14 @@ class ContractPlugin(BasePlugin):
                         "description": "An ETag from an earlier answer: 304 when nothing changed.",
                     }
                 )
-            if not on_api:
+            if not (on_api or on_embed):
                 continue
             writes = method in ("post", "put", "patch")
-            wanted = {"401": "UNAUTHORIZED", "429": "TOO_MANY_REQUESTS"}
+            wanted = (
+                {"429": "TOO_MANY_REQUESTS"}
+                if on_embed
+                else {"401": "UNAUTHORIZED", "429": "TOO_MANY_REQUESTS"}
+            )
             if operation.get("x-roles"):
                 wanted["403"] = "FORBIDDEN"
             if "{" in path:

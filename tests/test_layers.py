@@ -34,6 +34,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "redis",
         "flask_limiter",
         "limits",
+        "markupsafe",
         "api",
         "models",
     ),

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, post_load, validate, validates
 
 from api.fields import StrictInt, UtcDateTime
 from api.schemas import Answer
 from models.entities.discipline import LEAST_MAX_ENTRANTS, MOST_MAX_ENTRANTS
+from models.rules.framing import frame_ancestors
 
 
 class LeagueSettingsPatch(Schema):
@@ -22,10 +25,32 @@ class LeagueSettingsPatch(Schema):
         validate=validate.Range(min=LEAST_MAX_ENTRANTS, max=MOST_MAX_ENTRANTS),
         metadata={"description": "The most entrants a report may have (default 500)."},
     )
+    embed_frame_ancestors = fields.String(
+        validate=validate.Length(min=1, max=2000),
+        metadata={
+            "description": "Which sites may frame the embeddable pages under /embed/: a "
+            "Content-Security-Policy frame-ancestors source list, e.g. `*` (any site, the default), "
+            "`https://example.org https://*.example.org`, or `'none'`."
+        },
+    )
+
+    @validates("embed_frame_ancestors")
+    def _sources(self, value: str, **_kwargs: Any) -> None:
+        try:
+            frame_ancestors(value)
+        except ValueError as exc:
+            raise ValidationError(str(exc)) from None
+
+    @post_load
+    def _normalised(self, data: dict[str, Any], **_kwargs: Any) -> dict[str, Any]:
+        if "embed_frame_ancestors" in data:
+            data["embed_frame_ancestors"] = frame_ancestors(data["embed_frame_ancestors"])
+        return data
 
 
 class LeagueSettingsOut(Answer):
     min_suspension_days = fields.Integer()
     min_outside_alcohol_months = fields.Integer()
     max_entrants = fields.Integer()
+    embed_frame_ancestors = fields.String()
     updated_at = UtcDateTime()

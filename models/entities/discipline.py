@@ -12,6 +12,7 @@ from models.entities.league import Venue
 from models.entities.players import Player
 from models.infra.clock import today, utcnow
 from models.rules.discipline import CATEGORIES, KINDS, Minimums, Terms
+from models.rules.framing import ANY_SITE
 
 DEFAULT_MINIMUMS = Minimums()
 # The most entrants a report may have unless the office says otherwise: a pub's big night is a
@@ -78,8 +79,8 @@ class Sanction(Base):
 
 
 class LeagueSettings(Base):
-    """League-wide settings (one row): the minimum suspension lengths of R15, and the most
-    entrants a report may have."""
+    """League-wide settings (one row): the minimum suspension lengths of R15, the most entrants a
+    report may have, and which sites may frame the embeddable pages."""
 
     __tablename__ = "league_settings"
     __table_args__ = (
@@ -95,6 +96,10 @@ class LeagueSettings(Base):
     )
     max_entrants: Mapped[int] = mapped_column(
         Integer, default=DEFAULT_MAX_ENTRANTS, server_default=str(DEFAULT_MAX_ENTRANTS)
+    )
+    # Which sites may frame the embeddable pages (a CSP frame-ancestors source list).
+    embed_frame_ancestors: Mapped[str] = mapped_column(
+        String(2000), default=ANY_SITE, server_default=ANY_SITE
     )
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, onupdate=utcnow)
 

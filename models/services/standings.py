@@ -16,6 +16,8 @@ from models.entities.players import Player
 from models.entities.tournaments import Result, Tournament
 from models.errors import NotFound
 from models.infra.clock import today
+from models.rules.race import Race
+from models.rules.race import points_race as race_of
 from models.rules.standings import Row, ranked_lines
 from models.services.lookup import get_or_raise
 from models.services.standing_lines import counted_results, season_tiers, stored_lines, summed_lines
@@ -116,6 +118,30 @@ def venue_totals(
             .group_by(Tournament.venue_id)
         )
     }
+
+
+def points_race(session: Session, table: VenueStandings, player_ids: Sequence[int]) -> Race:
+    """These players' standings points after each tournament day of the table's venue and season,
+    to its day (a points-race chart): the last day's points are the table's."""
+    season, venue = table.season, table.venue
+    days = session.scalars(
+        select(Tournament.date).where(*counted_results(season, [venue.id], table.as_of)).distinct()
+    )
+    totals: dict[int, list[tuple[date, int, bool]]] = {player_id: [] for player_id in player_ids}
+    if player_ids:
+        results = session.execute(
+            select(
+                Result.player_id,
+                Tournament.date,
+                Result.placement_points + Result.participation_points,
+                Result.status != "no_show",
+            )
+            .join(Tournament, Tournament.id == Result.tournament_id)
+            .where(*counted_results(season, [venue.id], table.as_of, player_ids))
+        )
+        for player_id, day, total, played in results:
+            totals[player_id].append((day, int(total), bool(played)))
+    return race_of(list(days), totals, season.count_best, season_tiers(season))
 
 
 def player_seasons(session: Session, player: Player) -> list[dict[str, Any]]:

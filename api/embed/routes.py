@@ -1,0 +1,146 @@
+"""Pages for other websites: a venue's standings with its points race, and a region's playoff
+qualifiers, as self-contained HTML that any site the league allows may frame. They show what
+the public sees (display names and points only, R19), and are cached like the API's answers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, render_template, request
+from flask.views import MethodView
+from markupsafe import Markup
+
+from api import db
+from api.blueprint import Blueprint
+from api.embed.chart import race_chart, rank_label
+from api.embed.schemas import HTML_ANSWER, QualifiersPageQuery, StandingsPageQuery
+from api.embed.theme import THEMES, style_hash, stylesheet
+from models.entities import Region, Season
+from models.errors import NotFound
+from models.rules.framing import ANY_SITE
+from models.services.league_settings import league_settings
+from models.services.lookup import get_or_raise
+from models.services.qualification_queries import season_qualification
+from models.services.standings import points_race, standings_of
+
+blp = Blueprint(
+    "embed",
+    __name__,
+    url_prefix="/embed",
+    template_folder="templates",
+    description="Pages for other websites to frame: HTML, no personal data (R19).",
+)
+
+# What a qualifier list's flags say, in words.
+FLAG_LABELS = {
+    "tie_at_cut": "Level at the cut",
+    "tie_settled": "Tie settled by draw",
+    "age_unverified": "Age not verified",
+}
+
+
+def content_security_policy(theme: str, frame_ancestors: str) -> str:
+    """Nothing but the page's own stylesheet and inline SVG: no script, font, image or request;
+    framed only by the sites the league allows (league settings)."""
+    return (
+        f"default-src 'none'; style-src {style_hash(theme)}; img-src data:; base-uri 'none'; "
+        f"form-action 'none'; frame-ancestors {frame_ancestors}"
+    )
+
+
+def page(template: str, theme: str, status: int = 200, **context: Any) -> Response:
+    """A page in a theme, with its policy. The league's framing setting is read in the request's
+    session; a page made where the database cannot answer (an error's) lets any site frame it."""
+    try:
+        ancestors = league_settings(db.session()).embed_frame_ancestors
+    except Exception:  # noqa: BLE001 - an error page must still be made
+        ancestors = ANY_SITE
+    html = render_template(template, css=Markup(stylesheet(theme)), theme=theme, **context)
+    response = Response(html, status=status, mimetype="text/html")
+    response.headers["Content-Security-Policy"] = content_security_policy(theme, ancestors)
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+def wants_page() -> bool:
+    """Whether an error under /embed/ is answered as a page: to a client that asks for HTML by
+    name (a browser, an iframe). Others get the problem+json every error is."""
+    return request.path.startswith("/embed/") and any(
+        kind == "text/html" and quality > 0 for kind, quality in request.accept_mimetypes
+    )
+
+
+def error_page(problem: dict[str, Any], status: int) -> Response:
+    theme = request.args.get("theme", "light")
+    return page("embed/error.html", theme if theme in THEMES else "light", status, problem=problem)
+
+
+@blp.route("/seasons/<id:season_id>/venues/<id:venue_id>/standings")
+class StandingsPage(MethodView):
+    @blp.doc(operationId="get_standings_page", responses=HTML_ANSWER)
+    @blp.arguments(StandingsPageQuery, location="query")
+    def get(self, args: dict[str, Any], season_id: int, venue_id: int) -> Response:
+        """A venue's standings and points race, as a page to frame (R11)
+
+        The standings table (rank, T for a tie, display name, points, played, wins) and a chart
+        of the leaders' standings points after each tournament, drawn as inline SVG, with its
+        figures as a table and in words. Paste `<iframe src="…" title="Standings"></iframe>`.
+        """
+        session = db.session()
+        table = standings_of(session, season_id, venue_id)
+        charted = table.rows[: args["players"]]
+        chart = None
+        if charted:
+            race = points_race(session, table, [row.player_id for row in charted])
+            chart = race_chart(race, charted, table.venue.name, table.season.name)
+        return page(
+            "embed/standings.html",
+            args["theme"],
+            table=table,
+            rows=table.rows[: args["rows"]],
+            chart=chart,
+            rank_label=rank_label,
+        )
+
+
+@blp.route("/seasons/<id:season_id>/regions/<id:region_id>/qualifiers")
+class QualifiersPage(MethodView):
+    @blp.doc(operationId="get_qualifiers_page", responses=HTML_ANSWER)
+    @blp.arguments(QualifiersPageQuery, location="query")
+    def get(self, args: dict[str, Any], season_id: int, region_id: int) -> Response:
+        """A region's playoff qualifiers, venue by venue, as a page to frame (R12-R14)
+
+        Each venue's qualifiers in playoff order with their flags, and whether the lists are
+        provisional (the season runs), final but not yet published, or published.
+        """
+        session = db.session()
+        season = get_or_raise(session, Season, season_id, "season")
+        region = get_or_raise(session, Region, region_id, "region")
+        if not season.covers_region(region.id):
+            raise NotFound(f"Season {season.id} does not cover region {region.id}.")
+        found = season_qualification(session, season, changes=False)
+        venues = sorted(
+            (venue for venue in found.lists if venue["region_id"] == region.id),
+            key=lambda venue: (venue["venue_name"].casefold(), venue["venue_id"]),
+        )
+        if found.publication is not None:
+            status = "Published"
+            note = f"on {found.publication.published_at:%-d %B %Y}."
+            if found.publication.note:
+                note += f" {found.publication.note}"
+        elif found.provisional:
+            status = "Provisional:"
+            note = f"the season runs to {season.ends_on:%-d %B %Y}, and the lists change with its results."
+        else:
+            status = "Final, not yet published:"
+            note = "the league office publishes the lists after the season."
+        return page(
+            "embed/qualifiers.html",
+            args["theme"],
+            season=season,
+            region=region,
+            venues=venues,
+            list_status=status,
+            status_note=note,
+            flag_labels=FLAG_LABELS,
+        )

@@ -1,0 +1,200 @@
+"""The embeddable pages in a real browser: headless Chromium (Debian's package, which `.ci/run`
+installs) driven by Playwright, against gunicorn on each database. A page of another origin frames
+them: the standings table and the points-race chart render (a path per charted player), the
+qualifiers too, light and dark, on a desktop and a phone; a site the league does not allow is
+refused by the browser. Screenshots are saved in the test's temporary folder. Without Chromium
+the tests are skipped, unless REQUIRE_BROWSER=1 (as `.ci/run` sets)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from models.infra.migrate import alembic_config, upgrade
+from tests.api.test_cache_gunicorn import Server, gunicorn
+from tests.builders import TOURNAMENTS, days_ago, iso
+from tests.conftest import ScratchDatabases
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+# Flags for a machine without a network: no background connections, no sandbox as root.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+NAMES = ("Ann", "Bob", "Cara", "Dev", "Eli", "Fay", "Gus")
+CHARTED = 4
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if CHROMIUM is None:
+        if os.environ.get("REQUIRE_BROWSER") == "1":
+            pytest.fail("REQUIRE_BROWSER=1 but there is no chromium: install Debian's chromium package")
+        pytest.skip("no chromium on this machine (apt-get install chromium); .ci/run requires it")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture()
+def service(backend: str, scratch: ScratchDatabases, tmp_path: Path) -> Iterator[Server]:
+    """gunicorn on a new database of the backend, its venue's season with four nights of results."""
+    url = scratch.create(backend)
+    upgrade(alembic_config(url))
+    # Threads: a browser opens spare connections ahead of need, and a sync worker would wait on one.
+    with gunicorn(url, 1, tmp_path, "--worker-class", "gthread", "--threads", "4") as (server, _process):
+        office = f"Bearer {server.office}"
+        players = [server.ann, server.bob]
+        for name in NAMES[2:]:
+            status, _headers, body = server.request(
+                "POST",
+                "/api/v1/players",
+                {
+                    "full_name": f"{name} Browser",
+                    "display_name": name,
+                    "email": f"{name.lower()}@example.org",
+                },
+                Authorization=office,
+            )
+            assert status == 201, body
+            players.append(body["id"])
+        for night in range(4):
+            order = players[night:] + players[:night]
+            body = {
+                "venue_id": server.venue_id,
+                "date": iso(days_ago(30 - 7 * night)),
+                "results": [{"place": place, "player_id": pid} for place, pid in enumerate(order, start=1)],
+            }
+            status, _headers, answer = server.request("POST", TOURNAMENTS, body, Authorization=office)
+            assert status == 201, answer
+        yield server
+
+
+@pytest.fixture()
+def other_site() -> Iterator[tuple[str, dict[str, str]]]:
+    """Another origin (127.0.0.2, not the service's 127.0.0.1) serving pages that frame ours: (its
+    origin, the pages by path, to fill)."""
+    pages: dict[str, str] = {}
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            body = pages.get(self.path, "").encode()
+            self.send_response(200 if body else 404)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.2", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.2:{server.server_address[1]}", pages
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def framing(src: str, height: int = 1100) -> str:
+    """A pub's web page with the snippet the README gives to paste."""
+    return (
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'><title>The pub</title></head>"
+        "<body style='margin:0;font-family:serif'><h1>Our poker league</h1>"
+        f"<iframe id='board' src='{src}' title='League standings' width='100%' height='{height}' "
+        "style='border:0'></iframe></body></html>"
+    )
+
+
+def framed(page: Page, url: str) -> Any:
+    """The frame of the page at `url`, once the page and its frame have loaded."""
+    page.goto(url, wait_until="load")
+    return page.frames[1]
+
+
+def test_standings_render_in_a_frame_of_another_site_light_dark_and_on_a_phone(
+    browser: Browser, service: Server, other_site: tuple[str, dict[str, str]], tmp_path: Path
+) -> None:
+    origin, pages = other_site
+    base = f"http://127.0.0.1:{service.port}"
+    standings = f"{base}/embed/seasons/{service.season_id}/venues/{service.venue_id}/standings"
+    for theme, viewport in (("light", (900, 1300)), ("dark", (900, 1300)), ("light", (390, 1600))):
+        pages["/pub"] = framing(f"{standings}?rows=6&players={CHARTED}&theme={theme}")
+        context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+        page = context.new_page()
+        frame = framed(page, f"{origin}/pub")
+        assert frame.url.startswith(standings)
+        frame.locator("table").first.wait_for()
+        assert frame.locator("table").first.locator("tbody tr").count() == 6
+        assert frame.locator("table").first.locator("thead th").all_inner_texts()[:2] == ["RANK", "PLAYER"]
+        assert frame.locator("svg path.line").count() == CHARTED
+        assert frame.locator("svg text.name").count() == CHARTED
+        box = frame.locator("svg").bounding_box()
+        assert box is not None and box["width"] > 300 and box["height"] > 150  # drawn, at a readable size
+        assert "Points race" in (frame.locator("svg title").text_content() or "")
+        page.screenshot(path=str(tmp_path / f"standings-{theme}-{viewport[0]}.png"), full_page=True)
+        context.close()
+    assert len(list(tmp_path.glob("standings-*.png"))) == 3
+
+
+def test_qualifiers_render_in_a_frame(
+    browser: Browser, service: Server, other_site: tuple[str, dict[str, str]], tmp_path: Path
+) -> None:
+    origin, pages = other_site
+    status, _headers, season = service.request("GET", f"/api/v1/seasons/{service.season_id}")
+    assert status == 200
+    region = season["region_ids"][0]
+    pages["/pub"] = framing(
+        f"http://127.0.0.1:{service.port}/embed/seasons/{service.season_id}/regions/{region}/qualifiers"
+    )
+    page = browser.new_page(viewport={"width": 800, "height": 900})
+    frame = framed(page, f"{origin}/pub")
+    frame.locator("h1").wait_for()
+    assert "playoff qualifiers" in frame.locator("h1").inner_text()
+    assert "Provisional:" in frame.locator("main").inner_text()
+    assert frame.locator("table tbody tr").count() >= 1
+    page.screenshot(path=str(tmp_path / "qualifiers.png"), full_page=True)
+    page.close()
+
+
+def test_a_site_the_league_does_not_allow_cannot_frame_the_pages(
+    browser: Browser, service: Server, other_site: tuple[str, dict[str, str]]
+) -> None:
+    """The office names the sites that may frame the pages: the browser then shows them in those
+    sites' frames only."""
+    origin, pages = other_site
+    standings = f"http://127.0.0.1:{service.port}/embed/seasons/{service.season_id}/venues/{service.venue_id}/standings"
+    pages["/pub"] = framing(standings)
+    office = f"Bearer {service.office}"
+    for allowed, shown in (
+        ("https://pub.example.org", False),
+        (origin, True),
+        ("'none'", False),
+        ("*", True),
+    ):
+        status, _headers, body = service.request(
+            "PATCH", "/api/v1/league-settings", {"embed_frame_ancestors": allowed}, Authorization=office
+        )
+        assert status == 200, body
+        page = browser.new_page()
+        frame = framed(page, f"{origin}/pub")
+        if shown:
+            frame.locator("table").first.wait_for()
+        assert (frame.locator("table").count() > 0) is shown, allowed
+        page.close()
