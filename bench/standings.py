@@ -1,5 +1,6 @@
-"""Benchmark: a season of realistic size, how fast the website's pages answer, and what the
-sanction check (R16) costs a report when the league has thousands of sanctions.
+"""Benchmark: a season of realistic size, how fast the website's pages answer (the API's
+standings, and the pages other websites frame), and what the sanction check (R16) costs a report
+when the league has thousands of sanctions.
 
 30 venues x 12 weekly tournaments x ~25 entrants (about 9,000 results), on a scratch database
 (SQLite by default; pass a PostgreSQL URL as the first argument). Prints its figures; it does not
@@ -167,6 +168,15 @@ def main() -> None:
         cached = timed(client, path, 30, {"If-None-Match": etag})
         csv_times = timed(client, path + "?format=csv", 30)
         health = timed(client, "/health", 30)
+        # The pages for other websites: computed once, then served as the API's answers are.
+        embed = f"/embed/seasons/{season_id}/venues/{venue_ids[0]}/standings"
+        embed_first = timed(client, embed, 1)
+        embed_times = timed(client, embed, 30)
+        embed_cached = timed(client, embed, 30, {"If-None-Match": client.get(embed).headers["ETag"]})
+        region_id = client.get(f"/api/v1/venues/{venue_ids[0]}").get_json()["region_id"]
+        region_page = f"/embed/seasons/{season_id}/regions/{region_id}/qualifiers"
+        region_first = timed(client, region_page, 1)
+        region_times = timed(client, region_page, 30)
         day = date.today() - timedelta(weeks=3)  # inside the season
         without = big_report_writes(app, venue_ids[1], day, 2, rng)
         add_sanctions(app, rng)
@@ -185,6 +195,12 @@ def main() -> None:
         print(f"standings 304 (If-None-Match) {ms(cached):8.2f} ms")
         print(f"standings CSV, median         {ms(csv_times):8.2f} ms")
         print(f"GET /health, median           {ms(health):8.2f} ms   (floor: app + one query)")
+        print(f"embed standings page, first   {ms(embed_first):8.2f} ms  (table, race of 5, chart)")
+        print(f"embed standings page, median  {ms(embed_times):8.2f} ms")
+        print(f"embed page / standings JSON   {ms(embed_times) / ms(json_times):8.2f} x  (both warm)")
+        print(f"embed standings page 304      {ms(embed_cached):8.2f} ms")
+        print(f"embed region qualifiers first {ms(region_first):8.2f} ms  ({VENUES} venues' lists)")
+        print(f"embed region qualifiers median{ms(region_times):8.2f} ms")
         print(f"standings / health ratio      {ms(json_times) / ms(health):8.1f} x")
         print(f"peak Python memory, standings {peak / 1024:8.0f} KiB")
         print(f"report of {BIG_FIELD}, no sanctions     {ms(without):8.2f} ms")
