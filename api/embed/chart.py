@@ -12,11 +12,24 @@ from api.embed.theme import DASHES
 from models.rules.race import Race
 from models.rules.standings import Row
 
-WIDTH, HEIGHT = 640, 330
 LEFT, TOP, BOTTOM = 44, 14, 34  # room for the points axis and the dates
-LABELS = 140  # room right of the plot for the players' names
-LABEL_GAP = 18  # the least vertical distance between two names (their type is larger on a phone)
-NAME_CHARS = 16
+LABEL_GAP = 16  # the least vertical distance between two names
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A chart's size in SVG units: a page draws it wide, and narrow for phones (shown 1:1 there,
+    so its 12-unit type stays 12 pixels)."""
+
+    width: int
+    height: int
+    labels: int  # room right of the plot for the players' names
+    name_chars: int  # longer names are cut, with an ellipsis (the table has them whole)
+    dates_shown: int  # dates written under the axis (every tournament still has its dot)
+
+
+WIDE = Frame(640, 330, 140, 16, 6)
+NARROW = Frame(360, 300, 96, 10, 3)
 
 
 @dataclass(frozen=True)
@@ -70,8 +83,8 @@ def nice_ceiling(value: int) -> tuple[int, int]:
     return max(math.ceil(value / step), 2) * step, step
 
 
-def _short(name: str) -> str:
-    return name if len(name) <= NAME_CHARS else name[: NAME_CHARS - 1].rstrip() + "…"
+def _short(name: str, chars: int) -> str:
+    return name if len(name) <= chars else name[: chars - 1].rstrip() + "…"
 
 
 def _spread(wanted: list[float], low: float, high: float) -> list[float]:
@@ -93,10 +106,10 @@ def _date_label(day: date, dates: list[date]) -> str:
     return f"{day.day} {day:%b}" + (f" {day:%y}" if len(years) > 1 else "")
 
 
-def race_chart(race: Race, rows: list[Row], venue: str, season: str) -> Chart:
-    """The chart of the ranked `rows`' race, in their order (the leader first)."""
-    right = WIDTH - LABELS
-    bottom = HEIGHT - BOTTOM
+def race_chart(race: Race, rows: list[Row], venue: str, season: str, frame: Frame = WIDE) -> Chart:
+    """The chart of the ranked `rows`' race, in their order (the leader first), in a frame."""
+    right = frame.width - frame.labels
+    bottom = frame.height - BOTTOM
     series = [
         Series(i, row.player_id, row.display_name, rank_label(row), race.points[row.player_id], DASHES[i])
         for i, row in enumerate(rows)
@@ -117,22 +130,24 @@ def race_chart(race: Race, rows: list[Row], venue: str, season: str) -> Chart:
     for s in series:
         s.dots = [(round(x_of(i), 1), round(y_of(p), 1)) for i, p in enumerate(s.points)]
         s.path = " ".join(f"{'M' if i == 0 else 'L'}{x},{y}" for i, (x, y) in enumerate(s.dots))
-        s.short_name = _short(s.name)
+        s.short_name = _short(s.name, frame.name_chars)
     ends = sorted(series, key=lambda s: s.dots[-1][1] if s.dots else bottom)
     for s, y in zip(
         ends, _spread([s.dots[-1][1] + 4 if s.dots else bottom for s in ends], TOP + 4, bottom), strict=True
     ):
         s.label_y = round(y, 1)
     y_ticks = [Tick(round(y_of(p), 1), str(p)) for p in range(0, y_max + 1, y_step)]
-    # At most 6 dates written under the axis (the first, the last and some between); every
-    # tournament still has its dot.
+    # The first date, the last and some between; every tournament still has its dot.
+    most = frame.dates_shown
     shown = (
-        sorted({round(i * (len(dates) - 1) / 5) for i in range(6)}) if len(dates) > 6 else range(len(dates))
+        sorted({round(i * (len(dates) - 1) / (most - 1)) for i in range(most)})
+        if len(dates) > most
+        else range(len(dates))
     )
     x_ticks = [Tick(round(x_of(i), 1), _date_label(dates[i], dates)) for i in shown]
     return Chart(
-        WIDTH,
-        HEIGHT,
+        frame.width,
+        frame.height,
         LEFT,
         TOP,
         right,

@@ -12,7 +12,7 @@ from markupsafe import Markup
 
 from api import db
 from api.blueprint import Blueprint
-from api.embed.chart import race_chart, rank_label
+from api.embed.chart import NARROW, WIDE, race_chart, rank_label
 from api.embed.schemas import HTML_ANSWER, QualifiersPageQuery, StandingsPageQuery
 from api.embed.theme import THEMES, style_hash, stylesheet
 from models.entities import Region, Season
@@ -89,16 +89,20 @@ class StandingsPage(MethodView):
         session = db.session()
         table = standings_of(session, season_id, venue_id)
         charted = table.rows[: args["players"]]
-        chart = None
+        charts = []
         if charted:
             race = points_race(session, table, [row.player_id for row in charted])
-            chart = race_chart(race, charted, table.venue.name, table.season.name)
+            # Drawn twice: wide, and narrow for phones (the page shows one, by its width).
+            charts = [
+                race_chart(race, charted, table.venue.name, table.season.name, frame)
+                for frame in (WIDE, NARROW)
+            ]
         return page(
             "embed/standings.html",
             args["theme"],
             table=table,
             rows=table.rows[: args["rows"]],
-            chart=chart,
+            charts=charts,
             rank_label=rank_label,
         )
 

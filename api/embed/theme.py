@@ -110,13 +110,12 @@ svg .name{font-size:12.5px;font-weight:600}
 details{margin-top:8px}
 summary{cursor:pointer;color:var(--fg)}
 .empty{padding:16px 0;color:var(--muted)}
+svg.narrow{display:none;max-width:420px}
 @media (max-width:520px){
 body{padding:8px;font-size:14px}
 th,td{padding:5px 6px}
-svg text{font-size:17px}
-svg .name{font-size:16px}
-svg .line{stroke-width:4}
-svg circle{r:4.5px}
+svg.wide{display:none}
+svg.narrow{display:block}
 }
 """
 
@@ -139,7 +138,7 @@ def stylesheet(theme_name: str) -> str:
         + BASE_CSS
         + _series_css(MOST_SERIES)
         + f"\n@media print{{:root{{{_variables(THEMES['light'])}}}body{{padding:0}}"
-        + "svg{max-height:none}details{display:block}}\n"
+        + "svg{max-height:none}svg.wide{display:block}svg.narrow{display:none}details{display:block}}\n"
     )
 
 

@@ -27,8 +27,8 @@ class Page:
     names, its text, its <style>."""
 
     tables: list[list[list[str]]] = field(default_factory=list)
-    paths: list[str] = field(default_factory=list)
-    names: list[str] = field(default_factory=list)
+    paths: dict[str, list[str]] = field(default_factory=dict)  # by chart: wide, narrow
+    names: dict[str, list[str]] = field(default_factory=dict)
     text: str = ""
     style: str = ""
     tags: set[str] = field(default_factory=set)
@@ -42,13 +42,16 @@ class _Reader(HTMLParser):
         self.stack: list[tuple[str, dict[str, str]]] = []
         self.cell: list[str] | None = None
         self.texts: list[str] = []
+        self.chart = ""
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         attributes = {k: v or "" for k, v in attrs}
         self.page.tags.add(tag)
+        if tag == "svg":
+            self.chart = attributes.get("class", "").split()[-1]
         if tag in ("path", "circle", "line", "br", "meta"):  # empty elements
             if tag == "path" and "line" in attributes.get("class", "").split():
-                self.page.paths.append(attributes["d"])
+                self.page.paths.setdefault(self.chart, []).append(attributes["d"])
             return
         self.stack.append((tag, attributes))
         if tag == "table":
@@ -82,10 +85,10 @@ class _Reader(HTMLParser):
         tag, attributes = self.stack[-1]
         if tag == "style":
             self.page.style += data
-        elif tag == "desc":
+        elif tag == "desc" and self.chart == "wide":
             self.page.desc += data
         elif tag == "text" and "name" in attributes.get("class", "").split():
-            self.page.names.append(data)
+            self.page.names.setdefault(self.chart, []).append(data)
 
 
 def read(response: Any) -> Page:
@@ -141,8 +144,11 @@ def test_standings_page_is_the_public_standings_with_ties_marked_and_a_line_per_
     ]
     assert rows == expected
     assert [row[0] for row in rows] == ["T1", "T1", "T3", "T3"]
-    assert len(page.paths) == 3 and all(path.count("L") == 1 for path in page.paths)  # two days each
-    assert page.names == [row[1] for row in rows[:3]]
+    # Drawn wide, and narrow for phones: each a path per charted player, through both days.
+    assert sorted(page.paths) == ["narrow", "wide"]
+    for chart in ("wide", "narrow"):
+        assert len(page.paths[chart]) == 3 and all(path.count("L") == 1 for path in page.paths[chart])
+        assert page.names[chart] == [row[1] for row in rows[:3]]
     assert "after each of 2 tournaments" in page.desc and "T1. Ann, " in page.desc
     assert {"table", "caption", "th", "svg", "title", "desc", "details"} <= page.tags
     assert "script" not in page.tags and "img" not in page.tags and "link" not in page.tags

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from api.embed.chart import LABEL_GAP, nice_ceiling, race_chart, rank_label
+from api.embed.chart import LABEL_GAP, NARROW, WIDE, nice_ceiling, race_chart, rank_label
 from api.embed.theme import MOST_SERIES, THEMES, stylesheet
 from models.rules.race import Race
 from models.rules.standings import Row
@@ -71,12 +71,14 @@ def test_a_line_per_player_through_every_day_and_names_never_overlap(figures):
     days = [date(2026, 3, 2) + timedelta(days=7 * i) for i in range(3)]
     points = {i: sorted(line) for i, line in enumerate(figures, start=1)}
     rows = [row(i, i, name="A rather long display name") for i in points]
-    chart = race_chart(Race(days, points), rows, "The Crown", "Spring")
-    assert [s.player_id for s in chart.series] == list(points)
-    for s in chart.series:
-        assert s.path.count("M") == 1 and s.path.count("L") == 2 and len(s.dots) == 3
-        assert all(chart.left <= x <= chart.right and chart.top <= y <= chart.bottom for x, y in s.dots)
-        assert len(s.short_name) <= 16
-    labels = sorted(s.label_y for s in chart.series)
-    assert all(b - a >= LABEL_GAP - 0.11 for a, b in zip(labels, labels[1:], strict=False))
-    assert "3 tournaments" in chart.summary and "The Crown" in chart.summary
+    for frame in (WIDE, NARROW):
+        chart = race_chart(Race(days, points), rows, "The Crown", "Spring", frame)
+        assert [s.player_id for s in chart.series] == list(points)
+        for s in chart.series:
+            assert s.path.count("M") == 1 and s.path.count("L") == 2 and len(s.dots) == 3
+            assert all(chart.left <= x <= chart.right and chart.top <= y <= chart.bottom for x, y in s.dots)
+            assert len(s.short_name) <= frame.name_chars
+        labels = sorted(s.label_y for s in chart.series)
+        assert all(b - a >= LABEL_GAP - 0.11 for a, b in zip(labels, labels[1:], strict=False))
+        assert len(chart.x_ticks) <= frame.dates_shown
+        assert "3 tournaments" in chart.summary and "The Crown" in chart.summary
