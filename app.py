@@ -6,7 +6,9 @@ import gc
 import hashlib
 import logging
 import os
+import secrets
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +20,7 @@ from flask_limiter.util import get_remote_address
 
 import api
 from api.cli import register_cli
-from models.infra.db import default_database_url
+from models.infra.db import REPO_ROOT, default_database_url
 
 TRUE_WORDS = {"1", "true", "yes", "on"}
 
@@ -43,7 +45,33 @@ def config_from_env(environ: dict[str, str] | os._Environ[str] = os.environ) -> 
         "CACHE_URL": environ.get("CACHE_URL", ""),
         "CACHE_MAX_BYTES": int(environ.get("CACHE_MAX_BYTES", 32 * 1024 * 1024)),
         "CACHE_TTL_SECONDS": int(environ.get("CACHE_TTL_SECONDS", 24 * 3600)),
+        # Signs the console's CSRF tokens; every process of a league must share it.
+        "SECRET_KEY": environ.get("SECRET_KEY") or instance_secret(),
+        "CONSOLE_SESSION_HOURS": int(environ.get("CONSOLE_SESSION_HOURS", 12)),
+        "SESSION_COOKIE_SAMESITE": "Lax",
     }
+
+
+def instance_secret() -> str:
+    """A secret made once and kept in instance/secret_key, beside the embedded database: every
+    worker on this machine reads the same. (Several machines: set SECRET_KEY on each.)"""
+    path = REPO_ROOT / "instance" / "secret_key"
+    for _ in range(50):
+        try:
+            secret = path.read_text().strip()
+        except FileNotFoundError:
+            path.parent.mkdir(exist_ok=True)
+            try:
+                descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            except FileExistsError:
+                continue  # another worker is writing it
+            with os.fdopen(descriptor, "w") as file:
+                file.write(secrets.token_hex(32))
+            continue
+        if secret:
+            return secret
+        time.sleep(0.01)  # being written
+    raise RuntimeError(f"could not read {path}")
 
 
 SPEC_CONFIG: dict[str, Any] = {

@@ -21,6 +21,7 @@ from api import (
     audit_log,
     auth,
     cache,
+    console,
     db,
     embed,
     health,
@@ -84,8 +85,8 @@ def _start_request() -> Response | None:
     g.started = time.perf_counter()
     supplied = request.headers.get("X-Request-ID", "")
     g.request_id = supplied if REQUEST_ID_RE.match(supplied) else uuid.uuid4().hex
-    if request.method in ("POST", "PUT", "PATCH"):
-        _refuse_unreadable_body()
+    if request.method in ("POST", "PUT", "PATCH") and request.path.startswith("/api/"):
+        _refuse_unreadable_body()  # (the console's forms are form data, read by Flask-WTF)
     if request.path.startswith("/embed/"):
         return cache.answer_from_cache()  # pages for other sites: the public's, whatever is sent
     if not request.path.startswith("/api/"):
@@ -244,6 +245,7 @@ def init_app(app: Flask) -> Api:
         embed,
     ):
         api.register_blueprint(module.blp)
+    app.register_blueprint(console.bp)  # HTML for hosts and the office: not in the API's spec
     app.before_request(_start_request)
     app.after_request(_finish_request)
     return api

@@ -36,7 +36,9 @@ def load_actor() -> None:
     if scheme.lower() == "bearer" and presented and len(presented) <= 200:
         actor = authenticate(db.session(), presented, g.get("request_id"))
     if actor is None:
-        throttle.count("RATELIMIT_AUTH_FAILURES", address)
+        # Counted at once (an atomic increment): of racing guesses, only as many as the limit
+        # allows get a 401, the rest a 429.
+        throttle.take("RATELIMIT_AUTH_FAILURES", address)
         raise Unauthorized(BAD_KEY)
     g.actor = actor
     if request.method in WRITES and request.path.startswith("/api/"):

@@ -43,13 +43,6 @@ def refuse_when_over(setting: str, *who: str) -> None:
         raise _too_many(limiter, setting, who)
 
 
-def count(setting: str, *who: str) -> None:
-    """One more against the limit named by `setting`."""
-    limiter = _limiter()
-    if limiter.enabled:
-        limiter.limiter.hit(_item(setting), *_keyed(setting, who))
-
-
 def take(setting: str, *who: str) -> None:
     """Count one more, or a 429 when the limit is used up."""
     limiter = _limiter()

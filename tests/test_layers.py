@@ -35,6 +35,8 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "flask_limiter",
         "limits",
         "markupsafe",
+        "flask_wtf",
+        "wtforms",
         "api",
         "models",
     ),

@@ -63,16 +63,20 @@ def page(template: str, theme: str, status: int = 200, **context: Any) -> Respon
 
 
 def wants_page() -> bool:
-    """Whether an error under /embed/ is answered as a page: to a client that asks for HTML by
-    name (a browser, an iframe). Others get the problem+json every error is."""
-    return request.path.startswith("/embed/") and any(
+    """Whether an error is answered as a page: under /embed/ and /console/, to a client that asks
+    for HTML by name (a browser, an iframe). Others get the problem+json every error is."""
+    return request.path.startswith(("/embed/", "/console/")) and any(
         kind == "text/html" and quality > 0 for kind, quality in request.accept_mimetypes
     )
 
 
 def error_page(problem: dict[str, Any], status: int) -> Response:
     theme = request.args.get("theme", "light")
-    return page("embed/error.html", theme if theme in THEMES else "light", status, problem=problem)
+    response = page("embed/error.html", theme if theme in THEMES else "light", status, problem=problem)
+    if request.path.startswith("/console/"):
+        # The console is never framed (its forms act for the signed-in user).
+        response.headers["Content-Security-Policy"] = content_security_policy("light", "'none'")
+    return response
 
 
 @blp.route("/seasons/<id:season_id>/venues/<id:venue_id>/standings")

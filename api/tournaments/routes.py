@@ -69,16 +69,28 @@ def _load(schema: Schema) -> tuple[dict[str, Any], CsvReport | None]:
             raise BadRequest("The body is not valid JSON.")
     if not isinstance(raw, dict):
         raise InvalidInput.at("body", "The body must be a JSON object.")
+    return loaded(schema, raw, sheet), sheet
+
+
+def report_from_csv(csv: bytes, fields: dict[str, Any]) -> tuple[dict[str, Any], CsvReport]:
+    """A report from a spreadsheet's CSV and the fields a query string would give (venue_id,
+    date, session, kind): the web console's upload, read and refused exactly as the API's."""
+    sheet = parse_report_csv(csv)
+    return loaded(REPORT_IN, {**_typed(fields), "results": sheet.results}, sheet), sheet
+
+
+def loaded(schema: Schema, raw: dict[str, Any], sheet: CsvReport | None) -> dict[str, Any]:
+    """The report as the schema loads it; refused whole, naming every problem, when it cannot."""
     try:
         data: dict[str, Any] = schema.load(raw)
     except ValidationError as exc:
         problems = [
             Problem(path, text) for path, texts in flatten_messages(exc.messages).items() for text in texts
         ]
-        with _named_by(sheet):
+        with named_by(sheet):
             refuse("The report is refused whole", [*problems, *_rules_too(schema, raw, problems)])
         raise
-    return data, sheet
+    return data
 
 
 def _rules_too(schema: Schema, raw: dict[str, Any], problems: list[Problem]) -> list[Problem]:
@@ -118,7 +130,7 @@ def _rules_too(schema: Schema, raw: dict[str, Any], problems: list[Problem]) -> 
 
 
 @contextmanager
-def _named_by(sheet: CsvReport | None) -> Iterator[None]:
+def named_by(sheet: CsvReport | None) -> Iterator[None]:
     """A refusal of a CSV report names the spreadsheet's rows and columns."""
     try:
         yield
@@ -253,7 +265,7 @@ class TournamentsViews(MethodView):
         report, sheet = _load(REPORT_IN)
 
         def write() -> tuple[Tournament, list[Notice]]:
-            with _named_by(sheet):
+            with named_by(sheet):
                 tournament, notices = submit_report(db.session(), current_actor(), report)
             return tournament, [*(sheet.notices if sheet else []), *notices]
 
@@ -301,7 +313,7 @@ class TournamentByIdViews(MethodView):
         expected = expected_version(tournament_id)
 
         def write() -> tuple[Tournament, list[Notice]]:
-            with _named_by(sheet):
+            with named_by(sheet):
                 corrected, notices = correct_report(session, actor, tournament, data, reason, expected)
             return corrected, [*(sheet.notices if sheet else []), *notices]
 

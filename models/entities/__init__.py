@@ -3,6 +3,7 @@
 from models.entities.access import ROLES, ApiKey, ApiKeyVenue
 from models.entities.audit import AuditEntry
 from models.entities.base import Base
+from models.entities.console import ConsoleSession
 from models.entities.discipline import LeagueSettings, Sanction
 from models.entities.league import (
     CHART_KINDS,
@@ -23,6 +24,7 @@ from models.entities.tournaments import STATUSES, TOURNAMENT_KINDS, Result, Tour
 from models.entities.versioning import UNVERSIONED_TABLES, DataVersion
 
 __all__ = [
+    "ConsoleSession",
     "CHART_KINDS",
     "DOUBLE_QUALIFIER_POLICIES",
     "ROLES",

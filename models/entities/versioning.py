@@ -8,9 +8,10 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from models.entities.base import Base
 
-# Tables whose changes are not league data: the version itself, Alembic's bookkeeping, and the
-# stored answers of idempotent requests (they replay an answer, they are never read as data).
-UNVERSIONED_TABLES = frozenset({"data_version", "alembic_version", "idempotent_requests"})
+# Tables whose changes are not league data: the version itself, Alembic's bookkeeping, the
+# stored answers of idempotent requests (they replay an answer, they are never read as data), and
+# the web console's signed-in sessions.
+UNVERSIONED_TABLES = frozenset({"data_version", "alembic_version", "idempotent_requests", "console_sessions"})
 
 
 class DataVersion(Base):

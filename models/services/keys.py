@@ -73,24 +73,33 @@ def _key_query() -> Select[Any]:
     """A key (by its hash) and each venue it hosts, a row per venue: on the tables, built once
     (every request with a key runs it; through the ORM it cost more than the database took)."""
     keys, links = table_of(ApiKey), table_of(ApiKeyVenue)
-    return (
-        select(keys.c.id, keys.c.name, keys.c.role, keys.c.key_hash, keys.c.revoked_at, links.c.venue_id)
-        .outerjoin(links, links.c.api_key_id == keys.c.id)
-        .where(keys.c.key_hash == bindparam("digest"))
-    )
+    return select(
+        keys.c.id, keys.c.name, keys.c.role, keys.c.key_hash, keys.c.revoked_at, links.c.venue_id
+    ).outerjoin(links, links.c.api_key_id == keys.c.id)
 
 
-KEY_QUERY = _key_query()
+KEY_QUERY = _key_query().where(table_of(ApiKey).c.key_hash == bindparam("digest"))
+KEY_BY_ID = _key_query().where(table_of(ApiKey).c.id == bindparam("key_id"))
 
 
 def authenticate(session: Session, presented: str, request_id: str | None = None) -> Actor | None:
     """The caller a key stands for, or None for an unknown, revoked or malformed key."""
     digest = hash_key(presented)
     rows = session.connection().execute(KEY_QUERY, {"digest": digest}).all()
-    if not rows:
+    if not rows or not hmac.compare_digest(rows[0].key_hash, digest):
         return None
-    key_id, name, role, key_hash, revoked_at, _venue = rows[0]
-    if revoked_at is not None or not hmac.compare_digest(key_hash, digest):
+    return _actor(rows, request_id)
+
+
+def actor_of_key(session: Session, key_id: int, request_id: str | None = None) -> Actor | None:
+    """The caller a key (by its id) stands for, or None when it is unknown or revoked."""
+    rows = session.connection().execute(KEY_BY_ID, {"key_id": key_id}).all()
+    return _actor(rows, request_id) if rows else None
+
+
+def _actor(rows: Sequence[Any], request_id: str | None) -> Actor | None:
+    key_id, name, role, _key_hash, revoked_at, _venue = rows[0]
+    if revoked_at is not None:
         return None
     return Actor(
         role=role,

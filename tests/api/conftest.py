@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from functools import partial
+from typing import Any
 
 import pytest
+from flask import Flask
+from sqlalchemy import Connection
+from sqlalchemy.orm import sessionmaker
 
+from app import create_app
 from tests.builders import HostFor, MakeScene, Scene
 from tests.conftest import Caller, League
 
@@ -20,3 +26,22 @@ def make_scene(league: League, office: Caller, public: Caller, host_for: HostFor
 def scene(make_scene: MakeScene) -> Scene:
     """One venue in its own region, a season around today, a host key of the venue."""
     return make_scene()
+
+
+@pytest.fixture()
+def make_app(database_url: str, connection: Connection) -> Iterator[Callable[..., Flask]]:
+    """create_app(config) on the test database, its sessions joined to this test's transaction."""
+    made: list[Flask] = []
+
+    def make(**config: Any) -> Flask:
+        fresh = create_app({"DATABASE_URL": database_url, "RATELIMIT_ENABLED": False, **config})
+        joined = sessionmaker(
+            bind=connection, join_transaction_mode="create_savepoint", expire_on_commit=False
+        )
+        fresh.extensions["league_db"].sessionmaker = fresh.extensions["league_db"].read_sessionmaker = joined
+        made.append(fresh)
+        return fresh
+
+    yield make
+    for fresh in made:
+        fresh.extensions["league_db"].engine.dispose()

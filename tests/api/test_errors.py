@@ -4,35 +4,12 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from flask import Flask
-from sqlalchemy import Connection
-from sqlalchemy.orm import sessionmaker
 
-from app import config_from_env, create_app
+from app import config_from_env
 from tests.conftest import Caller, assert_problem, new_key
-
-
-@pytest.fixture()
-def make_app(database_url: str, connection: Connection) -> Iterator[Callable[..., Flask]]:
-    """create_app(config) on the test database, its sessions joined to this test's transaction."""
-    made: list[Flask] = []
-
-    def make(**config: Any) -> Flask:
-        fresh = create_app({"DATABASE_URL": database_url, "RATELIMIT_ENABLED": False, **config})
-        joined = sessionmaker(
-            bind=connection, join_transaction_mode="create_savepoint", expire_on_commit=False
-        )
-        fresh.extensions["league_db"].sessionmaker = fresh.extensions["league_db"].read_sessionmaker = joined
-        made.append(fresh)
-        return fresh
-
-    yield make
-    for fresh in made:
-        fresh.extensions["league_db"].engine.dispose()
 
 
 def test_unknown_path_404(public):

@@ -7,8 +7,6 @@ the tests are skipped, unless REQUIRE_BROWSER=1 (as `.ci/run` sets)."""
 
 from __future__ import annotations
 
-import os
-import shutil
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -16,38 +14,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from models.infra.migrate import alembic_config, upgrade
 from tests.api.test_cache_gunicorn import Server, gunicorn
 from tests.builders import TOURNAMENTS, days_ago, iso
 from tests.conftest import ScratchDatabases
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-# Flags for a machine without a network: no background connections, no sandbox as root.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 NAMES = ("Ann", "Bob", "Cara", "Dev", "Eli", "Fay", "Gus")
 CHARTED = 4
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if CHROMIUM is None:
-        if os.environ.get("REQUIRE_BROWSER") == "1":
-            pytest.fail("REQUIRE_BROWSER=1 but there is no chromium: install Debian's chromium package")
-        pytest.skip("no chromium on this machine (apt-get install chromium); .ci/run requires it")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture()

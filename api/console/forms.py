@@ -1,0 +1,42 @@
+"""The console's forms (Flask-WTF): every one carries a CSRF token, and a post without it is
+refused."""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
+from wtforms import DateField, HiddenField, IntegerField, PasswordField, SelectField, TextAreaField
+from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
+
+from models.entities import TOURNAMENT_KINDS
+
+
+class SignInForm(FlaskForm):
+    key = PasswordField("API key", validators=[DataRequired("Paste your key."), Length(max=200)])
+
+
+class SignOutForm(FlaskForm):
+    pass
+
+
+class ReportForm(FlaskForm):
+    """Tonight's results: the night, and the finishing order as a spreadsheet's CSV (a file, or
+    pasted), with the columns the API takes (place, and player_id, membership_number, email or
+    full_name; status)."""
+
+    date = DateField("Date", validators=[InputRequired("Give the night's date.")])
+    session = IntegerField("Session", default=1, validators=[InputRequired(), NumberRange(min=1, max=20)])
+    kind = SelectField("Kind", choices=list(TOURNAMENT_KINDS))
+    sheet = FileField("Spreadsheet (CSV)")
+    pasted = TextAreaField(
+        "…or paste the rows (CSV, with its header row)", validators=[Optional(), Length(max=2_000_000)]
+    )
+
+
+class ConfirmForm(FlaskForm):
+    """The previewed report, sent again to be stored."""
+
+    date = HiddenField(validators=[DataRequired()])
+    session = HiddenField(validators=[DataRequired()])
+    kind = HiddenField(validators=[DataRequired()])
+    csv = HiddenField(validators=[DataRequired()])

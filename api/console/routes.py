@@ -1,0 +1,272 @@
+"""The web console (/console/): HTML pages for hosts and the office, over the same services as the
+API, so every rule, refusal and audit entry is the API's. Signed in with an API key, which becomes
+a server-side session: the browser holds only a random token (an HttpOnly, SameSite=Lax cookie,
+Secure over HTTPS)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
+
+from flask import Blueprint, Response, current_app, flash, g, redirect, render_template, request, url_for
+from markupsafe import Markup
+from werkzeug.exceptions import Forbidden
+
+from api import db, throttle
+from api.console.forms import ConfirmForm, ReportForm, SignInForm, SignOutForm
+from api.embed.theme import css_hash, stylesheet
+from api.tournaments.routes import named_by, report_from_csv
+from models.actor import PUBLIC, Actor
+from models.entities import Venue
+from models.errors import LeagueError
+from models.infra.clock import today
+from models.services.console_sessions import sign_in, sign_out, signed_in
+from models.services.lookup import get_or_raise
+from models.services.reports import submit_report
+from models.services.season_queries import season_for
+from models.services.standings import venue_standings
+
+bp = Blueprint("console", __name__, url_prefix="/console", template_folder="templates")
+
+COOKIE = "league_console"
+F = TypeVar("F", bound=Callable[..., Any])
+
+CONSOLE_CSS = """
+header.bar{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:center;justify-content:space-between;
+border-bottom:1px solid var(--rule);padding-bottom:8px;margin-bottom:12px}
+nav a{margin-right:12px}
+a{color:var(--s0)}
+label{display:block;font-weight:600;margin:10px 0 4px}
+input,select,textarea,button{font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--muted);
+border-radius:4px;padding:8px;max-width:100%}
+textarea{width:100%;min-height:8rem;font-family:ui-monospace,monospace}
+button{cursor:pointer;font-weight:600;background:var(--s0);color:#fff;border-color:var(--s0);margin-top:12px}
+button.quiet{background:var(--bg);color:var(--fg);border-color:var(--muted)}
+:focus-visible{outline:3px solid var(--s0);outline-offset:2px}
+.error{color:var(--s4);font-weight:600}
+.flash{border-left:4px solid var(--s2);padding:8px 12px;background:var(--stripe)}
+.refused{border-left:4px solid var(--s4);padding:8px 12px;background:var(--stripe)}
+.warnings{border-left:4px solid var(--s1);padding:8px 12px;background:var(--stripe)}
+td.problem{color:var(--s4);font-weight:600}
+@media print{header.bar,nav,form,.noprint{display:none}}
+"""
+
+
+def console_css() -> str:
+    return stylesheet("light") + CONSOLE_CSS
+
+
+def page(template: str, status: int = 200, **context: Any) -> Response:
+    """A console page: its stylesheet allowed by hash and nothing else; never framed."""
+    css = console_css()
+    html = render_template(
+        template, css=Markup(css), theme="light", actor=current(), sign_out=SignOutForm(), **context
+    )
+    response = Response(html, status=status, mimetype="text/html")
+    response.headers["Content-Security-Policy"] = (
+        f"default-src 'none'; style-src {css_hash(css)}; img-src data:; base-uri 'none'; "
+        "form-action 'self'; frame-ancestors 'none'"
+    )
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def current() -> Actor:
+    actor: Actor = g.get("console_actor") or PUBLIC
+    return actor
+
+
+@bp.before_request
+def _who() -> None:
+    """The signed-in user of this browser, from the cookie's token (None: signed out)."""
+    token = request.cookies.get(COOKIE, "")
+    g.console_actor = signed_in(db.session(), token, g.get("request_id")) if token else None
+    if g.console_actor is not None:
+        g.actor = g.console_actor  # what the services audit: the key signed in with
+
+
+def signed_in_only(view: F) -> F:
+    @wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if g.get("console_actor") is None:
+            return redirect(url_for("console.sign_in_page", next=request.path))
+        return view(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _venue_of_host(venue_id: int) -> Venue:
+    """The venue, if the signed-in user may post for it: its hosts, or the office."""
+    venue = get_or_raise(db.session(), Venue, venue_id, "venue")
+    actor = current()
+    if not (actor.is_office or actor.hosts_venue(venue_id)):
+        raise Forbidden(f"Your key does not host {venue.name}: you post results for your own venues.")
+    return venue
+
+
+@bp.route("/sign-in", methods=["GET", "POST"])
+def sign_in_page() -> Any:
+    form = SignInForm()
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            if "csrf_token" in form.errors:
+                return page("console/refused_form.html", 400)
+            return page("console/sign_in.html", 400, form=form)
+        # Sign-ins are counted as wrong API keys are: per address, and an address that sent
+        # too many waits (429) before its next key is even looked at.
+        address = request.remote_addr or "unknown"
+        throttle.refuse_when_over("RATELIMIT_AUTH_FAILURES", address)
+        hours = int(current_app.config["CONSOLE_SESSION_HOURS"])
+        opened = sign_in(db.session(), form.key.data.strip(), hours, g.get("request_id"))
+        if opened is None:
+            throttle.take("RATELIMIT_AUTH_FAILURES", address)
+            form.key.errors = ["That key is not valid, or it was revoked. Ask the league office for yours."]
+            return page("console/sign_in.html", 401, form=form)
+        token, _actor = opened
+        target = request.args.get("next", "")
+        response = redirect(target if target.startswith("/console/") else url_for("console.home"))
+        response.set_cookie(
+            COOKIE,
+            token,
+            max_age=hours * 3600,
+            path="/console/",
+            httponly=True,
+            samesite="Lax",
+            secure=request.is_secure,
+        )
+        return response
+    return page("console/sign_in.html", form=form)
+
+
+@bp.route("/sign-out", methods=["POST"])
+def sign_out_page() -> Any:
+    form = SignOutForm()
+    if not form.validate_on_submit():
+        return page("console/refused_form.html", 400)
+    token = request.cookies.get(COOKIE, "")
+    if token:
+        sign_out(db.session(), token)
+    response = redirect(url_for("console.sign_in_page"))
+    response.delete_cookie(COOKIE, path="/console/", httponly=True, samesite="Lax", secure=request.is_secure)
+    return response
+
+
+@bp.route("/")
+@signed_in_only
+def home() -> Any:
+    actor = current()
+    session = db.session()
+    query = session.query(Venue).order_by(Venue.name)
+    venues = query.all() if actor.is_office else query.filter(Venue.id.in_(sorted(actor.venue_ids))).all()
+    return page("console/home.html", venues=venues)
+
+
+@bp.route("/venues/<id:venue_id>/report", methods=["GET", "POST"])
+@signed_in_only
+def report(venue_id: int) -> Any:
+    """Tonight's results: a spreadsheet's CSV, previewed (a dry run: nothing stored), then confirmed."""
+    venue = _venue_of_host(venue_id)
+    form = ReportForm()
+    if request.method == "GET":
+        return page("console/report.html", venue=venue, form=form)
+    if not form.validate_on_submit():
+        if "csrf_token" in form.errors:
+            return page("console/refused_form.html", 400)
+        return page("console/report.html", 400, venue=venue, form=form)
+    csv = form.sheet.data.read() if form.sheet.data else (form.pasted.data or "").encode()
+    if not csv.strip():
+        form.sheet.errors = ["Choose the spreadsheet (saved as CSV), or paste its rows below."]
+        return page("console/report.html", 400, venue=venue, form=form)
+    fields = {
+        "venue_id": str(venue.id),
+        "date": form.date.data.isoformat(),
+        "session": str(form.session.data),
+        "kind": form.kind.data,
+    }
+    return _preview(venue, fields, csv)
+
+
+def _preview(venue: Venue, fields: dict[str, str], csv: bytes) -> Response:
+    """The report as it would be stored, or its refusal beside the rows it concerns; nothing is
+    stored either way."""
+    session = db.session()
+    savepoint = session.begin_nested()
+    sheet = None
+    try:
+        data, sheet = report_from_csv(csv, fields)
+        with named_by(sheet):
+            tournament, notices = submit_report(session, current(), data)
+        rows = [
+            {
+                "place": result.place,
+                "name": result.player.display_name,
+                "status": result.status.replace("_", " "),
+                "points": result.points,
+            }
+            for result in tournament.results
+        ]
+        confirm = ConfirmForm(
+            formdata=None,
+            date=fields["date"],
+            session=fields["session"],
+            kind=fields["kind"],
+            csv=csv.decode("utf-8", "replace"),
+        )
+        return page(
+            "console/preview.html",
+            venue=venue,
+            fields=fields,
+            rows=rows,
+            notices=[*sheet.notices, *notices],
+            confirm=confirm,
+        )
+    except LeagueError as refusal:
+        return page(
+            "console/refused.html",
+            refusal.status,
+            venue=venue,
+            fields=fields,
+            refusal=refusal,
+            sheet=sheet,
+            form=ReportForm(formdata=None, date=None),
+        )
+    finally:
+        savepoint.rollback()
+
+
+@bp.route("/venues/<id:venue_id>/report/confirm", methods=["POST"])
+@signed_in_only
+def confirm(venue_id: int) -> Any:
+    """Store the previewed report: the same checks again, then the write."""
+    venue = _venue_of_host(venue_id)
+    form = ConfirmForm()
+    if not form.validate_on_submit():
+        return page("console/refused_form.html", 400)
+    fields = {
+        "venue_id": str(venue.id),
+        "date": form.date.data,
+        "session": form.session.data,
+        "kind": form.kind.data,
+    }
+    try:
+        data, sheet = report_from_csv(form.csv.data.encode(), fields)
+        with named_by(sheet):
+            tournament, _notices = submit_report(db.session(), current(), data)
+    except LeagueError:
+        # Something changed since the preview (a suspension, another report): preview again.
+        return _preview(venue, fields, form.csv.data.encode())
+    flash(f"Stored: report {tournament.id}, {tournament.entrants} entrants on {tournament.date:%-d %B}.")
+    return redirect(url_for("console.standings", venue_id=venue.id))
+
+
+@bp.route("/venues/<id:venue_id>/standings")
+@signed_in_only
+def standings(venue_id: int) -> Any:
+    """The venue's standings in its current season, with a print layout."""
+    session = db.session()
+    venue = get_or_raise(session, Venue, venue_id, "venue")
+    season = season_for(session, venue, today())
+    table = venue_standings(session, season, venue) if season is not None else None
+    return page("console/standings.html", venue=venue, season=season, table=table)

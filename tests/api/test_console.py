@@ -1,0 +1,247 @@
+"""The web console (/console/) through its pages, as a browser uses them (form posts with their
+CSRF tokens, a cookie jar): signing in with an API key makes a server-side session; a host posts
+tonight's results as a spreadsheet, previews them (nothing stored), confirms, and sees the
+standings; refusals are the API's, shown beside the rows; every change is audited with the key
+as actor."""
+
+from __future__ import annotations
+
+import html
+import re
+from datetime import timedelta
+from typing import Any
+
+import pytest
+import time_machine
+from flask import Flask
+from flask.testing import FlaskClient
+
+from models.infra.clock import today, utcnow
+from tests.builders import Scene, audit_entries, days_ago, iso
+
+SIGN_IN = "/console/sign-in"
+
+
+def text_of(response: Any) -> str:
+    """A page's visible words, one space apart."""
+    page = response.get_data(as_text=True)
+    page = page[page.find("<main>") :] if "<main>" in page else page
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+
+
+def hidden_fields(response: Any) -> dict[str, str]:
+    """Every hidden field of a page's forms (the CSRF token, a preview's report)."""
+    page = response.get_data(as_text=True)
+    return {
+        name: html.unescape(value)
+        for name, value in re.findall(r'name="(\w+)" type="hidden" value="([^"]*)"', page)
+    }
+
+
+def csrf(response: Any) -> str:
+    return hidden_fields(response)["csrf_token"]
+
+
+def signed_in(app: Flask, key: str) -> FlaskClient:
+    """A browser of its own (cookie jar) signed in with the key."""
+    browser = app.test_client()
+    page = browser.get(SIGN_IN)
+    answer = browser.post(SIGN_IN, data={"key": key, "csrf_token": csrf(page)})
+    assert answer.status_code == 302 and answer.headers["Location"] == "/console/", text_of(answer)
+    return browser
+
+
+def sheet(rows: list[tuple[int, Any]]) -> str:
+    return "place,player_id\n" + "".join(f"{place},{player}\n" for place, player in rows)
+
+
+def upload(browser: FlaskClient, venue_id: int, csv: str, day: str | None = None, session: int = 1) -> Any:
+    form = browser.get(f"/console/venues/{venue_id}/report")
+    assert form.status_code == 200
+    data = {
+        "csrf_token": csrf(form),
+        "date": day or iso(today()),
+        "session": str(session),
+        "kind": "regular",
+        "pasted": csv,
+    }
+    return browser.post(f"/console/venues/{venue_id}/report", data=data)
+
+
+def test_signing_in_makes_a_server_side_session_and_the_browser_never_keeps_the_key(
+    app: Flask, scene: Scene
+) -> None:
+    browser = app.test_client()
+    page = browser.get(SIGN_IN)
+    policy = page.headers["Content-Security-Policy"]
+    assert page.status_code == 200 and "frame-ancestors 'none'" in policy and "script-src" not in policy
+    assert 'type="password"' in page.get_data(as_text=True) and "<label" in page.get_data(as_text=True)
+    answer = browser.post(SIGN_IN, data={"key": scene.host.key, "csrf_token": csrf(page)})
+    assert answer.status_code == 302
+    cookie = answer.headers["Set-Cookie"]
+    assert cookie.startswith("league_console=") and "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    assert (
+        "Path=/console/" in cookie and "Max-Age=43200" in cookie and "Secure" not in cookie
+    )  # plain HTTP here
+    assert scene.host.key not in cookie and all(
+        scene.host.key not in value for value in answer.headers.values()
+    )
+    home = browser.get("/console/")
+    assert home.status_code == 200 and scene.venue["name"] in text_of(home)
+
+
+def test_over_https_the_cookie_is_secure(app: Flask, scene: Scene) -> None:
+    browser = app.test_client()
+    page = browser.get(SIGN_IN, base_url="https://league.example")
+    answer = browser.post(
+        SIGN_IN, data={"key": scene.host.key, "csrf_token": csrf(page)}, base_url="https://league.example"
+    )
+    assert answer.status_code == 302 and "Secure" in answer.headers["Set-Cookie"]
+
+
+def test_a_wrong_key_is_refused_on_the_page_and_changes_nothing(app: Flask, scene: Scene) -> None:
+    browser = app.test_client()
+    answer = browser.post(SIGN_IN, data={"key": "plk_nothing", "csrf_token": csrf(browser.get(SIGN_IN))})
+    assert answer.status_code == 401 and "not valid" in text_of(answer)
+    assert "Set-Cookie" not in answer.headers or "league_console" not in answer.headers["Set-Cookie"]
+    assert browser.get("/console/").status_code == 302
+
+
+def test_sign_ins_are_rate_limited_per_address_like_wrong_api_keys(make_app: Any, scene: Scene) -> None:
+    limited = make_app(RATELIMIT_ENABLED=True, RATELIMIT_AUTH_FAILURES="3 per minute")
+    browser = limited.test_client()
+    statuses = []
+    for guess in range(5):
+        page = browser.get(SIGN_IN)
+        statuses.append(
+            browser.post(SIGN_IN, data={"key": f"plk_guess{guess}", "csrf_token": csrf(page)}).status_code
+        )
+    assert statuses == [401, 401, 401, 429, 429]
+    page = browser.get(SIGN_IN)
+    refused = browser.post(
+        SIGN_IN, data={"key": scene.host.key, "csrf_token": csrf(page)}, headers={"Accept": "text/html"}
+    )
+    assert (
+        refused.status_code == 429
+        and refused.mimetype == "text/html"
+        and int(refused.headers["Retry-After"]) > 0
+    )
+
+
+def test_a_form_posted_without_its_csrf_token_is_refused_and_changes_nothing(
+    app: Flask, scene: Scene
+) -> None:
+    browser = app.test_client()
+    assert browser.post(SIGN_IN, data={"key": scene.host.key}).status_code == 400
+    assert browser.get("/console/").status_code == 302  # not signed in
+    host = signed_in(app, scene.host.key)
+    before = scene.stored_reports()
+    data = {
+        "date": iso(today()),
+        "session": "1",
+        "kind": "regular",
+        "pasted": sheet([(1, scene.player()), (2, scene.player())]),
+    }
+    refused = host.post(f"/console/venues/{scene.venue_id}/report", data=data)
+    assert refused.status_code == 400 and "security token" in text_of(refused)
+    forged = host.post(
+        f"/console/venues/{scene.venue_id}/report/confirm", data={**data, "csv": data["pasted"]}
+    )
+    assert forged.status_code == 400
+    assert host.post("/console/sign-out").status_code == 400
+    assert scene.stored_reports() == before
+
+
+def test_sign_out_ends_the_session_and_so_do_expiry_and_revocation(app: Flask, scene: Scene) -> None:
+    host = signed_in(app, scene.host.key)
+    token = host.get_cookie("league_console", path="/console/")
+    assert token is not None
+    out = host.post("/console/sign-out", data={"csrf_token": csrf(host.get("/console/"))})
+    assert out.status_code == 302 and out.headers["Location"] == SIGN_IN
+    replayed = app.test_client()
+    replayed.set_cookie("league_console", token.value, path="/console/")
+    assert replayed.get("/console/").status_code == 302
+    later = signed_in(app, scene.host.key)
+    with time_machine.travel(utcnow() + timedelta(hours=13)):
+        assert later.get("/console/").status_code == 302
+    again = signed_in(app, scene.host.key)
+    key_id = scene.office.get("/api/v1/api-keys?per_page=500").get_json()["items"][-1]["id"]
+    assert scene.office.delete(f"/api/v1/api-keys/{key_id}").status_code in (200, 204)
+    assert again.get("/console/").status_code == 302
+
+
+def test_a_host_previews_tonights_sheet_then_stores_it_and_sees_the_standings_r7(
+    app: Flask, scene: Scene
+) -> None:
+    """R7: the preview shows places, names and points and stores nothing; confirming stores the
+    same report, audited with the host's key as actor, and the standings show it."""
+    ann, bob, cy = scene.players("Ann", "Bob", "Cy")
+    host = signed_in(app, scene.host.key)
+    before = scene.stored_reports()
+    preview = upload(host, scene.venue_id, sheet([(1, ann), (2, bob), (3, cy)]), iso(days_ago(1)))
+    assert preview.status_code == 200, text_of(preview)
+    words = text_of(preview)
+    assert "Nothing is stored yet" in words and re.search(
+        r"1 Ann played \d+ 2 Bob played \d+ 3 Cy played \d+", words
+    )
+    assert scene.stored_reports() == before
+    stored = host.post(f"/console/venues/{scene.venue_id}/report/confirm", data=hidden_fields(preview))
+    assert stored.status_code == 302 and stored.headers["Location"].endswith(
+        f"/venues/{scene.venue_id}/standings"
+    )
+    assert scene.stored_reports() == before + 1
+    standings = host.get(stored.headers["Location"])
+    api = scene.public.get(f"/api/v1/seasons/{scene.season_id}/venues/{scene.venue_id}/standings").get_json()
+    assert "Stored: report" in text_of(standings)
+    for row in api["standings"]:
+        assert f"{row['player']['display_name']} {row['points']} {row['played']}" in text_of(standings)
+    entry = audit_entries(scene.office, "action=tournament.create")[0]
+    assert entry["actor"] == "Host: Crown" and entry["actor_role"] == "host"
+
+
+def test_refusals_are_the_apis_shown_beside_the_rows_and_nothing_is_stored_r5_r16(
+    app: Flask, scene: Scene
+) -> None:
+    """R5, R16: an unknown player and a suspended one refuse the sheet whole; each reason is
+    written beside its row, in words; nothing is stored, on preview or on confirm."""
+    ann, sam = scene.players("Ann", "Sam")
+    suspended = scene.office.post(
+        "/api/v1/sanctions",
+        json={
+            "player_id": sam,
+            "kind": "suspension",
+            "category": "berating",
+            "starts_on": iso(days_ago(5)),
+            "ends_on": iso(days_ago(-20)),
+            "reason": "Abuse of staff.",
+        },
+    )
+    assert suspended.status_code == 201, suspended.get_json()
+    host = signed_in(app, scene.host.key)
+    before = scene.stored_reports()
+    refused = upload(host, scene.venue_id, sheet([(1, ann), (2, sam), (3, 999999)]), iso(days_ago(1)))
+    assert refused.status_code == 422
+    rows = re.findall(
+        r"<tr><td>(\d+)</td><td>(\d+)</td><th scope=\"row\">([^<]*)</th>"
+        r"<td class=\"problem\">([^<]*)</td></tr>",
+        refused.get_data(as_text=True),
+    )
+    by_place = {place: html.unescape(problem).strip() for _line, place, _who, problem in rows}
+    assert by_place["1"] == ""
+    assert "suspend" in by_place["2"].lower()
+    assert "no player with id 999999" in by_place["3"]
+    assert scene.stored_reports() == before
+
+
+def test_a_host_may_not_post_for_another_venue(app: Flask, scene: Scene, make_scene: Any) -> None:
+    other = make_scene()
+    host = signed_in(app, scene.host.key)
+    refused = host.get(f"/console/venues/{other.venue_id}/report", headers={"Accept": "text/html"})
+    assert refused.status_code == 403 and refused.mimetype == "text/html"
+    assert "does not host" in text_of(refused)
+
+
+@pytest.mark.parametrize("path", ["/console/", "/console/venues/1/report", "/console/venues/1/standings"])
+def test_pages_ask_to_sign_in_first(client: FlaskClient, path: str) -> None:
+    answer = client.get(path)
+    assert answer.status_code == 302 and answer.headers["Location"].startswith(SIGN_IN)

@@ -1,0 +1,35 @@
+"""The browser tests' Chromium: Debian's package, driven by Playwright (its own browser download
+is never needed). Without it the tests are skipped, unless REQUIRE_BROWSER=1 (as `.ci/run` sets)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, sync_playwright
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+# Flags for a machine without a network: no background connections, no sandbox as root.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if CHROMIUM is None:
+        if os.environ.get("REQUIRE_BROWSER") == "1":
+            pytest.fail("REQUIRE_BROWSER=1 but there is no chromium: install Debian's chromium package")
+        pytest.skip("no chromium on this machine (apt-get install chromium); .ci/run requires it")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()

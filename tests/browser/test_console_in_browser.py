@@ -1,0 +1,116 @@
+"""The web console in a real browser (headless Chromium through Playwright, as for the pages other
+sites frame), against gunicorn on each database: a host signs in with their key, uploads tonight's
+spreadsheet, reads the preview, stores it and sees the standings change; after the office
+suspends a player, the host's next upload naming them is refused on the page, beside the row; a
+form posted without its CSRF token is refused. Screenshots go to the test's temporary folder."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser
+
+from models.infra.migrate import alembic_config, upgrade
+from tests.api.test_cache_gunicorn import Server, gunicorn
+from tests.builders import days_ago, iso
+from tests.conftest import ScratchDatabases
+
+NAMES = ("Cara", "Dev", "Eli")
+
+
+@pytest.fixture()
+def league(
+    backend: str, scratch: ScratchDatabases, tmp_path: Path
+) -> Iterator[tuple[Server, str, list[int]]]:
+    """gunicorn on a new database: (the server, a host key of its venue, five players' ids)."""
+    url = scratch.create(backend)
+    upgrade(alembic_config(url))
+    with gunicorn(url, 1, tmp_path, "--worker-class", "gthread", "--threads", "4") as (server, _process):
+        office = f"Bearer {server.office}"
+        status, _headers, key = server.request(
+            "POST",
+            "/api/v1/api-keys",
+            {"name": "Host: Browser Bar", "role": "host", "venue_ids": [server.venue_id]},
+            Authorization=office,
+        )
+        assert status == 201, key
+        players = [server.ann, server.bob]
+        for name in NAMES:
+            status, _headers, body = server.request(
+                "POST",
+                "/api/v1/players",
+                {
+                    "full_name": f"{name} Console",
+                    "display_name": name,
+                    "email": f"{name.lower()}.console@example.org",
+                },
+                Authorization=office,
+            )
+            assert status == 201, body
+            players.append(body["id"])
+        yield server, key["key"], players
+
+
+def test_a_host_posts_tonights_sheet_and_a_suspended_player_is_refused_on_the_page(
+    browser: Browser,
+    league: tuple[Server, str, list[int]],
+    tmp_path: Path,
+) -> None:
+    server, host_key, players = league
+    base = f"http://127.0.0.1:{server.port}"
+    context = browser.new_context(viewport={"width": 420, "height": 900})
+    page = context.new_page()
+    page.goto(f"{base}/console/sign-in")
+    page.get_by_label("API key").fill(host_key)
+    page.get_by_role("button", name="Sign in").click()
+    page.get_by_role("link", name="Post results").first.click()
+    sheet = tmp_path / "tonight.csv"
+    sheet.write_text(
+        "place,player_id\n" + "".join(f"{place},{pid}\n" for place, pid in enumerate(players, 1))
+    )
+    page.get_by_label("Date").fill(iso(days_ago(1)))
+    page.get_by_label("Spreadsheet (CSV)").set_input_files(str(sheet))
+    page.get_by_role("button", name="Preview").click()
+    assert "Nothing is stored yet" in page.locator("main").inner_text()
+    assert page.locator("main table tbody tr").count() == len(players)
+    page.screenshot(path=str(tmp_path / "console-preview.png"), full_page=True)
+    page.get_by_role("button", name="Store the report").click()
+    assert "Stored: report" in page.locator("main").inner_text()
+    assert page.locator("main table tbody tr").count() == len(players)  # the standings, now with them
+    page.screenshot(path=str(tmp_path / "console-standings.png"), full_page=True)
+
+    # The office suspends Eli (through the API here); the host's next sheet naming Eli is refused.
+    suspended = server.request(
+        "POST",
+        "/api/v1/sanctions",
+        {
+            "player_id": players[-1],
+            "kind": "suspension",
+            "category": "berating",
+            "starts_on": iso(days_ago(0)),
+            "ends_on": iso(days_ago(-14)),
+            "reason": "Abuse of staff.",
+        },
+        Authorization=f"Bearer {server.office}",
+    )
+    assert suspended[0] == 201, suspended
+    page.get_by_role("link", name="Home").click()
+    page.get_by_role("link", name="Post results").first.click()
+    page.get_by_label("Date").fill(iso(days_ago(0)))
+    page.get_by_label("Spreadsheet (CSV)").set_input_files(str(sheet))
+    page.get_by_role("button", name="Preview").click()
+    assert "Not stored" in page.locator("h1").inner_text()
+    eli = page.locator("main table tbody tr").nth(len(players) - 1)
+    assert "suspend" in eli.locator("td.problem").inner_text().lower()
+    page.screenshot(path=str(tmp_path / "console-refused.png"), full_page=True)
+
+    # A form posted without its CSRF token, with this browser's own session cookie: refused.
+    forged = context.request.post(
+        f"{base}/console/venues/{server.venue_id}/report",
+        multipart={"date": iso(days_ago(0)), "session": "3", "kind": "regular", "pasted": sheet.read_text()},
+    )
+    assert forged.status == 400 and "security token" in forged.text()
+    context.close()
+    assert len(list(tmp_path.glob("console-*.png"))) == 3
