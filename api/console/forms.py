@@ -5,10 +5,19 @@ from __future__ import annotations
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
-from wtforms import DateField, HiddenField, IntegerField, PasswordField, SelectField, TextAreaField
+from wtforms import (
+    DateField,
+    HiddenField,
+    IntegerField,
+    PasswordField,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
 from models.entities import TOURNAMENT_KINDS
+from models.rules.discipline import CATEGORIES, KINDS
 
 
 class SignInForm(FlaskForm):
@@ -40,3 +49,27 @@ class ConfirmForm(FlaskForm):
     session = HiddenField(validators=[DataRequired()])
     kind = HiddenField(validators=[DataRequired()])
     csv = HiddenField(validators=[DataRequired()])
+
+
+class SearchForm(FlaskForm):
+    """A GET search: no CSRF (it changes nothing)."""
+
+    class Meta:
+        csrf = False
+
+    q = StringField("Player's name", validators=[Optional(), Length(max=120)])
+
+
+class SanctionForm(FlaskForm):
+    """A sanction for the player on the page; checked by the API's own schema and rules."""
+
+    kind = SelectField("Kind", choices=list(KINDS))
+    category = SelectField("Category", choices=list(CATEGORIES))
+    venue_id = SelectField("Venue (a venue ban only)", choices=[], validate_choice=False)
+    first_day = DateField("First day", validators=[Optional()])
+    last_day = DateField("Last day (both days count; empty: permanent)", validators=[Optional()])
+    reason = TextAreaField("Reason", validators=[Length(max=2000)])
+
+
+class LiftForm(FlaskForm):
+    reason = TextAreaField("Why it ends early", validators=[Length(max=2000)])

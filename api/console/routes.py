@@ -11,18 +11,33 @@ from typing import Any, TypeVar
 
 from flask import Blueprint, Response, current_app, flash, g, redirect, render_template, request, url_for
 from markupsafe import Markup
+from marshmallow import ValidationError
 from werkzeug.exceptions import Forbidden
 
 from api import db, throttle
-from api.console.forms import ConfirmForm, ReportForm, SignInForm, SignOutForm
+from api.console.forms import (
+    ConfirmForm,
+    LiftForm,
+    ReportForm,
+    SanctionForm,
+    SearchForm,
+    SignInForm,
+    SignOutForm,
+)
 from api.embed.theme import css_hash, stylesheet
+from api.errors import flatten_messages
+from api.sanctions.schemas import SanctionIn
 from api.tournaments.routes import named_by, report_from_csv
 from models.actor import PUBLIC, Actor
-from models.entities import Venue
+from models.entities import Player, Venue
 from models.errors import LeagueError
 from models.infra.clock import today
 from models.services.console_sessions import sign_in, sign_out, signed_in
+from models.services.discipline import issue_sanction, lift_sanction
+from models.services.discipline_queries import SanctionFilters, door_list, get_sanction, list_sanctions
 from models.services.lookup import get_or_raise
+from models.services.paging import PageRequest
+from models.services.player_queries import search_players
 from models.services.reports import submit_report
 from models.services.season_queries import season_for
 from models.services.standings import venue_standings
@@ -30,6 +45,7 @@ from models.services.standings import venue_standings
 bp = Blueprint("console", __name__, url_prefix="/console", template_folder="templates")
 
 COOKIE = "league_console"
+SANCTION_IN = SanctionIn()
 F = TypeVar("F", bound=Callable[..., Any])
 
 CONSOLE_CSS = """
@@ -270,3 +286,104 @@ def standings(venue_id: int) -> Any:
     season = season_for(session, venue, today())
     table = venue_standings(session, season, venue) if season is not None else None
     return page("console/standings.html", venue=venue, season=season, table=table)
+
+
+@bp.route("/venues/<id:venue_id>/door-list")
+@signed_in_only
+def door(venue_id: int) -> Any:
+    """R16: who may not play at the venue tonight, and why: printable for the door."""
+    venue = _venue_of_host(venue_id)
+    return page(
+        "console/door_list.html", venue=venue, day=today(), barred=door_list(db.session(), venue.id, today())
+    )
+
+
+def _office_only() -> None:
+    if not current().is_office:
+        raise Forbidden("This page is for the league office.")
+
+
+@bp.route("/sanctions")
+@signed_in_only
+def sanctions() -> Any:
+    """Find a player to sanction (by name), and the sanctions issued lately."""
+    _office_only()
+    session, actor = db.session(), current()
+    search = SearchForm(request.args)
+    found = search_players(session, actor, PageRequest(1, 20), search.q.data) if search.q.data else None
+    recent = list_sanctions(session, actor, SanctionFilters(), PageRequest(1, 30))
+    return page("console/sanctions.html", search=search, found=found, recent=recent.items)
+
+
+@bp.route("/players/<id:player_id>/sanctions", methods=["GET", "POST"])
+@signed_in_only
+def player_sanctions(player_id: int) -> Any:
+    """R15: a player's sanctions, to lift one; and a new one, checked as the API checks it."""
+    _office_only()
+    session, actor = db.session(), current()
+    player = get_or_raise(session, Player, player_id, "player")
+    form = SanctionForm()
+    form.venue_id.choices = [("", "—")] + [
+        (str(v.id), v.name) for v in session.query(Venue).order_by(Venue.name)
+    ]
+    problems: dict[str, list[str]] = {}
+    status = 200
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            if "csrf_token" in form.errors:
+                return page("console/refused_form.html", 400)
+            problems = {name: list(errors) for name, errors in form.errors.items()}
+            status = 400
+        else:
+            raw = {
+                "player_id": player.id,
+                "kind": form.kind.data,
+                "category": form.category.data,
+                "venue_id": int(form.venue_id.data) if form.venue_id.data else None,
+                "first_day": form.first_day.data.isoformat() if form.first_day.data else None,
+                "last_day": form.last_day.data.isoformat() if form.last_day.data else None,
+                "reason": form.reason.data or "",
+            }
+            raw = {name: value for name, value in raw.items() if value is not None}
+            try:
+                issued = issue_sanction(session, actor, SANCTION_IN.load(raw))
+            except ValidationError as invalid:
+                problems, status = flatten_messages(invalid.messages), 422
+            except LeagueError as refusal:
+                problems, status = dict(refusal.errors or {"": [refusal.detail]}), refusal.status
+            else:
+                kind = issued.kind.replace("_", " ")
+                flash(f"Issued: sanction {issued.id}, a {kind} of {player.display_name}.")
+                return redirect(url_for("console.player_sanctions", player_id=player.id))
+    listed = list_sanctions(session, actor, SanctionFilters(player_id=player.id), PageRequest(1, 100)).items
+    return page(
+        "console/player_sanctions.html",
+        status,
+        player=player,
+        form=form,
+        problems=problems,
+        sanctions=listed,
+        lift=LiftForm(formdata=None),
+    )
+
+
+@bp.route("/sanctions/<id:sanction_id>/lift", methods=["POST"])
+@signed_in_only
+def lift(sanction_id: int) -> Any:
+    """R15: end a sanction early, with the reason kept."""
+    _office_only()
+    session, actor = db.session(), current()
+    sanction = get_sanction(session, actor, sanction_id)
+    form = LiftForm()
+    if not form.validate_on_submit():
+        return page("console/refused_form.html", 400)
+    reason = (form.reason.data or "").strip()
+    if not reason:
+        flash("Give the reason the sanction ends early: it is kept with the record.")
+    else:
+        try:
+            lift_sanction(session, actor, sanction, reason)
+            flash(f"Lifted: sanction {sanction.id}.")
+        except LeagueError as refusal:
+            flash(refusal.detail)
+    return redirect(url_for("console.player_sanctions", player_id=sanction.player_id))

@@ -245,3 +245,67 @@ def test_a_host_may_not_post_for_another_venue(app: Flask, scene: Scene, make_sc
 def test_pages_ask_to_sign_in_first(client: FlaskClient, path: str) -> None:
     answer = client.get(path)
     assert answer.status_code == 302 and answer.headers["Location"].startswith(SIGN_IN)
+
+
+def test_the_office_finds_a_player_issues_a_sanction_and_lifts_it_r15_r18(app: Flask, scene: Scene) -> None:
+    """R15: a sanction is checked as the API checks it (a suspension shorter than the league's
+    minimum is refused beside its last day); issued and lifted with reasons, both audited with
+    the office's key as actor (R18); the door list then shows the suspended player (R16)."""
+    (eli,) = scene.players("Eli")
+    office = signed_in(app, scene.office.key)
+    found = office.get("/console/sanctions?q=Eli")
+    assert found.status_code == 200 and f"/console/players/{eli}/sanctions" in found.get_data(as_text=True)
+    form = office.get(f"/console/players/{eli}/sanctions")
+    fields = {
+        "csrf_token": csrf(form),
+        "kind": "suspension",
+        "category": "berating",
+        "venue_id": "",
+        "first_day": iso(today()),
+        "reason": "Abuse of staff.",
+    }
+    short = office.post(
+        f"/console/players/{eli}/sanctions", data={**fields, "last_day": iso(today() + timedelta(days=2))}
+    )
+    assert short.status_code == 422 and "at least 14 days" in text_of(short)
+    assert re.search(
+        r'name="last_day"[^>]*aria-invalid="true"|aria-invalid="true"[^>]*name="last_day"',
+        short.get_data(as_text=True),
+    )
+    issued = office.post(
+        f"/console/players/{eli}/sanctions", data={**fields, "last_day": iso(today() + timedelta(days=20))}
+    )
+    assert issued.status_code == 302
+    listed = office.get(issued.headers["Location"])
+    assert "Issued: sanction" in text_of(listed) and "Abuse of staff." in text_of(listed)
+    door = signed_in(app, scene.host.key).get(f"/console/venues/{scene.venue_id}/door-list")
+    assert door.status_code == 200 and "Eli suspension (berating)" in text_of(door)
+    sanction_id = re.search(r"/console/sanctions/(\d+)/lift", listed.get_data(as_text=True)).group(1)  # type: ignore[union-attr]
+    unexplained = office.post(
+        f"/console/sanctions/{sanction_id}/lift", data={"csrf_token": csrf(listed), "reason": " "}
+    )
+    assert "Give the reason" in text_of(office.get(unexplained.headers["Location"]))
+    lifted = office.post(
+        f"/console/sanctions/{sanction_id}/lift", data={"csrf_token": csrf(listed), "reason": "Apologised."}
+    )
+    assert "lifted" in text_of(office.get(lifted.headers["Location"])) and "Apologised." in text_of(
+        office.get(lifted.headers["Location"])
+    )
+    actions = [
+        (e["action"], e["actor_role"])
+        for e in audit_entries(scene.office, f"entity=sanction&entity_id={sanction_id}")
+    ]
+    assert sorted(actions) == [("sanction.create", "office"), ("sanction.lift", "office")]
+
+
+def test_office_pages_are_for_the_office_and_door_lists_for_the_venues_hosts(
+    app: Flask, scene: Scene, make_scene: Any
+) -> None:
+    other = make_scene()
+    host = signed_in(app, scene.host.key)
+    for path in ("/console/sanctions", f"/console/players/{scene.player()}/sanctions"):
+        assert host.get(path, headers={"Accept": "text/html"}).status_code == 403
+    assert (
+        host.get(f"/console/venues/{other.venue_id}/door-list", headers={"Accept": "text/html"}).status_code
+        == 403
+    )

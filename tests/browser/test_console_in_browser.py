@@ -1,8 +1,9 @@
 """The web console in a real browser (headless Chromium through Playwright, as for the pages other
 sites frame), against gunicorn on each database: a host signs in with their key, uploads tonight's
-spreadsheet, reads the preview, stores it and sees the standings change; after the office
-suspends a player, the host's next upload naming them is refused on the page, beside the row; a
-form posted without its CSRF token is refused. Screenshots go to the test's temporary folder."""
+spreadsheet, reads the preview, stores it and sees the standings change; the office, signed in
+elsewhere, suspends a player, and the host's next upload naming them is refused on the page,
+beside the row; a form posted without its CSRF token is refused. Screenshots go to the test's
+temporary folder."""
 
 from __future__ import annotations
 
@@ -81,21 +82,27 @@ def test_a_host_posts_tonights_sheet_and_a_suspended_player_is_refused_on_the_pa
     assert page.locator("main table tbody tr").count() == len(players)  # the standings, now with them
     page.screenshot(path=str(tmp_path / "console-standings.png"), full_page=True)
 
-    # The office suspends Eli (through the API here); the host's next sheet naming Eli is refused.
-    suspended = server.request(
-        "POST",
-        "/api/v1/sanctions",
-        {
-            "player_id": players[-1],
-            "kind": "suspension",
-            "category": "berating",
-            "starts_on": iso(days_ago(0)),
-            "ends_on": iso(days_ago(-14)),
-            "reason": "Abuse of staff.",
-        },
-        Authorization=f"Bearer {server.office}",
-    )
-    assert suspended[0] == 201, suspended
+    # The office, in a browser of its own, finds Eli and suspends him for two weeks.
+    office = browser.new_context(viewport={"width": 900, "height": 900})
+    desk = office.new_page()
+    desk.goto(f"{base}/console/sign-in")
+    desk.get_by_label("API key").fill(server.office)
+    desk.get_by_role("button", name="Sign in").click()
+    desk.get_by_role("link", name="Sanctions").click()
+    desk.get_by_label("Player's name").fill("Eli")
+    desk.get_by_role("button", name="Find the player").click()
+    desk.get_by_role("link", name="Eli (Eli Console)").click()
+    desk.get_by_label("Kind").select_option("suspension")
+    desk.get_by_label("Category").select_option("berating")
+    desk.get_by_label("First day").fill(iso(days_ago(0)))
+    desk.get_by_label("Last day").fill(iso(days_ago(-14)))
+    desk.get_by_label("Reason").fill("Abuse of staff.")
+    desk.get_by_role("button", name="Issue the sanction").click()
+    assert "Issued: sanction" in desk.locator("main").inner_text()
+    desk.screenshot(path=str(tmp_path / "console-sanction.png"), full_page=True)
+    office.close()
+
+    # The host's next sheet naming Eli is refused, the reason beside his row.
     page.get_by_role("link", name="Home").click()
     page.get_by_role("link", name="Post results").first.click()
     page.get_by_label("Date").fill(iso(days_ago(0)))
@@ -113,4 +120,4 @@ def test_a_host_posts_tonights_sheet_and_a_suspended_player_is_refused_on_the_pa
     )
     assert forged.status == 400 and "security token" in forged.text()
     context.close()
-    assert len(list(tmp_path.glob("console-*.png"))) == 3
+    assert len(list(tmp_path.glob("console-*.png"))) == 4
