@@ -73,3 +73,8 @@ class SanctionForm(FlaskForm):
 
 class LiftForm(FlaskForm):
     reason = TextAreaField("Why it ends early", validators=[Length(max=2000)])
+
+
+class VoidForm(FlaskForm):
+    reason = TextAreaField("Why it is voided", validators=[Length(max=2000)])
+    version = HiddenField()  # the version read: refused if the report changed since

@@ -23,6 +23,7 @@ from api.console.forms import (
     SearchForm,
     SignInForm,
     SignOutForm,
+    VoidForm,
 )
 from api.embed.theme import css_hash, stylesheet
 from api.errors import flatten_messages
@@ -38,7 +39,8 @@ from models.services.discipline_queries import SanctionFilters, door_list, get_s
 from models.services.lookup import get_or_raise
 from models.services.paging import PageRequest
 from models.services.player_queries import search_players
-from models.services.reports import submit_report
+from models.services.report_queries import ReportFilters, get_report, list_reports
+from models.services.reports import submit_report, void_report
 from models.services.season_queries import season_for
 from models.services.standings import venue_standings
 
@@ -387,3 +389,37 @@ def lift(sanction_id: int) -> Any:
         except LeagueError as refusal:
             flash(refusal.detail)
     return redirect(url_for("console.player_sanctions", player_id=sanction.player_id))
+
+
+@bp.route("/venues/<id:venue_id>/reports")
+@signed_in_only
+def reports(venue_id: int) -> Any:
+    """R17: the venue's recent reports, newest first, each with its results; void one, with a
+    reason (hosts within the season's correction window, the office any time: the service says)."""
+    venue = _venue_of_host(venue_id)
+    found = list_reports(db.session(), current(), ReportFilters(venue_id=venue.id), PageRequest(1, 20))
+    return page("console/reports.html", venue=venue, reports=found.items, void=VoidForm(formdata=None))
+
+
+@bp.route("/reports/<id:tournament_id>/void", methods=["POST"])
+@signed_in_only
+def void(tournament_id: int) -> Any:
+    session, actor = db.session(), current()
+    tournament = get_report(session, actor, tournament_id)
+    form = VoidForm()
+    if not form.validate_on_submit():
+        return page("console/refused_form.html", 400)
+    reason = (form.reason.data or "").strip()
+    if not reason:
+        flash(f"Report {tournament.id} was not voided: give the reason (it is kept with the record).")
+    else:
+        try:
+            void_report(
+                session, actor, tournament, reason, int(form.version.data) if form.version.data else None
+            )
+            flash(
+                f"Voided: report {tournament.id} of {tournament.date:%-d %B}. It no longer counts anywhere."
+            )
+        except LeagueError as refusal:
+            flash(f"Report {tournament.id} was not voided: {refusal.detail}")
+    return redirect(url_for("console.reports", venue_id=tournament.venue_id))

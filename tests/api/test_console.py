@@ -309,3 +309,28 @@ def test_office_pages_are_for_the_office_and_door_lists_for_the_venues_hosts(
         host.get(f"/console/venues/{other.venue_id}/door-list", headers={"Accept": "text/html"}).status_code
         == 403
     )
+
+
+def test_a_host_voids_a_recent_report_with_a_reason_and_a_stale_page_changes_nothing_r17(
+    app: Flask, scene: Scene
+) -> None:
+    """R17: the venue's recent reports with their results; voiding needs a reason, is refused
+    when the report changed since the page was read (its version), and is audited."""
+    ann, bob = scene.players("Ann", "Bob")
+    report = scene.report([ann, bob], days_ago(2))
+    host = signed_in(app, scene.host.key)
+    listed = host.get(f"/console/venues/{scene.venue_id}/reports")
+    assert listed.status_code == 200 and f"Void report {report['id']}" in text_of(listed)
+    form = {"csrf_token": csrf(listed), "version": str(report["version"])}
+    nothing = host.post(f"/console/reports/{report['id']}/void", data={**form, "reason": ""})
+    assert "give the reason" in text_of(host.get(nothing.headers["Location"]))
+    stale = host.post(
+        f"/console/reports/{report['id']}/void", data={**form, "version": "999", "reason": "Wrong night."}
+    )
+    assert "was not voided" in text_of(host.get(stale.headers["Location"]))
+    assert scene.public.get(f"/api/v1/tournaments/{report['id']}").status_code == 200
+    voided = host.post(f"/console/reports/{report['id']}/void", data={**form, "reason": "Wrong night."})
+    assert "Voided: report" in text_of(host.get(voided.headers["Location"]))
+    assert scene.public.get(f"/api/v1/tournaments/{report['id']}").status_code == 404
+    (entry,) = audit_entries(scene.office, f"action=tournament.void&entity_id={report['id']}")
+    assert entry["actor_role"] == "host" and entry["reason"] == "Wrong night."
