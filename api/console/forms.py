@@ -78,3 +78,28 @@ class LiftForm(FlaskForm):
 class VoidForm(FlaskForm):
     reason = TextAreaField("Why it is voided", validators=[Length(max=2000)])
     version = HiddenField()  # the version read: refused if the report changed since
+
+
+class KeyForm(FlaskForm):
+    """A host key for one venue (the office makes office keys with the CLI or the API)."""
+
+    name = StringField(
+        "Who holds it (e.g. Host: Crown, Sam)", validators=[DataRequired("Name the key."), Length(max=120)]
+    )
+    venue_id = SelectField("Venue", choices=[], validate_choice=False)
+
+
+class RevokeForm(FlaskForm):
+    pass
+
+
+class AuditQueryForm(FlaskForm):
+    """The audit log's filters (a GET: no CSRF)."""
+
+    class Meta:
+        csrf = False
+
+    action = StringField("Action (e.g. tournament.void)", validators=[Optional(), Length(max=60)])
+    entity = StringField("Record (e.g. player, sanction)", validators=[Optional(), Length(max=60)])
+    entity_id = IntegerField("Its id", validators=[Optional(), NumberRange(min=1, max=2**31 - 1)])
+    actor = StringField("Who (the key's name)", validators=[Optional(), Length(max=120)])

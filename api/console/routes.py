@@ -16,9 +16,12 @@ from werkzeug.exceptions import Forbidden
 
 from api import db, throttle
 from api.console.forms import (
+    AuditQueryForm,
     ConfirmForm,
+    KeyForm,
     LiftForm,
     ReportForm,
+    RevokeForm,
     SanctionForm,
     SearchForm,
     SignInForm,
@@ -30,12 +33,14 @@ from api.errors import flatten_messages
 from api.sanctions.schemas import SanctionIn
 from api.tournaments.routes import named_by, report_from_csv
 from models.actor import PUBLIC, Actor
-from models.entities import Player, Venue
+from models.entities import ApiKey, Player, Venue
 from models.errors import LeagueError
 from models.infra.clock import today
+from models.services.audit_queries import AuditFilters, list_audit_entries
 from models.services.console_sessions import sign_in, sign_out, signed_in
 from models.services.discipline import issue_sanction, lift_sanction
 from models.services.discipline_queries import SanctionFilters, door_list, get_sanction, list_sanctions
+from models.services.keys import create_key, list_keys, revoke_key
 from models.services.lookup import get_or_raise
 from models.services.paging import PageRequest
 from models.services.player_queries import search_players
@@ -423,3 +428,64 @@ def void(tournament_id: int) -> Any:
         except LeagueError as refusal:
             flash(f"Report {tournament.id} was not voided: {refusal.detail}")
     return redirect(url_for("console.reports", venue_id=tournament.venue_id))
+
+
+@bp.route("/keys", methods=["GET", "POST"])
+@signed_in_only
+def keys() -> Any:
+    """Every key (never a secret but the new one's, once), a host key made for a venue, a key
+    revoked."""
+    _office_only()
+    session, actor = db.session(), current()
+    form = KeyForm()
+    form.venue_id.choices = [(str(v.id), v.name) for v in session.query(Venue).order_by(Venue.name)]
+    made, status = None, 200
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            if "csrf_token" in form.errors:
+                return page("console/refused_form.html", 400)
+            status = 400
+        else:
+            try:
+                key, secret = create_key(
+                    session, actor, form.name.data.strip(), "host", [int(form.venue_id.data)]
+                )
+                made = (key, secret)
+            except LeagueError as refusal:
+                form.name.errors = [refusal.detail]
+                status = refusal.status
+    listed = list_keys(session, PageRequest(1, 500)).items
+    return page(
+        "console/keys.html", status, form=form, keys=listed, made=made, revoke=RevokeForm(formdata=None)
+    )
+
+
+@bp.route("/keys/<id:key_id>/revoke", methods=["POST"])
+@signed_in_only
+def revoke(key_id: int) -> Any:
+    _office_only()
+    session = db.session()
+    if not RevokeForm().validate_on_submit():
+        return page("console/refused_form.html", 400)
+    key = get_or_raise(session, ApiKey, key_id, "API key")
+    revoke_key(session, current(), key)
+    flash(f"Revoked: key {key.id} ({key.name}). It no longer works, in the API or here.")
+    return redirect(url_for("console.keys"))
+
+
+@bp.route("/audit")
+@signed_in_only
+def audit() -> Any:
+    """R18: who changed what, newest first, filtered."""
+    _office_only()
+    form = AuditQueryForm(request.args)
+    filters = AuditFilters()
+    if form.validate():
+        filters = AuditFilters(
+            entity=form.entity.data or None,
+            entity_id=form.entity_id.data,
+            action=form.action.data or None,
+            actor=form.actor.data or None,
+        )
+    entries = list_audit_entries(db.session(), filters, PageRequest(1, 100)).items
+    return page("console/audit.html", form=form, entries=entries)

@@ -334,3 +334,37 @@ def test_a_host_voids_a_recent_report_with_a_reason_and_a_stale_page_changes_not
     assert scene.public.get(f"/api/v1/tournaments/{report['id']}").status_code == 404
     (entry,) = audit_entries(scene.office, f"action=tournament.void&entity_id={report['id']}")
     assert entry["actor_role"] == "host" and entry["reason"] == "Wrong night."
+
+
+def test_the_office_makes_a_host_key_shown_once_and_revokes_it_r18(app: Flask, scene: Scene) -> None:
+    """The new key's secret is on the page once, and it signs in; revoked, it no longer does;
+    both audited (R18). The audit log page filters by action."""
+    office = signed_in(app, scene.office.key)
+    page = office.get("/console/keys")
+    made = office.post(
+        "/console/keys", data={"csrf_token": csrf(page), "name": "Host: Sam", "venue_id": str(scene.venue_id)}
+    )
+    assert made.status_code == 200
+    secret = re.search(r'<code id="new-key">([^<]+)</code>', made.get_data(as_text=True)).group(1)  # type: ignore[union-attr]
+    assert secret not in office.get("/console/keys").get_data(as_text=True)  # once
+    sam = signed_in(app, secret)
+    assert scene.venue["name"] in text_of(sam.get("/console/"))
+    key_id = re.search(r"key (\d+) \(Host: Sam\)", text_of(made)).group(1)  # type: ignore[union-attr]
+    revoked = office.post(f"/console/keys/{key_id}/revoke", data={"csrf_token": csrf(page)})
+    assert revoked.status_code == 302
+    assert sam.get("/console/").status_code == 302
+    assert (
+        scene.office.get("/api/v1/regions", headers={"Authorization": f"Bearer {secret}"}).status_code == 401
+    )
+    log = office.get("/console/audit?action=api_key.revoke")
+    assert (
+        log.status_code == 200 and "api_key.revoke" in text_of(log) and "api_key.create" not in text_of(log)
+    )
+    nameless = office.post(
+        "/console/keys", data={"csrf_token": csrf(page), "name": "", "venue_id": str(scene.venue_id)}
+    )
+    assert nameless.status_code == 400 and "Name the key." in text_of(nameless)
+    assert (
+        signed_in(app, scene.host.key).get("/console/keys", headers={"Accept": "text/html"}).status_code
+        == 403
+    )
