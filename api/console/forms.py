@@ -103,3 +103,9 @@ class AuditQueryForm(FlaskForm):
     entity = StringField("Record (e.g. player, sanction)", validators=[Optional(), Length(max=60)])
     entity_id = IntegerField("Its id", validators=[Optional(), NumberRange(min=1, max=2**31 - 1)])
     actor = StringField("Who (the key's name)", validators=[Optional(), Length(max=120)])
+
+
+class PublishForm(FlaskForm):
+    """Publish a season's lists; the ties at the cut settled by the draws ticked on the page."""
+
+    note = TextAreaField("A note with the lists (optional)", validators=[Optional(), Length(max=2000)])

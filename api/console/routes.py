@@ -6,6 +6,7 @@ Secure over HTTPS)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 from functools import wraps
 from typing import Any, TypeVar
 
@@ -20,6 +21,7 @@ from api.console.forms import (
     ConfirmForm,
     KeyForm,
     LiftForm,
+    PublishForm,
     ReportForm,
     RevokeForm,
     SanctionForm,
@@ -33,7 +35,7 @@ from api.errors import flatten_messages
 from api.sanctions.schemas import SanctionIn
 from api.tournaments.routes import named_by, report_from_csv
 from models.actor import PUBLIC, Actor
-from models.entities import ApiKey, Player, Venue
+from models.entities import ApiKey, Player, Season, Venue
 from models.errors import LeagueError
 from models.infra.clock import today
 from models.services.audit_queries import AuditFilters, list_audit_entries
@@ -44,9 +46,11 @@ from models.services.keys import create_key, list_keys, revoke_key
 from models.services.lookup import get_or_raise
 from models.services.paging import PageRequest
 from models.services.player_queries import search_players
-from models.services.report_queries import ReportFilters, get_report, list_reports
+from models.services.qualification import publish
+from models.services.qualification_queries import season_qualification
+from models.services.report_queries import ReportFilters, get_report, list_reports, missing_reports
 from models.services.reports import submit_report, void_report
-from models.services.season_queries import season_for
+from models.services.season_queries import list_seasons, season_for
 from models.services.standings import venue_standings
 
 bp = Blueprint("console", __name__, url_prefix="/console", template_folder="templates")
@@ -489,3 +493,53 @@ def audit() -> Any:
         )
     entries = list_audit_entries(db.session(), filters, PageRequest(1, 100)).items
     return page("console/audit.html", form=form, entries=entries)
+
+
+@bp.route("/seasons")
+@signed_in_only
+def seasons() -> Any:
+    """The seasons running today at a glance: venues with no report this week, to chase, and each
+    venue's provisional qualifiers (R12)."""
+    _office_only()
+    session = db.session()
+    monday = today() - timedelta(days=today().weekday())
+    running = list_seasons(session, PageRequest(1, 20), active_on=today()).items
+    glance = [
+        {
+            "season": season,
+            "missing": missing_reports(session, season, monday),
+            "lists": season_qualification(session, season, changes=False).lists,
+        }
+        for season in running
+    ]
+    return page("console/seasons.html", glance=glance, monday=monday)
+
+
+@bp.route("/seasons/<id:season_id>/qualifiers", methods=["GET", "POST"])
+@signed_in_only
+def qualifiers(season_id: int) -> Any:
+    """R12-R14: every venue's list with who was skipped and why; ties at the cut settled by the
+    league's draw (ticked here), then the lists published, after the season's last day."""
+    _office_only()
+    session, actor = db.session(), current()
+    season = get_or_raise(session, Season, season_id, "season")
+    form = PublishForm()
+    refusal: LeagueError | None = None
+    status = 200
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            return page("console/refused_form.html", 400)
+        settlements = []
+        for ticked in request.form.getlist("settle"):
+            venue_id, _, player_id = ticked.partition(":")
+            if venue_id.isdigit() and player_id.isdigit():
+                settlements.append({"venue_id": int(venue_id), "player_id": int(player_id)})
+        try:
+            published = publish(session, actor, season, (form.note.data or "").strip() or None, settlements)
+        except LeagueError as refused:
+            refusal, status = refused, refused.status
+        else:
+            flash(f"Published: the lists of {season.name} ({len(published.lists)} venues).")
+            return redirect(url_for("console.qualifiers", season_id=season.id))
+    found = season_qualification(session, season, changes=False)
+    return page("console/qualifiers.html", status, season=season, found=found, form=form, refusal=refusal)

@@ -368,3 +368,64 @@ def test_the_office_makes_a_host_key_shown_once_and_revokes_it_r18(app: Flask, s
         signed_in(app, scene.host.key).get("/console/keys", headers={"Accept": "text/html"}).status_code
         == 403
     )
+
+
+def test_the_season_at_a_glance_names_venues_to_chase_and_provisional_qualifiers_r12(
+    app: Flask, scene: Scene
+) -> None:
+    """The venues with no report this week (the API's missing reports), and each venue's
+    qualifiers as the API lists them now (R12)."""
+    scene.league.venue(scene.region["id"], name="Quiet Arms")
+    players = scene.add_players(10)
+    scene.report(players, days_ago(today().weekday()))  # this week, at the scene's venue
+    office = signed_in(app, scene.office.key)
+    glance = office.get("/console/seasons")
+    assert glance.status_code == 200
+    words = text_of(glance)
+    chase = words[words.find(scene.season["name"]) : words.find("Provisional qualifiers")]
+    assert "Quiet Arms" in chase and scene.venue["name"] not in chase
+    lists = scene.public.get(f"/api/v1/seasons/{scene.season_id}/qualifiers").get_json()["venues"]
+    (ours,) = [v for v in lists if v["venue_id"] == scene.venue_id]
+
+    def flags(q: dict[str, Any]) -> str:
+        return f" [{', '.join(q['flags']).replace('_', ' ')}]" if q["flags"] else ""
+
+    shown = ", ".join(f"{q['player']['display_name']} ({q['points']}){flags(q)}" for q in ours["qualifiers"])
+    assert f"{scene.venue['name']} {ours['quota']} {shown}" in words
+
+
+def test_the_office_settles_a_tie_at_the_cut_by_the_draw_and_publishes_r12(
+    app: Flask, make_scene: Any
+) -> None:
+    """R12: the lists with who is level at the cut; the draw's winner ticked and the lists
+    published (the API then shows them, the tie settled); a running season's are refused, on the
+    page, naming the rule's reason."""
+    scene = make_scene(
+        starts_on=iso(days_ago(80)), ends_on=iso(days_ago(10)), championship_date=iso(days_ago(5))
+    )
+    ann, bob, cy = scene.players("Ann", "Bob", "Cy")
+    filler = scene.add_players(7)
+    scene.report([ann, bob, cy, *filler], days_ago(30))
+    scene.report([ann, cy, bob, *filler], days_ago(25))
+    office = signed_in(app, scene.office.key)
+    page = office.get(f"/console/seasons/{scene.season_id}/qualifiers")
+    assert page.status_code == 200 and "Final, not yet published." in text_of(page)
+    assert f'value="{scene.venue_id}:{cy}"' in page.get_data(as_text=True)
+    published = office.post(
+        f"/console/seasons/{scene.season_id}/qualifiers",
+        data={"csrf_token": csrf(page), "note": "Draw held on 1 Dec.", "settle": f"{scene.venue_id}:{cy}"},
+    )
+    assert published.status_code == 302
+    assert "Published: the lists" in text_of(office.get(published.headers["Location"]))
+    lists = scene.public.get(f"/api/v1/seasons/{scene.season_id}/qualifiers").get_json()
+    (venue,) = [v for v in lists["venues"] if v["venue_id"] == scene.venue_id]
+    assert lists["published"] and [q["player"]["id"] for q in venue["qualifiers"]] == [ann, cy]
+    assert "tie_settled" in venue["qualifiers"][1]["flags"]
+    running = make_scene()
+    page = office.get(f"/console/seasons/{running.season_id}/qualifiers")
+    refused = office.post(f"/console/seasons/{running.season_id}/qualifiers", data={"csrf_token": csrf(page)})
+    assert (
+        refused.status_code == 422
+        and "Not published" in text_of(refused)
+        and "after its last day" in text_of(refused)
+    )
