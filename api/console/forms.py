@@ -109,3 +109,12 @@ class PublishForm(FlaskForm):
     """Publish a season's lists; the ties at the cut settled by the draws ticked on the page."""
 
     note = TextAreaField("A note with the lists (optional)", validators=[Optional(), Length(max=2000)])
+
+
+class MergeForm(FlaskForm):
+    duplicate_id = HiddenField(validators=[DataRequired()])
+    reason = StringField("Why they are the same person", validators=[Length(max=2000)])
+
+
+class UndoForm(FlaskForm):
+    reason = StringField("Why the merge is undone", validators=[Length(max=2000)])

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 from flask import Blueprint, Response, current_app, flash, g, redirect, render_template, request, url_for
 from markupsafe import Markup
 from marshmallow import ValidationError
+from sqlalchemy import select
 from werkzeug.exceptions import Forbidden
 
 from api import db, throttle
@@ -21,6 +22,7 @@ from api.console.forms import (
     ConfirmForm,
     KeyForm,
     LiftForm,
+    MergeForm,
     PublishForm,
     ReportForm,
     RevokeForm,
@@ -28,6 +30,7 @@ from api.console.forms import (
     SearchForm,
     SignInForm,
     SignOutForm,
+    UndoForm,
     VoidForm,
 )
 from api.embed.theme import css_hash, stylesheet
@@ -37,15 +40,17 @@ from api.tournaments.routes import named_by, report_from_csv
 from models.actor import PUBLIC, Actor
 from models.entities import ApiKey, Player, Season, Venue
 from models.errors import LeagueError
-from models.infra.clock import today
+from models.infra.clock import today, utcnow
 from models.services.audit_queries import AuditFilters, list_audit_entries
 from models.services.console_sessions import sign_in, sign_out, signed_in
 from models.services.discipline import issue_sanction, lift_sanction
 from models.services.discipline_queries import SanctionFilters, door_list, get_sanction, list_sanctions
 from models.services.keys import create_key, list_keys, revoke_key
 from models.services.lookup import get_or_raise
+from models.services.merge_queries import get_merge, list_merges
+from models.services.merges import merge_players, undo_merge
 from models.services.paging import PageRequest
-from models.services.player_queries import search_players
+from models.services.player_queries import duplicate_candidates, search_players
 from models.services.qualification import publish
 from models.services.qualification_queries import season_qualification
 from models.services.report_queries import ReportFilters, get_report, list_reports, missing_reports
@@ -543,3 +548,74 @@ def qualifiers(season_id: int) -> Any:
             return redirect(url_for("console.qualifiers", season_id=season.id))
     found = season_qualification(session, season, changes=False)
     return page("console/qualifiers.html", status, season=season, found=found, form=form, refusal=refusal)
+
+
+@bp.route("/duplicates")
+@signed_in_only
+def duplicates() -> Any:
+    """R5, R17: players registered in the last 60 days whose names closely match others, to merge
+    (the newer into the older, or as the office judges), and the latest merges, to undo."""
+    _office_only()
+    session = db.session()
+    candidates = duplicate_candidates(session, utcnow() - timedelta(days=60))
+    merges = list_merges(session, PageRequest(1, 20)).items
+    names = {
+        p.id: p
+        for p in session.scalars(
+            select(Player).where(
+                Player.id.in_({m.survivor_id for m in merges} | {m.duplicate_id for m in merges})
+            )
+        )
+    }
+    return page(
+        "console/duplicates.html",
+        candidates=candidates,
+        merges=merges,
+        names=names,
+        merge=MergeForm(formdata=None),
+        undo=UndoForm(formdata=None),
+    )
+
+
+@bp.route("/players/<id:player_id>/merge", methods=["POST"])
+@signed_in_only
+def merge(player_id: int) -> Any:
+    """R17: the duplicate's results, sanctions and details move to this player; undoable."""
+    _office_only()
+    session = db.session()
+    survivor = get_or_raise(session, Player, player_id, "player")
+    form = MergeForm()
+    if not form.validate_on_submit():
+        return page("console/refused_form.html", 400)
+    reason = (form.reason.data or "").strip()
+    if not reason or not form.duplicate_id.data.isdigit():
+        flash("Not merged: give the reason they are the same person (it is kept with the merge).")
+        return redirect(url_for("console.duplicates"))
+    try:
+        done = merge_players(session, current(), survivor, int(form.duplicate_id.data), reason)
+        into = f"{survivor.display_name} ({survivor.id})"
+        flash(f"Merged: player {done.duplicate_id} into {into}, merge {done.id}.")
+    except LeagueError as refusal:
+        flash(f"Not merged: {refusal.detail}")
+    return redirect(url_for("console.duplicates"))
+
+
+@bp.route("/merges/<id:merge_id>/undo", methods=["POST"])
+@signed_in_only
+def undo(merge_id: int) -> Any:
+    _office_only()
+    session = db.session()
+    done = get_merge(session, merge_id)
+    form = UndoForm()
+    if not form.validate_on_submit():
+        return page("console/refused_form.html", 400)
+    reason = (form.reason.data or "").strip()
+    if not reason:
+        flash("Not undone: give the reason (it is kept with the merge).")
+        return redirect(url_for("console.duplicates"))
+    try:
+        undo_merge(session, current(), done, reason)
+        flash(f"Undone: merge {done.id}; player {done.duplicate_id} is on their own again.")
+    except LeagueError as refusal:
+        flash(f"Not undone: {refusal.detail}")
+    return redirect(url_for("console.duplicates"))

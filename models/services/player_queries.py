@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, or_, select
@@ -119,3 +120,35 @@ def name_index(session: Session, name_keys: Sequence[str]) -> NameIndex:
             return NameIndex()
         query = query.where(or_(*conditions))
     return NameIndex((row.id, row.name_key) for row in session.execute(query.order_by(Player.id)))
+
+
+def duplicate_candidates(session: Session, since: datetime) -> list[tuple[Player, list[Player]]]:
+    """R5: players registered since a moment whose names closely match other live players (as
+    the warning said when each was registered), newest first, each with its look-alikes."""
+    recent = list(
+        session.scalars(
+            select(Player)
+            .where(Player.merged_into_id.is_(None), Player.created_at >= since)
+            .order_by(Player.id.desc())
+            .limit(200)
+        )
+    )
+    if not recent:
+        return []
+    index = name_index(session, [player.name_key for player in recent])
+    found: dict[int, list[int]] = {}
+    for player in recent:
+        others = [other for other in index.matches(player.name_key, most=10).closest if other != player.id]
+        if others:
+            found[player.id] = others
+    alike = {
+        p.id: p
+        for p in session.scalars(
+            select(Player).where(Player.id.in_({i for ids in found.values() for i in ids}))
+        )
+    }
+    return [
+        (player, [alike[i] for i in found[player.id] if i in alike])
+        for player in recent
+        if player.id in found
+    ]

@@ -429,3 +429,34 @@ def test_the_office_settles_a_tie_at_the_cut_by_the_draw_and_publishes_r12(
         and "Not published" in text_of(refused)
         and "after its last day" in text_of(refused)
     )
+
+
+def test_the_office_merges_a_new_look_alike_into_the_player_and_undoes_it_r5_r17(
+    app: Flask, scene: Scene
+) -> None:
+    """R5: a player registered lately whose name closely matches another's is listed with them;
+    R17: merged with a reason (the results move), then undone, both audited."""
+    older = scene.league.player("Jonathan Whitfield")
+    scene.league.player("Zed Quill")  # like nobody
+    newer = scene.league.player("Jonathon Whitfield")
+    scene.report([newer["id"], *scene.players("Otto")], days_ago(3))
+    office = signed_in(app, scene.office.key)
+    page = office.get("/console/duplicates")
+    words = text_of(page)
+    assert f"player {newer['id']}" in words and f"Merge {newer['id']} into {older['id']}" in words
+    assert "Zed Quill" not in words
+    merged = office.post(
+        f"/console/players/{older['id']}/merge",
+        data={"csrf_token": csrf(page), "duplicate_id": str(newer["id"]), "reason": "Same man, a typo."},
+    )
+    after = office.get(merged.headers["Location"])
+    assert "Merged: player" in text_of(after)
+    profile = scene.office.get(f"/api/v1/players/{older['id']}").get_json()
+    assert sum(len(s["results"]) for s in profile["seasons"]) == 1
+    merge_id = re.search(r"/console/merges/(\d+)/undo", after.get_data(as_text=True)).group(1)  # type: ignore[union-attr]
+    undone = office.post(
+        f"/console/merges/{merge_id}/undo", data={"csrf_token": csrf(after), "reason": "Two men."}
+    )
+    assert "Undone: merge" in text_of(office.get(undone.headers["Location"]))
+    actions = [e["action"] for e in audit_entries(scene.office, f"entity=player&entity_id={older['id']}")]
+    assert actions[:2] == ["player.merge_undo", "player.merge"]
