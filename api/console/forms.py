@@ -43,12 +43,26 @@ class ReportForm(FlaskForm):
 
 
 class ConfirmForm(FlaskForm):
-    """The previewed report, sent again to be stored."""
+    """The previewed report (or correction), sent again to be stored."""
 
     date = HiddenField(validators=[DataRequired()])
     session = HiddenField(validators=[DataRequired()])
     kind = HiddenField(validators=[DataRequired()])
     csv = HiddenField(validators=[DataRequired()])
+    report_id = HiddenField()  # a correction's report, its version read, and why
+    version = HiddenField()
+    reason = HiddenField()
+
+
+class CorrectionForm(FlaskForm):
+    pasted = TextAreaField(
+        "The rows, corrected (CSV, with its header row)", validators=[DataRequired(), Length(max=2_000_000)]
+    )
+    reason = StringField(
+        "Why it is corrected",
+        validators=[DataRequired("Give the reason: it is kept with the report."), Length(max=2000)],
+    )
+    version = HiddenField()
 
 
 class SearchForm(FlaskForm):

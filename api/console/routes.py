@@ -6,6 +6,7 @@ Secure over HTTPS)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import timedelta
 from functools import wraps
 from typing import Any, TypeVar
@@ -20,6 +21,7 @@ from api import db, throttle
 from api.console.forms import (
     AuditQueryForm,
     ConfirmForm,
+    CorrectionForm,
     KeyForm,
     LiftForm,
     MergeForm,
@@ -36,11 +38,13 @@ from api.console.forms import (
 from api.embed.theme import css_hash, stylesheet
 from api.errors import flatten_messages
 from api.sanctions.schemas import SanctionIn
-from api.tournaments.routes import named_by, report_from_csv
+from api.tournaments.csv_body import parse_report_csv
+from api.tournaments.routes import CORRECTION_IN, named_by, report_from_csv
 from models.actor import PUBLIC, Actor
-from models.entities import ApiKey, Player, Season, Venue
+from models.entities import ApiKey, Player, Season, Tournament, Venue
 from models.errors import LeagueError
 from models.infra.clock import today, utcnow
+from models.rules.notices import Notice
 from models.services.audit_queries import AuditFilters, list_audit_entries
 from models.services.console_sessions import sign_in, sign_out, signed_in
 from models.services.discipline import issue_sanction, lift_sanction
@@ -54,7 +58,7 @@ from models.services.player_queries import duplicate_candidates, search_players
 from models.services.qualification import publish
 from models.services.qualification_queries import season_qualification
 from models.services.report_queries import ReportFilters, get_report, list_reports, missing_reports
-from models.services.reports import submit_report, void_report
+from models.services.reports import correct_report, submit_report, void_report
 from models.services.season_queries import list_seasons, season_for
 from models.services.standings import venue_standings
 
@@ -220,16 +224,45 @@ def report(venue_id: int) -> Any:
     return _preview(venue, fields, csv)
 
 
-def _preview(venue: Venue, fields: dict[str, str], csv: bytes) -> Response:
+@dataclass(frozen=True)
+class Correction:
+    """What a correction adds to a sheet: the report corrected, the version read, and why."""
+
+    report: Tournament
+    version: int | None
+    reason: str
+
+
+def _write(
+    fields: dict[str, str], csv: bytes, correction: Correction | None
+) -> tuple[Tournament, list[Notice]]:
+    """The sheet stored as a new report, or as the correction of one: the API's own reading and
+    services. A refusal names the sheet's rows and columns."""
+    session, actor = db.session(), current()
+    if correction is None:
+        data, sheet = report_from_csv(csv, fields)
+    else:
+        data, sheet = report_from_csv(csv, {**fields, "reason": correction.reason}, CORRECTION_IN)
+        data.pop("reason", None)
+    with named_by(sheet):
+        if correction is None:
+            tournament, notices = submit_report(session, actor, data)
+        else:
+            tournament, notices = correct_report(
+                session, actor, correction.report, data, correction.reason, correction.version
+            )
+    return tournament, [*sheet.notices, *notices]
+
+
+def _preview(
+    venue: Venue, fields: dict[str, str], csv: bytes, correction: Correction | None = None
+) -> Response:
     """The report as it would be stored, or its refusal beside the rows it concerns; nothing is
     stored either way."""
     session = db.session()
     savepoint = session.begin_nested()
-    sheet = None
     try:
-        data, sheet = report_from_csv(csv, fields)
-        with named_by(sheet):
-            tournament, notices = submit_report(session, current(), data)
+        tournament, notices = _write(fields, csv, correction)
         rows = [
             {
                 "place": result.place,
@@ -239,30 +272,28 @@ def _preview(venue: Venue, fields: dict[str, str], csv: bytes) -> Response:
             }
             for result in tournament.results
         ]
-        confirm = ConfirmForm(
-            formdata=None,
-            date=fields["date"],
-            session=fields["session"],
-            kind=fields["kind"],
-            csv=csv.decode("utf-8", "replace"),
-        )
+        confirm = ConfirmForm(formdata=None, **{name: fields[name] for name in ("date", "session", "kind")})
+        confirm.csv.data = csv.decode("utf-8", "replace")
+        if correction is not None:
+            confirm.report_id.data = str(correction.report.id)
+            confirm.version.data = str(correction.version or "")
+            confirm.reason.data = correction.reason
         return page(
             "console/preview.html",
             venue=venue,
             fields=fields,
             rows=rows,
-            notices=[*sheet.notices, *notices],
+            notices=notices,
             confirm=confirm,
+            correction=correction,
         )
     except LeagueError as refusal:
+        try:
+            sheet = parse_report_csv(csv)
+        except LeagueError:
+            sheet = None
         return page(
-            "console/refused.html",
-            refusal.status,
-            venue=venue,
-            fields=fields,
-            refusal=refusal,
-            sheet=sheet,
-            form=ReportForm(formdata=None, date=None),
+            "console/refused.html", refusal.status, venue=venue, fields=fields, refusal=refusal, sheet=sheet
         )
     finally:
         savepoint.rollback()
@@ -271,26 +302,51 @@ def _preview(venue: Venue, fields: dict[str, str], csv: bytes) -> Response:
 @bp.route("/venues/<id:venue_id>/report/confirm", methods=["POST"])
 @signed_in_only
 def confirm(venue_id: int) -> Any:
-    """Store the previewed report: the same checks again, then the write."""
+    """Store the previewed report (or correction): the same checks again, then the write."""
     venue = _venue_of_host(venue_id)
     form = ConfirmForm()
     if not form.validate_on_submit():
         return page("console/refused_form.html", 400)
-    fields = {
-        "venue_id": str(venue.id),
-        "date": form.date.data,
-        "session": form.session.data,
-        "kind": form.kind.data,
-    }
+    fields = {"venue_id": str(venue.id), "date": form.date.data, "session": form.session.data}
+    fields["kind"] = form.kind.data
+    correction = None
+    if form.report_id.data:
+        report = get_report(db.session(), current(), int(form.report_id.data))
+        version = int(form.version.data) if (form.version.data or "").isdigit() else None
+        correction = Correction(report, version, form.reason.data or "")
+    csv = form.csv.data.encode()
     try:
-        data, sheet = report_from_csv(form.csv.data.encode(), fields)
-        with named_by(sheet):
-            tournament, _notices = submit_report(db.session(), current(), data)
+        tournament, _notices = _write(fields, csv, correction)
     except LeagueError:
         # Something changed since the preview (a suspension, another report): preview again.
-        return _preview(venue, fields, form.csv.data.encode())
-    flash(f"Stored: report {tournament.id}, {tournament.entrants} entrants on {tournament.date:%-d %B}.")
+        return _preview(venue, fields, csv, correction)
+    done = "Corrected" if correction else "Stored"
+    flash(f"{done}: report {tournament.id}, {tournament.entrants} entrants on {tournament.date:%-d %B}.")
     return redirect(url_for("console.standings", venue_id=venue.id))
+
+
+@bp.route("/reports/<id:tournament_id>/correct", methods=["GET", "POST"])
+@signed_in_only
+def correct(tournament_id: int) -> Any:
+    """R17: a report's rows again (prefilled as a sheet), with the reason; previewed, then stored."""
+    report = get_report(db.session(), current(), tournament_id)
+    venue = _venue_of_host(report.venue_id)
+    form = CorrectionForm()
+    if request.method == "GET":
+        form.pasted.data = "place,player_id,status\n" + "".join(
+            f"{r.place},{r.player_id},{r.status}\n" for r in report.results
+        )
+        form.version.data = str(report.version)
+        return page("console/correct.html", venue=venue, report=report, form=form)
+    if not form.validate_on_submit():
+        if "csrf_token" in form.errors:
+            return page("console/refused_form.html", 400)
+        return page("console/correct.html", 400, venue=venue, report=report, form=form)
+    fields = {"venue_id": str(venue.id), "date": report.date.isoformat(), "session": str(report.session)}
+    fields["kind"] = report.kind
+    version = int(form.version.data) if (form.version.data or "").isdigit() else None
+    correction = Correction(report, version, form.reason.data.strip())
+    return _preview(venue, fields, (form.pasted.data or "").encode(), correction)
 
 
 @bp.route("/venues/<id:venue_id>/standings")

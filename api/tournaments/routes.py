@@ -72,11 +72,14 @@ def _load(schema: Schema) -> tuple[dict[str, Any], CsvReport | None]:
     return loaded(schema, raw, sheet), sheet
 
 
-def report_from_csv(csv: bytes, fields: dict[str, Any]) -> tuple[dict[str, Any], CsvReport]:
-    """A report from a spreadsheet's CSV and the fields a query string would give (venue_id,
-    date, session, kind): the web console's upload, read and refused exactly as the API's."""
+def report_from_csv(
+    csv: bytes, fields: dict[str, Any], schema: Schema = REPORT_IN
+) -> tuple[dict[str, Any], CsvReport]:
+    """A report (or with CORRECTION_IN a correction) from a spreadsheet's CSV and the fields a
+    query string would give (venue_id, date, session, kind, reason): the web console's upload,
+    read and refused exactly as the API's."""
     sheet = parse_report_csv(csv)
-    return loaded(REPORT_IN, {**_typed(fields), "results": sheet.results}, sheet), sheet
+    return loaded(schema, {**_typed(fields), "results": sheet.results}, sheet), sheet
 
 
 def loaded(schema: Schema, raw: dict[str, Any], sheet: CsvReport | None) -> dict[str, Any]:

@@ -460,3 +460,32 @@ def test_the_office_merges_a_new_look_alike_into_the_player_and_undoes_it_r5_r17
     assert "Undone: merge" in text_of(office.get(undone.headers["Location"]))
     actions = [e["action"] for e in audit_entries(scene.office, f"entity=player&entity_id={older['id']}")]
     assert actions[:2] == ["player.merge_undo", "player.merge"]
+
+
+def test_a_host_corrects_a_report_with_a_reason_previewed_first_r17(app: Flask, scene: Scene) -> None:
+    """R17: the report's rows come prefilled; the corrected order is previewed (nothing changes),
+    then stored as a correction with its reason, audited; without a reason it is refused."""
+    ann, bob, cy = scene.players("Ann", "Bob", "Cy")
+    report = scene.report([ann, bob, cy], days_ago(2))
+    host = signed_in(app, scene.host.key)
+    form = host.get(f"/console/reports/{report['id']}/correct")
+    assert form.status_code == 200 and f"1,{ann},played" in form.get_data(as_text=True)
+    fields = {
+        "csrf_token": csrf(form),
+        "version": str(report["version"]),
+        "pasted": sheet([(1, bob), (2, ann), (3, cy)]),
+    }
+    unexplained = host.post(f"/console/reports/{report['id']}/correct", data={**fields, "reason": ""})
+    assert unexplained.status_code == 400 and "Give the reason" in text_of(unexplained)
+    preview = host.post(
+        f"/console/reports/{report['id']}/correct", data={**fields, "reason": "Bob won, not Ann."}
+    )
+    assert preview.status_code == 200 and re.search(r"1 Bob played \d+ 2 Ann", text_of(preview))
+    stored = scene.public.get(f"/api/v1/tournaments/{report['id']}").get_json()
+    assert stored["results"][0]["player"]["id"] == ann  # not yet
+    done = host.post(f"/console/venues/{scene.venue_id}/report/confirm", data=hidden_fields(preview))
+    assert done.status_code == 302 and "Corrected: report" in text_of(host.get(done.headers["Location"]))
+    stored = scene.public.get(f"/api/v1/tournaments/{report['id']}").get_json()
+    assert stored["results"][0]["player"]["id"] == bob and stored["version"] == report["version"] + 1
+    (entry,) = audit_entries(scene.office, f"action=tournament.correct&entity_id={report['id']}")
+    assert entry["reason"] == "Bob won, not Ann." and entry["actor_role"] == "host"
