@@ -132,3 +132,11 @@ class MergeForm(FlaskForm):
 
 class UndoForm(FlaskForm):
     reason = StringField("Why the merge is undone", validators=[Length(max=2000)])
+
+
+class TypedRowsForm(FlaskForm):
+    """Tonight's results typed row by row (the rows' fields are read from the form by number)."""
+
+    date = DateField("Date", validators=[InputRequired("Give the night's date.")])
+    session = IntegerField("Session", default=1, validators=[InputRequired(), NumberRange(min=1, max=20)])
+    kind = SelectField("Kind", choices=list(TOURNAMENT_KINDS))

@@ -5,6 +5,9 @@ Secure over HTTPS)."""
 
 from __future__ import annotations
 
+import csv
+import io
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -32,6 +35,7 @@ from api.console.forms import (
     SearchForm,
     SignInForm,
     SignOutForm,
+    TypedRowsForm,
     UndoForm,
     VoidForm,
 )
@@ -41,7 +45,7 @@ from api.sanctions.schemas import SanctionIn
 from api.tournaments.csv_body import parse_report_csv
 from api.tournaments.routes import CORRECTION_IN, named_by, report_from_csv
 from models.actor import PUBLIC, Actor
-from models.entities import ApiKey, Player, Season, Tournament, Venue
+from models.entities import STATUSES, ApiKey, Player, Result, Season, Tournament, Venue
 from models.errors import LeagueError
 from models.infra.clock import today, utcnow
 from models.rules.notices import Notice
@@ -675,3 +679,59 @@ def undo(merge_id: int) -> Any:
     except LeagueError as refusal:
         flash(f"Not undone: {refusal.detail}")
     return redirect(url_for("console.duplicates"))
+
+
+MOST_TYPED_ROWS = 200
+PICKED = re.compile(r"\(#(\d{1,10})\)\s*$")
+
+
+@bp.route("/venues/<id:venue_id>/rows", methods=["GET", "POST"])
+@signed_in_only
+def typed_rows(venue_id: int) -> Any:
+    """Tonight's results typed in, a row per place: a player picked by name (the browser offers
+    the venue's players as you type), or a new one's full name and email. Read as the same sheet
+    an upload gives, previewed before anything is stored."""
+    venue = _venue_of_host(venue_id)
+    session = db.session()
+    asked = request.args.get("rows", "12")
+    count = min(int(asked), MOST_TYPED_ROWS) if asked.isdigit() and int(asked) > 0 else 12
+    form = TypedRowsForm()
+    known = session.execute(
+        select(Player.id, Player.display_name, Player.full_name)
+        .where(
+            Player.id.in_(select(Result.player_id).join(Tournament).where(Tournament.venue_id == venue.id))
+        )
+        .where(Player.merged_into_id.is_(None))
+        .order_by(Player.display_name)
+        .limit(3000)
+    ).all()
+    if request.method == "GET" or not form.validate_on_submit():
+        if request.method == "POST" and "csrf_token" in form.errors:
+            return page("console/refused_form.html", 400)
+        status = 400 if request.method == "POST" else 200
+        return page(
+            "console/rows.html", status, venue=venue, form=form, count=count, known=known, statuses=STATUSES
+        )
+    buffer = io.StringIO()
+    out = csv.writer(buffer, lineterminator="\n")
+    out.writerow(["place", "player_id", "full_name", "email", "status"])
+    place = 0
+    for number in range(1, MOST_TYPED_ROWS + 1):
+        who = (request.form.get(f"player_{number}") or "").strip()
+        email = (request.form.get(f"email_{number}") or "").strip()
+        if not who and not email:
+            continue
+        place += 1
+        picked = PICKED.search(who)
+        entrant_status = request.form.get(f"status_{number}") or "played"
+        if picked:
+            out.writerow([place, picked.group(1), "", "", entrant_status])
+        else:
+            out.writerow([place, "", who, email, entrant_status])
+    fields = {
+        "venue_id": str(venue.id),
+        "date": form.date.data.isoformat(),
+        "session": str(form.session.data),
+    }
+    fields["kind"] = form.kind.data
+    return _preview(venue, fields, buffer.getvalue().encode())

@@ -489,3 +489,42 @@ def test_a_host_corrects_a_report_with_a_reason_previewed_first_r17(app: Flask, 
     assert stored["results"][0]["player"]["id"] == bob and stored["version"] == report["version"] + 1
     (entry,) = audit_entries(scene.office, f"action=tournament.correct&entity_id={report['id']}")
     assert entry["reason"] == "Bob won, not Ann." and entry["actor_role"] == "host"
+
+
+def test_a_host_types_the_rows_picking_players_by_name_and_registering_a_new_one_r5(
+    app: Flask, scene: Scene
+) -> None:
+    """R5: the page offers the venue's players to pick by name; a picked player is named by id, a
+    new one by full name and email (registered when stored, with a possible-duplicate warning when
+    alike); the rows are previewed like an upload, then stored."""
+    ann, bob = scene.players("Ann", "Bob")
+    scene.report([ann, bob], days_ago(5))
+    host = signed_in(app, scene.host.key)
+    page = host.get(f"/console/venues/{scene.venue_id}/rows")
+    offered = re.findall(r'<option value="([^"]+)">', page.get_data(as_text=True))
+    picked_bob = next(html.unescape(v) for v in offered if v.endswith(f"(#{bob})"))
+    picked_ann = next(html.unescape(v) for v in offered if v.endswith(f"(#{ann})"))
+    data = {
+        "csrf_token": csrf(page),
+        "date": iso(days_ago(1)),
+        "session": "1",
+        "kind": "regular",
+        "player_1": picked_bob,
+        "player_2": "Newcomer Nell",
+        "email_2": "nell.new@example.org",
+        "player_3": picked_ann,
+        "status_3": "declared_withdrawal",
+    }
+    preview = host.post(f"/console/venues/{scene.venue_id}/rows", data=data)
+    assert preview.status_code == 200, text_of(preview)
+    assert re.search(
+        r"1 Bob played \d+ 2 Newcomer N\. played \d+ 3 Ann declared withdrawal \d+", text_of(preview)
+    )
+    done = host.post(f"/console/venues/{scene.venue_id}/report/confirm", data=hidden_fields(preview))
+    assert done.status_code == 302
+    found = scene.office.get("/api/v1/players?q=nell.new@example.org").get_json()["items"]
+    assert [p["full_name"] for p in found] == ["Newcomer Nell"]
+    unknown = host.post(
+        f"/console/venues/{scene.venue_id}/rows", data={**data, "email_2": "", "player_2": "Nobody Known"}
+    )
+    assert unknown.status_code == 422 and "Nobody Known" in text_of(unknown)
