@@ -69,6 +69,8 @@ from models.services.standings import venue_standings
 bp = Blueprint("console", __name__, url_prefix="/console", template_folder="templates")
 
 COOKIE = "league_console"
+# A refusal's path that names a row of the sheet ("results.3", "results.3.player_id").
+ROW_PATH = re.compile(r"results\.\d+(\.|$)")
 SANCTION_IN = SanctionIn()
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -296,11 +298,38 @@ def _preview(
             sheet = parse_report_csv(csv)
         except LeagueError:
             sheet = None
+        sheet_rows: list[dict[str, Any]] = sheet.results if sheet else []
+        ids = {int(str(r["player_id"])) for r in sheet_rows if str(r.get("player_id", "")).isdigit()}
+        # What no row is blamed for (the date, the whole order) is said above the rows.
+        general = [p for p in refusal.problems if not (sheet and ROW_PATH.match(p.path))]
+        names = dict(session.execute(select(Player.id, Player.display_name).where(Player.id.in_(ids))).all())
+        context = {
+            "venue": venue,
+            "fields": fields,
+            "refusal": refusal,
+            "sheet": sheet,
+            "correction": correction,
+        }
         return page(
-            "console/refused.html", refusal.status, venue=venue, fields=fields, refusal=refusal, sheet=sheet
+            "console/refused.html", refusal.status, names=names, plain=plain, general=general, **context
         )
     finally:
         savepoint.rollback()
+
+
+# The API's words for developers, as a bar manager would say them.
+PLAINER = (
+    ("; the office may override with override_reason", "; only the league office can let them play"),
+    ("override_reason", "the office's override"),
+)
+
+
+def plain(message: str) -> str:
+    """A refusal's message for the console: without the row and column it is written beside."""
+    said = message.split(": ", 1)[-1] if message.lower().startswith("row ") else message
+    for api_words, words in PLAINER:
+        said = said.replace(api_words, words)
+    return said
 
 
 @bp.route("/venues/<id:venue_id>/report/confirm", methods=["POST"])

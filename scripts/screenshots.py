@@ -1,0 +1,121 @@
+"""The README's pictures, taken by headless Chromium from the demo league: the standings page
+other websites frame (light on a desktop, dark on a phone), and the web console's preview of a
+host's spreadsheet and its refusal of a suspended player.
+
+    .venv/bin/python scripts/screenshots.py          # writes docs/embed-*.png and docs/console-*.png
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from app import create_app  # noqa: E402
+from models.infra.migrate import alembic_config, upgrade  # noqa: E402
+from tests.browser.conftest import CHROMIUM_ARGS  # noqa: E402
+
+SHOTS = {
+    # name: (query, viewport width, height)
+    "standings": ("?rows=8&players=5", 760, 600),
+    "standings-dark-phone": ("?rows=5&players=5&theme=dark", 390, 600),
+}
+SIZES = {f"embed-{name}": (width, height) for name, (_query, width, height) in SHOTS.items()}
+SIZES.update({"console-preview": (420, 700), "console-refused": (420, 700)})
+
+
+def console_pages(client: Any, key: str) -> dict[str, str]:
+    """The console as a host at the demo's Dockside Tap sees it: tonight's sheet previewed, and
+    the same sheet refused once it names a suspended player (the demo has one)."""
+
+    def token(page: Any) -> str:
+        return re.search(
+            r'name="csrf_token" type="hidden" value="([^"]+)"', page.get_data(as_text=True)
+        ).group(1)
+
+    client.post("/console/sign-in", data={"key": key, "csrf_token": token(client.get("/console/sign-in"))})
+    standings = client.get("/api/v1/seasons/1/venues/3/standings").get_json()["standings"]
+    rows = [row["player"]["id"] for row in standings[:8]]
+    listed = client.get("/api/v1/sanctions?kind=suspension", headers={"Authorization": f"Bearer {key}"})
+    suspended = listed.get_json()["items"][0]["player_id"]
+    shots = {}
+    for name, players in (("console-preview", rows), ("console-refused", [*rows[:3], suspended, *rows[3:6]])):
+        sheet = "place,player_id\n" + "".join(f"{place},{pid}\n" for place, pid in enumerate(players, 1))
+        form = client.get("/console/venues/3/report")
+        data = {
+            "csrf_token": token(form),
+            "date": date.today().isoformat(),
+            "session": "3",
+            "kind": "regular",
+            "pasted": sheet,
+        }
+        shots[name] = client.post("/console/venues/3/report", data=data).get_data(as_text=True)
+    return shots
+
+
+def main() -> None:
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        sys.exit("needs Debian's chromium (apt-get install chromium)")
+    with tempfile.TemporaryDirectory() as work:
+        url = f"sqlite:///{work}/demo.db"
+        upgrade(alembic_config(url))
+        flask = Path(sys.executable).parent / "flask"
+        subprocess.run(
+            [str(flask), "--app", "app", "demo", "load"],
+            cwd=ROOT,
+            env={**os.environ, "DATABASE_URL": url},
+            check=True,
+        )
+        made = subprocess.run(
+            [
+                str(flask),
+                "--app",
+                "app",
+                "keys",
+                "create",
+                "--role",
+                "host",
+                "--venue",
+                "3",
+                "--name",
+                "Host: Dockside",
+            ],
+            cwd=ROOT,
+            env={**os.environ, "DATABASE_URL": url},
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        host_key = made.stdout.strip().splitlines()[-1]
+        client = create_app({"DATABASE_URL": url, "RATELIMIT_ENABLED": False, "TESTING": True}).test_client()
+        pages = {
+            f"embed-{name}": client.get(f"/embed/seasons/1/venues/3/standings{query}").get_data(as_text=True)
+            for name, (query, _w, _h) in SHOTS.items()
+        }
+        pages.update(console_pages(client, host_key))
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+            for name, html in pages.items():
+                width, height = SIZES.get(name, (760, 600))
+                page = browser.new_page(viewport={"width": width, "height": height})
+                page.set_content(html, wait_until="load")
+                page.screenshot(path=str(ROOT / "docs" / f"{name}.png"), full_page=True)
+                page.close()
+                print(f"wrote docs/{name}.png")
+            browser.close()
+
+
+if __name__ == "__main__":
+    main()
