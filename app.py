@@ -17,6 +17,7 @@ from flask import Flask, Response, request, send_from_directory
 from flask.json.provider import DefaultJSONProvider
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 import api
 from api.cli import register_cli
@@ -49,6 +50,9 @@ def config_from_env(environ: dict[str, str] | os._Environ[str] = os.environ) -> 
         "SECRET_KEY": environ.get("SECRET_KEY") or instance_secret(),
         "CONSOLE_SESSION_HOURS": int(environ.get("CONSOLE_SESSION_HOURS", 12)),
         "SESSION_COOKIE_SAMESITE": "Lax",
+        # Proxies in front of the service (a load balancer, TLS ending there) whose X-Forwarded-*
+        # headers are believed: the client's address (rate limits) and scheme (Secure cookies).
+        "TRUSTED_PROXIES": int(environ.get("TRUSTED_PROXIES", 0)),
     }
 
 
@@ -133,6 +137,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         if response.status_code not in (429, 503):
             response.headers.pop("Retry-After", None)
         return response
+
+    proxies = int(app.config.get("TRUSTED_PROXIES", 0))
+    if proxies:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]
 
     limiter = Limiter(
         _rate_limit_key,

@@ -267,6 +267,7 @@ def _preview(
     stored either way."""
     session = db.session()
     savepoint = session.begin_nested()
+    started = utcnow()
     try:
         tournament, notices = _write(fields, csv, correction)
         rows = [
@@ -275,6 +276,8 @@ def _preview(
                 "name": result.player.display_name,
                 "status": result.status.replace("_", " "),
                 "points": result.points,
+                # Registered by this report (when it is stored).
+                "new": result.player.created_at >= started,
             }
             for result in tournament.results
         ]

@@ -518,7 +518,7 @@ def test_a_host_types_the_rows_picking_players_by_name_and_registering_a_new_one
     preview = host.post(f"/console/venues/{scene.venue_id}/rows", data=data)
     assert preview.status_code == 200, text_of(preview)
     assert re.search(
-        r"1 Bob played \d+ 2 Newcomer N\. played \d+ 3 Ann declared withdrawal \d+", text_of(preview)
+        r"1 Bob played \d+ 2 Newcomer N\. new player played \d+ 3 Ann declared withdrawal \d+", text_of(preview)
     )
     done = host.post(f"/console/venues/{scene.venue_id}/report/confirm", data=hidden_fields(preview))
     assert done.status_code == 302
@@ -528,3 +528,54 @@ def test_a_host_types_the_rows_picking_players_by_name_and_registering_a_new_one
         f"/console/venues/{scene.venue_id}/rows", data={**data, "email_2": "", "player_2": "Nobody Known"}
     )
     assert unknown.status_code == 422 and "Nobody Known" in text_of(unknown)
+
+
+def test_behind_a_trusted_proxy_ending_tls_the_cookie_is_secure(make_app: Any, scene: Scene) -> None:
+    """TRUSTED_PROXIES: the proxy's X-Forwarded-Proto says the browser came over HTTPS."""
+    proxied = make_app(TRUSTED_PROXIES=1)
+    browser = proxied.test_client()
+    https = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.9"}
+    page = browser.get(SIGN_IN, headers=https)
+    answer = browser.post(SIGN_IN, data={"key": scene.host.key, "csrf_token": csrf(page)}, headers=https)
+    assert answer.status_code == 302 and "Secure" in answer.headers["Set-Cookie"]
+    plain = make_app().test_client()
+    page = plain.get(SIGN_IN, headers=https)
+    answer = plain.post(SIGN_IN, data={"key": scene.host.key, "csrf_token": csrf(page)}, headers=https)
+    assert answer.status_code == 302 and "Secure" not in answer.headers["Set-Cookie"]  # not believed
+
+
+def test_every_console_field_has_a_label_and_every_page_a_heading(app: Flask, scene: Scene) -> None:
+    """For keyboards and screen readers: each input, select and text area has a label (or is
+    hidden), each page one h1, and nothing is loaded from anywhere."""
+    office = signed_in(app, scene.office.key)
+    report = scene.report(scene.players("Ann", "Bob"), days_ago(2))
+    paths = [
+        "/console/",
+        f"/console/venues/{scene.venue_id}/report",
+        f"/console/venues/{scene.venue_id}/rows",
+        f"/console/venues/{scene.venue_id}/standings",
+        f"/console/venues/{scene.venue_id}/door-list",
+        f"/console/venues/{scene.venue_id}/reports",
+        f"/console/reports/{report['id']}/correct",
+        "/console/sanctions",
+        f"/console/players/{report['results'][0]['player']['id']}/sanctions",
+        "/console/keys",
+        "/console/audit",
+        "/console/seasons",
+        f"/console/seasons/{scene.season_id}/qualifiers",
+        "/console/duplicates",
+    ]
+    for path in paths:
+        answer = office.get(path)
+        assert answer.status_code == 200, path
+        page = answer.get_data(as_text=True)
+        assert page.count("<h1") == 1, path
+        assert "<script" not in page and "http://" not in page.replace(
+            'xmlns="http://www.w3.org/2000/svg"', ""
+        ), path
+        labelled = set(re.findall(r'<label[^>]*for="([^"]+)"', page))
+        for tag in re.findall(r"<(?:input|select|textarea)\b[^>]*>", page):
+            if 'type="hidden"' in tag:
+                continue
+            field_id = re.search(r'id="([^"]+)"', tag)
+            assert field_id and field_id.group(1) in labelled, (path, tag)
