@@ -518,7 +518,8 @@ def test_a_host_types_the_rows_picking_players_by_name_and_registering_a_new_one
     preview = host.post(f"/console/venues/{scene.venue_id}/rows", data=data)
     assert preview.status_code == 200, text_of(preview)
     assert re.search(
-        r"1 Bob played \d+ 2 Newcomer N\. new player played \d+ 3 Ann declared withdrawal \d+", text_of(preview)
+        r"1 Bob played \d+ 2 Newcomer N\. new player played \d+ 3 Ann declared withdrawal \d+",
+        text_of(preview),
     )
     done = host.post(f"/console/venues/{scene.venue_id}/report/confirm", data=hidden_fields(preview))
     assert done.status_code == 302
