@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import swagger_ui_bundle
-from flask import Flask, Response, request, send_from_directory
+from flask import Flask, Response, has_request_context, request, send_from_directory
 from flask.json.provider import DefaultJSONProvider
+from flask.sessions import SecureCookieSessionInterface
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -24,6 +25,14 @@ from api.cli import register_cli
 from models.infra.db import REPO_ROOT, default_database_url
 
 TRUE_WORDS = {"1", "true", "yes", "on"}
+
+
+class _SessionCookies(SecureCookieSessionInterface):
+    """Flask's session cookie (the console's CSRF secret), Secure whenever the request came over
+    HTTPS, as the console's own cookie is."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(app.config["SESSION_COOKIE_SECURE"]) or (has_request_context() and request.is_secure)
 
 
 def config_from_env(environ: dict[str, str] | os._Environ[str] = os.environ) -> dict[str, Any]:
@@ -49,6 +58,9 @@ def config_from_env(environ: dict[str, str] | os._Environ[str] = os.environ) -> 
         # Signs the console's CSRF tokens; every process of a league must share it.
         "SECRET_KEY": environ.get("SECRET_KEY") or instance_secret(),
         "CONSOLE_SESSION_HOURS": int(environ.get("CONSOLE_SESSION_HOURS", 12)),
+        # Flask's own signed cookie holds only the console's CSRF secret: sent to the console alone.
+        "SESSION_COOKIE_NAME": "league_csrf",
+        "SESSION_COOKIE_PATH": "/console/",
         "SESSION_COOKIE_SAMESITE": "Lax",
         # Proxies in front of the service (a load balancer, TLS ending there) whose X-Forwarded-*
         # headers are believed: the client's address (rate limits) and scheme (Secure cookies).
@@ -138,6 +150,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
             response.headers.pop("Retry-After", None)
         return response
 
+    app.session_interface = _SessionCookies()
     proxies = int(app.config.get("TRUSTED_PROXIES", 0))
     if proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]

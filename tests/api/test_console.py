@@ -93,6 +93,10 @@ def test_signing_in_makes_a_server_side_session_and_the_browser_never_keeps_the_
 def test_over_https_the_cookie_is_secure(app: Flask, scene: Scene) -> None:
     browser = app.test_client()
     page = browser.get(SIGN_IN, base_url="https://league.example")
+    csrf_cookie = page.headers["Set-Cookie"]
+    assert (
+        csrf_cookie.startswith("league_csrf=") and "Secure" in csrf_cookie and "Path=/console/" in csrf_cookie
+    )
     answer = browser.post(
         SIGN_IN, data={"key": scene.host.key, "csrf_token": csrf(page)}, base_url="https://league.example"
     )

@@ -82,3 +82,13 @@ def test_a_line_per_player_through_every_day_and_names_never_overlap(figures):
         assert all(b - a >= LABEL_GAP - 0.11 for a, b in zip(labels, labels[1:], strict=False))
         assert len(chart.x_ticks) <= frame.dates_shown
         assert "3 tournaments" in chart.summary and "The Crown" in chart.summary
+
+
+def test_the_consoles_buttons_links_and_errors_meet_wcag_aa():
+    """The console draws with the light theme: white on a button's blue, links in that blue, and
+    refusals in the red, each 4.5:1 or more where they sit (the background, a notice's stripe)."""
+    light = THEMES["light"]
+    blue, red = light.series[0], light.series[4]
+    assert contrast("#ffffff", blue) >= 4.5
+    for colour in (blue, red, light.text):
+        assert contrast(colour, light.background) >= 4.5 and contrast(colour, light.stripe) >= 4.5
