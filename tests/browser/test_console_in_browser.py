@@ -15,6 +15,7 @@ from playwright.sync_api import Browser
 
 from models.infra.migrate import alembic_config, upgrade
 from tests.api.test_cache_gunicorn import Server, gunicorn
+from tests.browser.conftest import players_named
 from tests.builders import days_ago, iso
 from tests.conftest import ScratchDatabases
 
@@ -37,20 +38,7 @@ def league(
             Authorization=office,
         )
         assert status == 201, key
-        players = [server.ann, server.bob]
-        for name in NAMES:
-            status, _headers, body = server.request(
-                "POST",
-                "/api/v1/players",
-                {
-                    "full_name": f"{name} Console",
-                    "display_name": name,
-                    "email": f"{name.lower()}.console@example.org",
-                },
-                Authorization=office,
-            )
-            assert status == 201, body
-            players.append(body["id"])
+        players = players_named(server, NAMES, "Console")
         yield server, key["key"], players
 
 

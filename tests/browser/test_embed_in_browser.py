@@ -18,6 +18,7 @@ from playwright.sync_api import Browser, Page
 
 from models.infra.migrate import alembic_config, upgrade
 from tests.api.test_cache_gunicorn import Server, gunicorn
+from tests.browser.conftest import players_named
 from tests.builders import TOURNAMENTS, days_ago, iso
 from tests.conftest import ScratchDatabases
 
@@ -33,20 +34,7 @@ def service(backend: str, scratch: ScratchDatabases, tmp_path: Path) -> Iterator
     # Threads: a browser opens spare connections ahead of need, and a sync worker would wait on one.
     with gunicorn(url, 1, tmp_path, "--worker-class", "gthread", "--threads", "4") as (server, _process):
         office = f"Bearer {server.office}"
-        players = [server.ann, server.bob]
-        for name in NAMES[2:]:
-            status, _headers, body = server.request(
-                "POST",
-                "/api/v1/players",
-                {
-                    "full_name": f"{name} Browser",
-                    "display_name": name,
-                    "email": f"{name.lower()}@example.org",
-                },
-                Authorization=office,
-            )
-            assert status == 201, body
-            players.append(body["id"])
+        players = players_named(server, NAMES[2:], "Browser")
         for night in range(4):
             order = players[night:] + players[:night]
             body = {
