@@ -347,6 +347,8 @@ def confirm(venue_id: int) -> Any:
     fields["kind"] = form.kind.data
     correction = None
     if form.report_id.data:
+        if not form.report_id.data.isdigit():
+            return page("console/refused_form.html", 400)
         report = get_report(db.session(), current(), int(form.report_id.data))
         version = int(form.version.data) if (form.version.data or "").isdigit() else None
         correction = Correction(report, version, form.reason.data or "")
@@ -447,7 +449,7 @@ def player_sanctions(player_id: int) -> Any:
                 "player_id": player.id,
                 "kind": form.kind.data,
                 "category": form.category.data,
-                "venue_id": int(form.venue_id.data) if form.venue_id.data else None,
+                "venue_id": int(form.venue_id.data) if (form.venue_id.data or "").isdigit() else None,
                 "first_day": form.first_day.data.isoformat() if form.first_day.data else None,
                 "last_day": form.last_day.data.isoformat() if form.last_day.data else None,
                 "reason": form.reason.data or "",
@@ -520,9 +522,8 @@ def void(tournament_id: int) -> Any:
         flash(f"Report {tournament.id} was not voided: give the reason (it is kept with the record).")
     else:
         try:
-            void_report(
-                session, actor, tournament, reason, int(form.version.data) if form.version.data else None
-            )
+            read = int(form.version.data) if (form.version.data or "").isdigit() else None
+            void_report(session, actor, tournament, reason, read)
             flash(
                 f"Voided: report {tournament.id} of {tournament.date:%-d %B}. It no longer counts anywhere."
             )
@@ -548,10 +549,8 @@ def keys() -> Any:
             status = 400
         else:
             try:
-                key, secret = create_key(
-                    session, actor, form.name.data.strip(), "host", [int(form.venue_id.data)]
-                )
-                made = (key, secret)
+                venue = [int(form.venue_id.data)] if (form.venue_id.data or "").isdigit() else []
+                made = create_key(session, actor, form.name.data.strip(), "host", venue)
             except LeagueError as refusal:
                 form.name.errors = [refusal.detail]
                 status = refusal.status

@@ -338,6 +338,11 @@ def test_a_host_voids_a_recent_report_with_a_reason_and_a_stale_page_changes_not
     assert scene.public.get(f"/api/v1/tournaments/{report['id']}").status_code == 404
     (entry,) = audit_entries(scene.office, f"action=tournament.void&entity_id={report['id']}")
     assert entry["actor_role"] == "host" and entry["reason"] == "Wrong night."
+    other = scene.report([bob, ann], days_ago(3))
+    garbled = host.post(
+        f"/console/reports/{other['id']}/void", data={**form, "version": "abc", "reason": "Again."}
+    )
+    assert garbled.status_code == 302  # a hand-edited version is no 500: read as none sent
 
 
 def test_the_office_makes_a_host_key_shown_once_and_revokes_it_r18(app: Flask, scene: Scene) -> None:
@@ -584,3 +589,37 @@ def test_every_console_field_has_a_label_and_every_page_a_heading(app: Flask, sc
                 continue
             field_id = re.search(r'id="([^"]+)"', tag)
             assert field_id and field_id.group(1) in labelled, (path, tag)
+
+
+def test_tampered_or_garbled_forms_are_refused_never_a_500(app: Flask, scene: Scene) -> None:
+    """Whatever a form carries (a garbled sheet, hidden fields edited by hand, absurd row
+    counts), the answer is a refusal page and nothing is stored."""
+    host = signed_in(app, scene.host.key)
+    before = scene.stored_reports()
+    for pasted in (
+        "\x00\xff garbage",
+        "place,player_id\n1,abc\n",
+        "a,b\n1,2\n",
+        "place,player_id\n" + "9" * 5000 + ",1\n",
+    ):
+        assert upload(host, scene.venue_id, pasted).status_code == 422
+    form = host.get(f"/console/venues/{scene.venue_id}/report")
+    tampered = {
+        "csrf_token": csrf(form),
+        "date": "not a date",
+        "session": "x",
+        "kind": "zzz",
+        "csv": "place,player_id\n1,1\n",
+    }
+    for report_id in ("abc", ""):
+        answer = host.post(
+            f"/console/venues/{scene.venue_id}/report/confirm", data={**tampered, "report_id": report_id}
+        )
+        assert answer.status_code in (400, 422), answer.status_code
+    assert (
+        host.get(f"/console/venues/{scene.venue_id}/rows?rows=999999")
+        .get_data(as_text=True)
+        .count('name="player_')
+        == 200
+    )
+    assert scene.stored_reports() == before
