@@ -17,7 +17,6 @@ from typing import Any, TypeVar
 from flask import Blueprint, Response, current_app, flash, g, redirect, render_template, request, url_for
 from markupsafe import Markup
 from marshmallow import ValidationError
-from sqlalchemy import select
 from werkzeug.exceptions import Forbidden
 
 from api import db, throttle
@@ -45,7 +44,7 @@ from api.sanctions.schemas import SanctionIn
 from api.tournaments.csv_body import parse_report_csv
 from api.tournaments.routes import CORRECTION_IN, named_by, report_from_csv
 from models.actor import PUBLIC, Actor
-from models.entities import STATUSES, ApiKey, Player, Result, Season, Tournament, Venue
+from models.entities import STATUSES, ApiKey, Player, Season, Tournament, Venue
 from models.errors import LeagueError
 from models.infra.clock import today, utcnow
 from models.rules.notices import Notice
@@ -54,11 +53,17 @@ from models.services.console_sessions import sign_in, sign_out, signed_in
 from models.services.discipline import issue_sanction, lift_sanction
 from models.services.discipline_queries import SanctionFilters, door_list, get_sanction, list_sanctions
 from models.services.keys import create_key, list_keys, revoke_key
+from models.services.league_queries import venues_of_actor
 from models.services.lookup import get_or_raise
 from models.services.merge_queries import get_merge, list_merges
 from models.services.merges import merge_players, undo_merge
 from models.services.paging import PageRequest
-from models.services.player_queries import duplicate_candidates, search_players
+from models.services.player_queries import (
+    duplicate_candidates,
+    players_by_id,
+    players_of_venue,
+    search_players,
+)
 from models.services.qualification import publish
 from models.services.qualification_queries import season_qualification
 from models.services.report_queries import ReportFilters, get_report, list_reports, missing_reports
@@ -198,11 +203,7 @@ def sign_out_page() -> Any:
 @bp.route("/")
 @signed_in_only
 def home() -> Any:
-    actor = current()
-    session = db.session()
-    query = session.query(Venue).order_by(Venue.name)
-    venues = query.all() if actor.is_office else query.filter(Venue.id.in_(sorted(actor.venue_ids))).all()
-    return page("console/home.html", venues=venues)
+    return page("console/home.html", venues=venues_of_actor(db.session(), current()))
 
 
 @bp.route("/venues/<id:venue_id>/report", methods=["GET", "POST"])
@@ -305,7 +306,7 @@ def _preview(
         ids = {int(str(r["player_id"])) for r in sheet_rows if str(r.get("player_id", "")).isdigit()}
         # What no row is blamed for (the date, the whole order) is said above the rows.
         general = [p for p in refusal.problems if not (sheet and ROW_PATH.match(p.path))]
-        names = dict(session.execute(select(Player.id, Player.display_name).where(Player.id.in_(ids))).all())
+        names = {player_id: p.display_name for player_id, p in players_by_id(session, ids).items()}
         context = {
             "venue": venue,
             "fields": fields,
@@ -433,9 +434,7 @@ def player_sanctions(player_id: int) -> Any:
     session, actor = db.session(), current()
     player = get_or_raise(session, Player, player_id, "player")
     form = SanctionForm()
-    form.venue_id.choices = [("", "—")] + [
-        (str(v.id), v.name) for v in session.query(Venue).order_by(Venue.name)
-    ]
+    form.venue_id.choices = [("", "—")] + [(str(v.id), v.name) for v in venues_of_actor(session, actor)]
     problems: dict[str, list[str]] = {}
     status = 200
     if request.method == "POST":
@@ -540,7 +539,7 @@ def keys() -> Any:
     _office_only()
     session, actor = db.session(), current()
     form = KeyForm()
-    form.venue_id.choices = [(str(v.id), v.name) for v in session.query(Venue).order_by(Venue.name)]
+    form.venue_id.choices = [(str(v.id), v.name) for v in venues_of_actor(session, actor)]
     made, status = None, 200
     if request.method == "POST":
         if not form.validate_on_submit():
@@ -650,14 +649,7 @@ def duplicates() -> Any:
     session = db.session()
     candidates = duplicate_candidates(session, utcnow() - timedelta(days=60))
     merges = list_merges(session, PageRequest(1, 20)).items
-    names = {
-        p.id: p
-        for p in session.scalars(
-            select(Player).where(
-                Player.id.in_({m.survivor_id for m in merges} | {m.duplicate_id for m in merges})
-            )
-        )
-    }
+    names = players_by_id(session, {m.survivor_id for m in merges} | {m.duplicate_id for m in merges})
     return page(
         "console/duplicates.html",
         candidates=candidates,
@@ -727,15 +719,7 @@ def typed_rows(venue_id: int) -> Any:
     asked = request.args.get("rows", "12")
     count = min(int(asked), MOST_TYPED_ROWS) if asked.isdigit() and int(asked) > 0 else 12
     form = TypedRowsForm()
-    known = session.execute(
-        select(Player.id, Player.display_name, Player.full_name)
-        .where(
-            Player.id.in_(select(Result.player_id).join(Tournament).where(Tournament.venue_id == venue.id))
-        )
-        .where(Player.merged_into_id.is_(None))
-        .order_by(Player.display_name)
-        .limit(3000)
-    ).all()
+    known = players_of_venue(session, venue.id, 3000)
     if request.method == "GET" or not form.validate_on_submit():
         if request.method == "POST" and "csrf_token" in form.errors:
             return page("console/refused_form.html", 400)

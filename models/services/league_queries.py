@@ -8,6 +8,7 @@ from decimal import Decimal
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from models.actor import Actor
 from models.entities.league import PointsChart, Region, Season, Venue
 from models.rules.charts import DEFAULT_CHART
 from models.services.paging import Page, PageRequest, paginate
@@ -59,3 +60,11 @@ class DefaultChart:
 def chart_in_force(season: Season) -> PointsChart | DefaultChart:
     """R7: the season's chart, or the default one when it names none."""
     return season.points_chart if season.points_chart is not None else DefaultChart()
+
+
+def venues_of_actor(session: Session, actor: Actor) -> list[Venue]:
+    """The venues a caller acts for, by name: every one for the office, a host's own."""
+    query = select(Venue).order_by(Venue.name, Venue.id)
+    if not actor.is_office:
+        query = query.where(Venue.id.in_(sorted(actor.venue_ids)))
+    return list(session.scalars(query))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
@@ -141,14 +141,35 @@ def duplicate_candidates(session: Session, since: datetime) -> list[tuple[Player
         others = [other for other in index.matches(player.name_key, most=10).closest if other != player.id]
         if others:
             found[player.id] = others
-    alike = {
-        p.id: p
-        for p in session.scalars(
-            select(Player).where(Player.id.in_({i for ids in found.values() for i in ids}))
-        )
-    }
+    alike = players_by_id(session, {i for ids in found.values() for i in ids})
     return [
         (player, [alike[i] for i in found[player.id] if i in alike])
         for player in recent
         if player.id in found
     ]
+
+
+class VenuePlayer(NamedTuple):
+    id: int
+    display_name: str
+    full_name: str
+
+
+def players_of_venue(session: Session, venue_id: int, most: int) -> list[VenuePlayer]:
+    """(id, display name, full name) of the live players with a result at the venue, by display
+    name: whom a host picks from when typing a night's rows (R19: the venue's players)."""
+    played = select(Result.player_id).join(Tournament).where(Tournament.venue_id == venue_id)
+    rows = session.execute(
+        select(Player.id, Player.display_name, Player.full_name)
+        .where(Player.id.in_(played), Player.merged_into_id.is_(None))
+        .order_by(Player.display_name, Player.id)
+        .limit(most)
+    )
+    return [VenuePlayer(row.id, row.display_name, row.full_name) for row in rows]
+
+
+def players_by_id(session: Session, ids: Iterable[int]) -> dict[int, Player]:
+    wanted = set(ids)
+    if not wanted:
+        return {}
+    return {player.id: player for player in session.scalars(select(Player).where(Player.id.in_(wanted)))}
