@@ -11,11 +11,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
-from functools import wraps
+from functools import cache, wraps
 from typing import Any, TypeVar
 
-from flask import Blueprint, Response, current_app, flash, g, redirect, render_template, request, url_for
-from markupsafe import Markup
+from flask import Blueprint, Response, current_app, flash, g, redirect, request, url_for
 from marshmallow import ValidationError
 from werkzeug.exceptions import Forbidden
 
@@ -38,8 +37,9 @@ from api.console.forms import (
     UndoForm,
     VoidForm,
 )
-from api.embed.theme import css_hash, stylesheet
+from api.embed.theme import stylesheet
 from api.errors import flatten_messages
+from api.pages import html_page
 from api.sanctions.schemas import SanctionIn
 from api.tournaments.csv_body import parse_report_csv
 from api.tournaments.routes import CORRECTION_IN, named_by, report_from_csv
@@ -100,22 +100,25 @@ td.problem{color:var(--s4);font-weight:600}
 """
 
 
+@cache
 def console_css() -> str:
     return stylesheet("light") + CONSOLE_CSS
 
 
 def page(template: str, status: int = 200, **context: Any) -> Response:
-    """A console page: its stylesheet allowed by hash and nothing else; never framed."""
-    css = console_css()
-    html = render_template(
-        template, css=Markup(css), theme="light", actor=current(), sign_out=SignOutForm(), **context
+    """A console page: its stylesheet allowed by hash and nothing else; never framed; never
+    kept by a browser or proxy (it shows the signed-in user's data)."""
+    response = html_page(
+        template,
+        console_css(),
+        status,
+        frame_ancestors="'none'",
+        forms="'self'",
+        theme="light",
+        actor=current(),
+        sign_out=SignOutForm(),
+        **context,
     )
-    response = Response(html, status=status, mimetype="text/html")
-    response.headers["Content-Security-Policy"] = (
-        f"default-src 'none'; style-src {css_hash(css)}; img-src data:; base-uri 'none'; "
-        "form-action 'self'; frame-ancestors 'none'"
-    )
-    response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -476,6 +479,23 @@ def player_sanctions(player_id: int) -> Any:
     )
 
 
+def _with_reason(form: Any, back: str, missing: str, act: Callable[[str], str], failed: str) -> Any:
+    """A change that needs a reason (lift, void, merge, undo): a form without its token is
+    refused; without a reason nothing happens and the page says so; else the change is made, or
+    its refusal told. Then back to the page it was made from."""
+    if not form.validate_on_submit():
+        return page("console/refused_form.html", 400)
+    reason = (form.reason.data or "").strip()
+    if not reason:
+        flash(missing)
+    else:
+        try:
+            flash(act(reason))
+        except LeagueError as refusal:
+            flash(f"{failed}{refusal.detail}")
+    return redirect(back)
+
+
 @bp.route("/sanctions/<id:sanction_id>/lift", methods=["POST"])
 @signed_in_only
 def lift(sanction_id: int) -> Any:
@@ -483,19 +503,14 @@ def lift(sanction_id: int) -> Any:
     _office_only()
     session, actor = db.session(), current()
     sanction = get_sanction(session, actor, sanction_id)
-    form = LiftForm()
-    if not form.validate_on_submit():
-        return page("console/refused_form.html", 400)
-    reason = (form.reason.data or "").strip()
-    if not reason:
-        flash("Give the reason the sanction ends early: it is kept with the record.")
-    else:
-        try:
-            lift_sanction(session, actor, sanction, reason)
-            flash(f"Lifted: sanction {sanction.id}.")
-        except LeagueError as refusal:
-            flash(refusal.detail)
-    return redirect(url_for("console.player_sanctions", player_id=sanction.player_id))
+
+    def lifted(reason: str) -> str:
+        lift_sanction(session, actor, sanction, reason)
+        return f"Lifted: sanction {sanction.id}."
+
+    back = url_for("console.player_sanctions", player_id=sanction.player_id)
+    missing = "Give the reason the sanction ends early: it is kept with the record."
+    return _with_reason(LiftForm(), back, missing, lifted, "")
 
 
 @bp.route("/venues/<id:venue_id>/reports")
@@ -514,21 +529,17 @@ def void(tournament_id: int) -> Any:
     session, actor = db.session(), current()
     tournament = get_report(session, actor, tournament_id)
     form = VoidForm()
-    if not form.validate_on_submit():
-        return page("console/refused_form.html", 400)
-    reason = (form.reason.data or "").strip()
-    if not reason:
-        flash(f"Report {tournament.id} was not voided: give the reason (it is kept with the record).")
-    else:
-        try:
-            read = int(form.version.data) if (form.version.data or "").isdigit() else None
-            void_report(session, actor, tournament, reason, read)
-            flash(
-                f"Voided: report {tournament.id} of {tournament.date:%-d %B}. It no longer counts anywhere."
-            )
-        except LeagueError as refusal:
-            flash(f"Report {tournament.id} was not voided: {refusal.detail}")
-    return redirect(url_for("console.reports", venue_id=tournament.venue_id))
+
+    def voided(reason: str) -> str:
+        read = int(form.version.data) if (form.version.data or "").isdigit() else None
+        void_report(session, actor, tournament, reason, read)
+        return f"Voided: report {tournament.id} of {tournament.date:%-d %B}. It no longer counts anywhere."
+
+    not_voided = f"Report {tournament.id} was not voided: "
+    back = url_for("console.reports", venue_id=tournament.venue_id)
+    return _with_reason(
+        form, back, not_voided + "give the reason (it is kept with the record).", voided, not_voided
+    )
 
 
 @bp.route("/keys", methods=["GET", "POST"])
@@ -668,19 +679,16 @@ def merge(player_id: int) -> Any:
     session = db.session()
     survivor = get_or_raise(session, Player, player_id, "player")
     form = MergeForm()
-    if not form.validate_on_submit():
-        return page("console/refused_form.html", 400)
-    reason = (form.reason.data or "").strip()
-    if not reason or not form.duplicate_id.data.isdigit():
-        flash("Not merged: give the reason they are the same person (it is kept with the merge).")
-        return redirect(url_for("console.duplicates"))
-    try:
+    missing = "Not merged: give the reason they are the same person (it is kept with the merge)."
+
+    def merged(reason: str) -> str:
+        if not form.duplicate_id.data.isdigit():
+            return missing
         done = merge_players(session, current(), survivor, int(form.duplicate_id.data), reason)
         into = f"{survivor.display_name} ({survivor.id})"
-        flash(f"Merged: player {done.duplicate_id} into {into}, merge {done.id}.")
-    except LeagueError as refusal:
-        flash(f"Not merged: {refusal.detail}")
-    return redirect(url_for("console.duplicates"))
+        return f"Merged: player {done.duplicate_id} into {into}, merge {done.id}."
+
+    return _with_reason(form, url_for("console.duplicates"), missing, merged, "Not merged: ")
 
 
 @bp.route("/merges/<id:merge_id>/undo", methods=["POST"])
@@ -689,19 +697,13 @@ def undo(merge_id: int) -> Any:
     _office_only()
     session = db.session()
     done = get_merge(session, merge_id)
-    form = UndoForm()
-    if not form.validate_on_submit():
-        return page("console/refused_form.html", 400)
-    reason = (form.reason.data or "").strip()
-    if not reason:
-        flash("Not undone: give the reason (it is kept with the merge).")
-        return redirect(url_for("console.duplicates"))
-    try:
+
+    def undone(reason: str) -> str:
         undo_merge(session, current(), done, reason)
-        flash(f"Undone: merge {done.id}; player {done.duplicate_id} is on their own again.")
-    except LeagueError as refusal:
-        flash(f"Not undone: {refusal.detail}")
-    return redirect(url_for("console.duplicates"))
+        return f"Undone: merge {done.id}; player {done.duplicate_id} is on their own again."
+
+    missing = "Not undone: give the reason (it is kept with the merge)."
+    return _with_reason(UndoForm(), url_for("console.duplicates"), missing, undone, "Not undone: ")
 
 
 MOST_TYPED_ROWS = 200

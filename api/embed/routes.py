@@ -6,15 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, render_template, request
+from flask import Response, request
 from flask.views import MethodView
-from markupsafe import Markup
 
 from api import db
 from api.blueprint import Blueprint
 from api.embed.chart import NARROW, WIDE, race_chart, rank_label
 from api.embed.schemas import HTML_ANSWER, QualifiersPageQuery, StandingsPageQuery
-from api.embed.theme import THEMES, style_hash, stylesheet
+from api.embed.theme import THEMES, stylesheet
+from api.pages import html_page
 from models.entities import Region, Season
 from models.errors import NotFound
 from models.rules.framing import ANY_SITE
@@ -39,27 +39,17 @@ FLAG_LABELS = {
 }
 
 
-def content_security_policy(theme: str, frame_ancestors: str) -> str:
-    """Nothing but the page's own stylesheet and inline SVG: no script, font, image or request;
-    framed only by the sites the league allows (league settings)."""
-    return (
-        f"default-src 'none'; style-src {style_hash(theme)}; img-src data:; base-uri 'none'; "
-        f"form-action 'none'; frame-ancestors {frame_ancestors}"
-    )
-
-
-def page(template: str, theme: str, status: int = 200, **context: Any) -> Response:
-    """A page in a theme, with its policy. The league's framing setting is read in the request's
-    session; a page made where the database cannot answer (an error's) lets any site frame it."""
-    try:
-        ancestors = league_settings(db.session()).embed_frame_ancestors
-    except Exception:  # noqa: BLE001 - an error page must still be made
-        ancestors = ANY_SITE
-    html = render_template(template, css=Markup(stylesheet(theme)), theme=theme, **context)
-    response = Response(html, status=status, mimetype="text/html")
-    response.headers["Content-Security-Policy"] = content_security_policy(theme, ancestors)
-    response.headers["X-Content-Type-Options"] = "nosniff"
-    return response
+def page(
+    template: str, theme: str, status: int = 200, ancestors: str | None = None, **context: Any
+) -> Response:
+    """A page in a theme, framed by the sites the league allows (league settings) unless told.
+    A page made where the database cannot answer (an error's) lets any site frame it."""
+    if ancestors is None:
+        try:
+            ancestors = league_settings(db.session()).embed_frame_ancestors
+        except Exception:  # noqa: BLE001 - an error page must still be made
+            ancestors = ANY_SITE
+    return html_page(template, stylesheet(theme), status, frame_ancestors=ancestors, theme=theme, **context)
 
 
 def wants_page() -> bool:
@@ -72,11 +62,9 @@ def wants_page() -> bool:
 
 def error_page(problem: dict[str, Any], status: int) -> Response:
     theme = request.args.get("theme", "light")
-    response = page("embed/error.html", theme if theme in THEMES else "light", status, problem=problem)
-    if request.path.startswith("/console/"):
-        # The console is never framed (its forms act for the signed-in user).
-        response.headers["Content-Security-Policy"] = content_security_policy("light", "'none'")
-    return response
+    # The console is never framed (its forms act for the signed-in user).
+    ancestors = "'none'" if request.path.startswith("/console/") else None
+    return page("embed/error.html", theme if theme in THEMES else "light", status, ancestors, problem=problem)
 
 
 @blp.route("/seasons/<id:season_id>/venues/<id:venue_id>/standings")

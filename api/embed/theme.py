@@ -143,12 +143,6 @@ def stylesheet(theme_name: str) -> str:
 
 
 @cache
-def style_hash(theme_name: str) -> str:
-    """The stylesheet's CSP hash source ('sha256-…'): the only style a page may apply."""
-    return css_hash(stylesheet(theme_name))
-
-
-@cache
 def css_hash(css: str) -> str:
     """A stylesheet's CSP hash source ('sha256-…')."""
     return f"'sha256-{base64.b64encode(hashlib.sha256(css.encode()).digest()).decode()}'"
