@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, render_template
+from flask import Response, render_template, request
 from markupsafe import Markup
 
 from api.embed.theme import css_hash
@@ -25,3 +25,11 @@ def html_page(
     )
     response.headers["X-Content-Type-Options"] = "nosniff"
     return response
+
+
+def wants_page() -> bool:
+    """Whether an error is answered as a page: under /embed/ and /console/, to a client that asks
+    for HTML by name (a browser, an iframe). Others get the problem+json every error is."""
+    return request.path.startswith(("/embed/", "/console/")) and any(
+        kind == "text/html" and quality > 0 for kind, quality in request.accept_mimetypes
+    )

@@ -52,14 +52,6 @@ def page(
     return html_page(template, stylesheet(theme), status, frame_ancestors=ancestors, theme=theme, **context)
 
 
-def wants_page() -> bool:
-    """Whether an error is answered as a page: under /embed/ and /console/, to a client that asks
-    for HTML by name (a browser, an iframe). Others get the problem+json every error is."""
-    return request.path.startswith(("/embed/", "/console/")) and any(
-        kind == "text/html" and quality > 0 for kind, quality in request.accept_mimetypes
-    )
-
-
 def error_page(problem: dict[str, Any], status: int) -> Response:
     theme = request.args.get("theme", "light")
     # The console is never framed (its forms act for the signed-in user).
