@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from tests.conftest import Caller, League
+from tests.support.league import Caller, League
 
 TOURNAMENTS = "/api/v1/tournaments"
 SEASONS = "/api/v1/seasons"

@@ -89,3 +89,24 @@ def test_the_rules_touch_no_framework() -> None:
     for path in (ROOT / "models" / "rules").rglob("*.py"):
         for module, line, _top in imported(ast.parse(path.read_text())):
             assert module.split(".")[0] not in ("flask", "sqlalchemy"), f"{path}:{line} {module}"
+
+
+def of_tests_themselves(module: str) -> bool:
+    """Whether the module is a test file or a conftest.py of tests/."""
+    last = module.split(".")[-1]
+    return module.startswith("tests.") and (last == "conftest" or last.startswith("test_"))
+
+
+def test_tests_share_helpers_through_the_support_package() -> None:
+    """Tests import what they share from tests/support (or tests/builders.py), never from a test
+    file or a conftest.py: pytest loads those itself, and conftest.py holds only fixtures."""
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                modules = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+            else:
+                continue
+            found = [module for module in modules if of_tests_themselves(module)]
+            assert not found, f"{path.relative_to(ROOT)}:{node.lineno} imports {found}: use tests/support"

@@ -13,7 +13,7 @@ from sqlalchemy.orm import sessionmaker
 
 from app import create_app
 from tests.builders import HostFor, MakeScene, Scene
-from tests.conftest import Caller, League
+from tests.support.league import Caller, League
 
 
 @pytest.fixture()

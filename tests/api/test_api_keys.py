@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import Caller, assert_problem
+from tests.support.league import Caller, assert_problem
 
 KEYS = "/api/v1/api-keys"
 

@@ -10,7 +10,7 @@ import time_machine
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
-from tests.conftest import assert_problem
+from tests.support.league import assert_problem
 
 LOG = "/api/v1/audit-log"
 

@@ -11,7 +11,7 @@ from flask import Flask
 from api.cache import MemoryStore, RedisStore
 from app import create_app
 from tests.builders import Scene
-from tests.conftest import Caller
+from tests.support.league import Caller
 
 
 def test_a_repeated_read_is_served_from_the_cache_and_a_304_needs_its_etag(

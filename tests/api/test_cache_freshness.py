@@ -18,7 +18,6 @@ outlives a change."""
 
 from __future__ import annotations
 
-import socket
 import sqlite3
 import uuid
 from collections.abc import Callable, Iterator
@@ -38,26 +37,17 @@ from sqlalchemy.engine import make_url
 from app import create_app
 from models.infra.migrate import alembic_config, upgrade
 from tests.builders import SANCTIONS, SEASONS, TOURNAMENTS, ago, sanction_body, utc_today
-from tests.conftest import Caller, League, ScratchDatabases, assert_problem, new_key
+from tests.support.databases import ScratchDatabases
+from tests.support.league import Caller, League, assert_problem, new_key
+from tests.support.servers import REDIS_URL, redis_answers
 
-REDIS = ("127.0.0.1", 6379)
-REDIS_URL = "redis://127.0.0.1:6379/15"
 PLAYERS = "/api/v1/players"
 CHARTS = "/api/v1/points-charts"
 CSV = "text/csv"
 BANDS = [{"min_entrants": 2, "max_entrants": None, "points": [30, 20, 10]}]
 
 
-# Redis and database copies -----------------------------------------------------------------------
-
-
-def redis_answers() -> bool:
-    try:
-        with socket.create_connection(REDIS, 1) as conn:
-            conn.sendall(b"PING\r\n")
-            return conn.recv(16).startswith(b"+PONG")
-    except OSError:
-        return False
+# Database copies -----------------------------------------------------------------------------------
 
 
 class Copies:

@@ -7,110 +7,24 @@ answered. (On PostgreSQL such a read may mix the two states; that is reported as
 
 from __future__ import annotations
 
-import http.client
 import itertools
-import json
-import os
-import signal
-import socket
-import subprocess
 import threading
 import time
 import warnings
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from app import create_app
 from models.infra.migrate import alembic_config, upgrade
-from tests.builders import SEASONS, TOURNAMENTS, ago
-from tests.conftest import Caller, League, ScratchDatabases, new_key
+from tests.builders import TOURNAMENTS, ago
+from tests.support.databases import ScratchDatabases
+from tests.support.servers import REDIS_URL, Server, gunicorn, redis_answers
 
-REPO = Path(__file__).resolve().parents[2]
-GUNICORN = REPO / ".venv" / "bin" / "gunicorn"
-REDIS_URL = "redis://127.0.0.1:6379/15"
 CYCLES = 20
 READS_PER_CYCLE = 10
-BANDS = [{"min_entrants": 2, "max_entrants": None, "points": [30, 20, 10]}]
-
-
-def redis_answers() -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", 6379), 1) as conn:
-            conn.sendall(b"PING\r\n")
-            return conn.recv(16).startswith(b"+PONG")
-    except OSError:
-        return False
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@dataclass
-class Server:
-    port: int
-    office: str  # the office's key
-    season_id: int
-    venue_id: int
-    ann: int
-    bob: int
-    access_log: Path
-
-    def request(
-        self, method: str, path: str, body: Any = None, **headers: str
-    ) -> tuple[int, dict[str, str], Any]:
-        """One request on a fresh connection (so any worker may take it): status, headers, body."""
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
-        try:
-            payload = None if body is None else json.dumps(body)
-            if body is not None:
-                headers["Content-Type"] = "application/json"
-            conn.request(method, path, body=payload, headers={"Connection": "close", **headers})
-            response = conn.getresponse()
-            raw = response.read()
-            parsed = (
-                json.loads(raw) if raw and response.getheader("Content-Type", "").endswith("json") else raw
-            )
-            return response.status, {k.lower(): v for k, v in response.getheaders()}, parsed
-        finally:
-            conn.close()
-
-    def write(self, method: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
-        status, _headers, answer = self.request(method, path, body, Authorization=f"Bearer {self.office}")
-        assert status in (200, 201), (status, answer)
-        data: dict[str, Any] = answer
-        return data
-
-    @property
-    def standings(self) -> str:
-        return f"{SEASONS}/{self.season_id}/venues/{self.venue_id}/standings"
-
-
-def build_league(url: str) -> tuple[str, dict[str, int]]:
-    """A region with one venue, a season running now with a 30/20/10 chart, Ann and Bob."""
-    app = create_app({"DATABASE_URL": url, "TESTING": True, "RATELIMIT_ENABLED": False, "CACHE_URL": ""})
-    office = new_key(app, "office", name="Office: Gunicorn")
-    league = League(Caller(app.test_client(), office))
-    region = league.region()
-    chart = league.chart(kind="bands", bands=BANDS)
-    season = league.season(
-        region_ids=[region["id"]], starts_on=ago(60), ends_on=ago(-30), points_chart_id=chart["id"]
-    )
-    ids = {
-        "season": season["id"],
-        "venue": league.venue(region["id"])["id"],
-        "ann": league.player("Ann Gunicorn", display_name="Ann")["id"],
-        "bob": league.player("Bob Gunicorn", display_name="Bob")["id"],
-    }
-    app.extensions["league_db"].engine.dispose()
-    return office, ids
 
 
 @pytest.fixture(params=["memory", "redis"])
@@ -120,47 +34,6 @@ def cache_url(request: pytest.FixtureRequest) -> str:
     if not redis_answers():
         pytest.skip("Redis does not answer at 127.0.0.1:6379")
     return REDIS_URL
-
-
-@contextmanager
-def gunicorn(
-    url: str, workers: int, tmp_path: Path, *options: str, **env: str
-) -> Iterator[tuple[Server, subprocess.Popen[bytes]]]:
-    """gunicorn with `workers` workers on the league `build_league` makes at `url`, until the block
-    ends: (the server, gunicorn's master process). Its access log is tmp_path/access.log."""
-    office, ids = build_league(url)
-    port = free_port()
-    access_log, error_log = tmp_path / "access.log", tmp_path / "error.log"
-    environment = {**os.environ, "DATABASE_URL": url, "RATELIMIT_ENABLED": "0", "LOG_LEVEL": "WARNING", **env}
-    command = [str(GUNICORN), "-w", str(workers), "-b", f"127.0.0.1:{port}"]
-    command += ["--access-logfile", str(access_log), "--access-logformat", "%(p)s %(m)s %(U)s %(s)s"]
-    command += ["--error-logfile", str(error_log), *options]
-    # Not the one control socket every gunicorn of this user shares by default.
-    command += ["--no-control-socket", "app:create_app()"]
-    quiet = subprocess.DEVNULL
-    process = subprocess.Popen(command, cwd=REPO, env=environment, stdout=quiet, stderr=quiet)
-    try:
-        booted = Server(port, office, ids["season"], ids["venue"], ids["ann"], ids["bob"], access_log)
-        deadline = time.monotonic() + 20
-        while True:
-            assert process.poll() is None, error_log.read_text()
-            started = error_log.read_text().count("Booting worker") if error_log.exists() else 0
-            if started >= workers:
-                try:
-                    if booted.request("GET", "/health")[0] == 200:
-                        break
-                except OSError:
-                    pass
-            assert time.monotonic() < deadline, "gunicorn did not start: " + error_log.read_text()
-            time.sleep(0.1)
-        yield booted, process
-    finally:
-        process.send_signal(signal.SIGINT)  # a quick shutdown
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
 
 
 @pytest.fixture()

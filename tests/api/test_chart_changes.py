@@ -5,7 +5,7 @@ that rescores asking for a reason; error messages that name the real problem."""
 from __future__ import annotations
 
 from tests.builders import MakeScene, Scene, days_ago, points_by_place
-from tests.conftest import League, assert_problem
+from tests.support.league import League, assert_problem
 
 CHARTS = "/api/v1/points-charts"
 OPEN = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.conftest import Caller
+from tests.support.league import Caller
 
 
 def test_demo_load_fills_an_empty_league_once(runner: Any, public: Caller, office: Caller) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.builders import SANCTIONS, Scene, ago, iso, sanctioned, utc_today
-from tests.conftest import Caller, assert_problem
+from tests.support.league import Caller, assert_problem
 
 CSV_HEADER = ["display_name", "player_id", "kind", "category", "first_day", "last_day", "sanction_id"]
 

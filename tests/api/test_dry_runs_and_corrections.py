@@ -4,7 +4,7 @@ what changes; the same results posted twice are flagged (R4, R5, R17, R18)."""
 from __future__ import annotations
 
 from tests.builders import TOURNAMENTS, Scene, days_ago, iso, points_by_place, unique_email
-from tests.conftest import assert_problem
+from tests.support.league import assert_problem
 
 
 def audit_total(scene: Scene) -> int:

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.builders import MakeScene, Scene, ago, days_ago, iso, read_qualifiers
-from tests.conftest import assert_problem
+from tests.support.league import assert_problem
 
 HTML = {"Accept": "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8"}  # as a browser asks
 

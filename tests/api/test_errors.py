@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from app import config_from_env
-from tests.conftest import Caller, assert_problem, new_key
+from tests.support.league import Caller, assert_problem, new_key
 
 
 def test_unknown_path_404(public):

@@ -22,9 +22,9 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from models.infra.migrate import alembic_config, upgrade
-from tests.api.test_cache_gunicorn import Server, gunicorn
 from tests.builders import TOURNAMENTS, days_ago, iso
-from tests.conftest import ScratchDatabases
+from tests.support.databases import ScratchDatabases
+from tests.support.servers import Server, gunicorn, workers_of
 
 MAX_BODY = 2 * 1024 * 1024
 NEW_PLAYERS = 4000  # a report this big spends a while writing: long enough to be killed midway
@@ -40,13 +40,6 @@ def one_worker(backend: str, scratch: ScratchDatabases, tmp_path: Path) -> Itera
     upgrade(alembic_config(url))
     with gunicorn(url, 1, tmp_path, "-t", "120", REQUEST_LOG="0") as (server, process):
         yield server, process, url
-
-
-def workers_of(master: int) -> list[int]:
-    children: list[int] = []
-    for task in Path(f"/proc/{master}/task").iterdir():
-        children += [int(pid) for pid in (task / "children").read_text().split()]
-    return children
 
 
 def count(url: str, sql: str) -> int:

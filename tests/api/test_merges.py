@@ -23,7 +23,7 @@ from tests.builders import (
     unique_email,
     unique_name,
 )
-from tests.conftest import Caller, assert_problem
+from tests.support.league import Caller, assert_problem
 
 PLAYERS = "/api/v1/players"
 MERGES = "/api/v1/player-merges"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from tests.builders import Scene, days_ago, utc_today
-from tests.conftest import League, assert_problem
+from tests.support.league import League, assert_problem
 
 
 def iso_week(day: object) -> str:

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from tests.builders import days_ago
-from tests.conftest import assert_problem
+from tests.support.league import assert_problem
 
 PLAYERS = "/api/v1/players"
 PUBLIC_KEYS = {"id", "display_name", "home_venue_id"}

@@ -25,7 +25,7 @@ from tests.builders import (
     person,
     read_qualifiers,
 )
-from tests.conftest import League, assert_problem
+from tests.support.league import League, assert_problem
 
 ENDED = {"starts_on": ago(80), "ends_on": ago(10)}
 

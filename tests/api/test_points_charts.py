@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import assert_problem
+from tests.support.league import assert_problem
 
 CHARTS = "/api/v1/points-charts"
 

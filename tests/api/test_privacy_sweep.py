@@ -20,7 +20,7 @@ from urllib.parse import urlencode
 import pytest
 
 from tests.builders import SANCTIONS, SEASONS, TOURNAMENTS, HostFor, ago, sanctioned
-from tests.conftest import Caller, League, assert_problem
+from tests.support.league import Caller, League, assert_problem
 
 PLAYERS = "/api/v1/players"
 PERSONAL_KEYS = ("email", "date_of_birth", "membership_number", "pin")

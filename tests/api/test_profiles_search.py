@@ -4,7 +4,7 @@ points, bonus, tournaments, wins and best finish; a search that ignores case and
 from __future__ import annotations
 
 from tests.builders import MakeScene, Scene, days_ago, unique_email
-from tests.conftest import League
+from tests.support.league import League
 
 
 def test_r5_search_ignores_case_and_accents(scene: Scene, league: League) -> None:

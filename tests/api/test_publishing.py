@@ -26,7 +26,7 @@ from tests.builders import (
     read_qualifiers,
     sanctioned,
 )
-from tests.conftest import Caller, assert_problem
+from tests.support.league import Caller, assert_problem
 
 ENDED = {"starts_on": ago(80), "ends_on": ago(10), "championship_date": ago(5)}
 NO_CHANGES = {"changed": False, "would_come_in": [], "would_drop_out": []}

@@ -27,7 +27,7 @@ from tests.builders import (
     read_qualifiers,
     sanctioned,
 )
-from tests.conftest import Caller, League, assert_problem
+from tests.support.league import Caller, League, assert_problem
 
 # A season that ended 10 days ago, its championship 5 days ago.
 ENDED = {"starts_on": ago(80), "ends_on": ago(10), "championship_date": ago(5)}

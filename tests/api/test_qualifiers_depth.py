@@ -37,7 +37,7 @@ from tests.builders import (
     read_qualifiers,
     sanctioned,
 )
-from tests.conftest import Caller, League
+from tests.support.league import Caller, League
 
 POLICIES = ("best_rank", "most_played", "home_venue")
 SEEDS = (11, 23, 37)

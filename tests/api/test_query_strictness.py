@@ -4,7 +4,7 @@ says the format expected."""
 from __future__ import annotations
 
 from tests.builders import Scene
-from tests.conftest import assert_problem
+from tests.support.league import assert_problem
 
 
 def test_an_unknown_query_parameter_is_named(scene: Scene) -> None:

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from models.infra.migrate import alembic_config, upgrade
-from tests.api.test_cache_gunicorn import REDIS_URL, gunicorn, redis_answers
-from tests.conftest import ScratchDatabases
+from tests.support.databases import ScratchDatabases
+from tests.support.servers import REDIS_URL, gunicorn, redis_answers
 
 GUESSES, WRITES = 60, 12
 

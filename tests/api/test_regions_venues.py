@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.builders import days_ago
-from tests.conftest import assert_problem
+from tests.support.league import assert_problem
 
 REGIONS = "/api/v1/regions"
 VENUES = "/api/v1/venues"

@@ -24,7 +24,7 @@ from tests.builders import (
     unique_email,
     unique_name,
 )
-from tests.conftest import League, assert_problem
+from tests.support.league import League, assert_problem
 
 # Who may report ---------------------------------------------------------------------------
 

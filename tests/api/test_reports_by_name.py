@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.builders import TOURNAMENTS, Scene, by_place, days_ago, iso, unique_email
-from tests.conftest import assert_problem
+from tests.support.league import assert_problem
 
 
 def regular(scene: Scene, full_name: str, **fields: Any) -> int:

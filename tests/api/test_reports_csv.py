@@ -16,7 +16,7 @@ from tests.builders import (
     iso,
     points_by_place,
 )
-from tests.conftest import assert_problem
+from tests.support.league import assert_problem
 
 HEADER = "place,status,player_id,email,full_name"
 

@@ -22,7 +22,7 @@ from tests.builders import (
     unique_email,
     unique_name,
 )
-from tests.conftest import League, assert_problem
+from tests.support.league import League, assert_problem
 
 
 def noon_utc(day: Any) -> datetime:

@@ -16,7 +16,7 @@ from models.infra.clock import today
 from models.infra.migrate import alembic_config, upgrade
 from models.services import reports
 from tests.builders import TOURNAMENTS, Scene
-from tests.conftest import Caller, League, assert_problem, new_key
+from tests.support.league import Caller, League, assert_problem, new_key
 
 
 def test_second_report_for_a_slot_is_409_from_the_unique_index(scene: Scene, monkeypatch: Any) -> None:

@@ -24,7 +24,7 @@ from tests.builders import (
     unique_email,
     unique_name,
 )
-from tests.conftest import assert_problem
+from tests.support.league import assert_problem
 
 
 def names_sanction(message: str, sanction_id: int) -> bool:

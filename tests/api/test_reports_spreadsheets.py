@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.builders import TOURNAMENTS, Scene, days_ago, iso
-from tests.conftest import assert_problem
+from tests.support.league import assert_problem
 
 SHEETS = Path(__file__).resolve().parents[1] / "fixtures" / "spreadsheets"
 

@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 
 from api.errors import database_problem
 from tests.builders import TOURNAMENTS, Scene, days_ago, unique_email
-from tests.conftest import assert_problem
+from tests.support.league import assert_problem
 
 
 def test_r17_window_refusal_names_r17(make_scene: Any) -> None:

@@ -18,7 +18,7 @@ from tests.builders import (
     sanctioned,
     utc_today,
 )
-from tests.conftest import Caller, assert_problem
+from tests.support.league import Caller, assert_problem
 
 SETTINGS = "/api/v1/league-settings"
 

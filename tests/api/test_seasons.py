@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import assert_problem
+from tests.support.league import assert_problem
 
 SEASONS = "/api/v1/seasons"
 

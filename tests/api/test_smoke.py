@@ -1,6 +1,6 @@
 from sqlalchemy import text
 
-from tests.conftest import assert_problem
+from tests.support.league import assert_problem
 
 
 def test_health(public):

@@ -14,7 +14,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from tests.conftest import Caller, new_key
+from tests.support.league import Caller, new_key
 
 CHECKS = [response_schema_conformance, status_code_conformance, content_type_conformance]
 UNKNOWN = 999_999  # an id nothing has: the 404s must be as documented too

@@ -21,7 +21,7 @@ from tests.builders import (
     points_by_place,
     utc_today,
 )
-from tests.conftest import Caller, League, assert_problem
+from tests.support.league import Caller, League, assert_problem
 
 # A host binder's table (R7 bands): small fields pay 30/20/10, fields of 7+ pay 50 ... 10.
 TWO_BANDS = [

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from models.rules.standings import Entry, Row, Tier, standings
 from tests.builders import TOURNAMENTS, MakeScene, Scene, iso, read_qualifiers
-from tests.conftest import League
+from tests.support.league import League
 
 # Mostly played; the first is what shrinking goes to.
 STATUSES = ("played", "played", "played", "no_show", "declared_withdrawal", "absent")

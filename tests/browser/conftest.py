@@ -4,25 +4,13 @@ is never needed). Without it the tests are skipped, unless REQUIRE_BROWSER=1 (as
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, sync_playwright
 
-from tests.api.test_cache_gunicorn import Server
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-# Flags for a machine without a network: no background connections, no sandbox as root.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+# CHROMIUM_ARGS is imported from here by scripts/screenshots.py too.
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS
 
 
 @pytest.fixture(scope="module")
@@ -35,22 +23,3 @@ def browser() -> Iterator[Browser]:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield launched
         launched.close()
-
-
-def players_named(server: Server, names: tuple[str, ...], surname: str) -> list[int]:
-    """Ann and Bob (the served league's) and a new player for each name; their ids, in order."""
-    players = [server.ann, server.bob]
-    for name in names:
-        status, _headers, body = server.request(
-            "POST",
-            "/api/v1/players",
-            {
-                "full_name": f"{name} {surname}",
-                "display_name": name,
-                "email": f"{name}.{surname}@example.org".lower(),
-            },
-            Authorization=f"Bearer {server.office}",
-        )
-        assert status == 201, body
-        players.append(body["id"])
-    return players

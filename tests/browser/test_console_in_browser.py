@@ -14,10 +14,10 @@ import pytest
 from playwright.sync_api import Browser
 
 from models.infra.migrate import alembic_config, upgrade
-from tests.api.test_cache_gunicorn import Server, gunicorn
-from tests.browser.conftest import players_named
 from tests.builders import days_ago, iso
-from tests.conftest import ScratchDatabases
+from tests.support.browser import players_named
+from tests.support.databases import ScratchDatabases
+from tests.support.servers import Server, gunicorn
 
 NAMES = ("Cara", "Dev", "Eli")
 

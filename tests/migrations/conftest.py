@@ -9,7 +9,7 @@ from sqlalchemy import Connection, Engine
 
 from models.infra.db import make_engine
 from models.infra.migrate import alembic_config, upgrade
-from tests.conftest import ScratchDatabases
+from tests.support.databases import ScratchDatabases
 
 
 @pytest.fixture()

@@ -7,7 +7,7 @@ import pytest
 from sqlalchemy import Connection, Engine, inspect, text
 
 from models.entities import UNVERSIONED_TABLES
-from tests.migrations.test_migrations import NOW, add_region, add_season
+from tests.support.migrations import NOW, add_region, add_season
 
 
 def version(conn: Connection) -> int:
