@@ -1,6 +1,12 @@
 """Real gunicorn (one worker) on a new database of each backend: a report is stored whole or not at
 all, the players it registers included, even when the worker is killed (SIGKILL) while it
-writes; and a chunked body over the size limit is a 413 problem, as a sized one is."""
+writes; and a chunked body over the size limit is a 413 problem, as a sized one is.
+
+The kills depend on no timing: the worker runs with tests/support/stop_points.py, which makes it
+stop itself (SIGSTOP) at a chosen point of the report's transaction (after its first player, after
+its first result, just before its COMMIT, just after it); the test then checks from another
+connection that the transaction is open (or, after the commit, that it is not) and kills the
+stopped worker. So each kill lands at a known point on any machine, however loaded."""
 
 from __future__ import annotations
 
@@ -14,6 +20,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,20 +33,35 @@ from tests.builders import TOURNAMENTS, days_ago, iso
 from tests.support.databases import ScratchDatabases
 from tests.support.servers import Server, gunicorn, workers_of
 
+STOP_POINTS = Path(__file__).resolve().parents[1] / "support" / "stop_points.py"
 MAX_BODY = 2 * 1024 * 1024
-NEW_PLAYERS = 4000  # a report this big spends a while writing: long enough to be killed midway
+NEW_PLAYERS = 4000  # a report this big writes thousands of rows in its one transaction
 
 
-Booted = tuple[Server, subprocess.Popen[bytes], str]
+@dataclass
+class Booted:
+    server: Server
+    master: subprocess.Popen[bytes]  # gunicorn's master process
+    url: str  # the database's
+    stop_at: Path  # the file naming where the worker stops (tests/support/stop_points.py)
 
 
 @pytest.fixture()
 def one_worker(backend: str, scratch: ScratchDatabases, tmp_path: Path) -> Iterator[Booted]:
-    """gunicorn -w 1 on a new database of the backend: (the server, gunicorn's master, the URL)."""
+    """gunicorn -w 1 on a new database of the backend, its worker ready to stop where told."""
     url = scratch.create(backend)
     upgrade(alembic_config(url))
-    with gunicorn(url, 1, tmp_path, "-t", "120", REQUEST_LOG="0") as (server, process):
-        yield server, process, url
+    stop_at = tmp_path / "stop-point"
+    options = ("-t", "120", "-c", str(STOP_POINTS))
+    env = {"REQUEST_LOG": "0", "STOP_POINT_FILE": str(stop_at)}
+    with gunicorn(url, 1, tmp_path, *options, **env) as (server, master):
+        yield Booted(server, master, url, stop_at)
+
+
+def stopped(pid: int) -> bool:
+    """Whether the process is stopped (SIGSTOP): its state in /proc/<pid>/stat is T."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return stat.rsplit(")", 1)[1].split()[0] == "T"
 
 
 def count(url: str, sql: str) -> int:
@@ -109,72 +131,80 @@ def report_of_new_players(server: Server, prefix: str, day: int) -> dict[str, An
     return {"venue_id": server.venue_id, "date": iso(days_ago(day)), "results": rows}
 
 
-def post_watched(
-    server: Server, body: dict[str, Any], writing: Callable[[], bool], kill: tuple[int, float] | None = None
-) -> tuple[dict[str, Any], float]:
-    """Posts a report as the office, watching the database: (the answer or the connection's error,
-    and the seconds from its first write seen to its answer). With kill=(worker, seconds), the
-    worker is killed (SIGKILL) that long after its first write is seen."""
+def post_and_kill(
+    booted: Booted, body: dict[str, Any], writing: Callable[[], bool]
+) -> tuple[dict[str, Any], bool]:
+    """Posts a report as the office; once the worker has stopped itself at the point armed, kills
+    it (SIGKILL): (the answer or the connection's error, and whether another connection saw the
+    report's transaction open while the worker stood stopped)."""
+    server = booted.server
+    (worker,) = workers_of(booted.master.pid)
     outcome: dict[str, Any] = {}
 
     def post() -> None:
         try:
             outcome["answer"] = server.request(
-                "POST", TOURNAMENTS, body, Authorization=f"Bearer {server.office}"
+                "POST", TOURNAMENTS, body, timeout=120, Authorization=f"Bearer {server.office}"
             )
         except (OSError, http.client.HTTPException) as exc:
             outcome["error"] = exc
 
     poster = threading.Thread(target=post)
     poster.start()
-    deadline = time.monotonic() + 60
-    while not writing():
-        assert poster.is_alive() and time.monotonic() < deadline, outcome  # never seen writing
-        time.sleep(0.001)
-    began = time.monotonic()
-    if kill is not None:
-        time.sleep(kill[1])
-        os.kill(kill[0], signal.SIGKILL)
-    poster.join(60)
-    return outcome, time.monotonic() - began
+    deadline = time.monotonic() + 120
+    while not stopped(worker):
+        assert poster.is_alive() and time.monotonic() < deadline, outcome  # it never got there
+        time.sleep(0.005)
+    open_then = writing()
+    os.kill(worker, signal.SIGKILL)
+    poster.join(120)
+    # gunicorn starts a new worker.
+    deadline = time.monotonic() + 30
+    while workers_of(booted.master.pid) in ([], [worker]):
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    assert server.request("GET", "/health")[0] == 200
+    return outcome, open_then
 
 
 def test_a_worker_killed_mid_report_stores_nothing_of_it(one_worker: Booted) -> None:
-    """Reports registering 4,000 new players each: the first is stored, and how long it spends
-    writing is timed. Then the worker is killed (SIGKILL) early, midway and late in writing the
-    next one (at a fifth, half and 70% of that time): each time the database holds no part of it,
-    no tournament, result, player, audit entry or standing line. The next worker then stores the
-    same report whole."""
-    server, process, url = one_worker
+    """A report registering 4,000 new players: its worker is killed (SIGKILL) after the first of
+    them is written, after the first result is, and just before the commit, each time with the
+    report's transaction seen open from another connection; each time no answer comes and the
+    database holds no part of it, no tournament, result, player, audit entry or standing line.
+    The next worker stores the same report whole. Killed just after its commit, another report
+    is stored whole, though its answer never came."""
+    server, url = one_worker.server, one_worker.url
     office = {"Authorization": f"Bearer {server.office}"}
-    raised = server.request("PATCH", "/api/v1/league-settings", {"max_entrants": NEW_PLAYERS + 1}, **office)
+    raised = server.request("PATCH", "/api/v1/league-settings", {"max_entrants": 2 * NEW_PLAYERS}, **office)
     assert raised[0] == 200, raised
+    body = report_of_new_players(server, "killed", 2)
     with write_watcher(url) as writing:
-        outcome, writes_for = post_watched(server, report_of_new_players(server, "first", 2), writing)
-        assert outcome["answer"][0] == 201, outcome
-        body = report_of_new_players(server, "killed", 1)
         before = counts(url)
-        for share in (0.2, 0.5, 0.7):
-            (worker,) = workers_of(process.pid)
-            outcome, _seconds = post_watched(server, body, writing, kill=(worker, share * writes_for))
-            assert "answer" not in outcome or outcome["answer"][0] >= 500, (share, writes_for, outcome)
-            assert counts(url) == before, share
+        for point in ("players", "results", "commit"):
+            one_worker.stop_at.write_text(point)
+            outcome, open_then = post_and_kill(one_worker, body, writing)
+            assert open_then, f"{point}: the report's transaction was not open when its worker was killed"
+            assert "answer" not in outcome, (point, outcome)
+            assert counts(url) == before, point
             assert count(url, "SELECT count(*) FROM players WHERE email LIKE 'killed%'") == 0
-            # gunicorn starts a new worker.
-            deadline = time.monotonic() + 20
-            while workers_of(process.pid) in ([], [worker]):
-                assert time.monotonic() < deadline
-                time.sleep(0.1)
-            assert server.request("GET", "/health")[0] == 200
-    status, _headers, answer = server.request("POST", TOURNAMENTS, body, **office)
-    assert status == 201, answer
-    assert count(url, "SELECT count(*) FROM players WHERE email LIKE 'killed%'") == NEW_PLAYERS
+        one_worker.stop_at.write_text("")
+        status, _headers, answer = server.request("POST", TOURNAMENTS, body, timeout=120, **office)
+        assert status == 201, answer
+        assert count(url, "SELECT count(*) FROM players WHERE email LIKE 'killed%'") == NEW_PLAYERS
+        stored = counts(url)
+        one_worker.stop_at.write_text("committed")
+        outcome, open_then = post_and_kill(one_worker, report_of_new_players(server, "late", 1), writing)
+    assert not open_then and "answer" not in outcome, outcome
+    assert count(url, "SELECT count(*) FROM players WHERE email LIKE 'late%'") == NEW_PLAYERS
+    grown = {table: now - then for table, now, then in zip(TABLES, counts(url), stored, strict=True)}
+    assert grown["tournaments"] == 1 and grown["results"] == NEW_PLAYERS + 1, grown
 
 
-def test_a_chunked_body_over_the_limit_is_a_413(one_worker: Any) -> None:
+def test_a_chunked_body_over_the_limit_is_a_413(one_worker: Booted) -> None:
     """A body sent in chunks (no Content-Length) larger than the service takes is refused as a
     sized one is: 413, problem+json, nothing stored."""
-    server, _process, url = one_worker
+    server, url = one_worker.server, one_worker.url
     before = count(url, "SELECT count(*) FROM regions")
     payload = json.dumps({"name": "N" * (MAX_BODY + 1000)}).encode()
 
