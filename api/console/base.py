@@ -20,7 +20,7 @@ from models.actor import PUBLIC, Actor
 from models.entities import Venue
 from models.errors import LeagueError
 from models.services.access import require_venue
-from models.services.console_sessions import signed_in
+from models.services.console_sign_ins import signed_in
 from models.services.lookup import get_or_raise
 
 bp = Blueprint("console", __name__, url_prefix="/console", template_folder="templates")

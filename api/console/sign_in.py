@@ -10,7 +10,7 @@ from flask import current_app, g, redirect, request, url_for
 from api import db, throttle
 from api.console.base import COOKIE, bp, current, page, refused_form, signed_in_only, token_missing
 from api.console.forms import SignInForm, SignOutForm
-from models.services.console_sessions import sign_in, sign_out
+from models.services.console_sign_ins import sign_in, sign_out
 from models.services.league_queries import venues_of_actor
 
 
