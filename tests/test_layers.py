@@ -89,3 +89,15 @@ def test_the_rules_touch_no_framework() -> None:
     for path in (ROOT / "models" / "rules").rglob("*.py"):
         for module, line, _top in imported(ast.parse(path.read_text())):
             assert module.split(".")[0] not in ("flask", "sqlalchemy"), f"{path}:{line} {module}"
+
+
+def test_architecture_names_the_layers_as_they_are_checked() -> None:
+    """ARCHITECTURE.md's import table says exactly what this test allows, layer by layer."""
+    text = (ROOT / "ARCHITECTURE.md").read_text()
+    table = text[text.index("| layer | may import |") :].split("\n\n", 1)[0].splitlines()[2:]
+    documented: dict[str, tuple[str, ...]] = {}
+    for row in table:
+        layer, allowed = (cell.strip() for cell in row.strip("|").split("|"))
+        names = [part.split("(")[0].strip().strip("`") for part in allowed.split(",")]
+        documented[layer.strip("`")] = () if allowed == "nothing of ours" else tuple(names)
+    assert documented == ALLOWED
