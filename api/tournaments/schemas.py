@@ -12,6 +12,7 @@ from api.pagination import PageArgs
 from api.schemas import Answer, PlayerRef, WarningOut
 from models.entities import STATUSES, TOURNAMENT_KINDS
 from models.infra.clock import today
+from models.rules.drafts import FIRST_SESSION, LAST_SESSION
 
 MAX_ENTRANTS = 10_000
 
@@ -67,7 +68,7 @@ class ResultIn(Schema):
 class ReportIn(Schema):
     venue_id = Id(required=True)
     date = fields.Date(required=True)
-    session = StrictInt(load_default=1, validate=validate.Range(min=1, max=99))
+    session = StrictInt(load_default=1, validate=validate.Range(min=FIRST_SESSION, max=LAST_SESSION))
     kind = fields.String(load_default="regular", validate=validate.OneOf(TOURNAMENT_KINDS))
     season_id = Id(allow_none=True, metadata={"description": "Playoffs and championships name it."})
     results = fields.List(
@@ -86,7 +87,7 @@ class CorrectionIn(ReportIn):
 
     venue_id = Id()
     date = fields.Date()
-    session = StrictInt(validate=validate.Range(min=1, max=99))
+    session = StrictInt(validate=validate.Range(min=FIRST_SESSION, max=LAST_SESSION))
     kind = fields.String(validate=validate.OneOf(TOURNAMENT_KINDS))
     reason = Text(max_length=2000, required=True)
 
