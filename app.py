@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import logging
 import os
@@ -56,7 +55,8 @@ def config_from_env(environ: dict[str, str] | os._Environ[str] = os.environ) -> 
         "CACHE_MAX_BYTES": int(environ.get("CACHE_MAX_BYTES", 32 * 1024 * 1024)),
         "CACHE_TTL_SECONDS": int(environ.get("CACHE_TTL_SECONDS", 24 * 3600)),
         # Signs the console's CSRF tokens; every process of a league must share it.
-        "SECRET_KEY": environ.get("SECRET_KEY") or instance_secret(),
+        # Unset: made once and kept in instance/secret_key (create_app), unless the caller gives one.
+        "SECRET_KEY": environ.get("SECRET_KEY", ""),
         "CONSOLE_SESSION_HOURS": int(environ.get("CONSOLE_SESSION_HOURS", 12)),
         # Flask's own signed cookie holds only the console's CSRF secret: sent to the console alone.
         "SESSION_COOKIE_NAME": "league_csrf",
@@ -135,6 +135,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.update(SPEC_CONFIG)
     app.config.update(config_from_env())
     app.config.update(config or {})
+    if not app.config["SECRET_KEY"]:
+        app.config["SECRET_KEY"] = instance_secret()
     if isinstance(app.json, DefaultJSONProvider):
         app.json.sort_keys = False  # answers keep their schemas' field order
     logging.basicConfig(
@@ -170,10 +172,4 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         return send_from_directory(assets, filename, max_age=86400)
 
     register_cli(app)
-    if not app.testing:
-        # Everything imported and built so far lives as long as the process: out of the garbage
-        # collector's sight, its full collections stop walking hundreds of thousands of objects
-        # (they took a third of a national season's qualifier computation).
-        gc.collect()
-        gc.freeze()
     return app

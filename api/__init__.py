@@ -185,7 +185,8 @@ request_log = logging.getLogger("league.requests")
 def _log_request(response: Response) -> None:
     if not request_log.isEnabledFor(logging.INFO):
         return
-    actor = auth.current_actor()
+    # The API's caller, or the console's signed-in user (the console keeps its own).
+    actor = g.get("console_actor") or auth.current_actor()
     started = g.get("started")
     request_log.info(
         json.dumps(

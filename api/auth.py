@@ -8,10 +8,11 @@ from typing import Any, TypeVar
 
 from flask import g, request
 from flask_smorest import Blueprint
-from werkzeug.exceptions import Forbidden, Unauthorized
+from werkzeug.exceptions import Unauthorized
 
 from api import db, throttle
 from models.actor import PUBLIC, Actor
+from models.services.access import require_role
 from models.services.keys import authenticate
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -59,8 +60,7 @@ def requires(*roles: str) -> Callable[[F], F]:
             actor = current_actor()
             if actor.role == "public":
                 raise Unauthorized(BAD_KEY)
-            if actor.role not in roles:
-                raise Forbidden(f"This needs a key of role {' or '.join(roles)}; yours is {actor.role}.")
+            require_role(actor, roles)
             return func(*args, **kwargs)
 
         documented = Blueprint.doc(security=[{"bearerAuth": []}], **{"x-roles": list(roles)})

@@ -1,7 +1,7 @@
 """Answers to GETs under /api/ and /embed/, cached by the league's data version.
 
 Every change to league data moves the data version on in the change's own transaction (database
-triggers; models/entities/versioning.py). A GET reads the version first, then:
+triggers; models/entities/service.py). A GET reads the version first, then:
 
 - its ETag is derived from the version, the caller's scope, the day and the request, so a matching
   `If-None-Match` is a 304 at once, with nothing computed;

@@ -5,10 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, Response, current_app, g, request
-from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
-from api.errors import database_problem, unexpected_problem
 from models.infra.db import SQLITE_WRITE_INTENT, make_engine, make_sessionmaker
 from models.services.versioning import MEMO
 
@@ -57,12 +55,11 @@ def _commit(response: Response) -> Response:
         return response
     try:
         db_session.commit()
-    except DBAPIError as exc:
-        db_session.rollback()
-        return database_problem(exc)
     except Exception as exc:  # noqa: BLE001 - the one place a failed commit becomes a response
         db_session.rollback()
-        return unexpected_problem(exc)
+        # Answered by the handler api/errors.py registered for it (a database guard's problem, or
+        # the logged 500), as an error raised in the view would be.
+        return current_app.make_response(current_app.handle_user_exception(exc))
     return response
 
 

@@ -13,8 +13,7 @@ from marshmallow import fields
 from sqlalchemy.exc import DataError, DBAPIError, IntegrityError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from api.embed.routes import error_page
-from api.pages import wants_page
+from api.pages import error_page, wants_page
 from api.schemas import Answer
 from models.errors import LeagueError, RuleViolation
 

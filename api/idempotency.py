@@ -4,44 +4,24 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import timedelta
 from functools import wraps
 from typing import Any
 
 from flask import Response, json, request
 from flask_smorest import Blueprint
-from sqlalchemy import JSON, DateTime, Integer, String, UniqueConstraint, delete, select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, mapped_column
 
 from api import db
 from api.auth import current_actor
 from api.fields import QUERY_TRUE
-from models.entities.base import Base
+from models.entities.service import IdempotentRequest
 from models.errors import Conflict, InvalidInput, Problem
 from models.infra.clock import utcnow
 
 HEADER = "Idempotency-Key"
 KEEP_FOR = timedelta(hours=48)  # at least the 24 hours the API promises
-
-
-class IdempotentRequest(Base):
-    """A write answered under an Idempotency-Key: a retry with the same key and body gets the
-    same answer without storing anything again. Scoped to the API key; kept for KEEP_FOR.
-
-    HTTP's own table, not the league's: it lives here, beside the only code that uses it, on the
-    domain's metadata so that one set of migrations covers it."""
-
-    __tablename__ = "idempotent_requests"
-    __table_args__ = (UniqueConstraint("api_key_id", "idempotency_key"),)
-
-    id: Mapped[int] = mapped_column(primary_key=True)
-    api_key_id: Mapped[int] = mapped_column(Integer)
-    idempotency_key: Mapped[str] = mapped_column(String(255))
-    request_hash: Mapped[str] = mapped_column(String(64))
-    status_code: Mapped[int] = mapped_column(Integer)
-    response_body: Mapped[Any] = mapped_column(JSON)
-    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, index=True)
 
 
 def _request_hash() -> str:

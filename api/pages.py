@@ -8,7 +8,10 @@ from typing import Any
 from flask import Response, render_template, request
 from markupsafe import Markup
 
-from api.embed.theme import css_hash
+from api import db
+from api.embed.theme import THEMES, css_hash, stylesheet
+from models.rules.framing import ANY_SITE
+from models.services.league_settings import league_settings
 
 
 def html_page(
@@ -32,4 +35,27 @@ def wants_page() -> bool:
     for HTML by name (a browser, an iframe). Others get the problem+json every error is."""
     return request.path.startswith(("/embed/", "/console/")) and any(
         kind == "text/html" and quality > 0 for kind, quality in request.accept_mimetypes
+    )
+
+
+def framed_page(
+    template: str, theme: str, status: int = 200, ancestors: str | None = None, **context: Any
+) -> Response:
+    """A page in a theme, framed by the sites the league allows (league settings) unless told.
+    A page made where the database cannot answer (an error's) lets any site frame it."""
+    if ancestors is None:
+        try:
+            ancestors = league_settings(db.session()).embed_frame_ancestors
+        except Exception:  # noqa: BLE001 - an error page must still be made
+            ancestors = ANY_SITE
+    return html_page(template, stylesheet(theme), status, frame_ancestors=ancestors, theme=theme, **context)
+
+
+def error_page(problem: dict[str, Any], status: int) -> Response:
+    """A problem said as a page, for the embeddable pages and the console alike."""
+    theme = request.args.get("theme", "light")
+    # The console is never framed (its forms act for the signed-in user).
+    ancestors = "'none'" if request.path.startswith("/console/") else None
+    return framed_page(
+        "embed/error.html", theme if theme in THEMES else "light", status, ancestors, problem=problem
     )

@@ -6,7 +6,6 @@ import os
 
 from alembic import context
 
-import api.idempotency  # noqa: F401 - the HTTP layer's own table joins the domain's metadata
 from models.entities import Base
 from models.infra.db import default_database_url, make_engine, normalise_url
 
@@ -25,7 +24,7 @@ def _configure(**kwargs: object) -> None:
         target_metadata=target_metadata,
         render_as_batch=True,  # SQLite cannot ALTER most things: copy-and-move instead
         compare_type=True,
-        # Our SQLite connections run real transactions (models/db.py), so a failed migration
+        # Our SQLite connections run real transactions (models/infra/db.py), so a failed migration
         # rolls back whole on SQLite as on PostgreSQL.
         transactional_ddl=True,
         **kwargs,

@@ -110,3 +110,15 @@ def test_tests_share_helpers_through_the_support_package() -> None:
                 continue
             found = [module for module in modules if of_tests_themselves(module)]
             assert not found, f"{path.relative_to(ROOT)}:{node.lineno} imports {found}: use tests/support"
+
+
+def test_architecture_names_the_layers_as_they_are_checked() -> None:
+    """ARCHITECTURE.md's import table says exactly what this test allows, layer by layer."""
+    text = (ROOT / "ARCHITECTURE.md").read_text()
+    table = text[text.index("| layer | may import |") :].split("\n\n", 1)[0].splitlines()[2:]
+    documented: dict[str, tuple[str, ...]] = {}
+    for row in table:
+        layer, allowed = (cell.strip() for cell in row.strip("|").split("|"))
+        names = [part.split("(")[0].strip().strip("`") for part in allowed.split(",")]
+        documented[layer.strip("`")] = () if allowed == "nothing of ours" else tuple(names)
+    assert documented == ALLOWED

@@ -12,8 +12,7 @@ from api.auth import current_actor, office_only
 from api.blueprint import Blueprint
 from api.pagination import PageArgs, page_request, page_schema
 from models.entities import ApiKey
-from models.services.keys import create_key, list_keys, revoke_key
-from models.services.lookup import get_or_raise
+from models.services.keys import create_key, get_key, list_keys, revoke_key
 from models.services.paging import Page
 
 blp = Blueprint("api_keys", __name__, url_prefix="/api/v1/api-keys", description="API keys.")
@@ -27,7 +26,7 @@ class KeysViews(MethodView):
     @blp.response(200, page_schema(KeyOut, "ApiKeyPage"))
     def get(self, args: dict[str, Any]) -> Page[ApiKey]:
         """List keys (office); secrets are never shown"""
-        return list_keys(db.session(), page_request(args))
+        return list_keys(db.session(), current_actor(), page_request(args))
 
     @blp.doc(operationId="create_api_key")
     @office_only
@@ -48,12 +47,12 @@ class KeyByIdViews(MethodView):
     @blp.response(200, KeyOut)
     def get(self, key_id: int) -> ApiKey:
         """One key (office)"""
-        return get_or_raise(db.session(), ApiKey, key_id, "API key")
+        return get_key(db.session(), current_actor(), key_id)
 
     @blp.doc(operationId="revoke_api_key")
     @office_only
     @blp.response(204)
     def delete(self, key_id: int) -> None:
         """Revoke a key (office); it answers 401 from then on"""
-        session = db.session()
-        revoke_key(session, current_actor(), get_or_raise(session, ApiKey, key_id, "API key"))
+        session, actor = db.session(), current_actor()
+        revoke_key(session, actor, get_key(session, actor, key_id))

@@ -8,7 +8,7 @@ from flask.views import MethodView
 
 from api import db
 from api.audit_log.schemas import AuditOut, AuditQuery
-from api.auth import office_only
+from api.auth import current_actor, office_only
 from api.blueprint import Blueprint
 from api.pagination import page_request, page_schema
 from models.entities import AuditEntry
@@ -27,4 +27,4 @@ class AuditViews(MethodView):
     def get(self, args: dict[str, Any]) -> Page[AuditEntry]:
         """Read the audit log, newest first (office)"""
         page = page_request(args)
-        return list_audit_entries(db.session(), AuditFilters(**args), page)
+        return list_audit_entries(db.session(), current_actor(), AuditFilters(**args), page)

@@ -18,6 +18,7 @@ from wtforms.validators import DataRequired, InputRequired, Length, NumberRange,
 
 from models.entities import TOURNAMENT_KINDS
 from models.rules.discipline import CATEGORIES, KINDS
+from models.rules.drafts import FIRST_SESSION, LAST_SESSION
 
 
 class SignInForm(FlaskForm):
@@ -34,7 +35,9 @@ class ReportForm(FlaskForm):
     full_name; status)."""
 
     date = DateField("Date", validators=[InputRequired("Give the night's date.")])
-    session = IntegerField("Session", default=1, validators=[InputRequired(), NumberRange(min=1, max=20)])
+    session = IntegerField(
+        "Session", default=1, validators=[InputRequired(), NumberRange(min=FIRST_SESSION, max=LAST_SESSION)]
+    )
     kind = SelectField("Kind", choices=list(TOURNAMENT_KINDS))
     sheet = FileField("Spreadsheet (CSV)")
     pasted = TextAreaField(
@@ -138,5 +141,7 @@ class TypedRowsForm(FlaskForm):
     """Tonight's results typed row by row (the rows' fields are read from the form by number)."""
 
     date = DateField("Date", validators=[InputRequired("Give the night's date.")])
-    session = IntegerField("Session", default=1, validators=[InputRequired(), NumberRange(min=1, max=20)])
+    session = IntegerField(
+        "Session", default=1, validators=[InputRequired(), NumberRange(min=FIRST_SESSION, max=LAST_SESSION)]
+    )
     kind = SelectField("Kind", choices=list(TOURNAMENT_KINDS))

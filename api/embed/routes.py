@@ -6,19 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, request
+from flask import Response
 from flask.views import MethodView
 
 from api import db
 from api.blueprint import Blueprint
 from api.embed.chart import NARROW, WIDE, race_chart, rank_label
 from api.embed.schemas import HTML_ANSWER, QualifiersPageQuery, StandingsPageQuery
-from api.embed.theme import THEMES, stylesheet
-from api.pages import html_page
+from api.pages import framed_page
 from models.entities import Region, Season
 from models.errors import NotFound
-from models.rules.framing import ANY_SITE
-from models.services.league_settings import league_settings
 from models.services.lookup import get_or_raise
 from models.services.qualification_queries import season_qualification
 from models.services.standings import points_race, standings_of
@@ -37,26 +34,6 @@ FLAG_LABELS = {
     "tie_settled": "Tie settled by draw",
     "age_unverified": "Age not verified",
 }
-
-
-def page(
-    template: str, theme: str, status: int = 200, ancestors: str | None = None, **context: Any
-) -> Response:
-    """A page in a theme, framed by the sites the league allows (league settings) unless told.
-    A page made where the database cannot answer (an error's) lets any site frame it."""
-    if ancestors is None:
-        try:
-            ancestors = league_settings(db.session()).embed_frame_ancestors
-        except Exception:  # noqa: BLE001 - an error page must still be made
-            ancestors = ANY_SITE
-    return html_page(template, stylesheet(theme), status, frame_ancestors=ancestors, theme=theme, **context)
-
-
-def error_page(problem: dict[str, Any], status: int) -> Response:
-    theme = request.args.get("theme", "light")
-    # The console is never framed (its forms act for the signed-in user).
-    ancestors = "'none'" if request.path.startswith("/console/") else None
-    return page("embed/error.html", theme if theme in THEMES else "light", status, ancestors, problem=problem)
 
 
 @blp.route("/seasons/<id:season_id>/venues/<id:venue_id>/standings")
@@ -81,7 +58,7 @@ class StandingsPage(MethodView):
                 race_chart(race, charted, table.venue.name, table.season.name, frame)
                 for frame in (WIDE, NARROW)
             ]
-        return page(
+        return framed_page(
             "embed/standings.html",
             args["theme"],
             table=table,
@@ -122,7 +99,7 @@ class QualifiersPage(MethodView):
         else:
             status = "Final, not yet published:"
             note = "the league office publishes the lists after the season."
-        return page(
+        return framed_page(
             "embed/qualifiers.html",
             args["theme"],
             season=season,

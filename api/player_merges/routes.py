@@ -30,7 +30,7 @@ class MergesViews(MethodView):
     def get(self, args: dict[str, Any]) -> Page[PlayerMerge]:
         """List player merges, newest first (office)"""
         page = page_request(args)
-        return list_merges(db.session(), page, args.get("player_id"))
+        return list_merges(db.session(), current_actor(), page, args.get("player_id"))
 
 
 @blp.route("/<id:merge_id>")
@@ -40,7 +40,7 @@ class MergeByIdViews(MethodView):
     @blp.response(200, MergeOut)
     def get(self, merge_id: int) -> PlayerMerge:
         """One player merge (office)"""
-        return get_merge(db.session(), merge_id)
+        return get_merge(db.session(), current_actor(), merge_id)
 
 
 @blp.route("/<id:merge_id>/undo")
@@ -54,5 +54,5 @@ class MergeUndoViews(MethodView):
 
         Refused (409, saying what) when something since depends on the merge.
         """
-        session = db.session()
-        return undo_merge(session, current_actor(), get_merge(session, merge_id), data["reason"])
+        session, actor = db.session(), current_actor()
+        return undo_merge(session, actor, get_merge(session, actor, merge_id), data["reason"])

@@ -142,16 +142,8 @@ def parse_report_csv(body: bytes) -> CsvReport:
         text = body.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise InvalidInput.at("body", "The CSV is not UTF-8 text; save it as 'CSV UTF-8'.") from None
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text))
-    try:
-        rows = [(reader.line_num, row) for row in reader if any(cell.strip() for cell in row)]
-    except csv.Error as exc:  # e.g. a cell longer than the csv module's field limit
-        message = f"Row {reader.line_num} cannot be read as CSV: {exc}."
-        raise InvalidInput.at("body", message) from None
-    if not rows:
-        raise InvalidInput.at("body", "The CSV is empty: send a header row and results.")
-    header_line, header = rows[0]
-    columns, written, ignored, problems = _header(header)
+    rows = _rows(text)
+    columns, written, ignored, problems = _header(rows[0][1])
     if problems:
         raise InvalidInput("; ".join(problems), problems=[Problem("header", text) for text in problems])
     report = CsvReport([], headers=written, ignored=ignored)
@@ -166,22 +158,41 @@ def parse_report_csv(body: bytes) -> CsvReport:
             for i, column in enumerate(columns)
             if column is not None and i < len(row) and row[i].strip()
         }
-        result: dict[str, Any] = {}
-        for name in ("place", "status"):
-            if name in cells:
-                result[name] = _cell_value(name, cells[name])
-        if "player_id" in cells:
-            result["player_id"] = _cell_value("player_id", cells["player_id"])
-        elif "membership_number" in cells:
-            result["membership_number"] = cells["membership_number"]
-        elif "email" in cells:
-            result["email"] = cells["email"]
-            if "full_name" in cells:
-                result["full_name"] = cells["full_name"]
-        elif "full_name" in cells:
-            result["full_name"] = cells["full_name"]
-        report.results.append(result)
+        report.results.append(_result(cells))
         report.lines.append(line)
     if not report.results:
         raise InvalidInput.at("results", "The CSV has a header but no results.")
     return report
+
+
+def _rows(text: str) -> list[tuple[int, list[str]]]:
+    """The sheet's rows that hold anything, each with its line number; the header first."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text))
+    try:
+        rows = [(reader.line_num, row) for row in reader if any(cell.strip() for cell in row)]
+    except csv.Error as exc:  # e.g. a cell longer than the csv module's field limit
+        message = f"Row {reader.line_num} cannot be read as CSV: {exc}."
+        raise InvalidInput.at("body", message) from None
+    if not rows:
+        raise InvalidInput.at("body", "The CSV is empty: send a header row and results.")
+    return rows
+
+
+def _result(cells: dict[str, str]) -> dict[str, Any]:
+    """A row's result: its place and status, and the one identifier that names its player (an id,
+    else a membership number, else an email with the full name, else a full name alone)."""
+    result: dict[str, Any] = {}
+    for name in ("place", "status"):
+        if name in cells:
+            result[name] = _cell_value(name, cells[name])
+    if "player_id" in cells:
+        result["player_id"] = _cell_value("player_id", cells["player_id"])
+    elif "membership_number" in cells:
+        result["membership_number"] = cells["membership_number"]
+    elif "email" in cells:
+        result["email"] = cells["email"]
+        if "full_name" in cells:
+            result["full_name"] = cells["full_name"]
+    elif "full_name" in cells:
+        result["full_name"] = cells["full_name"]
+    return result

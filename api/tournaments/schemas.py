@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates, validates_schema
-from marshmallow.utils import get_value
 
-from api.auth import current_actor
 from api.fields import Id, Name, QueryBool, QueryId, StrictInt, Text, UtcDateTime
 from api.pagination import PageArgs
 from api.schemas import Answer, PlayerRef, WarningOut
-from models.actor import Actor
-from models.entities import STATUSES, TOURNAMENT_KINDS, Tournament
+from models.entities import STATUSES, TOURNAMENT_KINDS
 from models.infra.clock import today
+from models.rules.drafts import FIRST_SESSION, LAST_SESSION
 
 MAX_ENTRANTS = 10_000
 
@@ -71,7 +68,7 @@ class ResultIn(Schema):
 class ReportIn(Schema):
     venue_id = Id(required=True)
     date = fields.Date(required=True)
-    session = StrictInt(load_default=1, validate=validate.Range(min=1, max=99))
+    session = StrictInt(load_default=1, validate=validate.Range(min=FIRST_SESSION, max=LAST_SESSION))
     kind = fields.String(load_default="regular", validate=validate.OneOf(TOURNAMENT_KINDS))
     season_id = Id(allow_none=True, metadata={"description": "Playoffs and championships name it."})
     results = fields.List(
@@ -90,7 +87,7 @@ class CorrectionIn(ReportIn):
 
     venue_id = Id()
     date = fields.Date()
-    session = StrictInt(validate=validate.Range(min=1, max=99))
+    session = StrictInt(validate=validate.Range(min=FIRST_SESSION, max=LAST_SESSION))
     kind = fields.String(validate=validate.OneOf(TOURNAMENT_KINDS))
     reason = Text(max_length=2000, required=True)
 
@@ -126,31 +123,9 @@ class ResultOut(Answer):
     points = fields.Integer()
 
 
-def reporter_role(report: Tournament | Mapping[str, Any]) -> str:
-    """The reporter as a role anyone may see: a venue's host, or the office (the command line
-    and imports are the office's)."""
-    return "host" if get_value(report, "reported_by_role") == "host" else "office"
-
-
-def reporter_as_seen(report: Tournament | Mapping[str, Any], actor: Actor) -> str:
-    """R19: the reporting key's name (perhaps a person's) for the office and the venue's hosts;
-    the role only for anyone else."""
-    if actor.is_office or actor.hosts_venue(get_value(report, "venue_id")):
-        return str(get_value(report, "reported_by"))
-    return reporter_role(report)
-
-
-class ReporterName(fields.String):
-    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> str:
-        return reporter_as_seen(obj, current_actor())
-
-
-class ReporterRole(fields.String):
-    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> str:
-        return reporter_role(obj)
-
-
 class ReportOut(Answer):
+    """A report as its caller sees it (`report_queries.SeenReport`)."""
+
     id = fields.Integer()
     venue_id = fields.Integer()
     season_id = fields.Integer()
@@ -162,13 +137,13 @@ class ReportOut(Answer):
     voided = fields.Boolean()
     voided_at = UtcDateTime(allow_none=True)
     void_reason = fields.String(allow_none=True)
-    reported_by = ReporterName(
+    reported_by = fields.String(
         metadata={
             "description": "Who reported it: the key's name for the office and the venue's hosts, "
             "else the role only (host or office; R19)."
         },
     )
-    reported_by_role = ReporterRole(
+    reported_by_role = fields.String(
         validate=validate.OneOf(("host", "office")),
         metadata={"description": "Who reported it, as anyone may see it."},
     )

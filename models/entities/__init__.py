@@ -3,7 +3,6 @@
 from models.entities.access import ROLES, ApiKey, ApiKeyVenue
 from models.entities.audit import AuditEntry
 from models.entities.base import Base
-from models.entities.console import ConsoleSession
 from models.entities.discipline import LeagueSettings, Sanction
 from models.entities.league import (
     CHART_KINDS,
@@ -19,12 +18,11 @@ from models.entities.league import (
 from models.entities.merges import PlayerMerge
 from models.entities.players import Player
 from models.entities.qualification import Disqualification, QualifierPublication
+from models.entities.service import UNVERSIONED_TABLES, ConsoleSignIn, DataVersion, IdempotentRequest
 from models.entities.standings import StandingLine
 from models.entities.tournaments import STATUSES, TOURNAMENT_KINDS, Result, Tournament
-from models.entities.versioning import UNVERSIONED_TABLES, DataVersion
 
 __all__ = [
-    "ConsoleSession",
     "CHART_KINDS",
     "DOUBLE_QUALIFIER_POLICIES",
     "ROLES",
@@ -36,8 +34,10 @@ __all__ = [
     "ApiKeyVenue",
     "AuditEntry",
     "Base",
+    "ConsoleSignIn",
     "DataVersion",
     "Disqualification",
+    "IdempotentRequest",
     "LeagueSettings",
     "Player",
     "PlayerMerge",

@@ -8,7 +8,9 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from models.actor import Actor
 from models.entities.audit import AuditEntry
+from models.services.access import require_office
 from models.services.paging import Page, PageRequest, paginate
 
 
@@ -22,8 +24,11 @@ class AuditFilters:
     until: datetime | None = None  # before
 
 
-def list_audit_entries(session: Session, filters: AuditFilters, page: PageRequest) -> Page[AuditEntry]:
-    """Entries, newest first."""
+def list_audit_entries(
+    session: Session, actor: Actor, filters: AuditFilters, page: PageRequest
+) -> Page[AuditEntry]:
+    """Entries, newest first: for the office."""
+    require_office(actor, "reads the audit log")
     query = select(AuditEntry).order_by(AuditEntry.id.desc())
     for name in ("entity", "entity_id", "action", "actor"):
         value = getattr(filters, name)

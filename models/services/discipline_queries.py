@@ -13,10 +13,13 @@ from sqlalchemy.orm import Session, selectinload
 
 from models.actor import Actor
 from models.entities.discipline import Sanction
+from models.entities.league import Venue
 from models.entities.players import Player
-from models.errors import Forbidden, NotFound
+from models.errors import NotFound
 from models.infra.clock import today
 from models.rules.discipline import BARRING_KINDS, add_months
+from models.services.access import require_venue
+from models.services.lookup import get_or_raise
 from models.services.paging import Page, PageRequest, paginate
 
 
@@ -148,14 +151,11 @@ def bars(venue_id: int, day: date) -> ColumnElement[bool]:
     )
 
 
-def may_read_door_list(actor: Actor, venue_id: int) -> None:
-    """The door list is for the venue's hosts and the office."""
-    if not (actor.is_office or actor.hosts_venue(venue_id)):
-        raise Forbidden(f"Your key does not host venue {venue_id}: the door list is for its hosts.")
-
-
-def door_list(session: Session, venue_id: int, on: date) -> list[BarredPlayer]:
-    """R15, R16: every player who may not play at the venue on the day, by display name."""
+def door_list(session: Session, actor: Actor, venue_id: int, on: date) -> list[BarredPlayer]:
+    """R15, R16: every player who may not play at the venue on the day, by display name: for
+    the venue's hosts and the office."""
+    get_or_raise(session, Venue, venue_id, "venue")
+    require_venue(actor, venue_id, "the door list is for its hosts")
     sanctions = session.scalars(
         select(Sanction)
         .where(bars(venue_id, on))

@@ -17,7 +17,9 @@ from models.entities.base import table_of
 from models.entities.league import Venue
 from models.errors import Problem, refuse
 from models.infra.clock import utcnow
+from models.services.access import require_office
 from models.services.audit import record, snapshot
+from models.services.lookup import get_or_raise
 from models.services.paging import Page, PageRequest, paginate
 
 KEY_PREFIX = "plk_"
@@ -36,7 +38,8 @@ def key_snapshot(key: ApiKey) -> dict[str, object]:
 def create_key(
     session: Session, actor: Actor, name: str, role: str, venue_ids: Sequence[int]
 ) -> tuple[ApiKey, str]:
-    """Returns the stored key and its secret, which is never stored or shown again."""
+    """Returns the stored key and its secret, which is never stored or shown again (the office)."""
+    require_office(actor, "creates API keys")
     problems: list[Problem] = []
     if role not in ROLES:
         problems.append(Problem("role", f"Must be one of: {', '.join(ROLES)}."))
@@ -64,9 +67,16 @@ def create_key(
     return key, secret
 
 
-def list_keys(session: Session, page: PageRequest) -> Page[ApiKey]:
-    """Every key, revoked ones too, oldest first (secrets are never stored)."""
+def list_keys(session: Session, actor: Actor, page: PageRequest) -> Page[ApiKey]:
+    """Every key, revoked ones too, oldest first (secrets are never stored): for the office."""
+    require_office(actor, "reads the API keys")
     return paginate(session, select(ApiKey).order_by(ApiKey.id), page)
+
+
+def get_key(session: Session, actor: Actor, key_id: int) -> ApiKey:
+    """One key (never its secret): for the office."""
+    require_office(actor, "reads the API keys")
+    return get_or_raise(session, ApiKey, key_id, "API key")
 
 
 def _key_query() -> Select[Any]:
@@ -111,6 +121,7 @@ def _actor(rows: Sequence[Any], request_id: str | None) -> Actor | None:
 
 
 def revoke_key(session: Session, actor: Actor, key: ApiKey) -> ApiKey:
+    require_office(actor, "revokes API keys")
     if key.revoked_at is None:
         before = key_snapshot(key)
         key.revoked_at = utcnow()

@@ -16,8 +16,9 @@ from models.entities.merges import PlayerMerge
 from models.entities.players import Player
 from models.entities.qualification import Disqualification
 from models.entities.tournaments import Result
-from models.errors import Conflict, Forbidden, Problem, refuse
+from models.errors import Conflict, Problem, refuse
 from models.infra.clock import utcnow
+from models.services.access import require_office
 from models.services.audit import plain, record, snapshot
 from models.services.standing_lines import places_of_results, refresh_places
 
@@ -25,11 +26,6 @@ from models.services.standing_lines import places_of_results, refresh_places
 TAKEN_FIELDS = ("email", "date_of_birth", "membership_number", "home_venue_id")
 # Unique fields: the duplicate gives them up, so the survivor can hold them.
 UNIQUE_FIELDS = ("email", "membership_number")
-
-
-def _office(actor: Actor) -> None:
-    if not actor.is_office:
-        raise Forbidden("Only the office merges players and undoes merges.", rule="R17")
 
 
 def _shared_tournaments(session: Session, a: int, b: int) -> list[int]:
@@ -64,7 +60,7 @@ def merge_players(
     """R17: merge `duplicate_id` into `survivor`. Refused (409) when both have a result in one
     tournament, or are both disqualified for one season; the record of the duplicate stays
     (pointing at the survivor) so the merge can be undone."""
-    _office(actor)
+    require_office(actor, "merges players and undoes merges", rule="R17")
     problems: list[Problem] = []
     duplicate = session.get(Player, duplicate_id)
     if duplicate is None:
@@ -181,7 +177,7 @@ def undo_merge(session: Session, actor: Actor, merge: PlayerMerge, reason: str) 
     """R17: restore both players exactly as they were before the merge. Refused (409), saying
     what, when something since depends on it: a moved result was replaced by a correction, a
     field the survivor took was changed, or a player was merged again."""
-    _office(actor)
+    require_office(actor, "merges players and undoes merges", rule="R17")
     if merge.undone:
         raise Conflict(f"Merge {merge.id} was already undone.", rule="R17")
     survivor = session.get(Player, merge.survivor_id)

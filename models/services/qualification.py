@@ -14,8 +14,9 @@ from models.actor import Actor
 from models.entities.league import Season
 from models.entities.players import Player
 from models.entities.qualification import Disqualification, QualifierPublication
-from models.errors import Conflict, Forbidden, Problem, refuse
+from models.errors import Conflict, Problem, refuse
 from models.infra.clock import today, utcnow
+from models.services.access import require_office
 from models.services.audit import record, snapshot
 from models.services.qualification_queries import (
     compute_lists,
@@ -26,16 +27,11 @@ from models.services.qualification_queries import (
 )
 
 
-def _office(actor: Actor, what: str) -> None:
-    if not actor.is_office:
-        raise Forbidden(f"Only the office {what}.")
-
-
 def disqualify(
     session: Session, actor: Actor, season: Season, player_id: int, reason: str
 ) -> Disqualification:
     """R13: the player is skipped at every venue of the season; their results still stand."""
-    _office(actor, "disqualifies players")
+    require_office(actor, "disqualifies players")
     player = session.get(Player, player_id)
     if player is None:
         refuse(
@@ -80,7 +76,7 @@ def withdraw_disqualification(
     session: Session, actor: Actor, item: Disqualification, reason: str
 ) -> Disqualification:
     """R13: the player may qualify again; the record stays with who withdrew it and why."""
-    _office(actor, "withdraws disqualifications")
+    require_office(actor, "withdraws disqualifications")
     if item.withdrawn:
         raise Conflict(f"Disqualification {item.id} was already withdrawn.")
     before = snapshot(item)
@@ -121,7 +117,7 @@ def publish(
     """R12: after the season's last day, freeze the current lists as the official ones. Each
     settlement names who goes in a tie at the cut (the league's draw): the named players go first
     among those level with them at that venue, and the lists are computed with that order."""
-    _office(actor, "publishes qualifier lists")
+    require_office(actor, "publishes qualifier lists")
     problems: list[Problem] = []
     if provisional(season):
         problems.append(

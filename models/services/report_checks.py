@@ -16,7 +16,7 @@ from models.entities.discipline import LEAST_MAX_ENTRANTS
 from models.entities.league import Season, Venue
 from models.entities.players import Player
 from models.entities.tournaments import Result, Tournament
-from models.errors import Forbidden, Problem, refuse
+from models.errors import Problem, refuse
 from models.infra.clock import today
 from models.rules.charts import NoBandForEntrants
 from models.rules.discipline import Barred, barred_problem, barred_rows
@@ -29,6 +29,7 @@ from models.rules.players import (
     similar_names,
 )
 from models.rules.reports import finishing_order_problems, repeated_entrants, shared_membership_numbers
+from models.services.access import require_venue
 from models.services.discipline_queries import barring_sanctions
 from models.services.league_settings import league_settings
 from models.services.qualification_queries import qualified, season_qualification
@@ -59,12 +60,6 @@ class CheckedReport:
     # R16: sanctioned players the office let play, with its reason (audited when written).
     overridden: list[Barred] = field(default_factory=list)
     override_reason: str | None = None
-
-
-def may_report_for(actor: Actor, venue_id: int) -> None:
-    """A host reports for their own venues; the office for any."""
-    if not (actor.is_office or actor.hosts_venue(venue_id)):
-        raise Forbidden(f"Your key does not host venue {venue_id}: a host reports for their own venues.")
 
 
 def check_report(session: Session, actor: Actor, report: dict[str, Any]) -> CheckedReport:
@@ -102,7 +97,7 @@ def _gather(
     if venue is None:
         problems.append(Problem("venue_id", f"There is no venue with id {report['venue_id']}."))
     else:
-        may_report_for(actor, venue.id)
+        require_venue(actor, venue.id, "a host reports for their own venues")
         season, season_problems = season_of_report(session, report, venue)
         problems += season_problems
     rows: list[dict[str, Any]] = report["results"]

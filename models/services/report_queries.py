@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, timedelta
+from typing import Any
 
 from sqlalchemy import ColumnElement, select, true
 from sqlalchemy.orm import Session, selectinload
@@ -41,6 +42,35 @@ def get_report(session: Session, actor: Actor, tournament_id: int) -> Tournament
     return found
 
 
+def reporter_role(report: Tournament) -> str:
+    """The reporter as a role anyone may see: a venue's host, or the office (the command line
+    and imports are the office's)."""
+    return "host" if report.reported_by_role == "host" else "office"
+
+
+def reporter_seen_by(actor: Actor, report: Tournament) -> str:
+    """R19: the reporting key's name (perhaps a person's) for the office and the venue's hosts;
+    the role only for anyone else."""
+    return report.reported_by if actor.acts_for(report.venue_id) else reporter_role(report)
+
+
+@dataclass(frozen=True)
+class SeenReport:
+    """A report as one caller sees it (R19): who reported it is said as `reporter_seen_by`
+    decides; everything else is the report's own."""
+
+    report: Tournament
+    reported_by: str
+    reported_by_role: str
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.report, name)
+
+
+def seen_by(actor: Actor, report: Tournament) -> SeenReport:
+    return SeenReport(report, reporter_seen_by(actor, report), reporter_role(report))
+
+
 @dataclass(frozen=True)
 class ReportFilters:
     venue_id: int | None = None
@@ -54,8 +84,9 @@ class ReportFilters:
 
 def list_reports(
     session: Session, actor: Actor, filters: ReportFilters, page: PageRequest
-) -> Page[Tournament]:
-    """Reports, newest first (by date, then session), with their results."""
+) -> Page[SeenReport]:
+    """Reports, newest first (by date, then session), with their results, as the caller sees
+    them."""
     query = select(Tournament).options(WITH_RESULTS)
     if filters.include_voided:
         query = query.where(visible_reports(actor))
@@ -72,7 +103,8 @@ def list_reports(
     if filters.to is not None:
         query = query.where(Tournament.date <= filters.to)
     query = query.order_by(Tournament.date.desc(), Tournament.session.desc(), Tournament.id.desc())
-    return paginate(session, query, page)
+    found = paginate(session, query, page)
+    return Page([seen_by(actor, report) for report in found.items], found.total, found.page, found.per_page)
 
 
 def missing_reports(session: Session, season: Season, monday: date) -> list[Venue]:

@@ -1,4 +1,4 @@
-"""The league's data version (models/entities/versioning.py): read before a cached answer, renewed
+"""The league's data version (models/entities/service.py): read before a cached answer, renewed
 after a restore."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import secrets
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from models.entities.versioning import DataVersion
+from models.entities.service import DataVersion
 
 # A session that only reads (a GET's) may carry in its `info`, under MEMO, a mapping in which
 # what it computes is kept under the data version it read: it holds no uncommitted change of its

@@ -84,43 +84,7 @@ def seed(runner: Any, office: Caller, public: Caller, league: League, host_for: 
     old_id = old["id"]
     chart = league.chart(name="Sweep chart")
 
-    # Players with every personal field (membership number = date of birth + PIN).
-    alice = add_player(
-        office,
-        "Alice Wonderprivate",
-        email="alice.wonder@example.org",
-        membership_number="198507211234",
-        home_venue_id=crown,
-    )
-    bob = add_player(
-        office,
-        "Bob Anchorman",
-        email="bob.anchor@example.org",
-        date_of_birth="1979-03-04",
-        membership_number="197903045678",
-        home_venue_id=old_venue,
-    )
-    cara = add_player(
-        office,
-        "Cara Quayside",
-        email="cara.quay@example.org",
-        membership_number="199212310042",
-        home_venue_id=old_venue,
-    )
-    dan = add_player(
-        office,
-        "Dan Driftwood",
-        email="dan.drift@example.org",
-        membership_number="196806150777",
-        home_venue_id=old_venue,
-    )
-    fay = add_player(office, "Fay Fogbank", email="fay.fog@example.org", date_of_birth="2001-11-09")
-    gil = add_player(office, "Gil Gangway", email="gil.gang@example.org", membership_number="197712249001")
-    dupe = add_player(office, "Robert Anchorman", email="robert.a@example.org", date_of_birth="1979-03-04")
-    hal = add_player(office, "Hal Harbour", email="hal.harbour@example.org", membership_number="198802290315")
-    # A possible duplicate of Alice (R5): created with a warning listing her.
-    twin = created(office, PLAYERS, {"full_name": "Alice Wonderprivat", "email": "alice.twin@example.org"})
-    assert [w["code"] for w in twin["warnings"]] == ["possible_duplicate"]
+    alice, bob, cara, dan, fay, gil, dupe, hal, twin = seed_players(office, crown, old_venue)
 
     # Reports in the ended season: JSON, CSV (by email and membership number), a correction, a void.
     first = created(
@@ -169,8 +133,110 @@ def seed(runner: Any, office: Caller, public: Caller, league: League, host_for: 
     )
     assert published.status_code == 201, published.get_data(as_text=True)
 
-    # A host of The Crown: a player of their own, a possible duplicate (a warning), and errors.
     host = host_for(crown, name="Host: Crown sweep")
+    answers, own_new = host_seeding_answers(host, crown, demo_season, alice, dan, hal)
+    public_answers = public_seeding_answers(public, crown, demo_season, dan)
+
+    listed = listed_ids(office)
+    mine = [alice, bob, cara, dan, fay, gil, dupe, hal, twin, own_new]
+    ids = {
+        "player_id": list(dict.fromkeys([*mine, *listed["players"]])),  # every player
+        "season_id": first_ids([old_id, demo_season], listed["seasons"]),
+        "venue_id": first_ids([old_venue, crown], [v["id"] for v in venues]),
+        "tournament_id": first_ids(
+            [first["id"], by_csv["id"], doomed["id"], third["id"]],
+            sorted(listed["tournaments"], reverse=True),
+        ),
+        "sanction_id": first_ids(
+            [s["id"] for s in (reminder, warning, suspension, ban, crown_ban)], listed["sanctions"]
+        ),
+        "chart_id": first_ids([chart["id"]], listed["charts"]),
+        "region_id": first_ids([region["id"]], listed["regions"]),
+        "merge_id": first_ids([merge["merge_id"]], listed["merges"]),
+        "disqualification_id": [dq["id"]],
+        "key_id": first_ids([], listed["keys"]),
+    }
+    return Seeded(
+        ids=ids,
+        crown=crown,
+        own=[alice, own_new],
+        foreign=[bob, cara, dan, fay, gil, dupe],
+        host_answers=answers,
+        public_answers=public_answers,
+    )
+
+
+def seed_players(office: Caller, crown: int, old_venue: int) -> list[int]:
+    """Players with every personal field (membership number = date of birth + PIN), and a
+    possible duplicate of Alice."""
+    alice = add_player(
+        office,
+        "Alice Wonderprivate",
+        email="alice.wonder@example.org",
+        membership_number="198507211234",
+        home_venue_id=crown,
+    )
+    bob = add_player(
+        office,
+        "Bob Anchorman",
+        email="bob.anchor@example.org",
+        date_of_birth="1979-03-04",
+        membership_number="197903045678",
+        home_venue_id=old_venue,
+    )
+    cara = add_player(
+        office,
+        "Cara Quayside",
+        email="cara.quay@example.org",
+        membership_number="199212310042",
+        home_venue_id=old_venue,
+    )
+    dan = add_player(
+        office,
+        "Dan Driftwood",
+        email="dan.drift@example.org",
+        membership_number="196806150777",
+        home_venue_id=old_venue,
+    )
+    fay = add_player(office, "Fay Fogbank", email="fay.fog@example.org", date_of_birth="2001-11-09")
+    gil = add_player(office, "Gil Gangway", email="gil.gang@example.org", membership_number="197712249001")
+    dupe = add_player(office, "Robert Anchorman", email="robert.a@example.org", date_of_birth="1979-03-04")
+    hal = add_player(office, "Hal Harbour", email="hal.harbour@example.org", membership_number="198802290315")
+    # A possible duplicate of Alice (R5): created with a warning listing her.
+    twin = created(office, PLAYERS, {"full_name": "Alice Wonderprivat", "email": "alice.twin@example.org"})
+    assert [w["code"] for w in twin["warnings"]] == ["possible_duplicate"]
+    return [alice, bob, cara, dan, fay, gil, dupe, hal, int(twin["id"])]
+
+
+def first_ids(preferred: list[int], rest: list[int], cap: int = CAP) -> list[int]:
+    ordered = list(dict.fromkeys([*preferred, *rest]))
+    return ordered[: max(cap, len(preferred))]
+
+
+def listed_ids(office: Caller) -> dict[str, list[int]]:
+    """Every id the office's lists give, by what they list."""
+    lists = {
+        "players": PLAYERS,
+        "seasons": SEASONS,
+        "tournaments": f"{TOURNAMENTS}?include_voided=true",
+        "sanctions": SANCTIONS,
+        "keys": "/api/v1/api-keys",
+        "charts": "/api/v1/points-charts",
+        "regions": "/api/v1/regions",
+        "merges": "/api/v1/player-merges",
+    }
+    ids = {}
+    for name, path in lists.items():
+        joiner = "&" if "?" in path else "?"
+        ids[name] = [item["id"] for item in office.get(f"{path}{joiner}per_page=500").get_json()["items"]]
+    return ids
+
+
+def host_seeding_answers(
+    host: Caller, crown: int, demo_season: int, alice: int, dan: int, hal: int
+) -> tuple[list[tuple[str, Any]], int]:
+    """A host of The Crown: a player of their own, a possible duplicate (a warning), and errors;
+    the answers they got, and their new player's id."""
     answers: list[tuple[str, Any]] = []
     own_new = host.post(
         PLAYERS,
@@ -188,54 +254,18 @@ def seed(runner: Any, office: Caller, public: Caller, league: League, host_for: 
     bad = host.post(PLAYERS, json={"full_name": "X Y", "email": "xy@example.org", "membership_number": "1"})
     assert_problem(bad, 422, "membership_number")
     answers.append(("POST /players with a bad number", bad))
+    return answers, int(own_new.get_json()["id"])
 
-    public_answers = [
+
+def public_seeding_answers(public: Caller, crown: int, demo_season: int, dan: int) -> list[tuple[str, Any]]:
+    """The public's refused attempts while the league was seeded."""
+    answers = [
         ("public report", public.post(TOURNAMENTS, json=report_body(crown, demo_season, ago(1), [dan]))),
         ("public unknown player", public.get(f"{PLAYERS}/{UNKNOWN_ID}")),
         ("public bad page", public.get(f"{PLAYERS}?per_page=0")),
     ]
-    assert [r.status_code for _, r in public_answers] == [401, 404, 422]
-
-    everyone = [p["id"] for p in office.get(f"{PLAYERS}?per_page=500").get_json()["items"]]
-    mine = [alice, bob, cara, dan, fay, gil, dupe, hal, int(twin["id"]), int(own_new.get_json()["id"])]
-    seasons = [s["id"] for s in office.get(f"{SEASONS}?per_page=500").get_json()["items"]]
-    tournaments = [
-        t["id"] for t in office.get(f"{TOURNAMENTS}?include_voided=true&per_page=500").get_json()["items"]
-    ]
-    sanctions = [s["id"] for s in office.get(f"{SANCTIONS}?per_page=500").get_json()["items"]]
-    keys = [k["id"] for k in office.get("/api/v1/api-keys?per_page=500").get_json()["items"]]
-    charts = [c["id"] for c in office.get("/api/v1/points-charts?per_page=500").get_json()["items"]]
-    regions = [r["id"] for r in office.get("/api/v1/regions?per_page=500").get_json()["items"]]
-    merges = [m["id"] for m in office.get("/api/v1/player-merges?per_page=500").get_json()["items"]]
-
-    def first_ids(preferred: list[int], rest: list[int], cap: int = CAP) -> list[int]:
-        ordered = list(dict.fromkeys([*preferred, *rest]))
-        return ordered[: max(cap, len(preferred))]
-
-    ids = {
-        "player_id": list(dict.fromkeys([*mine, *everyone])),  # every player
-        "season_id": first_ids([old_id, demo_season], seasons),
-        "venue_id": first_ids([old_venue, crown], [v["id"] for v in venues]),
-        "tournament_id": first_ids(
-            [first["id"], by_csv["id"], doomed["id"], third["id"]], sorted(tournaments, reverse=True)
-        ),
-        "sanction_id": first_ids(
-            [s["id"] for s in (reminder, warning, suspension, ban, crown_ban)], sanctions
-        ),
-        "chart_id": first_ids([chart["id"]], charts),
-        "region_id": first_ids([region["id"]], regions),
-        "merge_id": first_ids([merge["merge_id"]], merges),
-        "disqualification_id": [dq["id"]],
-        "key_id": first_ids([], keys),
-    }
-    return Seeded(
-        ids=ids,
-        crown=crown,
-        own=[alice, int(own_new.get_json()["id"])],
-        foreign=[bob, cara, dan, fay, gil, dupe],
-        host_answers=answers,
-        public_answers=public_answers,
-    )
+    assert [r.status_code for _, r in answers] == [401, 404, 422]
+    return answers
 
 
 # Personal values ---------------------------------------------------------------------------------

@@ -71,24 +71,7 @@ def test_a_host_posts_tonights_sheet_and_a_suspended_player_is_refused_on_the_pa
     page.screenshot(path=str(tmp_path / "console-standings.png"), full_page=True)
 
     # The office, in a browser of its own, finds Eli and suspends him for two weeks.
-    office = browser.new_context(viewport={"width": 900, "height": 900})
-    desk = office.new_page()
-    desk.goto(f"{base}/console/sign-in")
-    desk.get_by_label("API key").fill(server.office)
-    desk.get_by_role("button", name="Sign in").click()
-    desk.get_by_role("link", name="Sanctions").click()
-    desk.get_by_label("Player's name").fill("Eli")
-    desk.get_by_role("button", name="Find the player").click()
-    desk.get_by_role("link", name="Eli (Eli Console)").click()
-    desk.get_by_label("Kind").select_option("suspension")
-    desk.get_by_label("Category").select_option("berating")
-    desk.get_by_label("First day").fill(iso(days_ago(0)))
-    desk.get_by_label("Last day").fill(iso(days_ago(-14)))
-    desk.get_by_label("Reason").fill("Abuse of staff.")
-    desk.get_by_role("button", name="Issue the sanction").click()
-    assert "Issued: sanction" in desk.locator("main").inner_text()
-    desk.screenshot(path=str(tmp_path / "console-sanction.png"), full_page=True)
-    office.close()
+    office_suspends(browser, base, server.office, "Eli", tmp_path)
 
     # The host's next sheet naming Eli is refused, the reason beside his row.
     page.get_by_role("link", name="Home").click()
@@ -109,3 +92,25 @@ def test_a_host_posts_tonights_sheet_and_a_suspended_player_is_refused_on_the_pa
     assert forged.status == 400 and "security token" in forged.text()
     context.close()
     assert len(list(tmp_path.glob("console-*.png"))) == 4
+
+
+def office_suspends(browser: Browser, base: str, office_key: str, name: str, tmp_path: Path) -> None:
+    """The office signs in, finds the player by name, and suspends them for two weeks."""
+    office = browser.new_context(viewport={"width": 900, "height": 900})
+    desk = office.new_page()
+    desk.goto(f"{base}/console/sign-in")
+    desk.get_by_label("API key").fill(office_key)
+    desk.get_by_role("button", name="Sign in").click()
+    desk.get_by_role("link", name="Sanctions").click()
+    desk.get_by_label("Player's name").fill(name)
+    desk.get_by_role("button", name="Find the player").click()
+    desk.get_by_role("link", name=f"{name} ({name} Console)").click()
+    desk.get_by_label("Kind").select_option("suspension")
+    desk.get_by_label("Category").select_option("berating")
+    desk.get_by_label("First day").fill(iso(days_ago(0)))
+    desk.get_by_label("Last day").fill(iso(days_ago(-14)))
+    desk.get_by_label("Reason").fill("Abuse of staff.")
+    desk.get_by_role("button", name="Issue the sanction").click()
+    assert "Issued: sanction" in desk.locator("main").inner_text()
+    desk.screenshot(path=str(tmp_path / "console-sanction.png"), full_page=True)
+    office.close()

@@ -1,4 +1,4 @@
-"""The web console's signed-in sessions: an API key, presented once at sign-in, becomes a random
+"""Sign-ins to the web console: an API key, presented once at sign-in, becomes a random
 token for the browser's cookie; the token stands for the key until it expires, the user signs out,
 or the key is revoked. Only the token's hash is kept."""
 
@@ -12,7 +12,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from models.actor import Actor
-from models.entities.console import ConsoleSession
+from models.entities.service import ConsoleSignIn
 from models.infra.clock import utcnow
 from models.services.keys import actor_of_key, authenticate
 
@@ -22,16 +22,16 @@ def _hash(token: str) -> str:
 
 
 def sign_in(session: Session, presented: str, hours: int, request_id: str | None) -> tuple[str, Actor] | None:
-    """A new session for a valid, unrevoked key: (the cookie's token, who it stands for); None
-    for any other key. Sessions that expired are removed on the way."""
+    """A new sign-in for a valid, unrevoked key: (the cookie's token, who it stands for); None
+    for any other key. Sign-ins that expired are removed on the way."""
     actor = authenticate(session, presented, request_id)
     if actor is None or actor.key_id is None:
         return None
     now = utcnow()
-    session.execute(delete(ConsoleSession).where(ConsoleSession.expires_at < now))
+    session.execute(delete(ConsoleSignIn).where(ConsoleSignIn.expires_at < now))
     token = secrets.token_urlsafe(32)
     session.add(
-        ConsoleSession(
+        ConsoleSignIn(
             token_hash=_hash(token),
             api_key_id=actor.key_id,
             created_at=now,
@@ -47,8 +47,8 @@ def signed_in(session: Session, token: str, request_id: str | None) -> Actor | N
     if not token or len(token) > 100:
         return None
     found = session.scalar(
-        select(ConsoleSession).where(
-            ConsoleSession.token_hash == _hash(token), ConsoleSession.expires_at > utcnow()
+        select(ConsoleSignIn).where(
+            ConsoleSignIn.token_hash == _hash(token), ConsoleSignIn.expires_at > utcnow()
         )
     )
     if found is None:
@@ -57,4 +57,4 @@ def signed_in(session: Session, token: str, request_id: str | None) -> Actor | N
 
 
 def sign_out(session: Session, token: str) -> None:
-    session.execute(delete(ConsoleSession).where(ConsoleSession.token_hash == _hash(token)))
+    session.execute(delete(ConsoleSignIn).where(ConsoleSignIn.token_hash == _hash(token)))

@@ -1,0 +1,147 @@
+"""The console's blueprint and what its pages share: a page, the signed-in user, the sign-in
+guard, and the small helpers every group of pages uses (a refused form, an id from a hidden
+field, the fields of a sheet). The pages themselves are in the modules beside this one."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+from functools import cache, wraps
+from typing import Any, TypeVar
+
+from flask import Blueprint, Response, flash, g, redirect, request, url_for
+from flask_wtf import FlaskForm
+
+from api import db
+from api.console.forms import SignOutForm
+from api.embed.theme import stylesheet
+from api.pages import html_page
+from models.actor import PUBLIC, Actor
+from models.entities import Venue
+from models.errors import LeagueError
+from models.services.access import require_venue
+from models.services.console_sign_ins import signed_in
+from models.services.lookup import get_or_raise
+
+bp = Blueprint("console", __name__, url_prefix="/console", template_folder="templates")
+
+COOKIE = "league_console"
+F = TypeVar("F", bound=Callable[..., Any])
+
+CONSOLE_CSS = """
+header.bar{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:center;justify-content:space-between;
+border-bottom:1px solid var(--rule);padding-bottom:8px;margin-bottom:12px}
+nav a{margin-right:12px}
+a{color:var(--s0)}
+label{display:block;font-weight:600;margin:10px 0 4px}
+input,select,textarea,button{font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--muted);
+border-radius:4px;padding:8px;max-width:100%}
+textarea{width:100%;min-height:8rem;font-family:ui-monospace,monospace}
+button{cursor:pointer;font-weight:600;background:var(--s0);color:#fff;border-color:var(--s0);margin-top:12px}
+button.quiet{background:var(--bg);color:var(--fg);border-color:var(--muted)}
+:focus-visible{outline:3px solid var(--s0);outline-offset:2px}
+.error{color:var(--s4);font-weight:600}
+.flash{border-left:4px solid var(--s2);padding:8px 12px;background:var(--stripe)}
+.refused{border-left:4px solid var(--s4);padding:8px 12px;background:var(--stripe)}
+.warnings{border-left:4px solid var(--s1);padding:8px 12px;background:var(--stripe)}
+td.problem{color:var(--s4);font-weight:600}
+@media print{header.bar,nav,form,.noprint{display:none}}
+"""
+
+
+@cache
+def console_css() -> str:
+    return stylesheet("light") + CONSOLE_CSS
+
+
+def page(template: str, status: int = 200, **context: Any) -> Response:
+    """A console page: its stylesheet allowed by hash and nothing else; never framed; never
+    kept by a browser or proxy (it shows the signed-in user's data)."""
+    response = html_page(
+        template,
+        console_css(),
+        status,
+        frame_ancestors="'none'",
+        forms="'self'",
+        theme="light",
+        actor=current(),
+        sign_out=SignOutForm(),
+        **context,
+    )
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def refused_form() -> Response:
+    """A post without its form's valid CSRF token, or with hand-edited hidden fields: a 400
+    that changes nothing."""
+    return page("console/refused_form.html", 400)
+
+
+def token_missing(form: FlaskForm) -> bool:
+    """Whether a posted form failed on its CSRF token (refused whole, not shown again)."""
+    return "csrf_token" in form.errors
+
+
+def hidden_id(value: str | None) -> int | None:
+    """An id or version from a hidden field: digits, else None (a hand-edited field names
+    nothing)."""
+    text = (value or "").strip()
+    return int(text) if text.isdigit() and len(text) <= 10 else None
+
+
+def sheet_fields(venue: Venue, day: date | str, session_no: int | str, kind: str) -> dict[str, str]:
+    """The fields a sheet's query string would give the API: which venue, night and session."""
+    return {
+        "venue_id": str(venue.id),
+        "date": day if isinstance(day, str) else day.isoformat(),
+        "session": str(session_no),
+        "kind": kind,
+    }
+
+
+def current() -> Actor:
+    """The signed-in user (the key signed in with), or the public."""
+    actor: Actor = g.get("console_actor") or PUBLIC
+    return actor
+
+
+@bp.before_request
+def _who() -> None:
+    """The signed-in user of this browser, from the cookie's token (None: signed out)."""
+    token = request.cookies.get(COOKIE, "")
+    g.console_actor = signed_in(db.session(), token, g.get("request_id")) if token else None
+
+
+def signed_in_only(view: F) -> F:
+    @wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if g.get("console_actor") is None:
+            return redirect(url_for("console.sign_in_page", next=request.path))
+        return view(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def hosted_venue(venue_id: int, why: str = "you post results for your own venues") -> Venue:
+    """The venue, if the signed-in user acts for it (its hosts, or the office)."""
+    venue = get_or_raise(db.session(), Venue, venue_id, "venue")
+    require_venue(current(), venue.id, why)
+    return venue
+
+
+def with_reason(form: Any, back: str, missing: str, act: Callable[[str], str], failed: str) -> Any:
+    """A change that needs a reason (lift, void, merge, undo): a form without its token is
+    refused; without a reason nothing happens and the page says so; else the change is made, or
+    its refusal told. Then back to the page it was made from."""
+    if not form.validate_on_submit():
+        return refused_form()
+    reason = (form.reason.data or "").strip()
+    if not reason:
+        flash(missing)
+    else:
+        try:
+            flash(act(reason))
+        except LeagueError as refusal:
+            flash(f"{failed}{refusal.detail}")
+    return redirect(back)

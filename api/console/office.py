@@ -1,0 +1,149 @@
+"""The office's own pages in the console: API keys (a host key made and shown once, a key
+revoked), the audit log (R18), and possible duplicate players merged, or merges undone (R5, R17).
+The services refuse anyone but the office themselves."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from flask import flash, redirect, request, url_for
+
+from api import db
+from api.console.base import (
+    bp,
+    current,
+    hidden_id,
+    page,
+    refused_form,
+    signed_in_only,
+    token_missing,
+    with_reason,
+)
+from api.console.forms import AuditQueryForm, KeyForm, MergeForm, RevokeForm, UndoForm
+from models.entities import Player
+from models.errors import LeagueError
+from models.infra.clock import utcnow
+from models.services.access import require_office
+from models.services.audit_queries import AuditFilters, list_audit_entries
+from models.services.keys import create_key, get_key, list_keys, revoke_key
+from models.services.league_queries import venues_of_actor
+from models.services.lookup import get_or_raise
+from models.services.merge_queries import get_merge, list_merges
+from models.services.merges import merge_players, undo_merge
+from models.services.paging import PageRequest
+from models.services.player_queries import duplicate_candidates, players_by_id
+
+
+@bp.route("/keys", methods=["GET", "POST"])
+@signed_in_only
+def keys() -> Any:
+    """Every key (never a secret but the new one's, once), a host key made for a venue, a key
+    revoked."""
+    session, actor = db.session(), current()
+    listed = list_keys(session, actor, PageRequest(1, 500)).items
+    form = KeyForm()
+    form.venue_id.choices = [(str(v.id), v.name) for v in venues_of_actor(session, actor)]
+    made, status = None, 200
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            if token_missing(form):
+                return refused_form()
+            status = 400
+        else:
+            try:
+                venue = hidden_id(form.venue_id.data)
+                made = create_key(
+                    session, actor, form.name.data.strip(), "host", [] if venue is None else [venue]
+                )
+            except LeagueError as refusal:
+                form.name.errors = [refusal.detail]
+                status = refusal.status
+            else:
+                listed = list_keys(session, actor, PageRequest(1, 500)).items
+    context = {"form": form, "keys": listed, "made": made, "revoke": RevokeForm(formdata=None)}
+    return page("console/keys.html", status, **context)
+
+
+@bp.route("/keys/<id:key_id>/revoke", methods=["POST"])
+@signed_in_only
+def revoke(key_id: int) -> Any:
+    session, actor = db.session(), current()
+    require_office(actor, "revokes API keys")
+    if not RevokeForm().validate_on_submit():
+        return refused_form()
+    key = get_key(session, actor, key_id)
+    revoke_key(session, actor, key)
+    flash(f"Revoked: key {key.id} ({key.name}). It no longer works, in the API or here.")
+    return redirect(url_for("console.keys"))
+
+
+@bp.route("/audit")
+@signed_in_only
+def audit() -> Any:
+    """R18: who changed what, newest first, filtered."""
+    form = AuditQueryForm(request.args)
+    filters = AuditFilters()
+    if form.validate():
+        filters = AuditFilters(
+            entity=form.entity.data or None,
+            entity_id=form.entity_id.data,
+            action=form.action.data or None,
+            actor=form.actor.data or None,
+        )
+    entries = list_audit_entries(db.session(), current(), filters, PageRequest(1, 100)).items
+    return page("console/audit.html", form=form, entries=entries)
+
+
+@bp.route("/duplicates")
+@signed_in_only
+def duplicates() -> Any:
+    """R5, R17: players registered in the last 60 days whose names closely match others, to merge
+    (the newer into the older, or as the office judges), and the latest merges, to undo."""
+    session = db.session()
+    merges = list_merges(session, current(), PageRequest(1, 20)).items
+    candidates = duplicate_candidates(session, utcnow() - timedelta(days=60))
+    names = players_by_id(session, {m.survivor_id for m in merges} | {m.duplicate_id for m in merges})
+    return page(
+        "console/duplicates.html",
+        candidates=candidates,
+        merges=merges,
+        names=names,
+        merge=MergeForm(formdata=None),
+        undo=UndoForm(formdata=None),
+    )
+
+
+@bp.route("/players/<id:player_id>/merge", methods=["POST"])
+@signed_in_only
+def merge(player_id: int) -> Any:
+    """R17: the duplicate's results, sanctions and details move to this player; undoable."""
+    session, actor = db.session(), current()
+    require_office(actor, "merges players and undoes merges", rule="R17")
+    survivor = get_or_raise(session, Player, player_id, "player")
+    form = MergeForm()
+    missing = "Not merged: give the reason they are the same person (it is kept with the merge)."
+
+    def merged(reason: str) -> str:
+        duplicate = hidden_id(form.duplicate_id.data)
+        if duplicate is None:
+            return missing
+        done = merge_players(session, actor, survivor, duplicate, reason)
+        into = f"{survivor.display_name} ({survivor.id})"
+        return f"Merged: player {done.duplicate_id} into {into}, merge {done.id}."
+
+    return with_reason(form, url_for("console.duplicates"), missing, merged, "Not merged: ")
+
+
+@bp.route("/merges/<id:merge_id>/undo", methods=["POST"])
+@signed_in_only
+def undo(merge_id: int) -> Any:
+    session, actor = db.session(), current()
+    done = get_merge(session, actor, merge_id)
+
+    def undone(reason: str) -> str:
+        undo_merge(session, actor, done, reason)
+        return f"Undone: merge {done.id}; player {done.duplicate_id} is on their own again."
+
+    missing = "Not undone: give the reason (it is kept with the merge)."
+    return with_reason(UndoForm(), url_for("console.duplicates"), missing, undone, "Not undone: ")

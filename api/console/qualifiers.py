@@ -1,0 +1,82 @@
+"""The office's season in the console (R12-R14): the seasons running today at a glance (venues to
+chase, provisional qualifiers), and a season's qualifier lists, ties at the cut settled by the
+league's draw, then published."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from flask import flash, redirect, request, url_for
+
+from api import db
+from api.console.base import bp, current, hidden_id, page, refused_form, signed_in_only
+from api.console.forms import PublishForm
+from models.entities import Season
+from models.errors import LeagueError
+from models.infra.clock import today
+from models.services.access import require_office
+from models.services.lookup import get_or_raise
+from models.services.paging import PageRequest
+from models.services.qualification import publish
+from models.services.qualification_queries import season_qualification
+from models.services.report_queries import missing_reports
+from models.services.season_queries import list_seasons
+
+
+@bp.route("/seasons")
+@signed_in_only
+def seasons() -> Any:
+    """The seasons running today at a glance: venues with no report this week, to chase, and each
+    venue's provisional qualifiers (R12)."""
+    require_office(current(), "follows the seasons here")
+    session = db.session()
+    monday = today() - timedelta(days=today().weekday())
+    running = list_seasons(session, PageRequest(1, 20), active_on=today()).items
+    glance = [
+        {
+            "season": season,
+            "missing": missing_reports(session, season, monday),
+            "lists": season_qualification(session, season, changes=False).lists,
+        }
+        for season in running
+    ]
+    return page("console/seasons.html", glance=glance, monday=monday)
+
+
+@bp.route("/seasons/<id:season_id>/qualifiers", methods=["GET", "POST"])
+@signed_in_only
+def qualifiers(season_id: int) -> Any:
+    """R12-R14: every venue's list with who was skipped and why; ties at the cut settled by the
+    league's draw (ticked here), then the lists published, after the season's last day."""
+    session, actor = db.session(), current()
+    require_office(actor, "publishes qualifier lists")
+    season = get_or_raise(session, Season, season_id, "season")
+    form = PublishForm()
+    refusal: LeagueError | None = None
+    status = 200
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            return refused_form()
+        try:
+            published = publish(
+                session, actor, season, (form.note.data or "").strip() or None, _settlements()
+            )
+        except LeagueError as refused:
+            refusal, status = refused, refused.status
+        else:
+            flash(f"Published: the lists of {season.name} ({len(published.lists)} venues).")
+            return redirect(url_for("console.qualifiers", season_id=season.id))
+    found = season_qualification(session, season, changes=False)
+    return page("console/qualifiers.html", status, season=season, found=found, form=form, refusal=refusal)
+
+
+def _settlements() -> list[dict[str, int]]:
+    """The ties ticked as settled by the draw: `venue:player` pairs (hand-edited ones name nobody)."""
+    settled = []
+    for ticked in request.form.getlist("settle"):
+        venue_id, _, player_id = ticked.partition(":")
+        venue, player = hidden_id(venue_id), hidden_id(player_id)
+        if venue is not None and player is not None:
+            settled.append({"venue_id": venue, "player_id": player})
+    return settled

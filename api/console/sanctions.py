@@ -1,0 +1,130 @@
+"""Sanctions in the console (R15, R16): the office finds a player, issues a sanction with the
+API's checks beside the fields, lifts one with a reason; a venue's hosts print the door list."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import flash, redirect, request, url_for
+from marshmallow import ValidationError
+
+from api import db
+from api.console.base import (
+    bp,
+    current,
+    hidden_id,
+    hosted_venue,
+    page,
+    refused_form,
+    signed_in_only,
+    token_missing,
+    with_reason,
+)
+from api.console.forms import LiftForm, SanctionForm, SearchForm
+from api.errors import flatten_messages
+from api.sanctions.schemas import SanctionIn
+from models.entities import Player
+from models.errors import LeagueError
+from models.infra.clock import today
+from models.services.access import require_office
+from models.services.discipline import issue_sanction, lift_sanction
+from models.services.discipline_queries import SanctionFilters, door_list, get_sanction, list_sanctions
+from models.services.league_queries import venues_of_actor
+from models.services.lookup import get_or_raise
+from models.services.paging import PageRequest
+from models.services.player_queries import search_players
+
+SANCTION_IN = SanctionIn()
+OFFICE_WORK = "issues and lifts sanctions"
+
+
+@bp.route("/sanctions")
+@signed_in_only
+def sanctions() -> Any:
+    """Find a player to sanction (by name), and the sanctions issued lately."""
+    session, actor = db.session(), current()
+    require_office(actor, OFFICE_WORK)
+    search = SearchForm(request.args)
+    found = search_players(session, actor, PageRequest(1, 20), search.q.data) if search.q.data else None
+    recent = list_sanctions(session, actor, SanctionFilters(), PageRequest(1, 30))
+    return page("console/sanctions.html", search=search, found=found, recent=recent.items)
+
+
+@bp.route("/players/<id:player_id>/sanctions", methods=["GET", "POST"])
+@signed_in_only
+def player_sanctions(player_id: int) -> Any:
+    """R15: a player's sanctions, to lift one; and a new one, checked as the API checks it."""
+    session, actor = db.session(), current()
+    require_office(actor, OFFICE_WORK)
+    player = get_or_raise(session, Player, player_id, "player")
+    form = SanctionForm()
+    form.venue_id.choices = [("", "—")] + [(str(v.id), v.name) for v in venues_of_actor(session, actor)]
+    problems: dict[str, list[str]] = {}
+    status = 200
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            if token_missing(form):
+                return refused_form()
+            problems = {name: list(errors) for name, errors in form.errors.items()}
+            status = 400
+        else:
+            try:
+                issued = issue_sanction(session, actor, SANCTION_IN.load(_sanction_body(player, form)))
+            except ValidationError as invalid:
+                problems, status = flatten_messages(invalid.messages), 422
+            except LeagueError as refusal:
+                problems, status = dict(refusal.errors or {"": [refusal.detail]}), refusal.status
+            else:
+                kind = issued.kind.replace("_", " ")
+                flash(f"Issued: sanction {issued.id}, a {kind} of {player.display_name}.")
+                return redirect(url_for("console.player_sanctions", player_id=player.id))
+    listed = list_sanctions(session, actor, SanctionFilters(player_id=player.id), PageRequest(1, 100)).items
+    return page(
+        "console/player_sanctions.html",
+        status,
+        player=player,
+        form=form,
+        problems=problems,
+        sanctions=listed,
+        lift=LiftForm(formdata=None),
+    )
+
+
+def _sanction_body(player: Player, form: SanctionForm) -> dict[str, Any]:
+    """The form as the API's body: what was left empty is left out."""
+    raw = {
+        "player_id": player.id,
+        "kind": form.kind.data,
+        "category": form.category.data,
+        "venue_id": hidden_id(form.venue_id.data),
+        "first_day": form.first_day.data.isoformat() if form.first_day.data else None,
+        "last_day": form.last_day.data.isoformat() if form.last_day.data else None,
+        "reason": form.reason.data or "",
+    }
+    return {name: value for name, value in raw.items() if value is not None}
+
+
+@bp.route("/sanctions/<id:sanction_id>/lift", methods=["POST"])
+@signed_in_only
+def lift(sanction_id: int) -> Any:
+    """R15: end a sanction early, with the reason kept."""
+    session, actor = db.session(), current()
+    require_office(actor, OFFICE_WORK)
+    sanction = get_sanction(session, actor, sanction_id)
+
+    def lifted(reason: str) -> str:
+        lift_sanction(session, actor, sanction, reason)
+        return f"Lifted: sanction {sanction.id}."
+
+    back = url_for("console.player_sanctions", player_id=sanction.player_id)
+    missing = "Give the reason the sanction ends early: it is kept with the record."
+    return with_reason(LiftForm(), back, missing, lifted, "")
+
+
+@bp.route("/venues/<id:venue_id>/door-list")
+@signed_in_only
+def door(venue_id: int) -> Any:
+    """R16: who may not play at the venue tonight, and why: printable for the door."""
+    venue = hosted_venue(venue_id, "the door list is for its hosts")
+    barred = door_list(db.session(), current(), venue.id, today())
+    return page("console/door_list.html", venue=venue, day=today(), barred=barred)

@@ -1,0 +1,73 @@
+"""The service's own tables, which are not league data: the data version (every change to league
+data moves it on, in the change's own transaction: database triggers, migration 0008, so cached
+answers keyed by it are never stale), the stored answers of idempotent requests, and the web
+console's sign-ins. None of them has data-version triggers (`UNVERSIONED_TABLES`)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    CheckConstraint,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import Mapped, mapped_column
+
+from models.entities.base import Base
+from models.infra.clock import utcnow
+
+# Tables whose changes are not league data: the version itself, Alembic's bookkeeping, the
+# stored answers of idempotent requests (they replay an answer, they are never read as data), and
+# the web console's sign-ins.
+UNVERSIONED_TABLES = frozenset({"data_version", "alembic_version", "idempotent_requests", "console_sessions"})
+
+
+class DataVersion(Base):
+    __tablename__ = "data_version"
+    __table_args__ = (CheckConstraint("id = 1", name="single_row"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    # Moves on with every change: each changed row on SQLite, each changing statement on PostgreSQL.
+    version: Mapped[int] = mapped_column(BigInteger)
+    # A random token, renewed when the database is restored from a backup: versions then repeat,
+    # so cached answers of the abandoned timeline must not be taken for the restored one's.
+    epoch: Mapped[str] = mapped_column(String(32))
+
+
+class IdempotentRequest(Base):
+    """A write answered under an Idempotency-Key: a retry with the same key and body gets the
+    same answer without storing anything again. Scoped to the API key; kept 48 hours
+    (`api/idempotency.py`, the only code that uses it)."""
+
+    __tablename__ = "idempotent_requests"
+    __table_args__ = (UniqueConstraint("api_key_id", "idempotency_key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    api_key_id: Mapped[int] = mapped_column(Integer)
+    idempotency_key: Mapped[str] = mapped_column(String(255))
+    request_hash: Mapped[str] = mapped_column(String(64))
+    status_code: Mapped[int] = mapped_column(Integer)
+    response_body: Mapped[Any] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, index=True)
+
+
+class ConsoleSignIn(Base):
+    """A sign-in to the web console: a random token in the browser's cookie stands for an API key
+    kept here by its id (the key itself never reaches the browser after sign-in). The table keeps
+    its first name, console_sessions."""
+
+    __tablename__ = "console_sessions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    # sha256 of the cookie's token: a copy of this table opens no sign-in.
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    api_key_id: Mapped[int] = mapped_column(ForeignKey("api_keys.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime, index=True)
