@@ -24,7 +24,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 from app import create_app  # noqa: E402
 from models.infra.migrate import alembic_config, upgrade  # noqa: E402
-from tests.browser.conftest import CHROMIUM_ARGS  # noqa: E402
+from tests.support.browser import CHROMIUM_ARGS  # noqa: E402
 
 SHOTS = {
     # name: (query, viewport width, height)

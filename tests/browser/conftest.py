@@ -9,7 +9,6 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, sync_playwright
 
-# CHROMIUM_ARGS is imported from here by scripts/screenshots.py too.
 from tests.support.browser import CHROMIUM, CHROMIUM_ARGS
 
 
