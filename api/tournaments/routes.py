@@ -15,6 +15,7 @@ from werkzeug.exceptions import BadRequest
 from api import db
 from api.auth import current_actor, host_or_office
 from api.blueprint import Blueprint
+from api.contract import ID, conflicts, links, preconditioned
 from api.errors import flatten_messages
 from api.fields import utc_timestamp
 from api.idempotency import idempotent
@@ -252,6 +253,12 @@ class TournamentsViews(MethodView):
     @blp.doc(operationId="post_report")
     @host_or_office
     @idempotent
+    @conflicts
+    @links(
+        GetReport=("get_report", {"tournament_id": ID}),
+        CorrectReport=("correct_report", {"tournament_id": ID}),
+        VoidReport=("void_report", {"tournament_id": ID}),
+    )
     @blp.arguments(CsvQuery, location="query")
     @blp.doc(requestBody=REPORT_BODY)
     @blp.response(201, ReportWritten)
@@ -293,6 +300,8 @@ class TournamentByIdViews(MethodView):
         return report, 200, {"ETag": f'"{version_tag(report)}.{g.get("cache_key", "")[:24]}"'}
 
     @host_or_office
+    @conflicts
+    @preconditioned
     @blp.arguments(CsvQuery, location="query")
     @blp.doc(
         requestBody={
@@ -329,6 +338,8 @@ class TournamentByIdViews(MethodView):
 class TournamentVoidViews(MethodView):
     @blp.doc(operationId="void_report")
     @host_or_office
+    @conflicts
+    @preconditioned
     @blp.arguments(VoidIn)
     @blp.response(200, ReportOut)
     def post(self, data: dict[str, Any], tournament_id: int) -> Any:
