@@ -37,6 +37,9 @@ settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True
 settings.register_profile("dev", deadline=None, print_blob=True)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
+# Every answer of the spec's operations in any test is one the spec lists.
+pytest_plugins = ["tests.answers_documented"]
+
 DEFAULT_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 
 
