@@ -4,17 +4,22 @@ An apispec plugin completes each operation as flask-smorest adds it, from what t
 already says (its method, path parameters, roles) and what its view declares (api/contract.py:
 @conflicts, @preconditioned, @links; api/idempotency.py: @idempotent): the error answers it can
 give (400, 401, 403, 404, 409, 412, 413, 422, 429), 304 for GETs (every GET answer carries an
-ETag), its links, and the headers every answer carries (X-Request-ID; ETag; rate limits;
-Retry-After on a 429). The views declare their operationId, schemas and the rest."""
+ETag), who may call it (`security`: a key optional where the public may), its links, and the
+headers every answer carries (X-Request-ID; ETag; rate limits; Retry-After on a 429). The views
+declare their operationId, schemas and the rest. Request bodies name no `default` (a generator
+would make such a field required); their descriptions say what a field left out means."""
 
 from __future__ import annotations
 
+import json
 from copy import deepcopy
 from typing import Any
 
 from apispec import APISpec, BasePlugin
+from marshmallow import Schema
 
 from api import contract
+from api.schemas import Answer
 from models.entities import CHART_KINDS, DOUBLE_QUALIFIER_POLICIES, ROLES, STATUSES, TOURNAMENT_KINDS
 from models.rules.discipline import CATEGORIES, KINDS
 from models.rules.notices import NOTICE_CODES
@@ -89,6 +94,10 @@ def error_headers(status: int) -> dict[str, str]:
 
 METHODS = ("get", "post", "put", "patch", "delete")
 WRITES = ("post", "put", "patch")
+# Who may call an operation that names no roles (api/auth.py requires a key of them): anyone, and
+# a key may be sent (it can show more, e.g. a player's personal fields to the office). Said once,
+# at the root: openapi-python-client reads any operation-level security as "a key is required".
+KEY_OPTIONAL: list[dict[str, list[str]]] = [{}, {"bearerAuth": []}]
 
 
 class ContractPlugin(BasePlugin):
@@ -97,16 +106,23 @@ class ContractPlugin(BasePlugin):
 
     def init_spec(self, spec: APISpec) -> None:
         super().init_spec(spec)
+        spec.options.setdefault("security", KEY_OPTIONAL)
         self._by_values = {frozenset(values): name for name, values in ENUMS.items()}
         for name, values in ENUMS.items():
             spec.components.schema(name, {"type": "string", "enum": list(values)})
 
-    def schema_helper(self, name: str, definition: dict[str, Any], **_: Any) -> None:
-        """A property (or list item) with one of the league's enumerations refers to its schema."""
-        for prop in (definition or {}).get("properties", {}).values():
+    def schema_helper(self, name: str, definition: dict[str, Any], schema: Any = None, **_: Any) -> None:
+        """A property (or list item) with one of the league's enumerations refers to its schema;
+        a request body's defaults go into its descriptions."""
+        properties = (definition or {}).get("properties", {})
+        for prop in properties.values():
             for target in (prop, prop.get("items")):
                 if isinstance(target, dict):
                     self._refer(target)
+        if is_request_body(schema):
+            partial = getattr(schema, "partial", None)  # True, or the names of the partial fields
+            for field_name, prop in properties.items():
+                describe_default(prop, partial=partial is True or field_name in (partial or ()))
 
     def _refer(self, prop: dict[str, Any]) -> None:
         values = prop.get("enum")
@@ -132,6 +148,25 @@ class ContractPlugin(BasePlugin):
                 complete_operation(path, method, operation)
 
 
+def is_request_body(schema: Any) -> bool:
+    """A schema that loads what callers send (every answer's schema derives from Answer)."""
+    klass = schema if isinstance(schema, type) else type(schema)
+    return issubclass(klass, Schema) and not issubclass(klass, Answer)
+
+
+def describe_default(prop: dict[str, Any], *, partial: bool) -> None:
+    """A request field's default, said in words rather than as `default` (openapi-typescript makes
+    a property with a default required, in requests too). A PATCH (a partial schema) applies no
+    default: a field left out keeps its value."""
+    if "default" not in prop:
+        return
+    default = prop.pop("default")
+    if partial:
+        return
+    said = f"Default when left out: {default if isinstance(default, str) else json.dumps(default)}."
+    prop["description"] = f"{prop['description']} {said}" if prop.get("description") else said
+
+
 def complete_operation(path: str, method: str, operation: dict[str, Any]) -> None:
     """Everything the plugin adds to one operation, from what it and its view declare."""
     # Status codes come as ints or strings: make them strings, as the spec writes them.
@@ -151,6 +186,8 @@ def complete_operation(path: str, method: str, operation: dict[str, Any]) -> Non
     links = operation.pop(contract.LINKS, None)
     if links and successes:
         successes[0]["links"] = links
+    if not path.startswith("/api/"):
+        operation.setdefault("security", [])  # the health check and embeds read no key
 
 
 def success_headers(path: str, *, etag: bool) -> dict[str, str]:
