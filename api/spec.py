@@ -1,17 +1,25 @@
 """The spec as a client contract: what every operation can answer, and the headers it sends.
 
 An apispec plugin completes each operation as flask-smorest adds it, from what the operation
-already says (its method, path parameters, roles): the error answers it can give (400, 401, 403,
-404, 409, 413, 422, 429), 304 for GETs (every GET answer carries an ETag), and the headers every
-answer carries (X-Request-ID; ETag; rate limits; Retry-After on a 429). The views declare their
-operationId, schemas and the rest."""
+already says (its method, path parameters, roles) and what its view declares (api/contract.py:
+@conflicts, @preconditioned, @links; api/idempotency.py: @idempotent): the error answers it can
+give (400, 401, 403, 404, 409, 412, 413, 422, 429), 304 for GETs (every GET answer carries an
+ETag), who may call it (`security`: a key optional where the public may), its links, and the
+headers every answer carries (X-Request-ID; ETag; rate limits; Retry-After on a 429). The views
+declare their operationId, schemas and the rest. Request bodies name no `default` (a generator
+would make such a field required); their descriptions say what a field left out means."""
 
 from __future__ import annotations
 
+import json
+from copy import deepcopy
 from typing import Any
 
 from apispec import APISpec, BasePlugin
+from marshmallow import Schema
 
+from api import contract
+from api.schemas import Answer
 from models.entities import CHART_KINDS, DOUBLE_QUALIFIER_POLICIES, ROLES, STATUSES, TOURNAMENT_KINDS
 from models.rules.discipline import CATEGORIES, KINDS
 from models.rules.notices import NOTICE_CODES
@@ -31,26 +39,6 @@ ENUMS: dict[str, tuple[str, ...]] = {
     "NoticeCode": NOTICE_CODES,
 }
 
-# Writes that can meet a conflict (409): a name or slot taken, a record already voided, lifted,
-# withdrawn, merged or undone, an Idempotency-Key reused with another body.
-CONFLICTS = {
-    "create_region",
-    "create_venue",
-    "update_venue",
-    "create_points_chart",
-    "create_player",
-    "update_player",
-    "merge_players",
-    "undo_player_merge",
-    "post_report",
-    "correct_report",
-    "void_report",
-    "create_sanction",
-    "lift_sanction",
-    "create_disqualification",
-    "withdraw_disqualification",
-}
-
 HEADERS: dict[str, dict[str, Any]] = {
     "X_REQUEST_ID": {
         "description": "The request's id (the caller's own X-Request-ID when sane); problems name it too.",
@@ -61,63 +49,19 @@ HEADERS: dict[str, dict[str, Any]] = {
     "RATELIMIT_RESET": {"description": "When the window resets (Unix time).", "schema": {"type": "integer"}},
     "RETRY_AFTER": {"description": "Seconds to wait before trying again.", "schema": {"type": "integer"}},
 }
-# What a created record's id leads to (OpenAPI links: generated clients and schemathesis' stateful
-# runs follow them): operation -> {link name: (operation it leads to, that operation's id parameter)}.
-# What an answer's ids lead to (OpenAPI links: generated clients and schemathesis' stateful phase
-# follow them): operation -> {link: (target operation, {parameter: where its value comes from})}.
-ID = "$response.body#/id"
-LINKS: dict[str, dict[str, tuple[str, dict[str, str]]]] = {
-    "post_report": {
-        "GetReport": ("get_report", {"tournament_id": ID}),
-        "CorrectReport": ("correct_report", {"tournament_id": ID}),
-        "VoidReport": ("void_report", {"tournament_id": ID}),
-    },
-    "create_player": {
-        "GetPlayer": ("get_player", {"player_id": ID}),
-        "UpdatePlayer": ("update_player", {"player_id": ID}),
-        "GetPlayerSanctions": ("get_player_sanctions", {"player_id": ID}),
-        "MergeIntoPlayer": ("merge_players", {"player_id": ID}),
-    },
-    "merge_players": {
-        "GetPlayerMerge": ("get_player_merge", {"merge_id": "$response.body#/merge_id"}),
-        "UndoPlayerMerge": ("undo_player_merge", {"merge_id": "$response.body#/merge_id"}),
-    },
-    "create_sanction": {
-        "GetSanction": ("get_sanction", {"sanction_id": ID}),
-        "LiftSanction": ("lift_sanction", {"sanction_id": ID}),
-    },
-    "create_disqualification": {
-        "WithdrawDisqualification": (
-            "withdraw_disqualification",
-            {"season_id": "$request.path.season_id", "disqualification_id": ID},
-        ),
-    },
-    "create_season": {
-        "GetSeason": ("get_season", {"season_id": ID}),
-        "UpdateSeason": ("update_season", {"season_id": ID}),
-        "ListDisqualifications": ("list_disqualifications", {"season_id": ID}),
-        "Disqualify": ("create_disqualification", {"season_id": ID}),
-    },
-    "create_venue": {
-        "GetVenue": ("get_venue", {"venue_id": ID}),
-        "UpdateVenue": ("update_venue", {"venue_id": ID}),
-    },
-    "create_region": {"GetRegion": ("get_region", {"region_id": ID})},
-    "create_points_chart": {
-        "GetPointsChart": ("get_points_chart", {"chart_id": ID}),
-        "UpdatePointsChart": ("update_points_chart", {"chart_id": ID}),
-    },
-    "create_api_key": {"GetApiKey": ("get_api_key", {"key_id": ID})},
-}
-
-# Changes that may be made against the version read (If-Match: a 412 once it moved on).
-PRECONDITIONED = {"correct_report", "void_report"}
 IF_MATCH = {
     "in": "header",
     "name": "If-Match",
     "required": False,
     "schema": {"type": "string"},
     "description": "The report's ETag from a GET (or an earlier change): 412 if the report changed since.",
+}
+IF_NONE_MATCH = {
+    "in": "header",
+    "name": "If-None-Match",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": "An ETag from an earlier answer: 304 when nothing changed.",
 }
 IDEMPOTENCY_KEY = {
     "in": "header",
@@ -148,22 +92,37 @@ def error_headers(status: int) -> dict[str, str]:
     return headers
 
 
+METHODS = ("get", "post", "put", "patch", "delete")
+WRITES = ("post", "put", "patch")
+# Who may call an operation that names no roles (api/auth.py requires a key of them): anyone, and
+# a key may be sent (it can show more, e.g. a player's personal fields to the office). Said once,
+# at the root: openapi-python-client reads any operation-level security as "a key is required".
+KEY_OPTIONAL: list[dict[str, list[str]]] = [{}, {"bearerAuth": []}]
+
+
 class ContractPlugin(BasePlugin):
     """Completes every operation's answers (see the module's docstring), and names the league's
     enumerations."""
 
     def init_spec(self, spec: APISpec) -> None:
         super().init_spec(spec)
+        spec.options.setdefault("security", KEY_OPTIONAL)
         self._by_values = {frozenset(values): name for name, values in ENUMS.items()}
         for name, values in ENUMS.items():
             spec.components.schema(name, {"type": "string", "enum": list(values)})
 
-    def schema_helper(self, name: str, definition: dict[str, Any], **_: Any) -> None:
-        """A property (or list item) with one of the league's enumerations refers to its schema."""
-        for prop in (definition or {}).get("properties", {}).values():
+    def schema_helper(self, name: str, definition: dict[str, Any], schema: Any = None, **_: Any) -> None:
+        """A property (or list item) with one of the league's enumerations refers to its schema;
+        a request body's defaults go into its descriptions."""
+        properties = (definition or {}).get("properties", {})
+        for prop in properties.values():
             for target in (prop, prop.get("items")):
                 if isinstance(target, dict):
                     self._refer(target)
+        if is_request_body(schema):
+            partial = getattr(schema, "partial", None)  # True, or the names of the partial fields
+            for field_name, prop in properties.items():
+                describe_default(prop, partial=partial is True or field_name in (partial or ()))
 
     def _refer(self, prop: dict[str, Any]) -> None:
         values = prop.get("enum")
@@ -184,71 +143,97 @@ class ContractPlugin(BasePlugin):
     def operation_helper(
         self, path: str | None = None, operations: dict[str, Any] | None = None, **_: Any
     ) -> None:
-        if not path or not operations:
-            return
-        on_api = path.startswith("/api/")
-        # Pages for other sites: public, rate limited, their errors problem+json (or a page, to a
-        # browser asking for HTML).
-        on_embed = path.startswith("/embed/")
-        for method, operation in operations.items():
-            if method not in ("get", "post", "put", "patch", "delete"):
-                continue
-            # Status codes come as ints or strings: make them strings, as the spec writes them.
-            responses: dict[str, Any] = {str(k): v for k, v in operation.get("responses", {}).items()}
-            operation["responses"] = responses
-            for status, response in responses.items():
-                if isinstance(response, dict) and status.startswith("2"):
-                    headers = response.setdefault("headers", {})
-                    headers["X-Request-ID"] = "X_REQUEST_ID"
-                    if on_api or on_embed:
-                        headers.update(RATE_HEADERS)
-                    if method == "get":
-                        headers["ETag"] = "ETAG"
-            if operation.pop("x-idempotent", False):
-                operation.setdefault("parameters", []).append(IDEMPOTENCY_KEY)
-            if method == "get":
-                responses.setdefault("304", "NOT_MODIFIED")
-                operation.setdefault("parameters", []).append(
-                    {
-                        "in": "header",
-                        "name": "If-None-Match",
-                        "required": False,
-                        "schema": {"type": "string"},
-                        "description": "An ETag from an earlier answer: 304 when nothing changed.",
-                    }
-                )
-            if not (on_api or on_embed):
-                continue
-            writes = method in ("post", "put", "patch")
-            wanted = (
-                {"429": "TOO_MANY_REQUESTS"}
-                if on_embed
-                else {"401": "UNAUTHORIZED", "429": "TOO_MANY_REQUESTS"}
-            )
-            if operation.get("x-roles"):
-                wanted["403"] = "FORBIDDEN"
-            if "{" in path:
-                wanted["404"] = "NOT_FOUND"
-            if any(p.get("in") == "query" for p in operation.get("parameters", []) if isinstance(p, dict)):
-                wanted["400"] = "BAD_REQUEST"  # an unknown query parameter
-            if writes:
-                wanted.update(
-                    {"400": "BAD_REQUEST", "413": "REQUEST_ENTITY_TOO_LARGE", "422": "UNPROCESSABLE_ENTITY"}
-                )
-            if operation.get("operationId") in CONFLICTS:
-                wanted["409"] = "CONFLICT"
-            links = LINKS.get(operation.get("operationId", ""))
-            done = next((r for status, r in sorted(responses.items()) if status.startswith("2")), None)
-            if links and isinstance(done, dict):
-                done["links"] = {
-                    name: {"operationId": target, "parameters": parameters}
-                    for name, (target, parameters) in links.items()
-                }
-            if operation.get("operationId") in PRECONDITIONED:
-                wanted["412"] = "PRECONDITION_FAILED"
-                operation.setdefault("parameters", []).append(IF_MATCH)
-                for status, response in responses.items():
-                    if isinstance(response, dict) and status.startswith("2"):
-                        response.setdefault("headers", {})["ETag"] = "ETAG"
-            for status, name in wanted.items():
-                responses.setdefault(status, name)
+        for method, operation in (operations or {}).items():
+            if path and method in METHODS:
+                complete_operation(path, method, operation)
+
+
+def is_request_body(schema: Any) -> bool:
+    """A schema that loads what callers send (every answer's schema derives from Answer)."""
+    klass = schema if isinstance(schema, type) else type(schema)
+    return issubclass(klass, Schema) and not issubclass(klass, Answer)
+
+
+def describe_default(prop: dict[str, Any], *, partial: bool) -> None:
+    """A request field's default, said in words rather than as `default` (openapi-typescript makes
+    a property with a default required, in requests too). A PATCH (a partial schema) applies no
+    default: a field left out keeps its value."""
+    if "default" not in prop:
+        return
+    default = prop.pop("default")
+    if partial:
+        return
+    said = f"Default when left out: {default if isinstance(default, str) else json.dumps(default)}."
+    prop["description"] = f"{prop['description']} {said}" if prop.get("description") else said
+
+
+def complete_operation(path: str, method: str, operation: dict[str, Any]) -> None:
+    """Everything the plugin adds to one operation, from what it and its view declare."""
+    # Status codes come as ints or strings: make them strings, as the spec writes them.
+    responses: dict[str, Any] = {str(k): v for k, v in operation.get("responses", {}).items()}
+    operation["responses"] = responses
+    for status, name in error_answers(path, method, operation).items():
+        responses.setdefault(status, name)
+    if method == "get":
+        responses.setdefault("304", "NOT_MODIFIED")
+    successes = [r for s, r in sorted(responses.items()) if s.startswith("2") and isinstance(r, dict)]
+    tagged = method == "get" or bool(operation.get(contract.PRECONDITIONED))
+    for response in successes:
+        response.setdefault("headers", {}).update(success_headers(path, etag=tagged))
+    parameters = [*operation.get("parameters", []), *header_parameters(method, operation)]
+    if parameters:
+        operation["parameters"] = parameters
+    links = operation.pop(contract.LINKS, None)
+    if links and successes:
+        successes[0]["links"] = links
+    if not path.startswith("/api/"):
+        operation.setdefault("security", [])  # the health check and embeds read no key
+
+
+def success_headers(path: str, *, etag: bool) -> dict[str, str]:
+    """The headers of every 2xx answer: its request id, the rate limits (API and embeds), and
+    the ETag (of a GET, and of a change made against the version read)."""
+    headers = {"X-Request-ID": "X_REQUEST_ID"}
+    if path.startswith(("/api/", "/embed/")):
+        headers.update(RATE_HEADERS)
+    if etag:
+        headers["ETag"] = "ETAG"
+    return headers
+
+
+def header_parameters(method: str, operation: dict[str, Any]) -> list[dict[str, Any]]:
+    """The request headers an operation reads: Idempotency-Key (@idempotent), If-None-Match (a
+    GET), If-Match (@preconditioned). Copies: one object in two operations would be a YAML alias
+    in openapi.yaml."""
+    read = []
+    if operation.pop("x-idempotent", False):
+        read.append(IDEMPOTENCY_KEY)
+    if method == "get":
+        read.append(IF_NONE_MATCH)
+    if operation.pop(contract.PRECONDITIONED, False):
+        read.append(IF_MATCH)
+    return deepcopy(read)
+
+
+def error_answers(path: str, method: str, operation: dict[str, Any]) -> dict[str, str]:
+    """The errors an operation can answer beyond those its view declares: from its path (a key
+    on /api/, rate limits, ids that may name nothing), its roles, query and body."""
+    if path.startswith("/embed/"):  # pages for other sites: public, rate limited
+        wanted = {"429": "TOO_MANY_REQUESTS"}
+    elif path.startswith("/api/"):
+        wanted = {"401": "UNAUTHORIZED", "429": "TOO_MANY_REQUESTS"}
+    else:
+        return {}
+    if operation.get("x-roles"):
+        wanted["403"] = "FORBIDDEN"
+    if "{" in path:
+        wanted["404"] = "NOT_FOUND"
+    if any(p.get("in") == "query" for p in operation.get("parameters", []) if isinstance(p, dict)):
+        wanted["400"] = "BAD_REQUEST"  # an unknown query parameter
+    if method in WRITES:
+        wanted.update(
+            {"400": "BAD_REQUEST", "413": "REQUEST_ENTITY_TOO_LARGE", "422": "UNPROCESSABLE_ENTITY"}
+        )
+    if operation.get("x-idempotent"):
+        wanted["409"] = "CONFLICT"  # the key reused with another body
+    return wanted

@@ -32,6 +32,9 @@ settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True
 settings.register_profile("dev", deadline=None, print_blob=True)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
+# Every answer of the spec's operations in any test is one the spec lists.
+pytest_plugins = ["tests.support.answers_documented"]
+
 
 @pytest.fixture(scope="session")
 def scratch(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ScratchDatabases]:

@@ -10,6 +10,7 @@ from api import db
 from api.api_keys.schemas import KeyCreated, KeyIn, KeyOut
 from api.auth import current_actor, office_only
 from api.blueprint import Blueprint
+from api.contract import ID, links
 from api.pagination import PageArgs, page_request, page_schema
 from models.entities import ApiKey
 from models.services.keys import create_key, get_key, list_keys, revoke_key
@@ -30,6 +31,9 @@ class KeysViews(MethodView):
 
     @blp.doc(operationId="create_api_key")
     @office_only
+    @links(
+        GetApiKey=("get_api_key", {"key_id": ID}),
+    )
     @blp.arguments(KeyIn)
     @blp.response(201, KeyCreated)
     def post(self, data: dict[str, Any]) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from http import HTTPStatus
 from typing import Any
 
 from flask.views import MethodView
@@ -11,6 +12,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from api import db
 from api.blueprint import Blueprint
+from api.contract import answers
 from api.health.schemas import HealthOut
 
 blp = Blueprint("health", __name__, url_prefix="/health", description="Service health.")
@@ -20,6 +22,7 @@ blp = Blueprint("health", __name__, url_prefix="/health", description="Service h
 class HealthViews(MethodView):
     @blp.doc(operationId="get_health")
     @blp.response(200, HealthOut)
+    @answers(HTTPStatus.SERVICE_UNAVAILABLE)
     def get(self) -> dict[str, Any]:
         """Is the service up and its database answering?"""
         try:

@@ -9,6 +9,7 @@ from flask.views import MethodView
 from api import db
 from api.auth import current_actor, office_only
 from api.blueprint import Blueprint
+from api.contract import conflicts
 from api.pagination import page_request, page_schema
 from api.player_merges.schemas import MergeOut, MergeQuery, UndoIn
 from models.entities import PlayerMerge
@@ -47,6 +48,7 @@ class MergeByIdViews(MethodView):
 class MergeUndoViews(MethodView):
     @blp.doc(operationId="undo_player_merge")
     @office_only
+    @conflicts
     @blp.arguments(UndoIn)
     @blp.response(200, MergeOut)
     def post(self, data: dict[str, Any], merge_id: int) -> PlayerMerge:

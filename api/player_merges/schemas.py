@@ -26,7 +26,7 @@ class MovedOut(Answer):
         data_key="fields",
         attribute="fields",
         keys=fields.String(),
-        values=fields.Raw(allow_none=True),
+        values=fields.Raw(),  # a str (email, date_of_birth, membership_number) or int (home_venue_id)
         metadata={"description": "Fields the survivor took from the duplicate."},
     )
 

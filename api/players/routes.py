@@ -9,6 +9,7 @@ from flask.views import MethodView
 from api import db
 from api.auth import current_actor, host_or_office, office_only
 from api.blueprint import Blueprint
+from api.contract import ID, conflicts, links
 from api.pagination import page_request, page_schema
 from api.player_merges.schemas import MergeIn
 from api.players.schemas import (
@@ -45,6 +46,13 @@ class PlayersViews(MethodView):
 
     @blp.doc(operationId="create_player")
     @host_or_office
+    @conflicts
+    @links(
+        GetPlayer=("get_player", {"player_id": ID}),
+        UpdatePlayer=("update_player", {"player_id": ID}),
+        GetPlayerSanctions=("get_player_sanctions", {"player_id": ID}),
+        MergeIntoPlayer=("merge_players", {"player_id": ID}),
+    )
     @blp.arguments(PlayerIn)
     @blp.response(201, PlayerCreated)
     def post(self, data: dict[str, Any]) -> dict[str, Any]:
@@ -73,6 +81,7 @@ class PlayerByIdViews(MethodView):
 
     @blp.doc(operationId="update_player")
     @office_only
+    @conflicts
     @blp.arguments(PlayerPatch(partial=True))
     @blp.response(200, PlayerOut)
     def patch(self, changes: dict[str, Any], player_id: int) -> dict[str, Any]:
@@ -86,6 +95,11 @@ class PlayerByIdViews(MethodView):
 class PlayerMergeViews(MethodView):
     @blp.doc(operationId="merge_players")
     @office_only
+    @conflicts
+    @links(
+        GetPlayerMerge=("get_player_merge", {"merge_id": "$response.body#/merge_id"}),
+        UndoPlayerMerge=("undo_player_merge", {"merge_id": "$response.body#/merge_id"}),
+    )
     @blp.arguments(MergeIn)
     @blp.response(200, PlayerMerged)
     def post(self, data: dict[str, Any], player_id: int) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from flask.views import MethodView
 from api import db
 from api.auth import current_actor, office_only
 from api.blueprint import Blueprint
+from api.contract import ID, conflicts, links
 from api.pagination import PageArgs, page_request, page_schema
 from api.points_charts.schemas import (
     ChartChanged,
@@ -40,6 +41,11 @@ class ChartsViews(MethodView):
 
     @blp.doc(operationId="create_points_chart")
     @office_only
+    @conflicts
+    @links(
+        GetPointsChart=("get_points_chart", {"chart_id": ID}),
+        UpdatePointsChart=("update_points_chart", {"chart_id": ID}),
+    )
     @blp.arguments(ChartIn)
     @blp.response(201, ChartOut)
     def post(self, data: dict[str, Any]) -> PointsChart:

@@ -12,6 +12,7 @@ from flask.views import MethodView
 from api import db
 from api.auth import current_actor, office_only
 from api.blueprint import Blueprint
+from api.contract import ID, conflicts, links
 from api.csv_export import CSV_ANSWER, csv_response, varies_by_accept, wants_csv
 from api.fields import exact_number, utc_timestamp
 from api.pagination import PageArgs, page_request, page_schema
@@ -193,6 +194,13 @@ class DisqualificationsViews(MethodView):
 
     @blp.doc(operationId="create_disqualification")
     @office_only
+    @conflicts
+    @links(
+        WithdrawDisqualification=(
+            "withdraw_disqualification",
+            {"season_id": "$request.path.season_id", "disqualification_id": ID},
+        ),
+    )
     @blp.arguments(DisqualificationIn)
     @blp.response(201, DisqualificationOut)
     def post(self, data: dict[str, Any], season_id: int) -> Disqualification:
@@ -206,6 +214,7 @@ class DisqualificationsViews(MethodView):
 class WithdrawViews(MethodView):
     @blp.doc(operationId="withdraw_disqualification")
     @office_only
+    @conflicts
     @blp.arguments(WithdrawIn)
     @blp.response(200, DisqualificationOut)
     def post(self, data: dict[str, Any], season_id: int, disqualification_id: int) -> Disqualification:

@@ -38,7 +38,8 @@ class SkippedOut(Answer):
     rank = fields.Integer()
     points = fields.Integer()
     reason = fields.String(
-        metadata={"description": f"The first that applies of: {', '.join(SKIP_REASONS)} (R13)."}
+        validate=validate.OneOf(SKIP_REASONS),
+        metadata={"description": f"The first that applies of: {', '.join(SKIP_REASONS)} (R13)."},
     )
     venue_id = fields.Integer(allow_none=True, metadata={"description": "qualified_elsewhere: where."})
 

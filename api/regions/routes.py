@@ -9,6 +9,7 @@ from flask.views import MethodView
 from api import db
 from api.auth import current_actor, office_only
 from api.blueprint import Blueprint
+from api.contract import ID, conflicts, links
 from api.pagination import PageArgs, page_request, page_schema
 from api.regions.schemas import RegionIn, RegionOut
 from models.entities import Region
@@ -31,6 +32,10 @@ class RegionsViews(MethodView):
 
     @blp.doc(operationId="create_region")
     @office_only
+    @conflicts
+    @links(
+        GetRegion=("get_region", {"region_id": ID}),
+    )
     @blp.arguments(RegionIn)
     @blp.response(201, RegionOut)
     def post(self, data: dict[str, Any]) -> Region:

@@ -12,6 +12,7 @@ from flask.views import MethodView
 from api import db
 from api.auth import current_actor, host_or_office
 from api.blueprint import Blueprint
+from api.contract import ID, conflicts, links
 from api.csv_export import CSV_ANSWER, csv_response, varies_by_accept, wants_csv
 from api.idempotency import idempotent
 from api.pagination import page_request, page_schema
@@ -57,6 +58,11 @@ class SanctionsViews(MethodView):
     @blp.doc(operationId="create_sanction")
     @host_or_office
     @idempotent
+    @conflicts
+    @links(
+        GetSanction=("get_sanction", {"sanction_id": ID}),
+        LiftSanction=("lift_sanction", {"sanction_id": ID}),
+    )
     @blp.arguments(
         SanctionIn,
         example={
@@ -93,6 +99,7 @@ class SanctionByIdViews(MethodView):
 class SanctionLiftViews(MethodView):
     @blp.doc(operationId="lift_sanction")
     @host_or_office
+    @conflicts
     @blp.arguments(LiftIn)
     @blp.response(200, SanctionOut)
     def post(self, data: dict[str, Any], sanction_id: int) -> Sanction:

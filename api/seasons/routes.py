@@ -10,6 +10,7 @@ from flask.views import MethodView
 from api import db
 from api.auth import current_actor, office_only
 from api.blueprint import Blueprint
+from api.contract import ID, links
 from api.pagination import page_request, page_schema
 from api.seasons.schemas import (
     MissingQuery,
@@ -53,6 +54,12 @@ class SeasonsViews(MethodView):
 
     @blp.doc(operationId="create_season")
     @office_only
+    @links(
+        GetSeason=("get_season", {"season_id": ID}),
+        UpdateSeason=("update_season", {"season_id": ID}),
+        ListDisqualifications=("list_disqualifications", {"season_id": ID}),
+        Disqualify=("create_disqualification", {"season_id": ID}),
+    )
     @blp.arguments(SeasonIn)
     @blp.response(201, SeasonOut)
     def post(self, data: dict[str, Any]) -> Season:

@@ -12,6 +12,7 @@ from marshmallow import Schema
 from api import db
 from api.auth import current_actor, host_or_office
 from api.blueprint import Blueprint
+from api.contract import ID, conflicts, links, preconditioned
 from api.fields import utc_timestamp
 from api.idempotency import idempotent
 from api.pagination import page_request, page_schema
@@ -149,6 +150,12 @@ class TournamentsViews(MethodView):
     @blp.doc(operationId="post_report")
     @host_or_office
     @idempotent
+    @conflicts
+    @links(
+        GetReport=("get_report", {"tournament_id": ID}),
+        CorrectReport=("correct_report", {"tournament_id": ID}),
+        VoidReport=("void_report", {"tournament_id": ID}),
+    )
     @blp.arguments(CsvQuery, location="query")
     @blp.doc(requestBody=REPORT_BODY)
     @blp.response(201, ReportWritten)
@@ -191,6 +198,8 @@ class TournamentByIdViews(MethodView):
         return seen_by(actor, report), 200, {"ETag": f'"{version_tag(report)}.{g.get("cache_key", "")[:24]}"'}
 
     @host_or_office
+    @conflicts
+    @preconditioned
     @blp.arguments(CsvQuery, location="query")
     @blp.doc(
         requestBody={
@@ -227,6 +236,8 @@ class TournamentByIdViews(MethodView):
 class TournamentVoidViews(MethodView):
     @blp.doc(operationId="void_report")
     @host_or_office
+    @conflicts
+    @preconditioned
     @blp.arguments(VoidIn)
     @blp.response(200, ReportOut)
     def post(self, data: dict[str, Any], tournament_id: int) -> Any:

@@ -9,6 +9,7 @@ from flask.views import MethodView
 from api import db
 from api.auth import current_actor, office_only
 from api.blueprint import Blueprint
+from api.contract import ID, conflicts, links
 from api.pagination import page_request, page_schema
 from api.venues.schemas import VenueIn, VenueOut, VenuePatch, VenueQuery
 from models.entities import Venue
@@ -34,6 +35,11 @@ class VenuesViews(MethodView):
 
     @blp.doc(operationId="create_venue")
     @office_only
+    @conflicts
+    @links(
+        GetVenue=("get_venue", {"venue_id": ID}),
+        UpdateVenue=("update_venue", {"venue_id": ID}),
+    )
     @blp.arguments(VenueIn)
     @blp.response(201, VenueOut)
     def post(self, data: dict[str, Any]) -> Venue:
@@ -51,6 +57,7 @@ class VenueByIdViews(MethodView):
 
     @blp.doc(operationId="update_venue")
     @office_only
+    @conflicts
     @blp.arguments(VenuePatch(partial=True))
     @blp.response(200, VenueOut)
     def patch(self, changes: dict[str, Any], venue_id: int) -> Venue:

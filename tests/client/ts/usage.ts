@@ -1,0 +1,40 @@
+// What the league website writes against a TypeScript client generated from openapi.yaml
+// (openapi-typescript, default options; openapi-fetch): read standings, post a report naming
+// only each row's place and player, read a problem. Compiled with `tsc --strict` by
+// tests/client/test_typescript_client.py beside the generated `league.d.ts`.
+import createClient from "openapi-fetch";
+import type { components, paths } from "./league";
+
+type Problem = components["schemas"]["Problem"];
+
+const league = createClient<paths>({ baseUrl: "https://league.example" });
+
+export function leaders(seasonId: number, venueId: number): Promise<[number, string, number][]> {
+  return league
+    .GET("/api/v1/seasons/{season_id}/venues/{venue_id}/standings", {
+      params: { path: { season_id: seasonId, venue_id: venueId } },
+    })
+    .then(({ data }) =>
+      data ? data.standings.map((row): [number, string, number] => [row.rank, row.player.display_name, row.points]) : [],
+    );
+}
+
+export function reportTonight(hostKey: string, venueId: number, playerIds: number[]): Promise<number | string> {
+  return league
+    .POST("/api/v1/tournaments", {
+      params: { header: { "Idempotency-Key": "crown-2026-03-04" } },
+      headers: { Authorization: `Bearer ${hostKey}` },
+      body: {
+        venue_id: venueId,
+        date: "2026-03-04",
+        results: playerIds.map((playerId, index) => ({ place: index + 1, player_id: playerId })),
+      },
+    })
+    .then(({ data, error }) => (error ? problemLine(error) : data.id));
+}
+
+// A refusal as the website shows it: status, rule, and the fields named.
+export function problemLine(problem: Problem): string {
+  const fields = Object.keys(problem.errors ?? {}).sort();
+  return `${problem.status} ${problem.rule ?? "-"} ${problem.title}: ${problem.detail} (${fields.join(", ")})`;
+}

@@ -1,0 +1,73 @@
+"""Every answer a view gives in the tests is one its spec lists: while a test runs, each answer of
+an operation of the spec (any app the test made) is held to the statuses that operation's spec
+names, and the test fails naming any other. So the whole suite checks the views' declarations
+(api/contract.py) and the plugin's (api/spec.py); `default` (an unforeseen 500) is not a listed
+status. Loaded by tests/conftest.py."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Generator
+from typing import Any
+from weakref import WeakKeyDictionary
+
+import pytest
+from flask import Flask, Response, request, request_finished
+
+# A Flask rule's variables as the spec writes them: /seasons/<id:season_id> -> /seasons/{season_id}
+VARIABLE = re.compile(r"<(?:[^<>:]+:)?([^<>]+)>")
+Statuses = dict[tuple[str, str], frozenset[str]]
+
+_statuses: WeakKeyDictionary[Flask, Statuses] = WeakKeyDictionary()
+undocumented: list[str] = []
+
+
+def documented_statuses(app: Flask) -> Statuses:
+    """(spec path, method) -> the statuses its operation lists, from the app's own spec."""
+    if app not in _statuses:
+        apis = app.extensions.get("flask-smorest", {}).get("apis", {})
+        spec: dict[str, Any] = apis[""]["ext_obj"].spec.to_dict() if "" in apis else {"paths": {}}
+        _statuses[app] = {
+            (path, method): frozenset(str(status) for status in operation.get("responses", {}))
+            for path, item in spec["paths"].items()
+            for method, operation in item.items()
+            if isinstance(operation, dict) and "responses" in operation
+        }
+    return _statuses[app]
+
+
+def check_answer(sender: Flask, response: Response, **_: Any) -> None:
+    rule = request.url_rule
+    if rule is None or request.method == "OPTIONS":
+        return  # no route matched (a 404 or 405 of routing), or Flask's automatic OPTIONS
+    method = "get" if request.method == "HEAD" else request.method.lower()
+    listed = documented_statuses(sender).get((VARIABLE.sub(r"{\1}", rule.rule), method))
+    if listed is None or response.status_code == 500:
+        return  # not an operation of the spec (the console, the docs), or an unforeseen error
+    if str(response.status_code) not in listed:
+        undocumented.append(
+            f"{request.method} {request.path} answered {response.status_code}; "
+            f"its spec lists {', '.join(sorted(listed))}"
+        )
+
+
+request_finished.connect(check_answer, weak=False)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    undocumented.clear()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
+    result = yield
+    if undocumented:
+        found = sorted(set(undocumented))
+        undocumented.clear()
+        pytest.fail(
+            "A view answered a status its spec does not list (declare it on the view, e.g. "
+            "@conflicts, or in api/spec.py, then ./scripts/openapi):\n  " + "\n  ".join(found),
+            pytrace=False,
+        )
+    return result
