@@ -1,36 +1,16 @@
-"""The spec's JavaScript tools (tests/client/ts: package.json and its lock, exact versions),
-installed with `npm ci` when node_modules is missing or the lock changed. Without npm the tests
-using them are skipped, unless CI=true or REQUIRE_NODE=1 (as `.ci/run` sets) makes that a failure."""
+"""The spec's JavaScript tools, installed with `npm ci` when node_modules is missing or the lock
+changed. Without npm the tests using them are skipped, unless CI=true or REQUIRE_NODE=1 (as
+`.ci/run` sets) makes that a failure."""
 
 from __future__ import annotations
 
-import hashlib
-import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-TOOLS = Path(__file__).resolve().parent / "ts"
-MODULES = TOOLS / "node_modules"
-# No telemetry or update check from Redocly CLI (and no network beyond npm's registry).
-NODE_ENV = {
-    **os.environ,
-    "REDOCLY_TELEMETRY": "off",
-    "REDOCLY_SUPPRESS_UPDATE_NOTICE": "true",
-    "NO_COLOR": "1",
-}
-
-
-def node_required() -> bool:
-    return os.environ.get("REQUIRE_NODE") == "1" or os.environ.get("CI", "").lower() in ("1", "true")
-
-
-def installed_stamp() -> Path:
-    """Marks node_modules as installed from this lock (npm ci removes it with the rest)."""
-    lock = hashlib.sha256((TOOLS / "package-lock.json").read_bytes()).hexdigest()[:16]
-    return MODULES / f".installed-{lock}"
+from tests.support.node import MODULES, NODE_ENV, TOOLS, installed_stamp, node_required
 
 
 @pytest.fixture(scope="session")

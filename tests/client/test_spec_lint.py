@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.client.conftest import NODE_ENV
+from tests.support.node import NODE_ENV
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -8,7 +8,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from tests.client.conftest import MODULES, NODE_ENV, TOOLS
+from tests.support.node import MODULES, NODE_ENV, TOOLS
 
 ROOT = Path(__file__).resolve().parents[2]
 
