@@ -18,6 +18,7 @@ from api.pages import html_page
 from models.entities import Region, Season
 from models.errors import NotFound
 from models.rules.framing import ANY_SITE
+from models.rules.qualification import Flag
 from models.services.league_settings import league_settings
 from models.services.lookup import get_or_raise
 from models.services.qualification_queries import season_qualification
@@ -33,9 +34,9 @@ blp = Blueprint(
 
 # What a qualifier list's flags say, in words.
 FLAG_LABELS = {
-    "tie_at_cut": "Level at the cut",
-    "tie_settled": "Tie settled by draw",
-    "age_unverified": "Age not verified",
+    Flag.TIE_AT_CUT: "Level at the cut",
+    Flag.TIE_SETTLED: "Tie settled by draw",
+    Flag.AGE_UNVERIFIED: "Age not verified",
 }
 
 

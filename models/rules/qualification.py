@@ -9,17 +9,44 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
+from enum import StrEnum
 from typing import NamedTuple
 
 from models.rules.numbers import round_half_up
 from models.rules.players import age_on
 from models.rules.standings import Key
 
-# R13: where several reasons apply, the first of these is given.
-SKIP_REASONS = ("underage", "disqualified", "suspended", "too_few_events", "qualified_elsewhere")
-POLICIES = ("best_rank", "most_played", "home_venue")
-# What a qualifier list flags on a player (R12, R13).
-FLAGS = ("tie_at_cut", "tie_settled", "age_unverified")
+
+class SkipReason(StrEnum):
+    """R13: why a player ranked above a venue's last qualifier does not go from there. Where
+    several apply, the first of these (in this order) is given."""
+
+    UNDERAGE = "underage"
+    DISQUALIFIED = "disqualified"
+    SUSPENDED = "suspended"
+    TOO_FEW_EVENTS = "too_few_events"
+    QUALIFIED_ELSEWHERE = "qualified_elsewhere"
+
+
+class DoubleQualifierPolicy(StrEnum):
+    """R14: which venue a player who qualifies at several wants most (a season setting)."""
+
+    BEST_RANK = "best_rank"
+    MOST_PLAYED = "most_played"
+    HOME_VENUE = "home_venue"
+
+
+class Flag(StrEnum):
+    """What a qualifier list flags on a player (R12, R13)."""
+
+    TIE_AT_CUT = "tie_at_cut"
+    TIE_SETTLED = "tie_settled"
+    AGE_UNVERIFIED = "age_unverified"
+
+
+SKIP_REASONS = tuple(reason.value for reason in SkipReason)
+POLICIES = tuple(policy.value for policy in DoubleQualifierPolicy)
+FLAGS = tuple(flag.value for flag in Flag)
 
 
 def quota(cut_fraction: Decimal, entrants: int, tournaments: int) -> int:
@@ -36,15 +63,15 @@ def player_skip(
     age_day: date,
     disqualified: bool,
     suspended: bool,
-) -> tuple[str | None, bool]:
+) -> tuple[SkipReason | None, bool]:
     """R13, the reasons that skip a player at every venue, in their order: (the reason or None,
     whether the age is unverified because the date of birth is unknown)."""
     if date_of_birth is not None and age_on(date_of_birth, age_day) < min_age:
-        return "underage", False
+        return SkipReason.UNDERAGE, False
     if disqualified:
-        return "disqualified", date_of_birth is None
+        return SkipReason.DISQUALIFIED, date_of_birth is None
     if suspended:
-        return "suspended", date_of_birth is None
+        return SkipReason.SUSPENDED, date_of_birth is None
     return None, date_of_birth is None
 
 
@@ -82,7 +109,7 @@ class Entrant(NamedTuple):
     """What qualification needs to know of a player beyond the standings."""
 
     player_id: int
-    skip: str | None = None  # underage, disqualified or suspended (player_skip)
+    skip: SkipReason | None = None  # underage, disqualified or suspended (player_skip)
     age_unverified: bool = False
     home_venue_id: int | None = None
 
@@ -96,9 +123,9 @@ def preferences(policy: str, entrant: Entrant, options: Sequence[tuple[int, Stan
         venue_id, standing = option
         return (standing.rank, -standing.points, venue_id)
 
-    if policy == "most_played":
+    if policy == DoubleQualifierPolicy.MOST_PLAYED:
         ranked = sorted(options, key=lambda o: (-o[1].played, *best_rank(o)))
-    elif policy == "home_venue":
+    elif policy == DoubleQualifierPolicy.HOME_VENUE:
         ranked = sorted(options, key=lambda o: (o[0] != entrant.home_venue_id, *best_rank(o)))
     else:
         ranked = sorted(options, key=best_rank)
@@ -144,7 +171,7 @@ class Qualifier:
     player_id: int
     rank: int
     points: int
-    flags: list[str] = field(default_factory=list)
+    flags: list[Flag] = field(default_factory=list)
     # Skipped players ranked above this one: they are why this player moved up.
     moved_up_past: list[int] = field(default_factory=list)
 
@@ -154,7 +181,7 @@ class Skipped:
     player_id: int
     rank: int
     points: int
-    reason: str
+    reason: SkipReason
     venue_id: int | None = None  # for qualified_elsewhere: where the player qualified
 
 
@@ -180,11 +207,11 @@ def qualify(
     orders = {venue_id: table.ordered() for venue_id, table in by_venue.items()}
     position = {venue_id: {s.player_id: i for i, s in enumerate(order)} for venue_id, order in orders.items()}
 
-    def skip_at(standing: Standing) -> str | None:
+    def skip_at(standing: Standing) -> SkipReason | None:
         entrant = entrants.get(standing.player_id)
         if entrant is not None and entrant.skip is not None:
             return entrant.skip
-        return "too_few_events" if standing.played < min_events else None
+        return SkipReason.TOO_FEW_EVENTS if standing.played < min_events else None
 
     options: dict[int, list[tuple[int, Standing]]] = {}
     for venue_id, order in orders.items():
@@ -211,7 +238,7 @@ def _explain(
     assignment: Mapping[int, int],
     rejected: set[int],
     entrants: Mapping[int, Entrant],
-    skip_at: Callable[[Standing], str | None],
+    skip_at: Callable[[Standing], SkipReason | None],
 ) -> VenueOutcome:
     """One venue's answer: qualifiers in order with their flags, who was skipped above the last
     of them and why, and the ties at the cut."""
@@ -222,7 +249,7 @@ def _explain(
         here = assignment.get(standing.player_id) == table.venue_id
         if here:
             entrant = entrants.get(standing.player_id, Entrant(standing.player_id))
-            flags = ["age_unverified"] if entrant.age_unverified else []
+            flags = [Flag.AGE_UNVERIFIED] if entrant.age_unverified else []
             qualifiers.append(
                 Qualifier(standing.player_id, standing.rank, standing.points, flags, list(skipped_since))
             )
@@ -230,9 +257,9 @@ def _explain(
         reason = skip_at(standing)
         elsewhere = assignment.get(standing.player_id)
         if reason is None and elsewhere is not None:
-            reason = "qualified_elsewhere"
+            reason = SkipReason.QUALIFIED_ELSEWHERE
         if reason is not None:
-            where = elsewhere if reason == "qualified_elsewhere" else None
+            where = elsewhere if reason == SkipReason.QUALIFIED_ELSEWHERE else None
             skipped.append(Skipped(standing.player_id, standing.rank, standing.points, reason, where))
             skipped_since.append(standing.player_id)
     if qualifiers and len(qualifiers) >= table.quota:
@@ -243,7 +270,7 @@ def _explain(
     tied_out = _ties_at_cut(table, order, qualifiers, rejected)
     for tied in tied_out:
         if entrants.get(tied.player_id, Entrant(tied.player_id)).age_unverified:
-            tied.flags.insert(0, "age_unverified")
+            tied.flags.insert(0, Flag.AGE_UNVERIFIED)
     return VenueOutcome(table.venue_id, table.quota, qualifiers, skipped, tied_out)
 
 
@@ -266,7 +293,8 @@ def _ties_at_cut(
     # Settled when the draw, not the lower id, is what put the last qualifier before the next one.
     place = {s.player_id: i for i, s in enumerate(order)}
     next_one = min(out, key=lambda s: place[s.player_id]).player_id
-    flag = "tie_settled" if {qualifiers[-1].player_id, next_one} & set(table.draw) else "tie_at_cut"
+    settled = {qualifiers[-1].player_id, next_one} & set(table.draw)
+    flag = Flag.TIE_SETTLED if settled else Flag.TIE_AT_CUT
     for qualifier in qualifiers:
         if qualifier.player_id in group:
             qualifier.flags.append(flag)

@@ -13,7 +13,7 @@ from models.entities.league import Venue
 from models.entities.players import Player
 from models.errors import Conflict, Forbidden, Problem, refuse
 from models.infra.clock import today, utcnow
-from models.rules.discipline import Terms, terms_problems
+from models.rules.discipline import SanctionKind, Terms, terms_problems
 from models.services.audit import record, snapshot
 from models.services.league_settings import league_settings
 
@@ -22,7 +22,7 @@ def may_issue(actor: Actor, kind: str, venue_id: int | None) -> None:
     """R15: the office issues every kind; a host only bans players from their own venues."""
     if actor.is_office:
         return
-    if kind != "venue_ban":
+    if kind != SanctionKind.VENUE_BAN:
         raise Forbidden(f"Only the office issues a {kind}: it is league-wide.", rule="R15")
     if not actor.hosts_venue(venue_id):
         raise Forbidden(
@@ -87,7 +87,7 @@ def may_lift(actor: Actor, sanction: Sanction) -> None:
     """R15: the office lifts any sanction; a host only a ban from their own venue."""
     if actor.is_office:
         return
-    if sanction.kind != "venue_ban" or not actor.hosts_venue(sanction.venue_id):
+    if sanction.kind != SanctionKind.VENUE_BAN or not actor.hosts_venue(sanction.venue_id):
         raise Forbidden("A host lifts only the bans of their own venues; ask the office.", rule="R15")
 
 

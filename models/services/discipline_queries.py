@@ -16,7 +16,7 @@ from models.entities.discipline import Sanction
 from models.entities.players import Player
 from models.errors import Forbidden, NotFound
 from models.infra.clock import today
-from models.rules.discipline import BARRING_KINDS, add_months
+from models.rules.discipline import BARRING_KINDS, SanctionKind, add_months
 from models.services.paging import Page, PageRequest, paginate
 
 
@@ -27,8 +27,8 @@ def visible_sanctions(actor: Actor) -> ColumnElement[bool]:
         return true()
     if actor.is_host:
         return or_(
-            Sanction.kind == "suspension",
-            and_(Sanction.kind == "venue_ban", Sanction.venue_id.in_(sorted(actor.venue_ids))),
+            Sanction.kind == SanctionKind.SUSPENSION,
+            and_(Sanction.kind == SanctionKind.VENUE_BAN, Sanction.venue_id.in_(sorted(actor.venue_ids))),
         )
     return false()
 
@@ -84,7 +84,7 @@ def ladder_counts(session: Session, player_id: int, on: date | None = None) -> d
         select(Sanction.kind, func.count())
         .where(
             Sanction.player_id == player_id,
-            Sanction.kind.in_(("warning", "suspension")),
+            Sanction.kind.in_((SanctionKind.WARNING, SanctionKind.SUSPENSION)),
             Sanction.first_day > since,
             Sanction.first_day <= on,
         )
@@ -92,8 +92,8 @@ def ladder_counts(session: Session, player_id: int, on: date | None = None) -> d
     ).all()
     counts = dict(rows)
     return {
-        "warnings_last_12_months": int(counts.get("warning", 0)),
-        "suspensions_last_12_months": int(counts.get("suspension", 0)),
+        "warnings_last_12_months": int(counts.get(SanctionKind.WARNING, 0)),
+        "suspensions_last_12_months": int(counts.get(SanctionKind.SUSPENSION, 0)),
     }
 
 
@@ -142,7 +142,10 @@ def bars(venue_id: int, day: date) -> ColumnElement[bool]:
     """R16 in SQL, as `Terms.bars` says it in Python: a suspension, or a ban at the venue, that
     runs on the day and was not lifted."""
     return and_(
-        or_(Sanction.kind == "suspension", and_(Sanction.kind == "venue_ban", Sanction.venue_id == venue_id)),
+        or_(
+            Sanction.kind == SanctionKind.SUSPENSION,
+            and_(Sanction.kind == SanctionKind.VENUE_BAN, Sanction.venue_id == venue_id),
+        ),
         Sanction.lifted_at.is_(None),
         runs_on(day),
     )

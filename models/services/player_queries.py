@@ -41,7 +41,7 @@ def players_of_venues(session: Session, player_ids: Iterable[int], venue_ids: It
     played = (
         select(Result.player_id)
         .join(Tournament, Tournament.id == Result.tournament_id)
-        .where(Result.player_id.in_(ids), Tournament.venue_id.in_(venues), Tournament.voided_at.is_(None))
+        .where(Result.player_id.in_(ids), Tournament.venue_id.in_(venues), Tournament.live)
     )
     return set(session.scalars(home.union(played)))
 

@@ -16,6 +16,7 @@ from models.entities.players import Player
 from models.entities.qualification import Disqualification, QualifierPublication
 from models.errors import Conflict, Forbidden, Problem, refuse
 from models.infra.clock import today, utcnow
+from models.rules.qualification import Flag
 from models.services.audit import record, snapshot
 from models.services.qualification_queries import (
     compute_lists,
@@ -106,7 +107,7 @@ def _tied_at(lists: Sequence[dict[str, Any]], venue_id: int) -> set[int] | None:
     venue = next((v for v in lists if v["venue_id"] == venue_id), None)
     if venue is None:
         return None
-    tie_flags = {"tie_at_cut", "tie_settled"}
+    tie_flags = {Flag.TIE_AT_CUT, Flag.TIE_SETTLED}
     inside = {q["player"]["id"] for q in venue["qualifiers"] if tie_flags & set(q["flags"])}
     return inside | {t["player"]["id"] for t in venue["tied_out"]}
 

@@ -20,7 +20,9 @@ from models.entities.qualification import Disqualification, QualifierPublication
 from models.entities.tournaments import Result, Tournament
 from models.errors import NotFound
 from models.infra.clock import today
+from models.rules.discipline import SanctionKind
 from models.rules.qualification import (
+    DoubleQualifierPolicy,
     Entrant,
     Standing,
     VenueOutcome,
@@ -29,6 +31,7 @@ from models.rules.qualification import (
     qualify,
     quota,
 )
+from models.rules.reports import TournamentKind
 from models.rules.standings import Line, leading_rows
 from models.services.discipline_queries import runs_on
 from models.services.lookup import get_or_raise
@@ -103,7 +106,9 @@ def _skipping(session: Session, season: Season) -> tuple[set[int], set[int]]:
     suspended = set(
         session.scalars(
             select(Sanction.player_id).where(
-                Sanction.kind == "suspension", Sanction.lifted_at.is_(None), runs_on(decided_on(season))
+                Sanction.kind == SanctionKind.SUSPENSION,
+                Sanction.lifted_at.is_(None),
+                runs_on(decided_on(season)),
             )
         )
     )
@@ -201,7 +206,7 @@ def _compute_lists(session: Session, season: Season, draws: Draws) -> list[dict[
         where = counted_results(season, venue_ids, season.ends_on)
         return summed_lines(session, season, where, stream=True)
 
-    whole = season.double_qualifier_policy != "best_rank"
+    whole = season.double_qualifier_policy != DoubleQualifierPolicy.BEST_RANK
     if not whole and stored:
         deepest = max((depth(venue.id) for venue in venues), default=0)
         tops = [top for top in leading_lines(session, season, deepest) if top[0] in by_id]
@@ -381,7 +386,7 @@ def player_qualification(session: Session, player: Player) -> list[dict[str, Any
     played = session.execute(
         select(Tournament.season_id, Tournament.venue_id)
         .join(Result, Result.tournament_id == Tournament.id)
-        .where(Result.player_id == player.id, Tournament.kind == "regular", Tournament.voided_at.is_(None))
+        .where(Result.player_id == player.id, Tournament.kind == TournamentKind.REGULAR, Tournament.live)
         .distinct()
         .order_by(Tournament.season_id.desc(), Tournament.venue_id)
     ).all()

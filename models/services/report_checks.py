@@ -28,7 +28,12 @@ from models.rules.players import (
     parse_membership_number,
     similar_names,
 )
-from models.rules.reports import finishing_order_problems, repeated_entrants, shared_membership_numbers
+from models.rules.reports import (
+    TournamentKind,
+    finishing_order_problems,
+    repeated_entrants,
+    shared_membership_numbers,
+)
 from models.services.discipline_queries import barring_sanctions
 from models.services.league_settings import league_settings
 from models.services.qualification_queries import qualified, season_qualification
@@ -119,7 +124,7 @@ def _gather(
     )
     if season is not None:
         problems += chart_problems(season, len(rows))
-    if venue is not None and season is not None and report["kind"] != "regular":
+    if venue is not None and season is not None and report["kind"] != TournamentKind.REGULAR:
         eligibility, age_notices = playoff_problems(session, report, venue, season, entrants, unreadable)
         problems += eligibility
         notices += age_notices
@@ -180,7 +185,7 @@ def season_of_report(
     if day > today():
         message = f"{day.isoformat()} is in the future; report a tournament once it is played."
         return None, [Problem("date", message, "R2")]
-    if report["kind"] == "regular":
+    if report["kind"] == TournamentKind.REGULAR:
         season = season_for(session, venue, day)
         if season is None:
             return None, [Problem("date", f"No season covers venue {venue.id} on {day.isoformat()}.", "R2")]
@@ -196,7 +201,7 @@ def season_of_report(
     if day <= named.ends_on:
         message = f"A {report['kind']} is held after the season's last day ({named.ends_on.isoformat()})."
         return None, [Problem("date", message, "R2")]
-    if report["kind"] == "playoff" and not named.covers_region(venue.region_id):
+    if report["kind"] == TournamentKind.PLAYOFF and not named.covers_region(venue.region_id):
         message = f"Season {named.id} does not cover venue {venue.id}'s region."
         return None, [Problem("venue_id", message, "R3")]
     return named, []
@@ -227,7 +232,7 @@ def playoff_problems(
         if player is None or where is None:
             who = f"player {player.id}" if player is not None else "a new player"
             problems.append(Problem(at, f"{who.capitalize()} did not qualify in season {season.id}.", "R3"))
-        elif report["kind"] == "playoff" and region_of_venue[where] != venue.region_id:
+        elif report["kind"] == TournamentKind.PLAYOFF and region_of_venue[where] != venue.region_id:
             problems.append(
                 Problem(
                     at,
@@ -236,7 +241,7 @@ def playoff_problems(
                     "R3",
                 )
             )
-        elif report["kind"] != "championship":
+        elif report["kind"] != TournamentKind.CHAMPIONSHIP:
             continue
         elif player.date_of_birth is None:
             notices.append(age_unverified(index, player.id))
@@ -298,7 +303,7 @@ def players_by_name(
         .where(
             Tournament.venue_id == venue.id,
             Tournament.season_id == season.id,
-            Tournament.voided_at.is_(None),
+            Tournament.live,
         )
     )
     named = (

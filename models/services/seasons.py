@@ -11,6 +11,7 @@ from models.actor import Actor
 from models.entities.league import SEASON_DEFAULTS, PointsChart, Region, Season, SeasonRegion, Venue
 from models.entities.tournaments import Tournament
 from models.errors import InvalidInput, Problem, RuleViolation, refuse
+from models.rules.reports import TournamentKind
 from models.services.audit import record, record_update, snapshot
 from models.services.lookup import require_exists
 from models.services.scoring import SCORING_SETTINGS, rescore_season
@@ -100,8 +101,8 @@ def _refuse_orphans(session: Session, season: Season, merged: dict[str, Any]) ->
         .join(Venue, Venue.id == Tournament.venue_id)
         .where(
             Tournament.season_id == season.id,
-            Tournament.kind == "regular",
-            Tournament.voided_at.is_(None),
+            Tournament.kind == TournamentKind.REGULAR,
+            Tournament.live,
         )
     ).all()
     regions = set(merged.get("region_ids") or [])

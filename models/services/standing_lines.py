@@ -34,7 +34,8 @@ from models.entities.base import table_of
 from models.entities.league import Season
 from models.entities.players import Player
 from models.entities.standings import StandingLine
-from models.entities.tournaments import Result, Tournament
+from models.entities.tournaments import Result, Tournament, played_in
+from models.rules.reports import TournamentKind
 from models.rules.standings import Entry, Line, Tier, line_of, line_points
 
 # The Line fields the database sums, in Line's order after (player_id, display_name).
@@ -59,8 +60,8 @@ def counted_results(
     when None), to a day (every day when None), of these players (all when None)."""
     where: list[Any] = [
         Tournament.season_id == season.id,
-        Tournament.kind == "regular",
-        Tournament.voided_at.is_(None),
+        Tournament.kind == TournamentKind.REGULAR,
+        Tournament.live,
     ]
     if venue_ids is not None:
         where.append(Tournament.venue_id.in_(venue_ids))
@@ -102,7 +103,7 @@ def _sums(season: Season, where: Sequence[Any]) -> Select[Any]:
         r.venue_id,
         r.player_id,
         func.count().label("finishes"),
-        func.sum(case((r.status != "no_show", 1), else_=0)).label("played"),
+        func.sum(case((played_in(r), 1), else_=0)).label("played"),
         func.sum(r.placement_points).label("placement_points"),
         func.sum(r.participation_points).label("participation_points"),
         counted.label("counted"),
