@@ -19,7 +19,8 @@ from models.entities.tournaments import Result
 from models.errors import Conflict, Forbidden, Problem, refuse
 from models.infra.clock import utcnow
 from models.services.audit import plain, record, snapshot
-from models.services.standing_lines import places_of_results, refresh_places
+from models.services.standing_line_queries import places_of_results
+from models.services.standing_lines import refresh_places
 
 # Fields the survivor takes from the duplicate when it has none of its own.
 TAKEN_FIELDS = ("email", "date_of_birth", "membership_number", "home_venue_id")

@@ -37,7 +37,7 @@ from models.services.discipline_queries import runs_on
 from models.services.lookup import get_or_raise
 from models.services.paging import Page, PageRequest, paginate
 from models.services.season_queries import venues_of
-from models.services.standing_lines import (
+from models.services.standing_line_queries import (
     counted_results,
     leading_lines,
     season_tiers,

@@ -20,7 +20,7 @@ from models.rules.race import Race
 from models.rules.race import points_race as race_of
 from models.rules.standings import Row, ranked_lines
 from models.services.lookup import get_or_raise
-from models.services.standing_lines import counted_results, season_tiers, stored_lines, summed_lines
+from models.services.standing_line_queries import counted_results, season_tiers, stored_lines, summed_lines
 
 
 @dataclass
