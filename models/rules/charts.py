@@ -92,6 +92,15 @@ def scoring_places(fraction: Decimal, entrants: int) -> int:
     return max(1, round_half_up(fraction * entrants))
 
 
+def band_for_entrants(chart: Chart, entrants: int) -> list[Problem]:
+    """R7: a report's chart (a bands chart) must have a band for its number of entrants."""
+    try:
+        chart.points_for(entrants)
+    except NoBandForEntrants as exc:
+        return [Problem("results", f"{str(exc).capitalize()}.", "R7")]
+    return []
+
+
 def band_problems(bands: Sequence[Band]) -> list[Problem]:
     """R7 bands: what is wrong with a table of bands, at field paths indexed as given
     (`bands.2.min_entrants`). Bands may come in any order; by entrant count, each must start

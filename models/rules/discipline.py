@@ -167,6 +167,21 @@ def barred_rows(
     ]
 
 
+def sanction_override(
+    office: bool, barred: list[Barred], override_reason: str | None
+) -> tuple[list[Barred], list[Problem]]:
+    """R16: barred players refuse the report, unless the office overrides with a written reason;
+    a host cannot override. Returns (what is overridden, the problems)."""
+    if override_reason is not None and not office:
+        return [], [
+            Problem("override_reason", "Only the office may override a sanction.", "R16"),
+            *map(barred_problem, barred),
+        ]
+    if override_reason is not None:
+        return barred, []
+    return [], [barred_problem(b) for b in barred]
+
+
 def barred_problem(barred: Barred) -> Problem:
     """R16: the problem at the row of a barred player, naming the sanction."""
     terms = barred.terms

@@ -5,7 +5,7 @@ by deferred acceptance, which does not depend on the order venues or players com
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from models.rules.numbers import round_half_up
 from models.rules.players import age_on
-from models.rules.standings import Key
+from models.rules.standings import Key, Row
 
 
 class SkipReason(StrEnum):
@@ -47,6 +47,21 @@ class Flag(StrEnum):
 SKIP_REASONS = tuple(reason.value for reason in SkipReason)
 POLICIES = tuple(policy.value for policy in DoubleQualifierPolicy)
 FLAGS = tuple(flag.value for flag in Flag)
+
+
+def provisional(ends_on: date, today: date) -> bool:
+    """R12: while the season runs (through its last day) its lists are provisional."""
+    return today <= ends_on
+
+
+def decided_on(ends_on: date, today: date) -> date:
+    """R13: suspensions count on the season's last day, or today for a provisional list."""
+    return today if provisional(ends_on, today) else ends_on
+
+
+def age_day(ends_on: date, championship_date: date | None) -> date:
+    """R13: age is reckoned on the championship date (the season's last day when none is set)."""
+    return championship_date or ends_on
 
 
 def quota(cut_fraction: Decimal, entrants: int, tournaments: int) -> int:
@@ -105,6 +120,13 @@ class VenueTable:
         )
 
 
+def venue_table(venue_id: int, quota: int, rows: Iterable[Row], draw: Sequence[int] = ()) -> VenueTable:
+    """A venue's standings (R11) as qualification reads them, with its quota and the office's
+    draw."""
+    standings = tuple(Standing(r.player_id, r.rank, r.points, r.played, r.key) for r in rows)
+    return VenueTable(venue_id, quota, standings, tuple(draw))
+
+
 class Entrant(NamedTuple):
     """What qualification needs to know of a player beyond the standings."""
 
@@ -112,6 +134,31 @@ class Entrant(NamedTuple):
     skip: SkipReason | None = None  # underage, disqualified or suspended (player_skip)
     age_unverified: bool = False
     home_venue_id: int | None = None
+
+
+@dataclass(frozen=True)
+class PlayerFacts:
+    """What qualification reads of a player: the name (ranking's order among equals), and for
+    R13 and R14 the date of birth and home venue."""
+
+    display_name: str
+    born: date | None
+    home_venue_id: int | None
+
+
+def entrant_of(
+    player_id: int,
+    facts: PlayerFacts,
+    min_age: int,
+    age_day: date,
+    disqualified: Collection[int],
+    suspended: Collection[int],
+) -> Entrant:
+    """R13: what skips the player everywhere (player_skip); R14: their home venue."""
+    skip, unverified = player_skip(
+        facts.born, min_age, age_day, player_id in disqualified, player_id in suspended
+    )
+    return Entrant(player_id, skip, unverified, facts.home_venue_id)
 
 
 def preferences(policy: str, entrant: Entrant, options: Sequence[tuple[int, Standing]]) -> list[int]:
@@ -171,7 +218,7 @@ class Qualifier:
     player_id: int
     rank: int
     points: int
-    flags: list[Flag] = field(default_factory=list)
+    flags: list[str] = field(default_factory=list)  # Flag's
     # Skipped players ranked above this one: they are why this player moved up.
     moved_up_past: list[int] = field(default_factory=list)
 
@@ -249,7 +296,7 @@ def _explain(
         here = assignment.get(standing.player_id) == table.venue_id
         if here:
             entrant = entrants.get(standing.player_id, Entrant(standing.player_id))
-            flags = [Flag.AGE_UNVERIFIED] if entrant.age_unverified else []
+            flags: list[str] = [Flag.AGE_UNVERIFIED] if entrant.age_unverified else []
             qualifiers.append(
                 Qualifier(standing.player_id, standing.rank, standing.points, flags, list(skipped_since))
             )

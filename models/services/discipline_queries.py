@@ -172,6 +172,18 @@ def door_list(session: Session, venue_id: int, on: date) -> list[BarredPlayer]:
     return sorted(rows, key=lambda row: (row.player.display_name.casefold(), row.player.id))
 
 
+def suspended_on(session: Session, day: date) -> set[int]:
+    """R13, R15: the players suspended on a day (a lifted suspension no longer counts). Few: read
+    whole."""
+    return set(
+        session.scalars(
+            select(Sanction.player_id).where(
+                Sanction.kind == SanctionKind.SUSPENSION, Sanction.lifted_at.is_(None), runs_on(day)
+            )
+        )
+    )
+
+
 def barring_sanctions(session: Session, player_ids: Sequence[int]) -> list[Sanction]:
     """R16: the suspensions and venue bans of these players, in one query (the pure rule then
     decides which bar them from a venue on a day)."""
