@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from api import db
 from models.actor import SYSTEM
+from models.entities import ROLES
 from models.errors import LeagueError
 from models.infra.db import SQLITE_WRITE_INTENT
 from models.infra.migrate import alembic_config
@@ -154,7 +155,7 @@ def db_restore(path: Path, yes: bool) -> None:
 
 
 @keys_cli.command("create")
-@click.option("--role", type=click.Choice(["office", "host"]), required=True)
+@click.option("--role", type=click.Choice(list(ROLES)), required=True)
 @click.option("--venue", "venues", type=int, multiple=True, help="A venue the host key serves.")
 @click.option("--name", required=True, help="Who holds the key, e.g. 'Office: Dana'.")
 def keys_create(role: str, venues: tuple[int, ...], name: str) -> None:

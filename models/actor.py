@@ -3,14 +3,25 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
-# Who may act: the public, a host, the office, or a command on the server.
-ACTOR_ROLES = ("public", "host", "office", "system")
+
+class Role(StrEnum):
+    """Who may act: the public, a host, the office, or a command on the server. An API key is
+    a host's or the office's (models/entities/access.ROLES)."""
+
+    PUBLIC = "public"
+    HOST = "host"
+    OFFICE = "office"
+    SYSTEM = "system"
+
+
+ACTOR_ROLES = tuple(role.value for role in Role)
 
 
 @dataclass(frozen=True)
 class Actor:
-    role: str  # "public", "host", "office" or "system" (the command line)
+    role: str  # a Role: public, host, office or system (the command line)
     name: str
     key_id: int | None = None
     venue_ids: frozenset[int] = field(default_factory=frozenset)
@@ -33,5 +44,5 @@ class Actor:
         return self.is_office or self.hosts_venue(venue_id)
 
 
-PUBLIC = Actor(role="public", name="public")
-SYSTEM = Actor(role="system", name="command line")
+PUBLIC = Actor(role=Role.PUBLIC, name="public")
+SYSTEM = Actor(role=Role.SYSTEM, name="command line")

@@ -16,6 +16,7 @@ from api.embed.schemas import HTML_ANSWER, QualifiersPageQuery, StandingsPageQue
 from api.pages import framed_page
 from models.entities import Region, Season
 from models.errors import NotFound
+from models.rules.qualification import Flag
 from models.services.lookup import get_or_raise
 from models.services.qualification_queries import season_qualification
 from models.services.standings import points_race, standings_of
@@ -30,9 +31,9 @@ blp = Blueprint(
 
 # What a qualifier list's flags say, in words.
 FLAG_LABELS = {
-    "tie_at_cut": "Level at the cut",
-    "tie_settled": "Tie settled by draw",
-    "age_unverified": "Age not verified",
+    Flag.TIE_AT_CUT: "Level at the cut",
+    Flag.TIE_SETTLED: "Tie settled by draw",
+    Flag.AGE_UNVERIFIED: "Age not verified",
 }
 
 

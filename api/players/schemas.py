@@ -11,6 +11,7 @@ from api.fields import Id, Name, UtcDateTime
 from api.pagination import PageArgs
 from api.schemas import Answer, WarningOut
 from models.entities.tournaments import STATUSES, TOURNAMENT_KINDS
+from models.rules.qualifier_lists import LIST_STATUSES
 from models.services.player_queries import PERSONAL_FIELDS
 
 
@@ -101,7 +102,7 @@ class LadderOut(Answer):
 
 class VenueQualificationOut(Answer):
     venue_id = fields.Integer()
-    status = fields.String(validate=validate.OneOf(("qualified", "skipped", "tied_at_cut", "below_the_cut")))
+    status = fields.String(validate=validate.OneOf(LIST_STATUSES))
     reason = fields.String(allow_none=True, metadata={"description": "Why skipped (R13)."})
     elsewhere_venue_id = fields.Integer(allow_none=True)
 

@@ -9,6 +9,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 from api.fields import ExactNumber, Name, QueryInt, StrictInt, Text, UtcDateTime
 from api.schemas import Answer
 from models.entities import CHART_KINDS
+from models.rules.charts import ChartKind
 
 MAX_ENTRANTS = 10_000
 
@@ -52,9 +53,9 @@ class ChartIn(Schema):
     @validates_schema
     def _fields_of_kind(self, data: dict[str, Any], **_kwargs: Any) -> None:
         kind = data.get("kind")
-        if kind == "top_fraction" and "bands" in data:
+        if kind == ChartKind.TOP_FRACTION and "bands" in data:
             raise ValidationError("Only a bands chart has bands.", "bands")
-        if kind == "bands":
+        if kind == ChartKind.BANDS:
             problems: dict[str, list[str]] = {
                 name: ["Only a top_fraction chart has this."] for name in ("fraction", "step") if name in data
             }

@@ -3,7 +3,7 @@ lists after the season (settling ties at the cut) and disqualifies players for a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from flask import Response, after_this_request, current_app
@@ -28,6 +28,7 @@ from api.qualifiers.schemas import (
     WithdrawIn,
 )
 from models.entities import Disqualification, QualifierPublication, Season, Venue
+from models.rules.qualifier_lists import Changes, VenueList, regions_of
 from models.services.lookup import get_or_raise
 from models.services.paging import Page
 from models.services.qualification import disqualify, publish, withdraw_disqualification
@@ -36,7 +37,6 @@ from models.services.qualification_queries import (
     disqualifications_of,
     get_disqualification,
     qualification_of,
-    regions_of,
 )
 
 blp = Blueprint(
@@ -56,7 +56,7 @@ def _publication(found: Qualification) -> dict[str, Any]:
     }
 
 
-def _csv_lines(lists: Sequence[Mapping[str, Any]]) -> Iterator[list[Any]]:
+def _csv_lines(lists: Sequence[VenueList]) -> Iterator[list[Any]]:
     for venue in lists:
         head = [venue["venue_id"], venue["venue_name"], venue["region_id"]]
         for q in venue["qualifiers"]:
@@ -110,7 +110,7 @@ def _season_body(found: Qualification) -> Response:
     return Response(current_app.json.dumps(body), mimetype="application/json")
 
 
-def _answer(lists: Sequence[Mapping[str, Any]], body: Callable[[], Any], name: str) -> Any:
+def _answer(lists: Sequence[VenueList], body: Callable[[], Any], name: str) -> Any:
     """The body as JSON (made only then), or the lists as CSV (`Accept: text/csv` or
     `?format=csv`)."""
     after_this_request(varies_by_accept)
@@ -153,7 +153,7 @@ class VenueQualifiersViews(MethodView):
         return _answer([venue], lambda: body, f"qualifiers-season{season_id}-venue{venue_id}.csv")
 
 
-def _venue_changes(changes: Mapping[str, Any], venue_id: int) -> dict[str, Any]:
+def _venue_changes(changes: Changes, venue_id: int) -> Changes:
     come_in = [c for c in changes["would_come_in"] if c["venue_id"] == venue_id]
     drop_out = [c for c in changes["would_drop_out"] if c["venue_id"] == venue_id]
     return {"changed": bool(come_in or drop_out), "would_come_in": come_in, "would_drop_out": drop_out}

@@ -10,6 +10,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from models.entities.base import Base
 from models.infra.clock import utcnow
 
+# The roles a key may have: models/actor.Role's OFFICE and HOST (entities import no actor).
 ROLES = ("office", "host")
 
 

@@ -23,9 +23,11 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from models.entities.base import Base
 from models.infra.clock import utcnow
+from models.rules.charts import ChartKind
+from models.rules.qualification import DoubleQualifierPolicy
 
-CHART_KINDS = ("top_fraction", "bands")
-DOUBLE_QUALIFIER_POLICIES = ("best_rank", "most_played", "home_venue")
+CHART_KINDS = tuple(kind.value for kind in ChartKind)
+DOUBLE_QUALIFIER_POLICIES = tuple(policy.value for policy in DoubleQualifierPolicy)
 
 # The rulebook defaults of every season setting (R7-R14, R17; docs/rules.md).
 SEASON_DEFAULTS: dict[str, Any] = {
@@ -36,7 +38,7 @@ SEASON_DEFAULTS: dict[str, Any] = {
     "cut_fraction": Decimal("0.20"),
     "min_events_to_qualify": 1,
     "min_age": 21,
-    "double_qualifier_policy": "best_rank",
+    "double_qualifier_policy": DoubleQualifierPolicy.BEST_RANK.value,
     "correction_days": 7,
 }
 

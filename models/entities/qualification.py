@@ -4,7 +4,6 @@ it published (frozen as they were: a published list never changes silently)."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, Text, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -12,6 +11,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from models.entities.base import Base
 from models.entities.players import Player
 from models.infra.clock import utcnow
+from models.rules.qualifier_lists import VenueList
 
 
 class Disqualification(Base):
@@ -62,4 +62,4 @@ class QualifierPublication(Base):
     # The office's draws settling ties at the cut: [{"venue_id", "player_id"}, ...].
     settlements: Mapped[list[dict[str, int]]] = mapped_column(JSON, default=list)
     # Every venue's list as published (plain JSON), frozen.
-    lists: Mapped[Any] = mapped_column(JSON)
+    lists: Mapped[list[VenueList]] = mapped_column(JSON)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from datetime import date, datetime
+from typing import Any
 
 from sqlalchemy import (
     CheckConstraint,
+    ColumnElement,
     Date,
     DateTime,
     Enum,
@@ -17,15 +19,36 @@ from sqlalchemy import (
     UniqueConstraint,
     text,
 )
+from sqlalchemy.ext.hybrid import hybrid_property
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from models.entities.base import Base
 from models.entities.league import Season, Venue
 from models.entities.players import Player
 from models.infra.clock import utcnow
+from models.rules import reports as report_rules
+from models.rules.reports import EntrantStatus, TournamentKind
 
-TOURNAMENT_KINDS = ("regular", "playoff", "championship")
-STATUSES = ("played", "declared_withdrawal", "absent", "no_show")
+TOURNAMENT_KINDS = tuple(kind.value for kind in TournamentKind)
+STATUSES = tuple(status.value for status in EntrantStatus)
+
+# A live report is one not voided (R17: a voided report counts nowhere). `Tournament.live` says
+# it in Python and in queries on the entity; `live_in` on other columns (the table's, for the
+# statements built on tables); LIVE_SQL in DDL (the partial unique index).
+LIVE_SQL = "voided_at IS NULL"
+
+
+def live_in(columns: Any) -> ColumnElement[bool]:
+    """`Tournament.live` over columns holding `voided_at`: the entity's, an alias's, or a table's
+    (`table_of(Tournament).c`: a statement built on the table stays a Core statement)."""
+    condition: ColumnElement[bool] = columns.voided_at.is_(None)
+    return condition
+
+
+def played_in(columns: Any) -> ColumnElement[bool]:
+    """`Result.played` over columns holding `status`: the entity's, or a subquery's."""
+    condition: ColumnElement[bool] = columns.status != EntrantStatus.NO_SHOW
+    return condition
 
 
 class Tournament(Base):
@@ -39,8 +62,8 @@ class Tournament(Base):
             "date",
             "session",
             unique=True,
-            sqlite_where=text("voided_at IS NULL"),
-            postgresql_where=text("voided_at IS NULL"),
+            sqlite_where=text(LIVE_SQL),
+            postgresql_where=text(LIVE_SQL),
         ),
         Index("ix_tournaments_season_venue_date", "season_id", "venue_id", "date"),
         CheckConstraint("session >= 1", name="session_positive"),
@@ -76,9 +99,19 @@ class Tournament(Base):
         back_populates="tournament", cascade="all, delete-orphan", order_by="Result.place"
     )
 
+    @hybrid_property
+    def live(self) -> bool:
+        """Not voided: the report counts (R17). In a query, `where(Tournament.live)`."""
+        return self.voided_at is None
+
+    @live.inplace.expression
+    @classmethod
+    def _live_expression(cls) -> ColumnElement[bool]:
+        return live_in(cls)
+
     @property
     def voided(self) -> bool:
-        return self.voided_at is not None
+        return not self.live
 
 
 class Result(Base):
@@ -97,7 +130,7 @@ class Result(Base):
     place: Mapped[int] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(
         Enum(*STATUSES, name="entrant_status", native_enum=False, create_constraint=True),
-        default="played",
+        default=EntrantStatus.PLAYED.value,
     )
     placement_points: Mapped[int] = mapped_column(Integer, default=0)
     participation_points: Mapped[int] = mapped_column(Integer, default=0)
@@ -105,3 +138,13 @@ class Result(Base):
 
     tournament: Mapped[Tournament] = relationship(back_populates="results")
     player: Mapped[Player] = relationship()
+
+    @hybrid_property
+    def played(self) -> bool:
+        """Played, not a no-show (R9; rules/reports.played). In a query, `Result.played`."""
+        return report_rules.played(self.status)
+
+    @played.inplace.expression
+    @classmethod
+    def _played_expression(cls) -> ColumnElement[bool]:
+        return played_in(cls)

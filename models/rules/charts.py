@@ -5,9 +5,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from enum import StrEnum
 
 from models.errors import Problem
 from models.rules.numbers import round_half_up
+
+
+class ChartKind(StrEnum):
+    """R7: a chart scores the top fraction of the field (fraction, step), or by bands of entrant
+    counts, each with its points."""
+
+    TOP_FRACTION = "top_fraction"
+    BANDS = "bands"
+
 
 DEFAULT_FRACTION = Decimal("0.30")
 DEFAULT_STEP = 10
@@ -42,7 +52,7 @@ class Band:
 class Chart:
     """Either kind of chart. `top_fraction` uses fraction and step; `bands` uses bands."""
 
-    kind: str = "top_fraction"
+    kind: str = ChartKind.TOP_FRACTION
     fraction: Decimal = DEFAULT_FRACTION
     step: int = DEFAULT_STEP
     bands: tuple[Band, ...] = field(default_factory=tuple)
@@ -54,7 +64,7 @@ class Chart:
         """
         if entrants < 1:
             raise ValueError("a field has at least one entrant")
-        if self.kind == "top_fraction":
+        if self.kind == ChartKind.TOP_FRACTION:
             k = scoring_places(self.fraction, entrants)
             return [self.step * (k - p + 1) for p in range(1, k + 1)]
         band = self.band_for(entrants)
@@ -80,6 +90,15 @@ DEFAULT_CHART = Chart()
 def scoring_places(fraction: Decimal, entrants: int) -> int:
     """R7 top_fraction: k = max(1, round_half_up(fraction x n))."""
     return max(1, round_half_up(fraction * entrants))
+
+
+def band_for_entrants(chart: Chart, entrants: int) -> list[Problem]:
+    """R7: a report's chart (a bands chart) must have a band for its number of entrants."""
+    try:
+        chart.points_for(entrants)
+    except NoBandForEntrants as exc:
+        return [Problem("results", f"{str(exc).capitalize()}.", "R7")]
+    return []
 
 
 def band_problems(bands: Sequence[Band]) -> list[Problem]:

@@ -7,25 +7,40 @@ import calendar
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
+from enum import StrEnum
 
 from models.errors import Problem
 
-KINDS = ("reminder", "warning", "suspension", "venue_ban")
+
+class SanctionKind(StrEnum):
+    """R15: what a sanction is."""
+
+    REMINDER = "reminder"
+    WARNING = "warning"
+    SUSPENSION = "suspension"
+    VENUE_BAN = "venue_ban"
+
+
+class SanctionCategory(StrEnum):
+    """R15: what a sanction is for (outside alcohol has a longer minimum suspension)."""
+
+    CHEATING = "cheating"
+    COLLUSION = "collusion"
+    BERATING = "berating"
+    FIGHTING = "fighting"
+    OUTSIDE_ALCOHOL = "outside_alcohol"
+    GAMBLING = "gambling"
+    BAD_ETIQUETTE = "bad_etiquette"
+    LATE_ARRIVAL = "late_arrival"
+    OTHER = "other"
+
+
+KINDS = tuple(kind.value for kind in SanctionKind)
 # Issued by the office only, and good at every venue; a venue ban names its venue.
-LEAGUE_WIDE_KINDS = ("reminder", "warning", "suspension")
+LEAGUE_WIDE_KINDS = (SanctionKind.REMINDER, SanctionKind.WARNING, SanctionKind.SUSPENSION)
 # The kinds that keep a player from playing (R16): a suspension anywhere, a ban at its venue.
-BARRING_KINDS = ("suspension", "venue_ban")
-CATEGORIES = (
-    "cheating",
-    "collusion",
-    "berating",
-    "fighting",
-    "outside_alcohol",
-    "gambling",
-    "bad_etiquette",
-    "late_arrival",
-    "other",
-)
+BARRING_KINDS = (SanctionKind.SUSPENSION, SanctionKind.VENUE_BAN)
+CATEGORIES = tuple(category.value for category in SanctionCategory)
 
 
 @dataclass(frozen=True)
@@ -61,7 +76,9 @@ class Terms:
         player's results stand."""
         if self.lifted_on is not None or not self.runs_on(day):
             return False
-        return self.kind == "suspension" or (self.kind == "venue_ban" and self.venue_id == venue_id)
+        return self.kind == SanctionKind.SUSPENSION or (
+            self.kind == SanctionKind.VENUE_BAN and self.venue_id == venue_id
+        )
 
 
 def add_months(day: date, months: int) -> date:
@@ -75,10 +92,10 @@ def add_months(day: date, months: int) -> date:
 def earliest_last_day(terms: Terms, minimums: Minimums) -> date | None:
     """R15: the earliest last day a suspension may have (None where no minimum applies): at least
     the minimum days after the first day, or for outside alcohol the minimum months after."""
-    if terms.kind != "suspension":
+    if terms.kind != SanctionKind.SUSPENSION:
         return None
     by_days = terms.first_day + timedelta(days=minimums.suspension_days)
-    if terms.category == "outside_alcohol":
+    if terms.category == SanctionCategory.OUTSIDE_ALCOHOL:
         return max(by_days, add_months(terms.first_day, minimums.outside_alcohol_months))
     return by_days
 
@@ -86,7 +103,7 @@ def earliest_last_day(terms: Terms, minimums: Minimums) -> date | None:
 def terms_problems(terms: Terms, minimums: Minimums) -> list[Problem]:
     """R15: what is wrong with a sanction's terms, at the request's field paths."""
     problems: list[Problem] = []
-    if terms.kind == "venue_ban" and terms.venue_id is None:
+    if terms.kind == SanctionKind.VENUE_BAN and terms.venue_id is None:
         problems.append(Problem("venue_id", "A venue ban names the venue it bars the player from.", "R15"))
     if terms.kind in LEAGUE_WIDE_KINDS and terms.venue_id is not None:
         problems.append(
@@ -101,7 +118,7 @@ def terms_problems(terms: Terms, minimums: Minimums) -> list[Problem]:
         return problems
     earliest = earliest_last_day(terms, minimums)
     if earliest is not None and terms.last_day is not None and terms.last_day < earliest:
-        if terms.category == "outside_alcohol":
+        if terms.category == SanctionCategory.OUTSIDE_ALCOHOL:
             minimum = (
                 f"{minimums.outside_alcohol_months} months for outside alcohol"
                 f" (and at least {minimums.suspension_days} days)"
@@ -150,10 +167,25 @@ def barred_rows(
     ]
 
 
+def sanction_override(
+    office: bool, barred: list[Barred], override_reason: str | None
+) -> tuple[list[Barred], list[Problem]]:
+    """R16: barred players refuse the report, unless the office overrides with a written reason;
+    a host cannot override. Returns (what is overridden, the problems)."""
+    if override_reason is not None and not office:
+        return [], [
+            Problem("override_reason", "Only the office may override a sanction.", "R16"),
+            *map(barred_problem, barred),
+        ]
+    if override_reason is not None:
+        return barred, []
+    return [], [barred_problem(b) for b in barred]
+
+
 def barred_problem(barred: Barred) -> Problem:
     """R16: the problem at the row of a barred player, naming the sanction."""
     terms = barred.terms
-    what = "suspended league-wide" if terms.kind == "suspension" else "banned from this venue"
+    what = "suspended league-wide" if terms.kind == SanctionKind.SUSPENSION else "banned from this venue"
     until = "permanently" if terms.last_day is None else f"until {terms.last_day.isoformat()}"
     return Problem(
         f"results.{barred.row}.player_id",

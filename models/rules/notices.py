@@ -6,22 +6,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
-# Every kind of notice, by its code.
-NOTICE_CODES = (
-    "possible_duplicate",
-    "existing_player",
-    "merged_player",
-    "sanction_overridden",
-    "age_unverified",
-    "matches_report",
-    "ignored_columns",
-)
+
+class NoticeCode(StrEnum):
+    """Every kind of notice, by its code."""
+
+    POSSIBLE_DUPLICATE = "possible_duplicate"
+    EXISTING_PLAYER = "existing_player"
+    MERGED_PLAYER = "merged_player"
+    SANCTION_OVERRIDDEN = "sanction_overridden"
+    AGE_UNVERIFIED = "age_unverified"
+    MATCHES_REPORT = "matches_report"
+    IGNORED_COLUMNS = "ignored_columns"
+
+
+NOTICE_CODES = tuple(code.value for code in NoticeCode)
 
 
 @dataclass(frozen=True)
 class Notice:
-    code: str
+    code: NoticeCode
     message: str
     player_ids: tuple[int, ...]
     rule: str | None = None
@@ -42,7 +47,7 @@ def possible_duplicate(
     the closest of them (at most DUPLICATES_LISTED), closest first."""
     more = f" (the {len(closest)} closest of {total})" if total > len(closest) else ""
     return Notice(
-        "possible_duplicate",
+        NoticeCode.POSSIBLE_DUPLICATE,
         f"{_at(path)}the new player {display_name} (id {player_id}) closely matches existing "
         f"player(s) {', '.join(map(str, closest))}{more}; the office can merge them (R5).",
         tuple(closest),
@@ -53,7 +58,7 @@ def possible_duplicate(
 def existing_player(path: str, email: str, player_id: int) -> Notice:
     """R5: a `new_player` whose email is registered (to the same name) named that player."""
     return Notice(
-        "existing_player",
+        NoticeCode.EXISTING_PLAYER,
         f"{_at(path)}{email} already belongs to player {player_id}, who was used instead of "
         "registering a new player (R5).",
         (player_id,),
@@ -64,7 +69,7 @@ def existing_player(path: str, email: str, player_id: int) -> Notice:
 def merged_player(path: str, merged_id: int, survivor_id: int) -> Notice:
     """R17: a report named a player merged into another; the survivor was used."""
     return Notice(
-        "merged_player",
+        NoticeCode.MERGED_PLAYER,
         f"{_at(path)}player {merged_id} was merged into player {survivor_id}, who was used (R17).",
         (survivor_id,),
         "R17",
@@ -74,7 +79,7 @@ def merged_player(path: str, merged_id: int, survivor_id: int) -> Notice:
 def sanction_overridden(row: int, player_id: int, sanction_id: int) -> Notice:
     """R16: the office let a sanctioned player's result stand, with a reason (audited)."""
     return Notice(
-        "sanction_overridden",
+        NoticeCode.SANCTION_OVERRIDDEN,
         f"results.{row}: player {player_id} is under sanction {sanction_id}; the office overrode it (R16).",
         (player_id,),
         "R16",
@@ -84,7 +89,7 @@ def sanction_overridden(row: int, player_id: int, sanction_id: int) -> Notice:
 def age_unverified(row: int, player_id: int) -> Notice:
     """R3: a championship entrant whose date of birth is unknown, so min_age is not checked."""
     return Notice(
-        "age_unverified",
+        NoticeCode.AGE_UNVERIFIED,
         f"results.{row}: player {player_id} has no date of birth on record; min_age is unverified (R3).",
         (player_id,),
         "R3",
@@ -94,7 +99,7 @@ def age_unverified(row: int, player_id: int) -> Notice:
 def matches_report(report_id: int, session: int) -> Notice:
     """The same finishing order as a report already stored that day: posted twice by mistake?"""
     return Notice(
-        "matches_report",
+        NoticeCode.MATCHES_REPORT,
         f"These results match report {report_id} (session {session}) of the same venue and day: "
         "if this is the same tournament posted twice, void one.",
         (),
@@ -104,4 +109,4 @@ def matches_report(report_id: int, session: int) -> Notice:
 
 def ignored_columns(names: list[str]) -> Notice:
     """A spreadsheet's columns the report does not use (Notes, Tips…), read past."""
-    return Notice("ignored_columns", f"Columns ignored: {', '.join(names)}.", (), None)
+    return Notice(NoticeCode.IGNORED_COLUMNS, f"Columns ignored: {', '.join(names)}.", (), None)

@@ -5,21 +5,63 @@ by deferred acceptance, which does not depend on the order venues or players com
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
+from enum import StrEnum
 from typing import NamedTuple
 
 from models.rules.numbers import round_half_up
 from models.rules.players import age_on
-from models.rules.standings import Key
+from models.rules.standings import Key, Row
 
-# R13: where several reasons apply, the first of these is given.
-SKIP_REASONS = ("underage", "disqualified", "suspended", "too_few_events", "qualified_elsewhere")
-POLICIES = ("best_rank", "most_played", "home_venue")
-# What a qualifier list flags on a player (R12, R13).
-FLAGS = ("tie_at_cut", "tie_settled", "age_unverified")
+
+class SkipReason(StrEnum):
+    """R13: why a player ranked above a venue's last qualifier does not go from there. Where
+    several apply, the first of these (in this order) is given."""
+
+    UNDERAGE = "underage"
+    DISQUALIFIED = "disqualified"
+    SUSPENDED = "suspended"
+    TOO_FEW_EVENTS = "too_few_events"
+    QUALIFIED_ELSEWHERE = "qualified_elsewhere"
+
+
+class DoubleQualifierPolicy(StrEnum):
+    """R14: which venue a player who qualifies at several wants most (a season setting)."""
+
+    BEST_RANK = "best_rank"
+    MOST_PLAYED = "most_played"
+    HOME_VENUE = "home_venue"
+
+
+class Flag(StrEnum):
+    """What a qualifier list flags on a player (R12, R13)."""
+
+    TIE_AT_CUT = "tie_at_cut"
+    TIE_SETTLED = "tie_settled"
+    AGE_UNVERIFIED = "age_unverified"
+
+
+SKIP_REASONS = tuple(reason.value for reason in SkipReason)
+POLICIES = tuple(policy.value for policy in DoubleQualifierPolicy)
+FLAGS = tuple(flag.value for flag in Flag)
+
+
+def provisional(ends_on: date, today: date) -> bool:
+    """R12: while the season runs (through its last day) its lists are provisional."""
+    return today <= ends_on
+
+
+def decided_on(ends_on: date, today: date) -> date:
+    """R13: suspensions count on the season's last day, or today for a provisional list."""
+    return today if provisional(ends_on, today) else ends_on
+
+
+def age_day(ends_on: date, championship_date: date | None) -> date:
+    """R13: age is reckoned on the championship date (the season's last day when none is set)."""
+    return championship_date or ends_on
 
 
 def quota(cut_fraction: Decimal, entrants: int, tournaments: int) -> int:
@@ -36,15 +78,15 @@ def player_skip(
     age_day: date,
     disqualified: bool,
     suspended: bool,
-) -> tuple[str | None, bool]:
+) -> tuple[SkipReason | None, bool]:
     """R13, the reasons that skip a player at every venue, in their order: (the reason or None,
     whether the age is unverified because the date of birth is unknown)."""
     if date_of_birth is not None and age_on(date_of_birth, age_day) < min_age:
-        return "underage", False
+        return SkipReason.UNDERAGE, False
     if disqualified:
-        return "disqualified", date_of_birth is None
+        return SkipReason.DISQUALIFIED, date_of_birth is None
     if suspended:
-        return "suspended", date_of_birth is None
+        return SkipReason.SUSPENDED, date_of_birth is None
     return None, date_of_birth is None
 
 
@@ -78,13 +120,45 @@ class VenueTable:
         )
 
 
+def venue_table(venue_id: int, quota: int, rows: Iterable[Row], draw: Sequence[int] = ()) -> VenueTable:
+    """A venue's standings (R11) as qualification reads them, with its quota and the office's
+    draw."""
+    standings = tuple(Standing(r.player_id, r.rank, r.points, r.played, r.key) for r in rows)
+    return VenueTable(venue_id, quota, standings, tuple(draw))
+
+
 class Entrant(NamedTuple):
     """What qualification needs to know of a player beyond the standings."""
 
     player_id: int
-    skip: str | None = None  # underage, disqualified or suspended (player_skip)
+    skip: SkipReason | None = None  # underage, disqualified or suspended (player_skip)
     age_unverified: bool = False
     home_venue_id: int | None = None
+
+
+@dataclass(frozen=True)
+class PlayerFacts:
+    """What qualification reads of a player: the name (ranking's order among equals), and for
+    R13 and R14 the date of birth and home venue."""
+
+    display_name: str
+    born: date | None
+    home_venue_id: int | None
+
+
+def entrant_of(
+    player_id: int,
+    facts: PlayerFacts,
+    min_age: int,
+    age_day: date,
+    disqualified: Collection[int],
+    suspended: Collection[int],
+) -> Entrant:
+    """R13: what skips the player everywhere (player_skip); R14: their home venue."""
+    skip, unverified = player_skip(
+        facts.born, min_age, age_day, player_id in disqualified, player_id in suspended
+    )
+    return Entrant(player_id, skip, unverified, facts.home_venue_id)
 
 
 def preferences(policy: str, entrant: Entrant, options: Sequence[tuple[int, Standing]]) -> list[int]:
@@ -96,9 +170,9 @@ def preferences(policy: str, entrant: Entrant, options: Sequence[tuple[int, Stan
         venue_id, standing = option
         return (standing.rank, -standing.points, venue_id)
 
-    if policy == "most_played":
+    if policy == DoubleQualifierPolicy.MOST_PLAYED:
         ranked = sorted(options, key=lambda o: (-o[1].played, *best_rank(o)))
-    elif policy == "home_venue":
+    elif policy == DoubleQualifierPolicy.HOME_VENUE:
         ranked = sorted(options, key=lambda o: (o[0] != entrant.home_venue_id, *best_rank(o)))
     else:
         ranked = sorted(options, key=best_rank)
@@ -144,7 +218,7 @@ class Qualifier:
     player_id: int
     rank: int
     points: int
-    flags: list[str] = field(default_factory=list)
+    flags: list[str] = field(default_factory=list)  # Flag's
     # Skipped players ranked above this one: they are why this player moved up.
     moved_up_past: list[int] = field(default_factory=list)
 
@@ -154,7 +228,7 @@ class Skipped:
     player_id: int
     rank: int
     points: int
-    reason: str
+    reason: SkipReason
     venue_id: int | None = None  # for qualified_elsewhere: where the player qualified
 
 
@@ -180,11 +254,11 @@ def qualify(
     orders = {venue_id: table.ordered() for venue_id, table in by_venue.items()}
     position = {venue_id: {s.player_id: i for i, s in enumerate(order)} for venue_id, order in orders.items()}
 
-    def skip_at(standing: Standing) -> str | None:
+    def skip_at(standing: Standing) -> SkipReason | None:
         entrant = entrants.get(standing.player_id)
         if entrant is not None and entrant.skip is not None:
             return entrant.skip
-        return "too_few_events" if standing.played < min_events else None
+        return SkipReason.TOO_FEW_EVENTS if standing.played < min_events else None
 
     options: dict[int, list[tuple[int, Standing]]] = {}
     for venue_id, order in orders.items():
@@ -211,7 +285,7 @@ def _explain(
     assignment: Mapping[int, int],
     rejected: set[int],
     entrants: Mapping[int, Entrant],
-    skip_at: Callable[[Standing], str | None],
+    skip_at: Callable[[Standing], SkipReason | None],
 ) -> VenueOutcome:
     """One venue's answer: qualifiers in order with their flags, who was skipped above the last
     of them and why, and the ties at the cut."""
@@ -222,7 +296,7 @@ def _explain(
         here = assignment.get(standing.player_id) == table.venue_id
         if here:
             entrant = entrants.get(standing.player_id, Entrant(standing.player_id))
-            flags = ["age_unverified"] if entrant.age_unverified else []
+            flags: list[str] = [Flag.AGE_UNVERIFIED] if entrant.age_unverified else []
             qualifiers.append(
                 Qualifier(standing.player_id, standing.rank, standing.points, flags, list(skipped_since))
             )
@@ -230,9 +304,9 @@ def _explain(
         reason = skip_at(standing)
         elsewhere = assignment.get(standing.player_id)
         if reason is None and elsewhere is not None:
-            reason = "qualified_elsewhere"
+            reason = SkipReason.QUALIFIED_ELSEWHERE
         if reason is not None:
-            where = elsewhere if reason == "qualified_elsewhere" else None
+            where = elsewhere if reason == SkipReason.QUALIFIED_ELSEWHERE else None
             skipped.append(Skipped(standing.player_id, standing.rank, standing.points, reason, where))
             skipped_since.append(standing.player_id)
     if qualifiers and len(qualifiers) >= table.quota:
@@ -243,7 +317,7 @@ def _explain(
     tied_out = _ties_at_cut(table, order, qualifiers, rejected)
     for tied in tied_out:
         if entrants.get(tied.player_id, Entrant(tied.player_id)).age_unverified:
-            tied.flags.insert(0, "age_unverified")
+            tied.flags.insert(0, Flag.AGE_UNVERIFIED)
     return VenueOutcome(table.venue_id, table.quota, qualifiers, skipped, tied_out)
 
 
@@ -266,7 +340,8 @@ def _ties_at_cut(
     # Settled when the draw, not the lower id, is what put the last qualifier before the next one.
     place = {s.player_id: i for i, s in enumerate(order)}
     next_one = min(out, key=lambda s: place[s.player_id]).player_id
-    flag = "tie_settled" if {qualifiers[-1].player_id, next_one} & set(table.draw) else "tie_at_cut"
+    settled = {qualifiers[-1].player_id, next_one} & set(table.draw)
+    flag = Flag.TIE_SETTLED if settled else Flag.TIE_AT_CUT
     for qualifier in qualifiers:
         if qualifier.player_id in group:
             qualifier.flags.append(flag)

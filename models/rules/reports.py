@@ -1,15 +1,38 @@
-"""R4-R6: a complete finishing order with each player once, and what each entrant status earns
-(R7, R8)."""
+"""R3-R6: a report's kind, a complete finishing order with each player once, and what each
+entrant status earns (R7, R8)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 from models.errors import Problem
 from models.rules.charts import Chart
 
-SCORING_STATUSES = ("played", "declared_withdrawal")
+
+class TournamentKind(StrEnum):
+    """R3: a regular tournament counts in its venue's standings; a playoff and the championship
+    take the season's qualifiers."""
+
+    REGULAR = "regular"
+    PLAYOFF = "playoff"
+    CHAMPIONSHIP = "championship"
+
+
+class EntrantStatus(StrEnum):
+    """R6: how an entrant's tournament ended."""
+
+    PLAYED = "played"
+    DECLARED_WITHDRAWAL = "declared_withdrawal"
+    ABSENT = "absent"
+    NO_SHOW = "no_show"
+
+
+def played(status: str) -> bool:
+    """R9: a result counts as played unless it is a no-show (a withdrawal or an absence counts).
+    In SQL: `Result.played` (models/entities/tournaments.py)."""
+    return status != EntrantStatus.NO_SHOW
 
 
 def place_problems(places: Sequence[int]) -> dict[int, list[str]]:
@@ -117,9 +140,9 @@ def earned(
     - no_show: nothing at all.
     """
     place_points = chart_points[place - 1] if 1 <= place <= len(chart_points) else 0
-    if status == "no_show":
+    if status == EntrantStatus.NO_SHOW:
         return Earned(0, 0)
-    if status == "absent" and not absent_keeps_place_points:
+    if status == EntrantStatus.ABSENT and not absent_keeps_place_points:
         place_points = 0
     return Earned(place_points, participation_points)
 

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import NamedTuple
 
+from models.rules.reports import played as counts_as_played
+
 # R11's countback as (place, -count) for each place from 2nd down where the player has finishes,
 # ended by LAST: compared in order, more finishes at the first differing place is better, and
 # a player with a finish where the other has none is better (the other reaches LAST first).
@@ -106,7 +108,7 @@ def line_of(player_id: int, display_name: str, entries: Sequence[Entry], count_b
         player_id=player_id,
         display_name=display_name,
         finishes=len(entries),
-        played=sum(1 for entry in entries if entry.status != "no_show"),
+        played=sum(1 for entry in entries if counts_as_played(entry.status)),
         placement_points=sum(entry.placement_points for entry in entries),
         participation_points=sum(entry.participation_points for entry in entries),
         counted=counted_total(totals, count_best),

@@ -10,7 +10,7 @@ from datetime import date, timedelta
 from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
-from models.actor import Actor
+from models.actor import Actor, Role
 from models.entities.access import ApiKeyVenue
 from models.entities.discipline import Sanction
 from models.entities.league import PointsChart, Region, Season, Venue
@@ -27,7 +27,7 @@ from models.services.players import create_player
 from models.services.reports import submit_report
 from models.services.seasons import create_season
 
-DEMO = Actor(role="system", name="demo loader")
+DEMO = Actor(role=Role.SYSTEM, name="demo loader")
 DEMO_REGION = "Demo"
 DEMO_CHART = "Demo host binder"
 DEMO_EMAIL_DOMAIN = "demo.example.org"

@@ -9,20 +9,18 @@ from sqlalchemy.orm import Session
 
 from models.actor import Actor
 from models.entities.discipline import Sanction
-from models.entities.league import Venue
-from models.entities.players import Player
-from models.errors import Conflict, Forbidden, Problem, refuse
+from models.errors import Conflict, Forbidden, Problem
 from models.infra.clock import today, utcnow
-from models.rules.discipline import Terms, terms_problems
+from models.rules.discipline import SanctionKind
 from models.services.audit import record, snapshot
-from models.services.league_settings import league_settings
+from models.services.discipline_checks import check_sanction
 
 
 def may_issue(actor: Actor, kind: str, venue_id: int | None) -> None:
     """R15: the office issues every kind; a host only bans players from their own venues."""
     if actor.is_office:
         return
-    if kind != "venue_ban":
+    if kind != SanctionKind.VENUE_BAN:
         raise Forbidden(f"Only the office issues a {kind}: it is league-wide.", rule="R15")
     if not actor.hosts_venue(venue_id):
         raise Forbidden(
@@ -34,29 +32,7 @@ def issue_sanction(session: Session, actor: Actor, data: dict[str, Any]) -> Sanc
     """R15: record a reminder, warning, suspension or venue ban. The first day defaults to today;
     no last day is permanent. A suspension lasts at least the league's minimum."""
     may_issue(actor, data["kind"], data.get("venue_id"))
-    problems: list[Problem] = []
-    player = session.get(Player, data["player_id"])
-    if player is None:
-        problems.append(Problem("player_id", f"There is no player with id {data['player_id']}."))
-    elif player.merged_into_id is not None:
-        problems.append(
-            Problem(
-                "player_id",
-                f"Player {player.id} was merged into player {player.merged_into_id}; use that id.",
-            )
-        )
-    venue_id = data.get("venue_id")
-    if venue_id is not None and session.get(Venue, venue_id) is None:
-        problems.append(Problem("venue_id", f"There is no venue with id {venue_id}."))
-    terms = Terms(
-        kind=data["kind"],
-        category=data["category"],
-        first_day=data.get("first_day") or today(),
-        last_day=data.get("last_day"),
-        venue_id=venue_id,
-    )
-    problems += terms_problems(terms, league_settings(session).minimums)
-    refuse("The sanction cannot be recorded as asked", problems)
+    terms = check_sanction(session, data)
     sanction = Sanction(
         player_id=data["player_id"],
         kind=terms.kind,
@@ -87,7 +63,7 @@ def may_lift(actor: Actor, sanction: Sanction) -> None:
     """R15: the office lifts any sanction; a host only a ban from their own venue."""
     if actor.is_office:
         return
-    if sanction.kind != "venue_ban" or not actor.hosts_venue(sanction.venue_id):
+    if sanction.kind != SanctionKind.VENUE_BAN or not actor.hosts_venue(sanction.venue_id):
         raise Forbidden("A host lifts only the bans of their own venues; ask the office.", rule="R15")
 
 

@@ -17,7 +17,7 @@ from models.entities.league import Venue
 from models.entities.players import Player
 from models.errors import NotFound
 from models.infra.clock import today
-from models.rules.discipline import BARRING_KINDS, add_months
+from models.rules.discipline import BARRING_KINDS, SanctionKind, add_months
 from models.services.access import require_venue
 from models.services.lookup import get_or_raise
 from models.services.paging import Page, PageRequest, paginate
@@ -30,8 +30,8 @@ def visible_sanctions(actor: Actor) -> ColumnElement[bool]:
         return true()
     if actor.is_host:
         return or_(
-            Sanction.kind == "suspension",
-            and_(Sanction.kind == "venue_ban", Sanction.venue_id.in_(sorted(actor.venue_ids))),
+            Sanction.kind == SanctionKind.SUSPENSION,
+            and_(Sanction.kind == SanctionKind.VENUE_BAN, Sanction.venue_id.in_(sorted(actor.venue_ids))),
         )
     return false()
 
@@ -87,7 +87,7 @@ def ladder_counts(session: Session, player_id: int, on: date | None = None) -> d
         select(Sanction.kind, func.count())
         .where(
             Sanction.player_id == player_id,
-            Sanction.kind.in_(("warning", "suspension")),
+            Sanction.kind.in_((SanctionKind.WARNING, SanctionKind.SUSPENSION)),
             Sanction.first_day > since,
             Sanction.first_day <= on,
         )
@@ -95,8 +95,8 @@ def ladder_counts(session: Session, player_id: int, on: date | None = None) -> d
     ).all()
     counts = dict(rows)
     return {
-        "warnings_last_12_months": int(counts.get("warning", 0)),
-        "suspensions_last_12_months": int(counts.get("suspension", 0)),
+        "warnings_last_12_months": int(counts.get(SanctionKind.WARNING, 0)),
+        "suspensions_last_12_months": int(counts.get(SanctionKind.SUSPENSION, 0)),
     }
 
 
@@ -145,7 +145,10 @@ def bars(venue_id: int, day: date) -> ColumnElement[bool]:
     """R16 in SQL, as `Terms.bars` says it in Python: a suspension, or a ban at the venue, that
     runs on the day and was not lifted."""
     return and_(
-        or_(Sanction.kind == "suspension", and_(Sanction.kind == "venue_ban", Sanction.venue_id == venue_id)),
+        or_(
+            Sanction.kind == SanctionKind.SUSPENSION,
+            and_(Sanction.kind == SanctionKind.VENUE_BAN, Sanction.venue_id == venue_id),
+        ),
         Sanction.lifted_at.is_(None),
         runs_on(day),
     )
@@ -167,6 +170,18 @@ def door_list(session: Session, actor: Actor, venue_id: int, on: date) -> list[B
         by_player.setdefault(sanction.player_id, []).append(sanction)
     rows = [BarredPlayer(items[0].player, items) for items in by_player.values()]
     return sorted(rows, key=lambda row: (row.player.display_name.casefold(), row.player.id))
+
+
+def suspended_on(session: Session, day: date) -> set[int]:
+    """R13, R15: the players suspended on a day (a lifted suspension no longer counts). Few: read
+    whole."""
+    return set(
+        session.scalars(
+            select(Sanction.player_id).where(
+                Sanction.kind == SanctionKind.SUSPENSION, Sanction.lifted_at.is_(None), runs_on(day)
+            )
+        )
+    )
 
 
 def barring_sanctions(session: Session, player_ids: Sequence[int]) -> list[Sanction]:

@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import Select, bindparam, select
 from sqlalchemy.orm import Session
 
-from models.actor import Actor
+from models.actor import Actor, Role
 from models.entities.access import ROLES, ApiKey, ApiKeyVenue
 from models.entities.base import table_of
 from models.entities.league import Venue
@@ -43,9 +43,9 @@ def create_key(
     problems: list[Problem] = []
     if role not in ROLES:
         problems.append(Problem("role", f"Must be one of: {', '.join(ROLES)}."))
-    if role == "host" and not venue_ids:
+    if role == Role.HOST and not venue_ids:
         problems.append(Problem("venue_ids", "A host key is bound to at least one venue."))
-    if role == "office" and venue_ids:
+    if role == Role.OFFICE and venue_ids:
         problems.append(Problem("venue_ids", "An office key is not bound to venues."))
     # Indexes name the caller's list as sent (venue_ids.0 is the first venue given).
     for index, venue_id in enumerate(venue_ids):

@@ -15,10 +15,12 @@ from models.rules.charts import (
     DEFAULT_FRACTION,
     DEFAULT_STEP,
     Band,
+    ChartKind,
     NoBandForEntrants,
     band_problems,
     sorted_bands,
 )
+from models.rules.reports import TournamentKind
 from models.services.audit import record, record_update, snapshot
 from models.services.lookup import require_exists
 from models.services.scoring import chart_rule, rescore_season
@@ -85,8 +87,8 @@ def _refuse_stranded_reports(session: Session, venue: Venue, region_id: int) -> 
         .join(Season, Season.id == Tournament.season_id)
         .where(
             Tournament.venue_id == venue.id,
-            Tournament.kind == "regular",
-            Tournament.voided_at.is_(None),
+            Tournament.kind == TournamentKind.REGULAR,
+            Tournament.live,
             ~covers_regions([region_id]),
         )
         .limit(1)
@@ -120,7 +122,7 @@ def create_chart(session: Session, actor: Actor, data: dict[str, Any]) -> Points
             problems=[Problem("name", "Already in use.")],
         )
     chart = PointsChart(name=data["name"], kind=data["kind"])
-    if data["kind"] == "top_fraction":
+    if data["kind"] == ChartKind.TOP_FRACTION:
         chart.fraction = data.get("fraction", DEFAULT_FRACTION)
         chart.step = data.get("step", DEFAULT_STEP)
     else:
@@ -144,7 +146,7 @@ def update_chart(
     whole (R7) if a live report's field has no band any more. Audited with the reason (R18)."""
     problems = [
         Problem(name, f"A {chart.kind} chart has no {name}.")
-        for name in (("bands",) if chart.kind == "top_fraction" else ("fraction", "step"))
+        for name in (("bands",) if chart.kind == ChartKind.TOP_FRACTION else ("fraction", "step"))
         if name in changes
     ]
     refuse("The points chart cannot be changed as asked", problems)

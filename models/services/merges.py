@@ -16,42 +16,17 @@ from models.entities.merges import PlayerMerge
 from models.entities.players import Player
 from models.entities.qualification import Disqualification
 from models.entities.tournaments import Result
-from models.errors import Conflict, Problem, refuse
 from models.infra.clock import utcnow
 from models.services.access import require_office
 from models.services.audit import plain, record, snapshot
-from models.services.standing_lines import places_of_results, refresh_places
+from models.services.merge_checks import check_merge, check_undo
+from models.services.standing_line_queries import places_of_results
+from models.services.standing_lines import refresh_places
 
 # Fields the survivor takes from the duplicate when it has none of its own.
 TAKEN_FIELDS = ("email", "date_of_birth", "membership_number", "home_venue_id")
 # Unique fields: the duplicate gives them up, so the survivor can hold them.
 UNIQUE_FIELDS = ("email", "membership_number")
-
-
-def _shared_tournaments(session: Session, a: int, b: int) -> list[int]:
-    """Tournaments (voided ones too) where both players have a result: they cannot be one person."""
-    mine = select(Result.tournament_id).where(Result.player_id == a)
-    return sorted(
-        session.scalars(
-            select(Result.tournament_id).where(Result.player_id == b, Result.tournament_id.in_(mine))
-        )
-    )
-
-
-def _shared_disqualifications(session: Session, a: int, b: int) -> list[int]:
-    """Seasons both players are disqualified for: the survivor may hold one per season."""
-    standing = select(Disqualification.season_id).where(
-        Disqualification.player_id == a, Disqualification.withdrawn_at.is_(None)
-    )
-    return sorted(
-        session.scalars(
-            select(Disqualification.season_id).where(
-                Disqualification.player_id == b,
-                Disqualification.withdrawn_at.is_(None),
-                Disqualification.season_id.in_(standing),
-            )
-        )
-    )
 
 
 def merge_players(
@@ -61,48 +36,7 @@ def merge_players(
     tournament, or are both disqualified for one season; the record of the duplicate stays
     (pointing at the survivor) so the merge can be undone."""
     require_office(actor, "merges players and undoes merges", rule="R17")
-    problems: list[Problem] = []
-    duplicate = session.get(Player, duplicate_id)
-    if duplicate is None:
-        problems.append(Problem("duplicate_id", f"There is no player with id {duplicate_id}."))
-    elif duplicate.id == survivor.id:
-        problems.append(Problem("duplicate_id", "A player cannot be merged into themselves.", "R17"))
-    elif duplicate.merged_into_id is not None:
-        problems.append(
-            Problem(
-                "duplicate_id",
-                f"Player {duplicate.id} was already merged into player {duplicate.merged_into_id}.",
-                "R17",
-            )
-        )
-    if survivor.merged_into_id is not None:
-        problems.append(
-            Problem(
-                "survivor",
-                f"Player {survivor.id} was merged into player {survivor.merged_into_id}; merge into that.",
-                "R17",
-            )
-        )
-    refuse("The players cannot be merged", problems)
-    assert duplicate is not None
-    shared = _shared_tournaments(session, survivor.id, duplicate.id)
-    if shared:
-        raise Conflict(
-            f"Players {survivor.id} and {duplicate.id} both have results in tournament(s) "
-            f"{', '.join(map(str, shared))}: they are two people, not one.",
-            rule="R17",
-            problems=[
-                Problem("duplicate_id", f"Both played in tournament(s) {', '.join(map(str, shared))}.", "R17")
-            ],
-        )
-    seasons = _shared_disqualifications(session, survivor.id, duplicate.id)
-    if seasons:
-        raise Conflict(
-            f"Both players are disqualified for season(s) {', '.join(map(str, seasons))}; "
-            "withdraw one first.",
-            rule="R17",
-            problems=[Problem("duplicate_id", "Both disqualified for the same season.", "R17")],
-        )
+    duplicate = check_merge(session, survivor, duplicate_id)
     before = {"survivor": snapshot(survivor), "duplicate": snapshot(duplicate)}
     moved: dict[str, Any] = {
         "results": list(
@@ -178,38 +112,8 @@ def undo_merge(session: Session, actor: Actor, merge: PlayerMerge, reason: str) 
     what, when something since depends on it: a moved result was replaced by a correction, a
     field the survivor took was changed, or a player was merged again."""
     require_office(actor, "merges players and undoes merges", rule="R17")
-    if merge.undone:
-        raise Conflict(f"Merge {merge.id} was already undone.", rule="R17")
-    survivor = session.get(Player, merge.survivor_id)
-    duplicate = session.get(Player, merge.duplicate_id)
-    assert survivor is not None and duplicate is not None
+    survivor, duplicate = check_undo(session, merge)
     moved = merge.moved
-    blockers: list[str] = []
-    if survivor.merged_into_id is not None:
-        blockers.append(f"player {survivor.id} was since merged into player {survivor.merged_into_id}")
-    if duplicate.merged_into_id != survivor.id:
-        blockers.append(f"player {duplicate.id} is no longer merged into player {survivor.id}")
-    still = set(
-        session.scalars(
-            select(Result.id).where(Result.id.in_(moved["results"]), Result.player_id == survivor.id)
-        )
-    )
-    gone = sorted(set(moved["results"]) - still)
-    if gone:
-        tournaments = sorted(set(session.scalars(select(Result.tournament_id).where(Result.id.in_(gone)))))
-        blockers.append(
-            f"{len(gone)} moved result(s) were since replaced by a correction"
-            + (f" (tournaments {', '.join(map(str, tournaments))})" if tournaments else "")
-        )
-    for name, value in moved["fields"].items():
-        if plain(getattr(survivor, name)) != value:
-            blockers.append(f"player {survivor.id}'s {name} was changed since the merge")
-    if blockers:
-        raise Conflict(
-            f"Merge {merge.id} cannot be undone: {'; '.join(blockers)}.",
-            rule="R17",
-            problems=[Problem("merge", blocker, "R17") for blocker in blockers],
-        )
     before = {"survivor": snapshot(survivor), "duplicate": snapshot(duplicate)}
     _move(session, moved, duplicate.id, (survivor.id, duplicate.id))
     original = {name: getattr(survivor, name) for name in moved["fields"]}

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import ARRAY, ColumnElement, Integer, any_, bindparam, func, or_, select
 from sqlalchemy.orm import Session
 
 from models.actor import Actor
 from models.entities.players import Player
 from models.entities.tournaments import Result, Tournament
 from models.rules.players import SHARED_WORD_MIN, NameIndex, normalise_name
+from models.rules.qualification import PlayerFacts
 from models.services.paging import Page, PageRequest, paginate
 
 # R19: what anyone may see of a player, and what only the office and the hosts of the
@@ -41,7 +42,7 @@ def players_of_venues(session: Session, player_ids: Iterable[int], venue_ids: It
     played = (
         select(Result.player_id)
         .join(Tournament, Tournament.id == Result.tournament_id)
-        .where(Result.player_id.in_(ids), Tournament.venue_id.in_(venues), Tournament.voided_at.is_(None))
+        .where(Result.player_id.in_(ids), Tournament.venue_id.in_(venues), Tournament.live)
     )
     return set(session.scalars(home.union(played)))
 
@@ -173,3 +174,23 @@ def players_by_id(session: Session, ids: Iterable[int]) -> dict[int, Player]:
     if not wanted:
         return {}
     return {player.id: player for player in session.scalars(select(Player).where(Player.id.in_(wanted)))}
+
+
+def player_facts(session: Session, player_ids: Collection[int]) -> dict[int, PlayerFacts]:
+    """What qualification reads of these players (R13, R14), in one query."""
+    if not player_ids:
+        return {}
+    rows = session.execute(
+        select(Player.id, Player.display_name, Player.date_of_birth, Player.home_venue_id).where(
+            _among(session, Player.id, sorted(player_ids))
+        )
+    )
+    return {player_id: PlayerFacts(name, born, home) for player_id, name, born, home in rows}
+
+
+def _among(session: Session, column: Any, ids: list[int]) -> ColumnElement[bool]:
+    """`column IN ids`, as one array parameter on PostgreSQL (thousands of parameters are slow
+    to bind there), as a plain IN list elsewhere."""
+    if session.get_bind().dialect.name == "postgresql":
+        return column == any_(bindparam("ids", ids, type_=ARRAY(Integer)))
+    return column.in_(ids)

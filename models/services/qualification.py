@@ -5,7 +5,6 @@ goes. Each is audited; a publication is frozen as it was."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -16,15 +15,11 @@ from models.entities.players import Player
 from models.entities.qualification import Disqualification, QualifierPublication
 from models.errors import Conflict, Problem, refuse
 from models.infra.clock import today, utcnow
+from models.rules.qualification import provisional
+from models.rules.qualifier_lists import VenueList, draws_of, qualified, tied_at_cut
 from models.services.access import require_office
 from models.services.audit import record, snapshot
-from models.services.qualification_queries import (
-    compute_lists,
-    draws_of,
-    latest_publication,
-    provisional,
-    qualified,
-)
+from models.services.qualification_queries import compute_lists, latest_publication
 
 
 def disqualify(
@@ -97,16 +92,6 @@ def withdraw_disqualification(
     return item
 
 
-def _tied_at(lists: Sequence[dict[str, Any]], venue_id: int) -> set[int] | None:
-    """Players of a venue in a tie at the cut (flagged), or None when the season has no such venue."""
-    venue = next((v for v in lists if v["venue_id"] == venue_id), None)
-    if venue is None:
-        return None
-    tie_flags = {"tie_at_cut", "tie_settled"}
-    inside = {q["player"]["id"] for q in venue["qualifiers"] if tie_flags & set(q["flags"])}
-    return inside | {t["player"]["id"] for t in venue["tied_out"]}
-
-
 def publish(
     session: Session,
     actor: Actor,
@@ -119,7 +104,7 @@ def publish(
     among those level with them at that venue, and the lists are computed with that order."""
     require_office(actor, "publishes qualifier lists")
     problems: list[Problem] = []
-    if provisional(season):
+    if provisional(season.ends_on, today()):
         problems.append(
             Problem(
                 "ends_on",
@@ -128,11 +113,11 @@ def publish(
             )
         )
     previous = latest_publication(session, season.id)
-    draws = draws_of(previous)
+    draws = draws_of(previous.settlements if previous else [])
     before = compute_lists(session, season, draws)
     named: dict[int, list[int]] = {}
     for index, item in enumerate(settlements):
-        tied = _tied_at(before, item["venue_id"])
+        tied = tied_at_cut(before, item["venue_id"])
         if tied is None:
             problems.append(
                 Problem(
@@ -188,7 +173,7 @@ def publish(
     return publication
 
 
-def _by_venue(lists: Sequence[dict[str, Any]]) -> dict[str, list[int]]:
+def _by_venue(lists: Sequence[VenueList]) -> dict[str, list[int]]:
     """Who qualified at each venue, for the audit log."""
     by_venue: dict[str, list[int]] = {}
     for player_id, venue_id in qualified(lists).items():

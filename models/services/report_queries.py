@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, select, true
+from sqlalchemy import ColumnExpressionArgument, select, true
 from sqlalchemy.orm import Session, selectinload
 
 from models.actor import Actor
@@ -15,14 +15,15 @@ from models.entities.league import Season, Venue
 from models.entities.players import Player
 from models.entities.tournaments import Result, Tournament
 from models.errors import NotFound
+from models.rules.reports import TournamentKind
 from models.services.paging import Page, PageRequest, paginate
 from models.services.season_queries import venues_of
 
 
-def visible_reports(actor: Actor) -> ColumnElement[bool]:
+def visible_reports(actor: Actor) -> ColumnExpressionArgument[bool]:
     """The one policy on who sees which report: live reports for everyone, voided ones for the
     office only."""
-    return true() if actor.is_office else Tournament.voided_at.is_(None)
+    return true() if actor.is_office else Tournament.live
 
 
 # A report comes with its results, and their players (for display names), in two more queries.
@@ -88,10 +89,7 @@ def list_reports(
     """Reports, newest first (by date, then session), with their results, as the caller sees
     them."""
     query = select(Tournament).options(WITH_RESULTS)
-    if filters.include_voided:
-        query = query.where(visible_reports(actor))
-    else:
-        query = query.where(Tournament.voided_at.is_(None))
+    query = query.where(visible_reports(actor) if filters.include_voided else Tournament.live)
     if filters.venue_id is not None:
         query = query.where(Tournament.venue_id == filters.venue_id)
     if filters.season_id is not None:
@@ -113,8 +111,8 @@ def missing_reports(session: Session, season: Season, monday: date) -> list[Venu
     sunday = monday + timedelta(days=6)
     reported = select(Tournament.venue_id).where(
         Tournament.season_id == season.id,
-        Tournament.kind == "regular",
-        Tournament.voided_at.is_(None),
+        Tournament.kind == TournamentKind.REGULAR,
+        Tournament.live,
         Tournament.date.between(monday, sunday),
     )
     query = venues_of(season).where(Venue.active.is_(True), Venue.id.not_in(reported))

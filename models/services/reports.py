@@ -14,11 +14,11 @@ from sqlalchemy.orm.attributes import set_committed_value
 from models.actor import Actor
 from models.entities.base import table_of
 from models.entities.players import Player
-from models.entities.tournaments import Result, Tournament
+from models.entities.tournaments import Result, Tournament, live_in
 from models.errors import Conflict, Forbidden, Problem, Stale
 from models.infra.clock import today, utcnow
 from models.rules.notices import Notice, matches_report
-from models.rules.reports import score_report
+from models.rules.reports import TournamentKind, score_report
 from models.services.audit import plain, record
 from models.services.players import register_players
 from models.services.report_checks import CheckedReport, check_report
@@ -115,7 +115,7 @@ def _refresh_standings(session: Session, reports: list[Tournament | Counted], pl
     places = set()
     for report in reports:
         kind, season_id, venue_id = report if isinstance(report, tuple) else _counted(report)
-        if kind == "regular":
+        if kind == TournamentKind.REGULAR:
             places.add((season_id, venue_id))
     refresh_places(session, places, players)
 
@@ -127,7 +127,7 @@ def _slot_query() -> Select[int]:
         reports.c.venue_id == bindparam("venue_id"),
         reports.c.date == bindparam("date"),
         reports.c.session == bindparam("session"),
-        reports.c.voided_at.is_(None),
+        live_in(reports.c),
         reports.c.id != bindparam("exclude_id"),
     )
 
@@ -172,7 +172,7 @@ def submit_report(session: Session, actor: Actor, report: dict[str, Any]) -> tup
         ],
     ).one()
     _store_results(session, tournament, results)
-    if tournament.kind == "regular":
+    if tournament.kind == TournamentKind.REGULAR:
         add_results(session, checked.season, tournament.venue_id, [result for result, _ in results])
     record(
         session, actor, "tournament.create", "tournament", tournament.id, after=report_snapshot(tournament)
@@ -205,7 +205,7 @@ def _twins_query() -> Select[int, int]:
             reports.c.date == bindparam("date"),
             reports.c.id != bindparam("tournament_id"),
             reports.c.entrants == bindparam("entrants"),
-            reports.c.voided_at.is_(None),
+            live_in(reports.c),
         )
         .group_by(reports.c.id, reports.c.session, reports.c.entrants)
         .having(func.count() == reports.c.entrants)
@@ -312,7 +312,7 @@ def correct_report(
         "kind": tournament.kind,
     }
     report = {**stored, **report}
-    if report["kind"] != "regular":
+    if report["kind"] != TournamentKind.REGULAR:
         report.setdefault("season_id", tournament.season_id)
     checked = check_report(session, actor, report)
     if not actor.is_office and report["date"] != tournament.date:

@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session, selectinload
 from models.entities.league import PointsChart, Season
 from models.entities.tournaments import Tournament
 from models.errors import RuleViolation
-from models.rules.charts import DEFAULT_CHART, Band, Chart, NoBandForEntrants
+from models.rules.charts import DEFAULT_CHART, Band, Chart, ChartKind, NoBandForEntrants
 from models.rules.reports import score_report
 from models.services.standing_lines import refresh_lines
 
@@ -19,11 +19,11 @@ def chart_rule(chart: PointsChart | None) -> Chart:
     """The pure chart of an entity; a season without a chart uses the default top_fraction one."""
     if chart is None:
         return DEFAULT_CHART
-    if chart.kind == "top_fraction":
+    if chart.kind == ChartKind.TOP_FRACTION:
         assert chart.fraction is not None and chart.step is not None
-        return Chart(kind="top_fraction", fraction=Decimal(chart.fraction), step=chart.step)
+        return Chart(kind=ChartKind.TOP_FRACTION, fraction=Decimal(chart.fraction), step=chart.step)
     return Chart(
-        kind="bands",
+        kind=ChartKind.BANDS,
         bands=tuple(Band(b.min_entrants, b.max_entrants, tuple(b.points)) for b in chart.bands),
     )
 
@@ -57,7 +57,7 @@ def rescore_season(session: Session, season: Season) -> int:
                 season.absent_keeps_place_points,
             )
         except NoBandForEntrants as exc:
-            if tournament.voided_at is not None:
+            if not tournament.live:
                 # R17: a voided report counts nowhere, so it cannot veto a chart; it keeps the
                 # points it was stored with.
                 continue

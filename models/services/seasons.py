@@ -4,17 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from models.actor import Actor
-from models.entities.league import SEASON_DEFAULTS, PointsChart, Region, Season, SeasonRegion, Venue
-from models.entities.tournaments import Tournament
-from models.errors import InvalidInput, Problem, RuleViolation, refuse
+from models.entities.league import SEASON_DEFAULTS, Season, SeasonRegion
+from models.errors import InvalidInput
 from models.services.audit import record, record_update, snapshot
-from models.services.lookup import require_exists
 from models.services.scoring import SCORING_SETTINGS, rescore_season
-from models.services.season_queries import overlapping_seasons
+from models.services.season_checks import check_settings, refuse_orphans, refuse_overlap
 from models.services.standing_lines import LINE_SETTINGS, refresh_lines
 
 SETTINGS = tuple(SEASON_DEFAULTS)
@@ -22,41 +19,6 @@ SETTINGS = tuple(SEASON_DEFAULTS)
 
 def season_snapshot(season: Season) -> dict[str, Any]:
     return snapshot(season, region_ids=season.region_ids)
-
-
-def _check_settings(session: Session, data: dict[str, Any]) -> None:
-    """Checks that need the whole season (after a PATCH is merged) or the database."""
-    problems: list[Problem] = []
-    if data["ends_on"] < data["starts_on"]:
-        problems.append(Problem("ends_on", "Must be on or after starts_on.", "R2"))
-    championship = data.get("championship_date")
-    if championship is not None and championship <= data["ends_on"]:
-        problems.append(
-            Problem("championship_date", "The championship is held after the season's last day.", "R2")
-        )
-    tiers = [tier["events"] for tier in data.get("attendance_bonus") or []]
-    if len(tiers) != len(set(tiers)):
-        problems.append(Problem("attendance_bonus", "Each tier needs a different number of events.", "R9"))
-    for index, region_id in enumerate(data.get("region_ids") or []):
-        if session.get(Region, region_id) is None:
-            problems.append(Problem(f"region_ids.{index}", f"There is no region with id {region_id}."))
-    refuse("The season's settings do not hold together", problems)
-    require_exists(session, PointsChart, data.get("points_chart_id"), "points_chart_id", "points chart")
-
-
-def _refuse_overlap(session: Session, data: dict[str, Any], exclude_id: int | None) -> None:
-    clashes = overlapping_seasons(
-        session, data["starts_on"], data["ends_on"], data.get("region_ids") or [], exclude_id
-    )
-    if clashes:
-        other = clashes[0]
-        message = (
-            f"Overlaps season {other.id} ({other.name}, {other.starts_on} to {other.ends_on}), "
-            "which covers a common venue."
-        )
-        raise RuleViolation(
-            message, problems=[Problem("starts_on", message, "R2"), Problem("ends_on", message, "R2")]
-        )
 
 
 def _apply(session: Session, season: Season, data: dict[str, Any]) -> None:
@@ -85,36 +47,12 @@ def _apply(session: Session, season: Season, data: dict[str, Any]) -> None:
 
 def create_season(session: Session, actor: Actor, data: dict[str, Any]) -> Season:
     full = {**SEASON_DEFAULTS, "region_ids": [], **data}
-    _check_settings(session, full)
-    _refuse_overlap(session, full, None)
+    check_settings(session, full)
+    refuse_overlap(session, full, None)
     season = Season()
     _apply(session, season, full)
     record(session, actor, "season.create", "season", season.id, after=season_snapshot(season))
     return season
-
-
-def _refuse_orphans(session: Session, season: Season, merged: dict[str, Any]) -> None:
-    """R2: new dates or regions must still contain every live regular report of the season."""
-    reports = session.execute(
-        select(Tournament.id, Tournament.date, Venue.region_id)
-        .join(Venue, Venue.id == Tournament.venue_id)
-        .where(
-            Tournament.season_id == season.id,
-            Tournament.kind == "regular",
-            Tournament.voided_at.is_(None),
-        )
-    ).all()
-    regions = set(merged.get("region_ids") or [])
-    for report_id, day, region_id in reports:
-        outside = not merged["starts_on"] <= day <= merged["ends_on"]
-        if outside or (regions and region_id not in regions):
-            message = (
-                f"Report {report_id} ({day.isoformat()}) would fall outside the season; "
-                "void or move it first."
-            )
-            raise RuleViolation(
-                message, problems=[Problem("starts_on", message, "R2"), Problem("ends_on", message, "R2")]
-            )
 
 
 def update_season(
@@ -125,9 +63,9 @@ def update_season(
     reason, kept in the audit log (R18)."""
     before = season_snapshot(season)
     merged = {**before_values(season), **changes}
-    _check_settings(session, merged)
-    _refuse_overlap(session, merged, season.id)
-    _refuse_orphans(session, season, merged)
+    check_settings(session, merged)
+    refuse_overlap(session, merged, season.id)
+    refuse_orphans(session, season, merged)
     _apply(session, season, changes)
     rescored = 0
     if any(name in changes and changes[name] != before.get(name) for name in SCORING_SETTINGS):

@@ -20,7 +20,7 @@ from models.rules.race import Race
 from models.rules.race import points_race as race_of
 from models.rules.standings import Row, ranked_lines
 from models.services.lookup import get_or_raise
-from models.services.standing_lines import counted_results, season_tiers, stored_lines, summed_lines
+from models.services.standing_line_queries import counted_results, season_tiers, stored_lines, summed_lines
 
 
 @dataclass
@@ -134,7 +134,7 @@ def points_race(session: Session, table: VenueStandings, player_ids: Sequence[in
                 Result.player_id,
                 Tournament.date,
                 Result.placement_points + Result.participation_points,
-                Result.status != "no_show",
+                Result.played,
             )
             .join(Tournament, Tournament.id == Result.tournament_id)
             .where(*counted_results(season, [venue.id], table.as_of, player_ids))
@@ -149,7 +149,7 @@ def player_seasons(session: Session, player: Player) -> list[dict[str, Any]]:
     results = session.execute(
         select(Tournament, Result)
         .join(Result, Result.tournament_id == Tournament.id)
-        .where(Result.player_id == player.id, Tournament.voided_at.is_(None))
+        .where(Result.player_id == player.id, Tournament.live)
         .order_by(Tournament.season_id.desc(), Tournament.venue_id, Tournament.date, Tournament.session)
     ).all()
     groups: dict[tuple[int, int], list[tuple[Tournament, Result]]] = {}

@@ -13,7 +13,8 @@ import pytest
 
 from api.qualifiers.routes import _publication
 from api.qualifiers.schemas import SeasonQualifiersOut
-from models.services.qualification_queries import qualification_of, regions_of
+from models.rules.qualifier_lists import regions_of
+from models.services.qualification_queries import qualification_of
 from tests.builders import (
     TOURNAMENTS,
     MakeScene,

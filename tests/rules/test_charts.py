@@ -14,6 +14,7 @@ from models.rules.charts import (
     Band,
     Chart,
     NoBandForEntrants,
+    band_for_entrants,
     band_problems,
     scoring_places,
 )
@@ -181,3 +182,11 @@ def test_r7_band_problems_finds_a_moved_start(bands, shift):
     # Bands are judged in entrant order, so the later of two clashing bands is named: which
     # one depends on where the moved band now falls.
     assert any(key.endswith(".min_entrants") for key in problems), problems
+
+
+def test_r7_a_report_needs_a_band_for_its_entrants() -> None:
+    chart = Chart(kind="bands", bands=(Band(4, 8, (50, 30, 10)),))
+    assert band_for_entrants(chart, 4) == [] and band_for_entrants(DEFAULT_CHART, 1000) == []
+    (problem,) = band_for_entrants(chart, 9)
+    assert (problem.path, problem.rule) == ("results", "R7")
+    assert problem.message == "The points chart has no band for 9 entrants."

@@ -17,6 +17,7 @@ from models.rules.discipline import (
     barred_problem,
     barred_rows,
     earliest_last_day,
+    sanction_override,
     terms_problems,
 )
 
@@ -157,3 +158,19 @@ def test_r16_barred_rows_names_each_row_and_sanction() -> None:
     problem = barred_problem(barred[2])
     assert problem.path == "results.3.player_id" and problem.rule == "R16"
     assert "sanction 12" in problem.message and "banned from this venue" in problem.message
+
+
+def test_r16_barred_players_refuse_the_report_unless_the_office_overrides_with_a_reason() -> None:
+    day = JAN1 + timedelta(days=2)
+    barred = barred_rows([101, 102], [(11, 101, suspension(last=None))], venue_id=5, day=day)
+    overridden, problems = sanction_override(False, barred, None)
+    assert overridden == [] and [(p.path, p.rule) for p in problems] == [("results.0.player_id", "R16")]
+    assert sanction_override(True, barred, None) == ([], problems)
+    assert sanction_override(True, barred, "Cleared by the office.") == (barred, [])
+    overridden, problems = sanction_override(False, barred, "A host tries.")
+    assert overridden == []
+    assert [(p.path, p.rule) for p in problems] == [
+        ("override_reason", "R16"),
+        ("results.0.player_id", "R16"),
+    ]
+    assert sanction_override(False, [], None) == ([], [])

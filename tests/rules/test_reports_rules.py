@@ -10,7 +10,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from models.rules.charts import Band, Chart, NoBandForEntrants
-from models.rules.reports import Earned, earned, missing_places, place_problems, score_report
+from models.rules.reports import (
+    Earned,
+    EntrantStatus,
+    earned,
+    missing_places,
+    place_problems,
+    played,
+    score_report,
+)
 
 pytestmark = pytest.mark.rules
 
@@ -159,3 +167,15 @@ def test_played_points_sum_to_the_chart_r7_r8(n: int, participation: int) -> Non
     got = score_report(DEFAULT, [(p, "played") for p in range(1, n + 1)], participation, False)
     assert sum(e.points for e in got) == sum(DEFAULT.points_for(n)) + n * participation
     assert all(a.points >= b.points for a, b in zip(got, got[1:], strict=False))
+
+
+# R9: played, not a no-show ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("status", "counts"),
+    [("played", True), ("declared_withdrawal", True), ("absent", True), ("no_show", False)],
+)
+def test_every_status_but_a_no_show_counts_as_played_r9(status: str, counts: bool) -> None:
+    assert played(status) is counts
+    assert played(EntrantStatus(status)) is counts

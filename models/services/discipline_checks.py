@@ -1,0 +1,45 @@
+"""The checks of a new sanction that need the database (R15): the player and the venue it names
+exist (a merged player is named by the survivor's id), and a suspension lasts at least the
+league's minimum (league settings). discipline.py runs them before it writes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from models.entities.league import Venue
+from models.entities.players import Player
+from models.errors import Problem, refuse
+from models.infra.clock import today
+from models.rules.discipline import Terms, terms_problems
+from models.services.league_settings import league_settings
+
+
+def check_sanction(session: Session, data: dict[str, Any]) -> Terms:
+    """R15: every problem of a sanction as asked, refused whole; or its terms (the first day
+    defaults to today)."""
+    problems: list[Problem] = []
+    player = session.get(Player, data["player_id"])
+    if player is None:
+        problems.append(Problem("player_id", f"There is no player with id {data['player_id']}."))
+    elif player.merged_into_id is not None:
+        problems.append(
+            Problem(
+                "player_id",
+                f"Player {player.id} was merged into player {player.merged_into_id}; use that id.",
+            )
+        )
+    venue_id = data.get("venue_id")
+    if venue_id is not None and session.get(Venue, venue_id) is None:
+        problems.append(Problem("venue_id", f"There is no venue with id {venue_id}."))
+    terms = Terms(
+        kind=data["kind"],
+        category=data["category"],
+        first_day=data.get("first_day") or today(),
+        last_day=data.get("last_day"),
+        venue_id=venue_id,
+    )
+    problems += terms_problems(terms, league_settings(session).minimums)
+    refuse("The sanction cannot be recorded as asked", problems)
+    return terms
