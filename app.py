@@ -103,9 +103,10 @@ SPEC_CONFIG: dict[str, Any] = {
 
 
 def _rate_limit_key() -> str:
-    """Count per API key when one is sent (hosts share pub Wi-Fi), else per address."""
+    """Count per API key when one is sent (hosts share pub Wi-Fi), else per address. Under
+    /embed/ no key is read, so any header sent there is no one's: per address."""
     header = request.headers.get("Authorization", "")
-    if header:
+    if header and not request.path.startswith("/embed/"):
         return "key:" + hashlib.sha256(header.encode()).hexdigest()[:32]
     return "ip:" + (get_remote_address() or "unknown")
 

@@ -87,6 +87,8 @@ def _start_request() -> Response | None:
     g.request_id = supplied if REQUEST_ID_RE.match(supplied) else uuid.uuid4().hex
     if request.method in ("POST", "PUT", "PATCH") and request.path.startswith("/api/"):
         _refuse_unreadable_body()  # (the console's forms are form data, read by Flask-WTF)
+    if request.path.startswith(("/api/", "/embed/")):
+        _refuse_repeated_query_parameters()
     if request.path.startswith("/embed/"):
         return cache.answer_from_cache()  # pages for other sites: the public's, whatever is sent
     if not request.path.startswith("/api/"):
@@ -121,6 +123,17 @@ def _refuse_unreadable_body() -> None:
     )
 
 
+def _refuse_repeated_query_parameters() -> None:
+    """A query parameter given twice is a 400 naming it: a view reads one value, and an answer
+    (and its cache key, and its ETag) must stand for one request."""
+    repeated = sorted(name for name in request.args if len(request.args.getlist(name)) > 1)
+    if repeated:
+        error = BadRequest(f"Query parameter(s) given more than once: {', '.join(repeated)}; send each once.")
+        messages = {name: ["Given more than once: send it once."] for name in repeated}
+        error.data = {"messages": {"query": messages}}  # type: ignore[attr-defined]
+        raise error
+
+
 # No league body nests deeper than 4 (a report, its rows, a row's new player); 32 leaves room.
 MAX_JSON_DEPTH = 32
 
@@ -137,12 +150,16 @@ def _refuse_unreasonable_json() -> None:
         return  # malformed JSON: each view answers it in its own words
     if json_depth(body) > MAX_JSON_DEPTH:
         raise _body_problem(too_deep)
+    where = unpaired_surrogate_at(body)
+    if where is not None:
+        # JSON's \ud800 escapes can say what no Unicode text holds; no reader can store it.
+        raise _body_problem("Holds an unpaired surrogate (\\ud800-\\udfff), which is not text.", where)
 
 
-def _body_problem(message: str) -> BadRequest:
-    """A 400 naming the body, as webargs names a body it cannot read."""
+def _body_problem(message: str, path: str = "body") -> BadRequest:
+    """A 400 naming the body (or the field at `path`), as webargs names what it cannot read."""
     error = BadRequest(message)
-    error.data = {"messages": {"json": {"body": [message]}}}  # type: ignore[attr-defined]
+    error.data = {"messages": {"json": {path: [message]}}}  # type: ignore[attr-defined]
     return error
 
 
@@ -158,6 +175,31 @@ def json_depth(value: Any) -> int:
         if depth <= MAX_JSON_DEPTH:
             stack.extend((child, depth + 1) for child in children)
     return deepest
+
+
+SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def unpaired_surrogate_at(value: Any) -> str | None:
+    """The path (results.3.full_name) of the first string, key or value, holding an unpaired
+    surrogate; None when every string is text."""
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, str):
+            if SURROGATE.search(item):
+                return path or "body"
+        elif isinstance(item, dict):
+            for key, child in item.items():
+                named = f"{path}.{key}" if path else str(key)
+                if SURROGATE.search(str(key)):
+                    return named
+                stack.append((child, named))
+        elif isinstance(item, list):
+            stack.extend(
+                (child, f"{path}.{index}" if path else str(index)) for index, child in enumerate(item)
+            )
+    return None
 
 
 def _finish_request(response: Response) -> Response:

@@ -27,19 +27,17 @@ def load_actor() -> None:
     if header is None:
         g.actor = Actor(role="public", name="public", request_id=g.get("request_id"))
         return
-    # Wrong keys are counted per address, and an address that sent too many is refused before
-    # its next key is even looked at: guessing keys stays slow.
-    address = request.remote_addr or "unknown"
-    throttle.refuse_when_over("RATELIMIT_AUTH_FAILURES", address)
     scheme, _, presented = header.partition(" ")
     presented = presented.strip()
     actor = None
     if scheme.lower() == "bearer" and presented and len(presented) <= 200:
         actor = authenticate(db.session(), presented, g.get("request_id"))
     if actor is None:
-        # Counted at once (an atomic increment): of racing guesses, only as many as the limit
-        # allows get a 401, the rest a 429.
-        throttle.take("RATELIMIT_AUTH_FAILURES", address)
+        # Only wrong keys count against their address, and a valid key is never refused for
+        # others' mistakes (a pub's shared Wi-Fi): keys are long and random, so the limit stops
+        # floods, not guesses. Counted at once (an atomic increment): of racing wrong keys, only
+        # as many as the limit allows get a 401, the rest a 429.
+        throttle.take("RATELIMIT_AUTH_FAILURES", request.remote_addr or "unknown")
         raise Unauthorized(BAD_KEY)
     g.actor = actor
     if request.method in WRITES and request.path.startswith("/api/"):

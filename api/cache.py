@@ -175,6 +175,10 @@ def answer_from_cache() -> Response | None:
     key = hashlib.sha256(json.dumps(parts, separators=(",", ":")).encode()).hexdigest()
     g.cache_key = key
     etag = key[:32]
+    if request.if_none_match.star_tag:
+        # `*` matches any answer there is: the view runs (the caller's right to it, the record's
+        # existence) and a 200 becomes the 304 then (`store_answer`).
+        return None
     if request.if_none_match.contains_weak(etag):
         response = Response(status=304)
         response.set_etag(etag)
@@ -204,6 +208,7 @@ def store_answer(response: Response) -> bool:
         store().set(key, json.dumps(headers).encode() + b"\n" + response.get_data())
     if response.get_etag()[0] is None:
         response.set_etag(key[:32])
-    else:
-        response.make_conditional(request)  # the view's own ETag (a report's version)
+    # Against the view's own ETag (a report's version) or the key's: If-None-Match `*`, or a tag
+    # that matches only now, makes the 200 a 304.
+    response.make_conditional(request)
     return True

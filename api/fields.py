@@ -12,6 +12,21 @@ from marshmallow import ValidationError, fields, validate
 MAX_ID = 2**31 - 1  # PostgreSQL integer: a larger id can match nothing
 
 
+# The days the league reasons about. Past these, adding a suspension's length, a week or a season
+# to a day would leave the calendar (Python's dates end in 9999): refused as input, never a 500.
+EARLIEST_DAY, LATEST_DAY = dt.date(1900, 1, 1), dt.date(2999, 12, 31)
+
+
+class Day(fields.Date):
+    """A calendar day (YYYY-MM-DD) from 1900-01-01 to 2999-12-31."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> dt.date:
+        day = super()._deserialize(value, attr, data, **kwargs)
+        if not EARLIEST_DAY <= day <= LATEST_DAY:
+            raise ValidationError(f"Must be a day from {EARLIEST_DAY} to {LATEST_DAY}.")
+        return day
+
+
 class StrictBool(fields.Boolean):
     """A boolean as JSON writes it: true or false (not "yes", "on", 1 or 0)."""
 

@@ -43,3 +43,10 @@ class WarningOut(Answer):
     message = fields.String()
     player_ids = fields.List(fields.Integer())
     rule = fields.String(allow_none=True, metadata={"description": "The league rule behind it, e.g. R5."})
+
+
+def patch_of(schema: type[Schema]) -> Schema:
+    """A PATCH's schema: any top-level field may be left out, but what is sent is whole (a season's
+    bonus tier still needs its events and points). marshmallow's `partial=True` would reach into
+    nested schemas too."""
+    return schema(partial=tuple(schema._declared_fields))

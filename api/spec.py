@@ -218,10 +218,11 @@ def header_parameters(method: str, operation: dict[str, Any]) -> list[dict[str, 
 def error_answers(path: str, method: str, operation: dict[str, Any]) -> dict[str, str]:
     """The errors an operation can answer beyond those its view declares: from its path (a key
     on /api/, rate limits, ids that may name nothing), its roles, query and body."""
+    # Any query parameter given twice is a 400 (api/__init__.py), wherever the cache answers.
     if path.startswith("/embed/"):  # pages for other sites: public, rate limited
-        wanted = {"429": "TOO_MANY_REQUESTS"}
+        wanted = {"400": "BAD_REQUEST", "429": "TOO_MANY_REQUESTS"}
     elif path.startswith("/api/"):
-        wanted = {"401": "UNAUTHORIZED", "429": "TOO_MANY_REQUESTS"}
+        wanted = {"400": "BAD_REQUEST", "401": "UNAUTHORIZED", "429": "TOO_MANY_REQUESTS"}
     else:
         return {}
     if operation.get("x-roles"):
@@ -229,7 +230,7 @@ def error_answers(path: str, method: str, operation: dict[str, Any]) -> dict[str
     if "{" in path:
         wanted["404"] = "NOT_FOUND"
     if any(p.get("in") == "query" for p in operation.get("parameters", []) if isinstance(p, dict)):
-        wanted["400"] = "BAD_REQUEST"  # an unknown query parameter
+        wanted["400"] = "BAD_REQUEST"  # an unknown query parameter, too
     if method in WRITES:
         wanted.update(
             {"400": "BAD_REQUEST", "413": "REQUEST_ENTITY_TOO_LARGE", "422": "UNPROCESSABLE_ENTITY"}

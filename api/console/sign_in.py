@@ -3,9 +3,12 @@ token, in an HttpOnly, SameSite=Lax cookie, Secure over HTTPS), signing out, and
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import current_app, g, redirect, request, url_for
+from flask import session as signed_cookie
+from werkzeug.exceptions import BadRequest
 
 from api import db, throttle
 from api.console.base import COOKIE, bp, current, page, refused_form, signed_in_only, token_missing
@@ -13,26 +16,30 @@ from api.console.forms import SignInForm, SignOutForm
 from models.services.console_sign_ins import sign_in, sign_out
 from models.services.league_queries import venues_of_actor
 
+# Where a sign-in may lead: a page of the console, in printable ASCII (no control character could
+# reach the Location header, no other site could be named).
+NEXT_PAGE = re.compile(r"/console/[\x21-\x7e]*")
+
 
 @bp.route("/sign-in", methods=["GET", "POST"])
 def sign_in_page() -> Any:
+    target = request.args.get("next", "")
+    if target and not NEXT_PAGE.fullmatch(target):
+        raise BadRequest("The sign-in link names a page that is not the console's: open /console/ instead.")
     form = SignInForm()
     if request.method == "POST":
         if not form.validate_on_submit():
             return refused_form() if token_missing(form) else page("console/sign_in.html", 400, form=form)
-        # Sign-ins are counted as wrong API keys are: per address, and an address that sent
-        # too many waits (429) before its next key is even looked at.
-        address = request.remote_addr or "unknown"
-        throttle.refuse_when_over("RATELIMIT_AUTH_FAILURES", address)
         hours = int(current_app.config["CONSOLE_SESSION_HOURS"])
         opened = sign_in(db.session(), form.key.data.strip(), hours, g.get("request_id"))
         if opened is None:
-            throttle.take("RATELIMIT_AUTH_FAILURES", address)
+            # Wrong keys are counted as the API counts them: per address, a valid key never.
+            throttle.take("RATELIMIT_AUTH_FAILURES", request.remote_addr or "unknown")
             form.key.errors = ["That key is not valid, or it was revoked. Ask the league office for yours."]
             return page("console/sign_in.html", 401, form=form)
         token, _actor = opened
-        target = request.args.get("next", "")
-        response = redirect(target if target.startswith("/console/") else url_for("console.home"))
+        renew_csrf_secret()  # a sign-in starts with a secret no one saw before it
+        response = redirect(target or url_for("console.home"))
         response.set_cookie(
             COOKIE,
             token,
@@ -54,9 +61,16 @@ def sign_out_page() -> Any:
     token = request.cookies.get(COOKIE, "")
     if token:
         sign_out(db.session(), token)
+    renew_csrf_secret()
     response = redirect(url_for("console.sign_in_page"))
     response.delete_cookie(COOKIE, path="/console/", httponly=True, samesite="Lax", secure=request.is_secure)
     return response
+
+
+def renew_csrf_secret() -> None:
+    """Forget the CSRF tokens' secret (Flask's signed cookie holds it, and nothing else): the next
+    form gets a new one, so no token from before a sign-in or sign-out works after it."""
+    signed_cookie.pop(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"), None)
 
 
 @bp.route("/")

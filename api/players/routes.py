@@ -21,6 +21,7 @@ from api.players.schemas import (
     PlayerProfileOut,
     PlayerQuery,
 )
+from api.schemas import patch_of
 from models.entities import Player
 from models.services.discipline_queries import ladder_for
 from models.services.lookup import get_or_raise
@@ -82,7 +83,7 @@ class PlayerByIdViews(MethodView):
     @blp.doc(operationId="update_player")
     @office_only
     @conflicts
-    @blp.arguments(PlayerPatch(partial=True))
+    @blp.arguments(patch_of(PlayerPatch))
     @blp.response(200, PlayerOut)
     def patch(self, changes: dict[str, Any], player_id: int) -> dict[str, Any]:
         """Change a player's record (office; audited)"""

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 from marshmallow import Schema, ValidationError, fields, validate, validates
 
-from api.fields import Id, Name, UtcDateTime
+from api.fields import Day, Id, Name, UtcDateTime
 from api.pagination import PageArgs
 from api.schemas import Answer, WarningOut
 from models.entities.tournaments import STATUSES, TOURNAMENT_KINDS
@@ -18,7 +18,7 @@ from models.services.player_queries import PERSONAL_FIELDS
 class PlayerIn(Schema):
     full_name = Name(max_length=200, required=True)
     email = fields.Email(required=True, validate=validate.Length(max=254))
-    date_of_birth = fields.Date(allow_none=True)
+    date_of_birth = Day(allow_none=True)
     membership_number = fields.String(
         allow_none=True,
         metadata={"description": "Date of birth YYYYMMDD followed by a 4-digit PIN (R5)."},
@@ -50,7 +50,7 @@ class PlayerOut(Answer):
     )
     full_name = fields.String()
     email = fields.String(allow_none=True)
-    date_of_birth = fields.Date(allow_none=True)
+    date_of_birth = Day(allow_none=True)
     membership_number = fields.String(allow_none=True)
     pin = fields.String(allow_none=True)
     created_at = UtcDateTime()
@@ -69,7 +69,7 @@ class PlayerCreated(PlayerOut):
 
 class PlayerResultOut(Answer):
     tournament_id = fields.Integer()
-    date = fields.Date()
+    date = Day()
     session = fields.Integer()
     kind = fields.String(validate=validate.OneOf(TOURNAMENT_KINDS))
     entrants = fields.Integer()

@@ -68,7 +68,7 @@ class ChartIn(Schema):
 class ChartPatch(Schema):
     """What a chart's PATCH may change, with the reason (a change rescores every season using it)."""
 
-    name = Text(max_length=120)
+    name = Name(max_length=120)
     fraction = ExactNumber(validate=validate.Range(min=0, max=1, min_inclusive=False))
     step = StrictInt(validate=validate.Range(min=1, max=MAX_POINTS))
     bands = fields.List(fields.Nested(BandIn), validate=validate.Length(min=1, max=1000))

@@ -6,7 +6,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, pre_load, validate, validates_schema
 
-from api.fields import Id, QueryId, StrictBool, Text, UtcDateTime
+from api.fields import Day, Id, QueryId, StrictBool, Text, UtcDateTime
 from api.pagination import PageArgs
 from api.schemas import Answer, PlayerRef
 from models.actor import ACTOR_ROLES
@@ -21,8 +21,8 @@ class SanctionIn(Schema):
     kind = fields.String(required=True, validate=validate.OneOf(KINDS))
     category = fields.String(required=True, validate=validate.OneOf(CATEGORIES))
     venue_id = Id(allow_none=True, metadata={"description": "A venue_ban's venue; no other kind names one."})
-    first_day = fields.Date(metadata={"description": "The first day it runs (default: today)."})
-    last_day = fields.Date(
+    first_day = Day(metadata={"description": "The first day it runs (default: today)."})
+    last_day = Day(
         allow_none=True,
         metadata={"description": "The last day it runs (both days count); absent or null: permanent."},
     )
@@ -58,8 +58,8 @@ class SanctionOut(Answer):
     kind = fields.String(validate=validate.OneOf(KINDS))
     category = fields.String(validate=validate.OneOf(CATEGORIES))
     venue_id = fields.Integer(allow_none=True)
-    first_day = fields.Date()
-    last_day = fields.Date(allow_none=True)
+    first_day = Day()
+    last_day = Day(allow_none=True)
     permanent = fields.Boolean()
     active = fields.Boolean(metadata={"description": "Runs today (R15): begun, not over, not lifted."})
     reason = fields.String()
@@ -68,7 +68,7 @@ class SanctionOut(Answer):
     issued_at = UtcDateTime()
     lifted = fields.Boolean()
     lifted_at = UtcDateTime(allow_none=True)
-    lifted_on = fields.Date(allow_none=True, metadata={"description": "From this day on it no longer runs."})
+    lifted_on = Day(allow_none=True, metadata={"description": "From this day on it no longer runs."})
     lifted_by = fields.String(allow_none=True)
     lift_reason = fields.String(allow_none=True)
 
@@ -78,7 +78,7 @@ class SanctionQuery(PageArgs):
     kind = fields.String(validate=validate.OneOf(KINDS))
     category = fields.String(validate=validate.OneOf(CATEGORIES))
     venue_id = QueryId(metadata={"description": "Bans at this venue."})
-    active_on = fields.Date(metadata={"description": "Running on this day (begun, not over, not lifted)."})
+    active_on = Day(metadata={"description": "Running on this day (begun, not over, not lifted)."})
 
 
 class PlayerDisciplineOut(Answer):
@@ -92,17 +92,17 @@ class PlayerDisciplineOut(Answer):
 
 
 class DoorListCsvQuery(Schema):
-    on = fields.Date(metadata={"description": "The day (default: today)."})
+    on = Day(metadata={"description": "The day (default: today)."})
 
 
 class DoorListQuery(Schema):
-    on = fields.Date(metadata={"description": "The day (default: today)."})
+    on = Day(metadata={"description": "The day (default: today)."})
     format = fields.String(validate=validate.OneOf(["json", "csv"]))
 
 
 class BarredOut(Answer):
     player = fields.Nested(PlayerRef)
-    last_day = fields.Date(allow_none=True, metadata={"description": "Null: permanent."})
+    last_day = Day(allow_none=True, metadata={"description": "Null: permanent."})
     permanent = fields.Boolean()
     sanction = fields.Nested(SanctionOut, metadata={"description": "The sanction that bars them longest."})
     sanction_ids = fields.List(fields.Integer(), metadata={"description": "Every sanction that bars them."})
@@ -110,7 +110,7 @@ class BarredOut(Answer):
 
 class DoorListOut(Answer):
     venue_id = fields.Integer()
-    on = fields.Date()
+    on = Day()
     total = fields.Integer()
     barred = fields.List(fields.Nested(BarredOut))
 

@@ -12,6 +12,7 @@ from api.auth import current_actor, office_only
 from api.blueprint import Blueprint
 from api.contract import ID, links
 from api.pagination import page_request, page_schema
+from api.schemas import patch_of
 from api.seasons.schemas import (
     MissingQuery,
     MissingReportsOut,
@@ -77,7 +78,7 @@ class SeasonByIdViews(MethodView):
 
     @blp.doc(operationId="update_season")
     @office_only
-    @blp.arguments(SeasonPatch(partial=True))
+    @blp.arguments(patch_of(SeasonPatch))
     @blp.response(200, SeasonChanged)
     def patch(self, changes: dict[str, Any], season_id: int) -> Any:
         """Change a season's dates, regions or settings (office; audited)"""

@@ -8,7 +8,19 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from api.fields import ExactNumber, Id, Name, QueryId, StrictBool, StrictInt, Text, UtcDateTime
+from api.fields import (
+    EARLIEST_DAY,
+    LATEST_DAY,
+    Day,
+    ExactNumber,
+    Id,
+    Name,
+    QueryId,
+    StrictBool,
+    StrictInt,
+    Text,
+    UtcDateTime,
+)
 from api.pagination import PageArgs
 from api.points_charts.schemas import ChartOut
 from api.schemas import Answer
@@ -23,14 +35,14 @@ class TierSchema(Answer):
 
 class SeasonIn(Schema):
     name = Name(max_length=120, required=True)
-    starts_on = fields.Date(required=True)
-    ends_on = fields.Date(required=True)
+    starts_on = Day(required=True)
+    ends_on = Day(required=True)
     region_ids = fields.List(
         Id(),
         validate=validate.Length(max=1000),
         metadata={"description": "Regions covered; absent or empty: all regions."},
     )
-    championship_date = fields.Date(allow_none=True)
+    championship_date = Day(allow_none=True)
     points_chart_id = Id(
         allow_none=True,
         metadata={"description": "Absent or null: the default top_fraction chart (30%, step 10)."},
@@ -74,10 +86,10 @@ class ChartInForce(fields.Nested):
 class SeasonOut(Answer):
     id = fields.Integer()
     name = fields.String()
-    starts_on = fields.Date()
-    ends_on = fields.Date()
+    starts_on = Day()
+    ends_on = Day()
     region_ids = fields.List(fields.Integer())
-    championship_date = fields.Date(allow_none=True)
+    championship_date = Day(allow_none=True)
     points_chart_id = fields.Integer(allow_none=True)
     points_chart = ChartInForce(
         EffectiveChart,
@@ -98,7 +110,7 @@ class SeasonOut(Answer):
 
 class SeasonQuery(PageArgs):
     region_id = QueryId(metadata={"description": "Seasons that cover this region."})
-    active_on = fields.Date(metadata={"description": "Seasons whose dates contain this day."})
+    active_on = Day(metadata={"description": "Seasons whose dates contain this day."})
 
 
 class IsoWeek(fields.String):
@@ -112,9 +124,12 @@ class IsoWeek(fields.String):
         try:
             if match is None:
                 raise ValueError
-            return date.fromisocalendar(int(match.group(1)), int(match.group(2)), 1)
+            monday = date.fromisocalendar(int(match.group(1)), int(match.group(2)), 1)
         except ValueError:
             raise ValidationError("An ISO week, YYYY-Www (e.g. 2026-W09).") from None
+        if not EARLIEST_DAY <= monday <= LATEST_DAY:
+            raise ValidationError(f"Must be a week from {EARLIEST_DAY:%Y} to {LATEST_DAY:%Y}.")
+        return monday
 
 
 class MissingQuery(Schema):
@@ -131,8 +146,8 @@ class MissingVenueOut(Answer):
 class MissingReportsOut(Answer):
     season_id = fields.Integer()
     week = fields.String()
-    starts_on = fields.Date(metadata={"description": "The week's Monday."})
-    ends_on = fields.Date(metadata={"description": "The week's Sunday."})
+    starts_on = Day(metadata={"description": "The week's Monday."})
+    ends_on = Day(metadata={"description": "The week's Sunday."})
     total = fields.Integer()
     venues = fields.List(fields.Nested(MissingVenueOut))
 

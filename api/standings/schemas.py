@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from api.fields import ExactNumber
+from api.fields import Day, ExactNumber
 from api.schemas import Answer, PlayerRef
 from models.rules.standings import STEPS
 
 
 class StandingsCsvQuery(Schema):
-    as_of = fields.Date(metadata={"description": "Standings as they stood after this day."})
+    as_of = Day(metadata={"description": "Standings as they stood after this day."})
 
 
 class StandingsQuery(Schema):
-    as_of = fields.Date(metadata={"description": "Standings as they stood after this day."})
+    as_of = Day(metadata={"description": "Standings as they stood after this day."})
     format = fields.String(validate=validate.OneOf(["json", "csv"]))
 
 
@@ -45,7 +45,7 @@ class RowOut(Answer):
 class StandingsOut(Answer):
     season_id = fields.Integer()
     venue_id = fields.Integer()
-    as_of = fields.Date()
+    as_of = Day()
     tournaments = fields.Integer()
     entrants = fields.Integer()
     average_attendance = ExactNumber()

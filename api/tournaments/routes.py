@@ -28,7 +28,7 @@ from api.tournaments.schemas import (
     VoidIn,
 )
 from models.entities import Tournament
-from models.errors import Problem, Stale
+from models.errors import InvalidInput, Problem, Stale
 from models.rules.notices import Notice
 from models.services.paging import Page
 from models.services.report_queries import (
@@ -127,7 +127,11 @@ def expected_version(report_id: int) -> int | None:
     tags = request.if_match
     if not request.headers.get("If-Match") or tags.star_tag:
         return None
-    for tag in [*tags.as_set(include_weak=True)]:
+    named = [tag for tag in tags.as_set(include_weak=True) if tag]
+    if not named:
+        # `""`, `W/""` or words that are no entity tag: the header says nothing to compare.
+        raise InvalidInput.at("If-Match", 'Send the ETag a GET of the report gave, in quotes ("r12v3").')
+    for tag in named:
         match = VERSION_TAG.match(tag)
         if match and int(match.group(1)) == report_id:
             return int(match.group(2))

@@ -7,7 +7,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates, validates_schema
 
-from api.fields import Id, Name, QueryBool, QueryId, StrictInt, Text, UtcDateTime
+from api.fields import Day, Id, Name, QueryBool, QueryId, StrictInt, Text, UtcDateTime
 from api.pagination import PageArgs
 from api.schemas import Answer, PlayerRef, WarningOut
 from models.entities import STATUSES, TOURNAMENT_KINDS
@@ -23,7 +23,7 @@ IDENTIFIERS = ("player_id", "membership_number", "email", "new_player")
 class NewPlayerIn(Schema):
     full_name = Name(max_length=200, required=True)
     email = fields.Email(required=True, validate=validate.Length(max=254))
-    date_of_birth = fields.Date(allow_none=True)
+    date_of_birth = Day(allow_none=True)
     membership_number = fields.String(allow_none=True, validate=validate.Length(max=12))
     display_name = Name(max_length=120)
 
@@ -67,7 +67,7 @@ class ResultIn(Schema):
 
 class ReportIn(Schema):
     venue_id = Id(required=True)
-    date = fields.Date(required=True)
+    date = Day(required=True)
     session = StrictInt(load_default=1, validate=validate.Range(min=FIRST_SESSION, max=LAST_SESSION))
     kind = fields.String(load_default="regular", validate=validate.OneOf(TOURNAMENT_KINDS))
     season_id = Id(allow_none=True, metadata={"description": "Playoffs and championships name it."})
@@ -86,7 +86,7 @@ class CorrectionIn(ReportIn):
     """The report's results again; venue, date, session and kind left out keep the stored ones."""
 
     venue_id = Id()
-    date = fields.Date()
+    date = Day()
     session = StrictInt(validate=validate.Range(min=FIRST_SESSION, max=LAST_SESSION))
     kind = fields.String(validate=validate.OneOf(TOURNAMENT_KINDS))
     reason = Text(max_length=2000, required=True)
@@ -100,7 +100,7 @@ class CsvQuery(Schema):
     """For a text/csv body only: the report's fields that are not rows (a JSON body has them)."""
 
     venue_id = QueryId(metadata={"description": "text/csv body only."})
-    date = fields.Date(metadata={"description": "text/csv body only."})
+    date = Day(metadata={"description": "text/csv body only."})
     session = fields.Integer(metadata={"description": "text/csv body only."})
     kind = fields.String(metadata={"description": "text/csv body only."})
     season_id = QueryId(metadata={"description": "text/csv body only."})
@@ -129,7 +129,7 @@ class ReportOut(Answer):
     id = fields.Integer()
     venue_id = fields.Integer()
     season_id = fields.Integer()
-    date = fields.Date()
+    date = Day()
     session = fields.Integer()
     kind = fields.String(validate=validate.OneOf(TOURNAMENT_KINDS))
     entrants = fields.Integer()
@@ -163,8 +163,8 @@ class ReportQuery(PageArgs):
     venue_id = QueryId()
     season_id = QueryId()
     kind = fields.String(validate=validate.OneOf(TOURNAMENT_KINDS))
-    from_ = fields.Date(data_key="from", metadata={"description": "On or after this date."})
-    to = fields.Date(metadata={"description": "On or before this date."})
+    from_ = Day(data_key="from", metadata={"description": "On or after this date."})
+    to = Day(metadata={"description": "On or before this date."})
     include_voided = QueryBool(
         load_default=False,
         metadata={"description": "Office: list voided reports too."},

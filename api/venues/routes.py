@@ -11,6 +11,7 @@ from api.auth import current_actor, office_only
 from api.blueprint import Blueprint
 from api.contract import ID, conflicts, links
 from api.pagination import page_request, page_schema
+from api.schemas import patch_of
 from api.venues.schemas import VenueIn, VenueOut, VenuePatch, VenueQuery
 from models.entities import Venue
 from models.services.league import create_venue, update_venue
@@ -58,7 +59,7 @@ class VenueByIdViews(MethodView):
     @blp.doc(operationId="update_venue")
     @office_only
     @conflicts
-    @blp.arguments(VenuePatch(partial=True))
+    @blp.arguments(patch_of(VenuePatch))
     @blp.response(200, VenueOut)
     def patch(self, changes: dict[str, Any], venue_id: int) -> Venue:
         """Change a venue (office)"""

@@ -123,13 +123,17 @@ def test_sign_ins_are_rate_limited_per_address_like_wrong_api_keys(make_app: Any
     assert statuses == [401, 401, 401, 429, 429]
     page = browser.get(SIGN_IN)
     refused = browser.post(
-        SIGN_IN, data={"key": scene.host.key, "csrf_token": csrf(page)}, headers={"Accept": "text/html"}
+        SIGN_IN, data={"key": "plk_one_more", "csrf_token": csrf(page)}, headers={"Accept": "text/html"}
     )
     assert (
         refused.status_code == 429
         and refused.mimetype == "text/html"
         and int(refused.headers["Retry-After"]) > 0
     )
+    # The host's own key, from the same address (a pub's shared Wi-Fi), still signs in.
+    page = browser.get(SIGN_IN)
+    signed = browser.post(SIGN_IN, data={"key": scene.host.key, "csrf_token": csrf(page)})
+    assert signed.status_code == 302 and signed.headers["Location"] == "/console/"
 
 
 def test_a_form_posted_without_its_csrf_token_is_refused_and_changes_nothing(
@@ -623,3 +627,54 @@ def test_tampered_or_garbled_forms_are_refused_never_a_500(app: Flask, scene: Sc
         == 200
     )
     assert scene.stored_reports() == before
+
+
+@pytest.mark.parametrize(
+    "target", ["/console/%0d%0aSet-Cookie:%20x=1", "/console/%09", "https://evil.example/"]
+)
+def test_a_sign_in_link_naming_no_page_of_the_console_is_refused(
+    app: Flask, scene: Scene, target: str
+) -> None:
+    """A `next` holding control characters (which would reach the Location header: a 500) or
+    naming another site is a 400, signed in or not; nothing is opened."""
+    browser = app.test_client()
+    page = browser.get(SIGN_IN)
+    refused = browser.post(
+        f"{SIGN_IN}?next={target}",
+        data={"key": scene.host.key, "csrf_token": csrf(page)},
+        headers={"Accept": "text/html"},
+    )
+    assert refused.status_code == 400 and refused.mimetype == "text/html"
+    assert (
+        "Location" not in refused.headers and browser.get_cookie("league_console", path="/console/") is None
+    )
+    assert browser.get(f"{SIGN_IN}?next={target}").status_code == 400
+    fine = browser.post(
+        f"{SIGN_IN}?next=/console/venues/{scene.venue_id}/report",
+        data={"key": scene.host.key, "csrf_token": csrf(browser.get(SIGN_IN))},
+    )
+    assert fine.status_code == 302 and fine.headers["Location"] == f"/console/venues/{scene.venue_id}/report"
+
+
+def test_signing_in_and_out_renews_the_csrf_secret(app: Flask, scene: Scene) -> None:
+    """A form's token from before a sign-in (or a sign-out) is refused after it: the secret the
+    tokens are made from is new at each."""
+    browser = app.test_client()
+    before = csrf(browser.get(SIGN_IN))
+    browser.post(SIGN_IN, data={"key": scene.host.key, "csrf_token": before})
+    form = browser.get(f"/console/venues/{scene.venue_id}/report")
+    assert csrf(form) != before
+    stale = {
+        "csrf_token": before,
+        "date": iso(today()),
+        "session": "1",
+        "kind": "regular",
+        "pasted": "place,player_id\n",
+    }
+    refused = browser.post(f"/console/venues/{scene.venue_id}/report", data=stale)
+    assert refused.status_code == 400 and "security token" in text_of(refused)
+    signed_in_token = csrf(form)
+    out = browser.post("/console/sign-out", data={"csrf_token": signed_in_token})
+    assert out.status_code == 302
+    again = browser.post(SIGN_IN, data={"key": scene.host.key, "csrf_token": signed_in_token})
+    assert again.status_code == 400 and browser.get("/console/").status_code == 302
