@@ -31,7 +31,7 @@ from models.entities import Player, Region, Result, Season, Tournament, Venue  #
 from models.infra.migrate import alembic_config, upgrade  # noqa: E402
 from models.rules.charts import DEFAULT_CHART  # noqa: E402
 from models.rules.reports import score_report  # noqa: E402
-from models.services.qualification_queries import compute_lists  # noqa: E402
+from models.services.season_lists import compute_lists  # noqa: E402
 from models.services.standing_lines import rebuild_lines  # noqa: E402
 
 REGIONS, VENUES, PLAYERS, WEEKS, ENTRANTS, TRAVELLERS = 20, 400, 30_000, 12, 25, 3

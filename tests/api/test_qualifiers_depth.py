@@ -1,4 +1,4 @@
-"""Qualifier lists from the top of each venue's table (models/services/qualification_queries:
+"""Qualifier lists from the top of each venue's table (models/services/season_lists:
 compute_lists ranks DEPTH_BEYOND_QUOTA players beyond each venue's quota, and ranks a venue
 whole when it cannot fill its quota from them) against ranking every table whole (R12-R14).
 
@@ -25,7 +25,7 @@ from flask import Flask
 
 from models.rules.qualification import quota
 from models.rules.standings import Line, Row, Tier
-from models.services import qualification_queries
+from models.services import season_lists
 from tests.builders import (
     MakeScene,
     Scene,
@@ -220,11 +220,9 @@ class Call:
 def spy_on_compute_lists(monkeypatch: pytest.MonkeyPatch) -> list[list[Call]]:
     """Each computation of the lists, as every table it ranked (the lines given, of which venue)."""
     runs: list[list[Call]] = []
-    compute = qualification_queries._compute_lists
-    leading_rows: Callable[[Sequence[Line], Sequence[Tier], int], list[Row]] = (
-        qualification_queries.leading_rows
-    )
-    standings = qualification_queries.VenueStandings
+    compute = season_lists._compute_lists
+    leading_rows: Callable[[Sequence[Line], Sequence[Tier], int], list[Row]] = season_lists.leading_rows
+    standings = season_lists.VenueStandings
 
     def computing(*args: Any, **kwargs: Any) -> Any:
         runs.append([])
@@ -239,9 +237,9 @@ def spy_on_compute_lists(monkeypatch: pytest.MonkeyPatch) -> list[list[Call]]:
         runs[-1][-1].venue = venue.id  # each table is made right after its rows are ranked
         return standings(season, venue, *args)
 
-    monkeypatch.setattr(qualification_queries, "_compute_lists", computing)
-    monkeypatch.setattr(qualification_queries, "leading_rows", ranking)
-    monkeypatch.setattr(qualification_queries, "VenueStandings", table)
+    monkeypatch.setattr(season_lists, "_compute_lists", computing)
+    monkeypatch.setattr(season_lists, "leading_rows", ranking)
+    monkeypatch.setattr(season_lists, "VenueStandings", table)
     return runs
 
 
@@ -289,11 +287,11 @@ def test_top_of_each_table_gives_the_lists_of_whole_tables_r12_r13_r14(
     players out, and a venue was ranked again."""
     world = build(random.Random(f"{policy}-{seed}"), make_scene, league, policy)
 
-    monkeypatch.setattr(qualification_queries, "DEPTH_BEYOND_QUOTA", 0)
+    monkeypatch.setattr(season_lists, "DEPTH_BEYOND_QUOTA", 0)
     runs = spy_on_compute_lists(monkeypatch)
     trimmed = answers(app, world)
     trimmed_runs = list(runs)
-    monkeypatch.setattr(qualification_queries, "DEPTH_BEYOND_QUOTA", WHOLE)
+    monkeypatch.setattr(season_lists, "DEPTH_BEYOND_QUOTA", WHOLE)
     whole = answers(app, world)
 
     assert qualified_where(trimmed) == qualified_where(whole)
@@ -346,7 +344,7 @@ def test_top_of_each_table_gives_the_lists_of_whole_tables_r12_r13_r14(
     assert published.status_code == 201, published.get_data(as_text=True)
     current = {}
     for depth in (0, WHOLE):
-        monkeypatch.setattr(qualification_queries, "DEPTH_BEYOND_QUOTA", depth)
+        monkeypatch.setattr(season_lists, "DEPTH_BEYOND_QUOTA", depth)
         forget_answers(app)
         current[depth] = [
             read_qualifiers(world.scene.public, world.scene.season_id, query="?view=current"),
@@ -392,14 +390,14 @@ def test_a_player_below_the_depth_where_they_would_rather_qualify_still_goes_the
         sanctioned(scene.office, player_id, "suspension", "fighting", first_day=ago(20), last_day=ago(0))
     expected = {x: [ann], y: [bob]} if policy == "best_rank" else {x: [bob], y: [ann]}
 
-    shipped = qualification_queries.DEPTH_BEYOND_QUOTA
+    shipped = season_lists.DEPTH_BEYOND_QUOTA
     assert 1 + shipped <= 11  # Y's table, cut at quota + depth, stops above Ann (9 points < 12)
-    monkeypatch.setattr(qualification_queries, "DEPTH_BEYOND_QUOTA", WHOLE)
+    monkeypatch.setattr(season_lists, "DEPTH_BEYOND_QUOTA", WHOLE)
     whole = answers(app, world)
     assert qualified_where(whole) == expected
     assert [v["quota"] for v in whole["season"]["venues"]] == [1, 1]
 
-    monkeypatch.setattr(qualification_queries, "DEPTH_BEYOND_QUOTA", shipped)
+    monkeypatch.setattr(season_lists, "DEPTH_BEYOND_QUOTA", shipped)
     runs = spy_on_compute_lists(monkeypatch)
     trimmed = answers(app, world)
     y_table = [call for calls in runs for call in calls if call.venue == y]
