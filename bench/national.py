@@ -72,6 +72,7 @@ HISTORY_NIGHTS = 0.83
 MEASURED_VENUES, REPORT_SIZE = 8, 25
 EMPTY_POSTS, FULL_POSTS, FLOOR_SAMPLES, WARM_SAMPLES = 100, 200, 300, 100
 STANDINGS_CYCLES, QUALIFIER_WARM, QUALIFIER_CYCLES, COLD_CYCLES, PROFILE_CYCLES = 50, 10, 5, 20, 10
+MERGES = 10  # merges timed, each of a duplicate with one result
 PAGE_SIZE = 50
 DEFAULT_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 
@@ -86,6 +87,8 @@ ROWS = (
     ("report_full_fresh_p50", "POST report 25 players, full league, fresh workers p50"),
     ("report_p50", "POST report 25 players p50"),
     ("report_p99", "POST report 25 players p99"),
+    ("merge_p50", "POST merge (a duplicate with one result) p50"),
+    ("merge_max", "POST merge max"),
     ("standings_warm_p50", "GET venue standings warm p50"),
     ("standings_warm_p99", "GET venue standings warm p99"),
     ("standings_after_write_p50", "GET venue standings after write p50"),
@@ -562,8 +565,35 @@ def after_writes(cycles: int, write: Callable[[], float], read: Callable[[], flo
     return samples
 
 
+def merge_timings(client: Client, extras: Extras, league: League, office: str) -> list[float]:
+    """A duplicate registered tonight (one result, at one measured venue) merged by the office into
+    a regular of another venue (R17): its result moves, both players' standing lines are refreshed,
+    under the merge's locks. ms each."""
+    venues = list(extras.slots)
+    timings = []
+    for i in range(MERGES):
+        here, there = venues[i % len(venues)], venues[(i + 1) % len(venues)]
+        email = f"bench.duplicate.{i}.{extras.rng.randrange(10**9)}@example.org"
+        duplicate, _ms = client.post(
+            "/api/v1/players", {"full_name": f"Bench Duplicate {i}", "email": email}, office
+        )
+        extras.post(client, here, including=duplicate["id"])
+        survivor = league.regulars[there][i % len(league.regulars[there])]
+        body = {"duplicate_id": duplicate["id"], "reason": "Benchmark: the same person."}
+        merged, ms = client.post(f"/api/v1/players/{survivor}/merge", body, office)
+        assert merged.get("merge_id"), merged
+        timings.append(ms)
+    return timings
+
+
 def measure_full(
-    client: Client, extras: Extras, league: League, season_id: int, workers: int, database: str
+    client: Client,
+    extras: Extras,
+    league: League,
+    season_id: int,
+    workers: int,
+    database: str,
+    office: str,
 ) -> dict[str, float]:
     """Every timing on the full league, in ms."""
     venue = next(iter(extras.slots))
@@ -595,8 +625,12 @@ def measure_full(
     profile_cold = after_writes(
         PROFILE_CYCLES, lambda: extras.post(client, venue, including=player), lambda: client.get(profile)
     )
+    progress(database, "merges")
+    merges = merge_timings(client, extras, league, office)
     return {
         "health": floor,
+        "merge_p50": statistics.median(merges),
+        "merge_max": max(merges),
         "report_p50": statistics.median(posts),
         "report_p99": percentile(posts, 0.99),
         "standings_warm_p50": statistics.median(standings_warm),
@@ -659,7 +693,7 @@ def run_database(
         for history_id in range(1, len(league.history) + 1):
             client.post(f"/api/v1/seasons/{history_id}/qualifiers/publish", {}, office)
         progress(database, f"current season posted in {season_s:.0f} s, history published; measuring")
-        timings = measure_full(client, extras, league, season["id"], workers, database)
+        timings = measure_full(client, extras, league, season["id"], workers, database, office)
         peak_mb = server.worker_peak_mb()
     # History alone, compared like with like: reports on the full league, posted to fresh workers
     # after the same untimed warm-up as on the empty one (the workers above had served the whole
