@@ -28,11 +28,11 @@ from app import create_app  # noqa: E402
 from bench.scratch import scratch_database  # noqa: E402
 from models.actor import SYSTEM  # noqa: E402
 from models.infra.migrate import alembic_config, upgrade  # noqa: E402
-from models.services.discipline import issue_sanction  # noqa: E402
 from models.services.league import create_region, create_venue  # noqa: E402
 from models.services.players import create_player  # noqa: E402
-from models.services.reports import submit_report  # noqa: E402
+from models.services.sanctions import issue_sanction  # noqa: E402
 from models.services.seasons import create_season  # noqa: E402
+from models.services.tournaments import submit_report  # noqa: E402
 
 VENUES, WEEKS, ENTRANTS, PLAYERS = 30, 12, 25, 1500
 SANCTIONS, BIG_FIELD, WRITES = 5000, 40, 20

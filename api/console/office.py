@@ -29,9 +29,9 @@ from models.services.audit_queries import AuditFilters, list_audit_entries
 from models.services.keys import create_key, get_key, list_keys, revoke_key
 from models.services.league_queries import venues_of_actor
 from models.services.lookup import get_or_raise
-from models.services.merge_queries import get_merge, list_merges
-from models.services.merges import merge_players, undo_merge
 from models.services.paging import PageRequest
+from models.services.player_merge_queries import get_merge, list_merges
+from models.services.player_merges import merge_players, undo_merge
 from models.services.player_queries import duplicate_candidates, players_by_id
 
 

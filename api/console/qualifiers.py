@@ -18,10 +18,10 @@ from models.infra.clock import today
 from models.services.access import require_office
 from models.services.lookup import get_or_raise
 from models.services.paging import PageRequest
-from models.services.qualification import publish
-from models.services.qualification_queries import season_qualification
-from models.services.report_queries import missing_reports
+from models.services.qualifier_queries import season_qualification
+from models.services.qualifiers import publish
 from models.services.season_queries import list_seasons
+from models.services.tournament_queries import missing_reports
 
 
 @bp.route("/seasons")

@@ -36,10 +36,10 @@ from models.rules.notices import Notice
 from models.services.lookup import get_or_raise
 from models.services.paging import PageRequest
 from models.services.player_queries import players_by_id, players_of_venue
-from models.services.report_queries import ReportFilters, get_report, list_reports
-from models.services.reports import correct_report, submit_report, void_report
 from models.services.season_queries import season_for
 from models.services.standings import venue_standings
+from models.services.tournament_queries import ReportFilters, get_report, list_reports
+from models.services.tournaments import correct_report, submit_report, void_report
 
 # A refusal's path that names a row of the sheet ("results.3", "results.3.player_id").
 ROW_PATH = re.compile(r"results\.\d+(\.|$)")

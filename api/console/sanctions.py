@@ -27,12 +27,12 @@ from models.entities import Player
 from models.errors import LeagueError
 from models.infra.clock import today
 from models.services.access import require_office
-from models.services.discipline import issue_sanction, lift_sanction
-from models.services.discipline_queries import SanctionFilters, door_list, get_sanction, list_sanctions
 from models.services.league_queries import venues_of_actor
 from models.services.lookup import get_or_raise
 from models.services.paging import PageRequest
 from models.services.player_queries import search_players
+from models.services.sanction_queries import SanctionFilters, door_list, get_sanction, list_sanctions
+from models.services.sanctions import issue_sanction, lift_sanction
 
 SANCTION_IN = SanctionIn()
 OFFICE_WORK = "issues and lifts sanctions"

@@ -18,7 +18,7 @@ from models.entities import Region, Season
 from models.errors import NotFound
 from models.rules.qualification import Flag
 from models.services.lookup import get_or_raise
-from models.services.qualification_queries import season_qualification
+from models.services.qualifier_queries import season_qualification
 from models.services.standings import points_race, standings_of
 
 blp = Blueprint(

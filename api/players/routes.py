@@ -23,13 +23,13 @@ from api.players.schemas import (
 )
 from api.schemas import patch_of
 from models.entities import Player
-from models.services.discipline_queries import ladder_for
 from models.services.lookup import get_or_raise
-from models.services.merges import merge_players
 from models.services.paging import Page
+from models.services.player_merges import merge_players
 from models.services.player_queries import as_seen_by, player_as_seen_by, search_players
 from models.services.players import create_player, update_player
-from models.services.qualification_queries import player_qualification
+from models.services.qualifier_queries import player_qualification
+from models.services.sanction_queries import ladder_for
 from models.services.standings import player_seasons
 
 blp = Blueprint("players", __name__, url_prefix="/api/v1/players", description="Players (R5, R19).")

@@ -31,13 +31,13 @@ from models.entities import Disqualification, QualifierPublication, Season, Venu
 from models.rules.qualifier_lists import Changes, VenueList, regions_of
 from models.services.lookup import get_or_raise
 from models.services.paging import Page
-from models.services.qualification import disqualify, publish, withdraw_disqualification
-from models.services.qualification_queries import (
+from models.services.qualifier_queries import (
     Qualification,
     disqualifications_of,
     get_disqualification,
     qualification_of,
 )
+from models.services.qualifiers import disqualify, publish, withdraw_disqualification
 
 blp = Blueprint(
     "qualifiers", __name__, url_prefix="/api/v1/seasons", description="Qualification (R3, R12-R14)."

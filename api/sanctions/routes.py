@@ -29,8 +29,9 @@ from api.sanctions.schemas import (
 )
 from models.entities import Player, Sanction
 from models.infra.clock import today
-from models.services.discipline import issue_sanction, lift_sanction
-from models.services.discipline_queries import (
+from models.services.lookup import get_or_raise
+from models.services.paging import Page
+from models.services.sanction_queries import (
     BarredPlayer,
     SanctionFilters,
     door_list,
@@ -38,8 +39,7 @@ from models.services.discipline_queries import (
     list_sanctions,
     player_discipline,
 )
-from models.services.lookup import get_or_raise
-from models.services.paging import Page
+from models.services.sanctions import issue_sanction, lift_sanction
 
 blp = Blueprint("sanctions", __name__, url_prefix="/api/v1", description="Discipline (R15, R16).")
 

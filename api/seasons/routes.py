@@ -25,9 +25,9 @@ from api.seasons.schemas import (
 from models.entities import Season
 from models.services.lookup import get_or_raise
 from models.services.paging import Page
-from models.services.report_queries import missing_reports
 from models.services.season_queries import list_seasons
 from models.services.seasons import create_season, update_season
+from models.services.tournament_queries import missing_reports
 
 blp = Blueprint("seasons", __name__, url_prefix="/api/v1/seasons", description="Seasons (R2).")
 

@@ -17,7 +17,7 @@ from api.tournaments.csv_body import CsvReport, parse_report_csv
 from api.tournaments.schemas import CorrectionIn, CsvQuery, ReportIn
 from models.actor import Actor
 from models.errors import InvalidInput, LeagueError, Problem, refuse
-from models.services.report_checks import rule_problems
+from models.services.tournament_checks import rule_problems
 
 T = TypeVar("T")
 

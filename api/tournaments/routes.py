@@ -31,7 +31,7 @@ from models.entities import Tournament
 from models.errors import InvalidInput, Problem, Stale
 from models.rules.notices import Notice
 from models.services.paging import Page
-from models.services.report_queries import (
+from models.services.tournament_queries import (
     ReportFilters,
     SeenReport,
     get_report,
@@ -40,7 +40,7 @@ from models.services.report_queries import (
     reporter_seen_by,
     seen_by,
 )
-from models.services.reports import correct_report, submit_report, void_report
+from models.services.tournaments import correct_report, submit_report, void_report
 
 blp = Blueprint(
     "tournaments",

@@ -124,7 +124,7 @@ class ResultOut(Answer):
 
 
 class ReportOut(Answer):
-    """A report as its caller sees it (`report_queries.SeenReport`)."""
+    """A report as its caller sees it (`tournament_queries.SeenReport`)."""
 
     id = fields.Integer()
     venue_id = fields.Integer()

@@ -2,7 +2,7 @@
 and every answer shows, typed, and what is read from them: who qualified where, what changed
 since a publication, the lists by region, why a player is or is not on a venue's list, and who
 may play a playoff or the championship (R3). The lists themselves are computed by
-`qualification.qualify` over the standings (models/services/qualification_queries.py)."""
+`qualification.qualify` over the standings (models/services/qualifier_queries.py)."""
 
 from __future__ import annotations
 

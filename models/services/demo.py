@@ -21,11 +21,11 @@ from models.entities.standings import StandingLine
 from models.entities.tournaments import Result, Tournament
 from models.infra import clock
 from models.services.audit import record
-from models.services.discipline import issue_sanction
 from models.services.league import create_chart, create_region, create_venue
 from models.services.players import create_player
-from models.services.reports import submit_report
+from models.services.sanctions import issue_sanction
 from models.services.seasons import create_season
+from models.services.tournaments import submit_report
 
 DEMO = Actor(role=Role.SYSTEM, name="demo loader")
 DEMO_REGION = "Demo"

@@ -31,8 +31,8 @@ from models.rules.qualifier_lists import (
     venue_list,
 )
 from models.rules.standings import Line, leading_rows
-from models.services.discipline_queries import suspended_on
 from models.services.player_queries import player_facts
+from models.services.sanction_queries import suspended_on
 from models.services.season_queries import venues_of
 from models.services.standing_line_queries import (
     counted_results,

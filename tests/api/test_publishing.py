@@ -14,7 +14,7 @@ import pytest
 from api.qualifiers.routes import _publication
 from api.qualifiers.schemas import SeasonQualifiersOut
 from models.rules.qualifier_lists import regions_of
-from models.services.qualification_queries import qualification_of
+from models.services.qualifier_queries import qualification_of
 from tests.builders import (
     TOURNAMENTS,
     MakeScene,

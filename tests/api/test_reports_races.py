@@ -14,7 +14,7 @@ from flask import Flask
 from app import create_app
 from models.infra.clock import today
 from models.infra.migrate import alembic_config, upgrade
-from models.services import reports
+from models.services import tournaments
 from tests.builders import TOURNAMENTS, Scene
 from tests.support.league import Caller, League, assert_problem, new_key
 
@@ -24,7 +24,7 @@ def test_second_report_for_a_slot_is_409_from_the_unique_index(scene: Scene, mon
     moment), the unique index on venue, date and session still refuses the second report."""
     players = scene.add_players(4)
     first = scene.posted(scene.body(players[:2]))
-    monkeypatch.setattr(reports, "refuse_taken_slot", lambda *_args, **_kwargs: None)
+    monkeypatch.setattr(tournaments, "refuse_taken_slot", lambda *_args, **_kwargs: None)
     response = scene.post(scene.body(players[2:]))
     assert_problem(response, 409)
     listed = scene.office.get(f"{TOURNAMENTS}?venue_id={scene.venue_id}").get_json()

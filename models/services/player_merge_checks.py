@@ -1,5 +1,5 @@
 """The checks of a merge and of its undo that need the database (R17): who may be merged into
-whom, and what since depends on a merge being undone. merges.py runs them before it writes."""
+whom, and what since depends on a merge being undone. player_merges.py runs them before it writes."""
 
 from __future__ import annotations
 

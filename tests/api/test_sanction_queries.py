@@ -12,7 +12,7 @@ from sqlalchemy import Connection, event, select
 
 from models.entities import Sanction
 from models.infra.clock import today
-from models.services.discipline_queries import runs_on
+from models.services.sanction_queries import runs_on
 from tests.builders import Scene, days_ago
 
 

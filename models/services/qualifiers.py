@@ -19,7 +19,7 @@ from models.rules.qualification import provisional
 from models.rules.qualifier_lists import VenueList, draws_of, qualified, tied_at_cut
 from models.services.access import require_office
 from models.services.audit import record, snapshot
-from models.services.qualification_queries import latest_publication
+from models.services.qualifier_queries import latest_publication
 from models.services.season_lists import compute_lists
 
 

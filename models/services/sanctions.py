@@ -13,7 +13,7 @@ from models.errors import Conflict, Forbidden, Problem
 from models.infra.clock import today, utcnow
 from models.rules.discipline import SanctionKind
 from models.services.audit import record, snapshot
-from models.services.discipline_checks import check_sanction
+from models.services.sanction_checks import check_sanction
 
 
 def may_issue(actor: Actor, kind: str, venue_id: int | None) -> None:

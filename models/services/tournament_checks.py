@@ -39,9 +39,9 @@ from models.rules.reports import (
     shared_membership_numbers,
 )
 from models.services.access import require_venue
-from models.services.discipline_queries import barring_sanctions
 from models.services.league_settings import league_settings
-from models.services.qualification_queries import season_qualification
+from models.services.qualifier_queries import season_qualification
+from models.services.sanction_queries import barring_sanctions
 from models.services.scoring import chart_rule
 from models.services.season_queries import season_for
 

@@ -1,6 +1,6 @@
 """The checks of a new sanction that need the database (R15): the player and the venue it names
 exist (a merged player is named by the survivor's id), and a suspension lasts at least the
-league's minimum (league settings). discipline.py runs them before it writes."""
+league's minimum (league settings). sanctions.py runs them before it writes."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Writing result reports (R2-R8, R17, R18): store a checked report scored, correct it, void it.
-Each write checks the whole report first (report_checks), so nothing is written unless all of
+Each write checks the whole report first (tournament_checks), so nothing is written unless all of
 it passes; each is audited with the state before and after."""
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from models.rules.notices import Notice, matches_report
 from models.rules.reports import TournamentKind, score_report
 from models.services.audit import plain, record
 from models.services.players import register_players
-from models.services.report_checks import CheckedReport, check_report
 from models.services.scoring import chart_rule
 from models.services.standing_lines import add_results, refresh_places
+from models.services.tournament_checks import CheckedReport, check_report
 
 
 def report_snapshot(tournament: Tournament) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from models.entities.tournaments import Result
 from models.infra.clock import utcnow
 from models.services.access import require_office
 from models.services.audit import plain, record, snapshot
-from models.services.merge_checks import check_merge, check_undo
+from models.services.player_merge_checks import check_merge, check_undo
 from models.services.standing_line_queries import places_of_results
 from models.services.standing_lines import refresh_places
 
