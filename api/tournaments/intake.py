@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from marshmallow import Schema, ValidationError
 from sqlalchemy.orm import Session
@@ -17,6 +17,7 @@ from api.tournaments.csv_body import CsvReport, parse_report_csv
 from api.tournaments.schemas import CorrectionIn, CsvQuery, ReportIn
 from models.actor import Actor
 from models.errors import InvalidInput, LeagueError, Problem, refuse
+from models.rules.drafts import ReportDraft
 from models.services.tournament_checks import rule_problems
 
 T = TypeVar("T")
@@ -35,7 +36,7 @@ def from_body(
     body: bytes,
     query: Mapping[str, str],
     json_body: Callable[[], Any],
-) -> tuple[dict[str, Any], CsvReport | None]:
+) -> tuple[ReportDraft, CsvReport | None]:
     """The report from a JSON body, or from a CSV body plus the query string (with the sheet,
     to name its rows and columns in any refusal)."""
     if mimetype == "text/csv":
@@ -54,7 +55,7 @@ def from_body(
 
 def from_csv(
     session: Session, actor: Actor, csv: bytes, fields: Mapping[str, Any], schema: Schema = REPORT_IN
-) -> tuple[dict[str, Any], CsvReport]:
+) -> tuple[ReportDraft, CsvReport]:
     """A report (or with CORRECTION_IN a correction) from a spreadsheet's CSV and the fields a
     query string would give (venue_id, date, session, kind, reason): the API's CSV body and the
     console's upload, read and refused alike."""
@@ -64,10 +65,10 @@ def from_csv(
 
 def loaded(
     session: Session, actor: Actor, schema: Schema, raw: dict[str, Any], sheet: CsvReport | None
-) -> dict[str, Any]:
+) -> ReportDraft:
     """The report as the schema loads it; refused whole, naming every problem, when it cannot."""
     try:
-        data: dict[str, Any] = schema.load(raw)
+        data: ReportDraft = schema.load(raw)
     except ValidationError as exc:
         problems = [
             Problem(path, text) for path, texts in flatten_messages(exc.messages).items() for text in texts
@@ -99,8 +100,8 @@ def _rules_too(
     report.pop("reason", None)
     if "venue_id" not in report or "date" not in report:
         return []  # a correction naming neither: its stored report's are checked once it is well formed
-    report = {"session": 1, "kind": "regular", **report}
-    return rule_problems(session, actor, report, frozenset(unreadable), places_readable)
+    whole = cast(ReportDraft, {"session": 1, "kind": "regular", **report})
+    return rule_problems(session, actor, whole, frozenset(unreadable), places_readable)
 
 
 def _readable_rows(rows: list[Any], located: list[list[str]]) -> tuple[list[dict[str, Any]], set[int], bool]:

@@ -29,6 +29,7 @@ from api.tournaments.schemas import (
 )
 from models.entities import Tournament
 from models.errors import InvalidInput, Problem, Stale
+from models.rules.drafts import ReportDraft
 from models.rules.notices import Notice
 from models.services.paging import Page
 from models.services.tournament_queries import (
@@ -50,7 +51,7 @@ blp = Blueprint(
 )
 
 
-def _load(schema: Schema) -> tuple[dict[str, Any], CsvReport | None]:
+def _load(schema: Schema) -> tuple[ReportDraft, CsvReport | None]:
     """The request's report (JSON, or CSV with the query string), loaded as the intake reads it."""
     return from_body(
         db.session(),

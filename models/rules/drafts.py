@@ -43,3 +43,4 @@ class ReportDraft(TypedDict, total=False):
     season_id: int | None
     results: Required[list[ResultDraft]]
     override_reason: str
+    reason: str  # a correction's, taken out before the services are called

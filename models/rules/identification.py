@@ -139,49 +139,59 @@ def identify(row: Mapping[str, Any], at: str, named: Registered[P], today: date)
     """R5: the player a row names by player_id, membership_number, email (with a full name, a new
     player when the email is new) or new_player, looked at in that order."""
     if row.get("player_id") is not None:
-        found = named.by_id.get(row["player_id"])
-        if found is None:
-            return Named(
-                problem=Problem(f"{at}.player_id", f"There is no player with id {row['player_id']}.", "R5")
-            )
-        return Named(player=found)
+        return _by_id(row["player_id"], at, named)
     if row.get("membership_number") is not None:
-        number = row["membership_number"].strip()
-        try:
-            parse_membership_number(number, today=today)
-        except ValueError as exc:
-            return Named(problem=Problem(f"{at}.membership_number", str(exc), "R5"))
-        found = named.by_number.get(number)
-        if found is None:
-            message = f"No player has membership number {number}."
-            return Named(problem=Problem(f"{at}.membership_number", message, "R5"))
-        return Named(player=found)
+        return _by_number(row["membership_number"].strip(), at, named, today)
     if row.get("email") is not None:
-        email = normalise_email(row["email"])
-        found = named.by_email.get(email)
-        if found is None and row.get("full_name"):
-            # An email with a full name: this player, registered now since the email is new.
-            return Named(new={"full_name": row["full_name"], "email": email})
-        if found is None:
-            message = (
-                f"No player has the email {email}; to register them, send new_player "
-                "with full_name and email."
-            )
-            return Named(problem=Problem(f"{at}.email", message, "R5"))
-        if row.get("full_name") and not same_person(found, row["full_name"]):
-            return Named(problem=Problem(f"{at}.full_name", not_that_player(found), "R5"))
-        return Named(player=found)
+        return _by_email(normalise_email(row["email"]), row.get("full_name"), at, named)
     if row.get("new_player") is not None:
-        new = dict(row["new_player"])
-        new["email"] = normalise_email(new["email"])
-        found = named.by_email.get(new["email"])
-        if found is None:
-            return Named(new=new, problem=new_player_problem(new, f"{at}.new_player", named, today))
-        if not same_person(found, new["full_name"]):
-            return Named(problem=Problem(f"{at}.new_player.email", not_that_player(found), "R5"))
-        return Named(player=found, notice=existing_player(at, new["email"], found.id))
+        return _by_new_player(dict(row["new_player"]), at, named, today)
     message = "Name the player by player_id, membership_number, email or new_player."
     return Named(problem=Problem(at, message, "R5"))
+
+
+def _by_id(player_id: int, at: str, named: Registered[P]) -> Named[P]:
+    found = named.by_id.get(player_id)
+    if found is None:
+        return Named(problem=Problem(f"{at}.player_id", f"There is no player with id {player_id}.", "R5"))
+    return Named(player=found)
+
+
+def _by_number(number: str, at: str, named: Registered[P], today: date) -> Named[P]:
+    try:
+        parse_membership_number(number, today=today)
+    except ValueError as exc:
+        return Named(problem=Problem(f"{at}.membership_number", str(exc), "R5"))
+    found = named.by_number.get(number)
+    if found is None:
+        message = f"No player has membership number {number}."
+        return Named(problem=Problem(f"{at}.membership_number", message, "R5"))
+    return Named(player=found)
+
+
+def _by_email(email: str, full_name: str | None, at: str, named: Registered[P]) -> Named[P]:
+    found = named.by_email.get(email)
+    if found is None and full_name:
+        # An email with a full name: this player, registered now since the email is new.
+        return Named(new={"full_name": full_name, "email": email})
+    if found is None:
+        message = (
+            f"No player has the email {email}; to register them, send new_player with full_name and email."
+        )
+        return Named(problem=Problem(f"{at}.email", message, "R5"))
+    if full_name and not same_person(found, full_name):
+        return Named(problem=Problem(f"{at}.full_name", not_that_player(found), "R5"))
+    return Named(player=found)
+
+
+def _by_new_player(new: dict[str, Any], at: str, named: Registered[P], today: date) -> Named[P]:
+    new["email"] = normalise_email(new["email"])
+    found = named.by_email.get(new["email"])
+    if found is None:
+        return Named(new=new, problem=new_player_problem(new, f"{at}.new_player", named, today))
+    if not same_person(found, new["full_name"]):
+        return Named(problem=Problem(f"{at}.new_player.email", not_that_player(found), "R5"))
+    return Named(player=found, notice=existing_player(at, new["email"], found.id))
 
 
 def naming_field(row: Mapping[str, Any]) -> str:

@@ -38,24 +38,7 @@ def merge_players(
     require_office(actor, "merges players and undoes merges", rule="R17")
     duplicate = check_merge(session, survivor, duplicate_id)
     before = {"survivor": snapshot(survivor), "duplicate": snapshot(duplicate)}
-    moved: dict[str, Any] = {
-        "results": list(
-            session.scalars(select(Result.id).where(Result.player_id == duplicate.id).order_by(Result.id))
-        ),
-        "sanctions": list(
-            session.scalars(
-                select(Sanction.id).where(Sanction.player_id == duplicate.id).order_by(Sanction.id)
-            )
-        ),
-        "disqualifications": list(
-            session.scalars(
-                select(Disqualification.id)
-                .where(Disqualification.player_id == duplicate.id)
-                .order_by(Disqualification.id)
-            )
-        ),
-        "fields": {},
-    }
+    moved = _records_of(session, duplicate.id)
     _move(session, moved, survivor.id, (survivor.id, duplicate.id))
     taken = {
         name: getattr(duplicate, name)
@@ -92,6 +75,21 @@ def merge_players(
         reason=reason,
     )
     return merge
+
+
+def _records_of(session: Session, player_id: int) -> dict[str, Any]:
+    """What a merge moves from the duplicate, by id (kept with the merge, so its undo moves back
+    exactly these): results, sanctions, disqualifications; the fields taken are added later."""
+    records: dict[str, Any] = {}
+    for name, entity in (
+        ("results", Result),
+        ("sanctions", Sanction),
+        ("disqualifications", Disqualification),
+    ):
+        found = select(entity.id).where(entity.player_id == player_id).order_by(entity.id)
+        records[name] = list(session.scalars(found))
+    records["fields"] = {}
+    return records
 
 
 def _move(session: Session, moved: dict[str, Any], to: int, players: tuple[int, int]) -> None:

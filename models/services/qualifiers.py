@@ -115,31 +115,8 @@ def publish(
         )
     previous = latest_publication(session, season.id)
     draws = draws_of(previous.settlements if previous else [])
-    before = compute_lists(session, season, draws)
-    named: dict[int, list[int]] = {}
-    for index, item in enumerate(settlements):
-        tied = tied_at_cut(before, item["venue_id"])
-        if tied is None:
-            problems.append(
-                Problem(
-                    f"settlements.{index}.venue_id",
-                    f"Venue {item['venue_id']} has no qualifier list in season {season.id}.",
-                )
-            )
-        elif item["player_id"] not in tied:
-            problems.append(
-                Problem(
-                    f"settlements.{index}.player_id",
-                    f"Player {item['player_id']} is not in a tie at the cut at venue {item['venue_id']}"
-                    + (
-                        f" (tied there: {', '.join(map(str, sorted(tied)))})." if tied else " (no tie there)."
-                    ),
-                    "R12",
-                )
-            )
-        else:
-            named.setdefault(item["venue_id"], []).append(item["player_id"])
-    refuse("The lists cannot be published", problems)
+    named, settlement_problems = _settled(season, compute_lists(session, season, draws), settlements)
+    refuse("The lists cannot be published", [*problems, *settlement_problems])
     draws.update(named)
     lists = compute_lists(session, season, draws)
     publication = QualifierPublication(
@@ -172,6 +149,38 @@ def publish(
         reason=note,
     )
     return publication
+
+
+def _settled(
+    season: Season, lists: Sequence[VenueList], settlements: Sequence[dict[str, int]]
+) -> tuple[dict[int, list[int]], list[Problem]]:
+    """R12: who each settlement sends through a tie at the cut, by venue, and what is wrong with
+    those that name no venue's list or no player in its tie."""
+    named: dict[int, list[int]] = {}
+    problems: list[Problem] = []
+    for index, item in enumerate(settlements):
+        tied = tied_at_cut(lists, item["venue_id"])
+        if tied is None:
+            problems.append(
+                Problem(
+                    f"settlements.{index}.venue_id",
+                    f"Venue {item['venue_id']} has no qualifier list in season {season.id}.",
+                )
+            )
+        elif item["player_id"] not in tied:
+            problems.append(
+                Problem(
+                    f"settlements.{index}.player_id",
+                    f"Player {item['player_id']} is not in a tie at the cut at venue {item['venue_id']}"
+                    + (
+                        f" (tied there: {', '.join(map(str, sorted(tied)))})." if tied else " (no tie there)."
+                    ),
+                    "R12",
+                )
+            )
+        else:
+            named.setdefault(item["venue_id"], []).append(item["player_id"])
+    return named, problems
 
 
 def _by_venue(lists: Sequence[VenueList]) -> dict[str, list[int]]:

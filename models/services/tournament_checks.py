@@ -20,6 +20,7 @@ from models.errors import Problem, refuse
 from models.infra.clock import today
 from models.rules.charts import band_for_entrants
 from models.rules.discipline import Barred, barred_rows, sanction_override
+from models.rules.drafts import ReportDraft, ResultDraft
 from models.rules.identification import (
     NameMatches,
     Registered,
@@ -60,7 +61,7 @@ class Entrant:
 class CheckedReport:
     venue: Venue
     season: Season
-    rows: list[dict[str, Any]]
+    rows: list[ResultDraft]
     entrants: list[Entrant]
     notices: list[Notice] = field(default_factory=list)
     # R16: sanctioned players the office let play, with its reason (audited when written).
@@ -68,7 +69,7 @@ class CheckedReport:
     override_reason: str | None = None
 
 
-def check_report(session: Session, actor: Actor, report: dict[str, Any]) -> CheckedReport:
+def check_report(session: Session, actor: Actor, report: ReportDraft) -> CheckedReport:
     """Every check of a report; refuses it whole, naming every problem, or returns who it names."""
     problems, checked = _gather(session, actor, report, frozenset(), True)
     refuse("The report is refused whole", problems)
@@ -79,7 +80,7 @@ def check_report(session: Session, actor: Actor, report: dict[str, Any]) -> Chec
 def rule_problems(
     session: Session,
     actor: Actor,
-    report: dict[str, Any],
+    report: ReportDraft,
     unreadable_rows: frozenset[int],
     places_readable: bool,
 ) -> list[Problem]:
@@ -93,7 +94,7 @@ def rule_problems(
 def _gather(
     session: Session,
     actor: Actor,
-    report: dict[str, Any],
+    report: ReportDraft,
     unreadable: frozenset[int],
     places_readable: bool,
 ) -> tuple[list[Problem], CheckedReport | None]:
@@ -106,7 +107,7 @@ def _gather(
         require_venue(actor, venue.id, "a host reports for their own venues")
         season, season_problems = season_of_report(session, report, venue)
         problems += season_problems
-    rows: list[dict[str, Any]] = report["results"]
+    rows: list[ResultDraft] = report["results"]
     problems += too_many_entrants(session, len(rows))
     if places_readable:
         problems += finishing_order_problems([row["place"] for row in rows])
@@ -157,7 +158,7 @@ def barred_entrants(session: Session, entrants: list[Entrant], venue_id: int, da
 
 
 def season_of_report(
-    session: Session, report: dict[str, Any], venue: Venue
+    session: Session, report: ReportDraft, venue: Venue
 ) -> tuple[Season | None, list[Problem]]:
     """R2: a regular report's season covers its venue and contains its date; a playoff or
     championship names its season and is held after the season's last day (R3: a playoff at a
@@ -190,7 +191,7 @@ def season_of_report(
 
 def playoff_problems(
     session: Session,
-    report: dict[str, Any],
+    report: ReportDraft,
     venue: Venue,
     season: Season,
     entrants: list[Entrant],
@@ -207,7 +208,7 @@ def playoff_problems(
 
 
 def players_by_name(
-    session: Session, rows: list[dict[str, Any]], venue: Venue | None, season: Season | None
+    session: Session, rows: list[ResultDraft], venue: Venue | None, season: Season | None
 ) -> NameMatches[Player]:
     """R5: look up every name-only row of the report at once (two queries at most)."""
     keys = name_keys(rows)
@@ -233,7 +234,7 @@ def players_by_name(
 
 def identify_players(
     session: Session,
-    rows: list[dict[str, Any]],
+    rows: list[ResultDraft],
     by_name: NameMatches[Player] | None = None,
     unreadable: frozenset[int] = frozenset(),
 ) -> tuple[list[Entrant], list[Notice], list[Problem]]:
@@ -266,7 +267,7 @@ def identify_players(
     return entrants, notices, problems
 
 
-def _named_players(session: Session, rows: list[dict[str, Any]]) -> Registered[Player]:
+def _named_players(session: Session, rows: list[ResultDraft]) -> Registered[Player]:
     """The players the rows name by id, email or membership number: one query each."""
     found = wanted(rows)
 

@@ -17,6 +17,7 @@ from models.entities.players import Player
 from models.entities.tournaments import Result, Tournament, live_in
 from models.errors import Conflict, Forbidden, Problem, Stale
 from models.infra.clock import today, utcnow
+from models.rules.drafts import ReportDraft
 from models.rules.notices import Notice, matches_report
 from models.rules.reports import TournamentKind, score_report
 from models.services.audit import plain, record
@@ -135,7 +136,7 @@ def _slot_query() -> Select[int]:
 SLOT = _slot_query()
 
 
-def refuse_taken_slot(session: Session, report: dict[str, Any], exclude_id: int | None) -> None:
+def refuse_taken_slot(session: Session, report: ReportDraft, exclude_id: int | None) -> None:
     """One live report per venue, date and session (a 409); the database's unique index is the
     last guard when two arrive at once."""
     slot = {name: report[name] for name in ("venue_id", "date", "session")}
@@ -148,7 +149,7 @@ def refuse_taken_slot(session: Session, report: dict[str, Any], exclude_id: int 
         )
 
 
-def submit_report(session: Session, actor: Actor, report: dict[str, Any]) -> tuple[Tournament, list[Notice]]:
+def submit_report(session: Session, actor: Actor, report: ReportDraft) -> tuple[Tournament, list[Notice]]:
     """Store a new report; returns it and its notices (e.g. possible duplicate players, R5)."""
     checked = check_report(session, actor, report)
     refuse_taken_slot(session, report, None)
@@ -291,7 +292,7 @@ def correct_report(
     session: Session,
     actor: Actor,
     tournament: Tournament,
-    report: dict[str, Any],
+    report: ReportDraft,
     reason: str,
     expected_version: int | None = None,
 ) -> tuple[Tournament, list[Notice]]:
@@ -305,15 +306,7 @@ def correct_report(
     before = report_snapshot(tournament)
     counted_before = _counted(tournament)
     players_before = {r.player_id for r in tournament.results}
-    stored = {
-        "venue_id": tournament.venue_id,
-        "date": tournament.date,
-        "session": tournament.session,
-        "kind": tournament.kind,
-    }
-    report = {**stored, **report}
-    if report["kind"] != TournamentKind.REGULAR:
-        report.setdefault("season_id", tournament.season_id)
+    report = _with_stored(tournament, report)
     checked = check_report(session, actor, report)
     if not actor.is_office and report["date"] != tournament.date:
         # A host may move a report only to a date that is itself still in the window.
@@ -347,6 +340,22 @@ def correct_report(
     )
     record_override(session, actor, tournament, checked)
     return tournament, checked.notices
+
+
+def _with_stored(tournament: Tournament, correction: ReportDraft) -> ReportDraft:
+    """The correction as a whole report: the venue, date, session and kind it leaves out are the
+    stored report's (and a playoff's season)."""
+    stored = ReportDraft(
+        venue_id=tournament.venue_id,
+        date=tournament.date,
+        session=tournament.session,
+        kind=tournament.kind,
+        results=correction["results"],
+    )
+    report = ReportDraft(**{**stored, **correction})
+    if report["kind"] != TournamentKind.REGULAR:
+        report.setdefault("season_id", tournament.season_id)
+    return report
 
 
 def void_report(
