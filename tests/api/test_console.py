@@ -544,6 +544,25 @@ def test_a_host_types_the_rows_picking_players_by_name_and_registering_a_new_one
     assert unknown.status_code == 422 and "Nobody Known" in text_of(unknown)
 
 
+def test_the_typed_rows_offer_only_the_players_the_host_may_see_r19(app: Flask, scene: Scene) -> None:
+    """R19: the names the typed-rows page offers (display and full name) are the venue's players
+    as the API sees them: a live result there, or their home venue. A player whose only result
+    there is in a voided report is not offered, nor is their full name on the page."""
+    live, voided_only = scene.players("Live Lou", "Void Vic")
+    home = scene.league.player("Homely Hattie Hearth", display_name="Hattie H.", home_venue_id=scene.venue_id)
+    fillers = scene.fillers(2)
+    scene.report([live, *fillers])
+    doomed = scene.report([voided_only, *fillers])
+    voided = scene.office.post(f"/api/v1/tournaments/{doomed['id']}/void", json={"reason": "Wrong night."})
+    assert voided.status_code == 200
+    page = signed_in(app, scene.host.key).get(f"/console/venues/{scene.venue_id}/rows")
+    offered = [html.unescape(v) for v in re.findall(r'<option value="([^"]+)">', page.get_data(as_text=True))]
+    ids = {int(m.group(1)) for v in offered if (m := re.search(r"\(#(\d+)\)$", v))}
+    assert {live, home["id"], *fillers} == ids
+    full_name = next(p["full_name"] for p in scene.roster if p["id"] == voided_only)
+    assert full_name not in page.get_data(as_text=True)
+
+
 def test_behind_a_trusted_proxy_ending_tls_the_cookie_is_secure(make_app: Any, scene: Scene) -> None:
     """TRUSTED_PROXIES: the proxy's X-Forwarded-Proto says the browser came over HTTPS."""
     proxied = make_app(TRUSTED_PROXIES=1)
