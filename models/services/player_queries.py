@@ -43,7 +43,7 @@ PERSONAL_FIELDS = (
 )
 
 
-def _played_live_at(venues: list[int]) -> Select[tuple[int]]:
+def _played_live_at(venues: list[int]) -> Select[int]:
     """The players with a result in a live report at one of these venues (a voided report counts
     nowhere: posting one and voiding it must not open a stranger's personal fields to a host)."""
     return (
