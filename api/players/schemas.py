@@ -12,7 +12,6 @@ from api.pagination import PageArgs
 from api.qualifiers.schemas import SKIP_REASON_WORDS
 from api.schemas import Answer, WarningOut
 from models.entities.tournaments import STATUSES, TOURNAMENT_KINDS
-from models.rules.qualification import SKIP_REASONS
 from models.rules.qualifier_lists import LIST_STATUSES
 from models.services.player_queries import PERSONAL_FIELDS
 
@@ -105,11 +104,7 @@ class LadderOut(Answer):
 class VenueQualificationOut(Answer):
     venue_id = fields.Integer()
     status = fields.String(validate=validate.OneOf(LIST_STATUSES))
-    reason = fields.String(
-        allow_none=True,
-        validate=validate.OneOf(SKIP_REASONS),
-        metadata={"description": f"Why skipped. {SKIP_REASON_WORDS}"},
-    )
+    reason = fields.String(allow_none=True, metadata={"description": f"Why skipped. {SKIP_REASON_WORDS}"})
     elsewhere_venue_id = fields.Integer(allow_none=True)
 
 
