@@ -137,7 +137,9 @@ class Registered(Generic[T]):
 
 def identify(row: Mapping[str, Any], at: str, named: Registered[P], today: date) -> Named[P]:
     """R5: the player a row names by player_id, membership_number, email (with a full name, a new
-    player when the email is new) or new_player, looked at in that order."""
+    player when the email is new) or new_player, looked at in that order. A problem where an
+    email or membership number named no one, or someone other than the row's player, is marked
+    `identifier_miss` (R19: counted against the caller's key)."""
     if row.get("player_id") is not None:
         found = named.by_id.get(row["player_id"])
         if found is None:
@@ -154,7 +156,7 @@ def identify(row: Mapping[str, Any], at: str, named: Registered[P], today: date)
         found = named.by_number.get(number)
         if found is None:
             message = f"No player has membership number {number}."
-            return Named(problem=Problem(f"{at}.membership_number", message, "R5"))
+            return Named(problem=Problem(f"{at}.membership_number", message, "R5", identifier_miss=True))
         return Named(player=found)
     if row.get("email") is not None:
         email = normalise_email(row["email"])
@@ -167,9 +169,11 @@ def identify(row: Mapping[str, Any], at: str, named: Registered[P], today: date)
                 f"No player has the email {email}; to register them, send new_player "
                 "with full_name and email."
             )
-            return Named(problem=Problem(f"{at}.email", message, "R5"))
+            return Named(problem=Problem(f"{at}.email", message, "R5", identifier_miss=True))
         if row.get("full_name") and not same_person(found, row["full_name"]):
-            return Named(problem=Problem(f"{at}.full_name", not_that_player(found), "R5"))
+            return Named(
+                problem=Problem(f"{at}.full_name", not_that_player(found), "R5", identifier_miss=True)
+            )
         return Named(player=found)
     if row.get("new_player") is not None:
         new = dict(row["new_player"])
@@ -178,7 +182,8 @@ def identify(row: Mapping[str, Any], at: str, named: Registered[P], today: date)
         if found is None:
             return Named(new=new, problem=new_player_problem(new, f"{at}.new_player", named, today))
         if not same_person(found, new["full_name"]):
-            return Named(problem=Problem(f"{at}.new_player.email", not_that_player(found), "R5"))
+            problem = Problem(f"{at}.new_player.email", not_that_player(found), "R5", identifier_miss=True)
+            return Named(problem=problem)
         return Named(player=found, notice=existing_player(at, new["email"], found.id))
     message = "Name the player by player_id, membership_number, email or new_player."
     return Named(problem=Problem(at, message, "R5"))
@@ -215,5 +220,6 @@ def new_player_problem(new: Mapping[str, Any], at: str, named: Registered[P], to
         return Problem(f"{at}.membership_number", "Does not start with the date of birth given.", "R5")
     owner = named.by_number.get(number)
     if owner is not None:
-        return Problem(f"{at}.membership_number", f"Already belongs to player {owner.id}.", "R5")
+        message = f"Already belongs to player {owner.id}."
+        return Problem(f"{at}.membership_number", message, "R5", identifier_miss=True)
     return None
