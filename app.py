@@ -45,6 +45,9 @@ def config_from_env(environ: dict[str, str] | os._Environ[str] = os.environ) -> 
         # Wrong API keys per address (tighter: guessing keys must be slow), and writes per key.
         "RATELIMIT_AUTH_FAILURES": environ.get("RATELIMIT_AUTH_FAILURES", "20 per 10 minutes"),
         "RATELIMIT_WRITES": environ.get("RATELIMIT_WRITES", "120 per minute"),
+        # Per key, a report's emails and membership numbers that named no player (R19): honest
+        # typos stay far below it; a sweep of membership numbers cannot.
+        "RATELIMIT_UNKNOWN_IDENTIFIERS": environ.get("RATELIMIT_UNKNOWN_IDENTIFIERS", "20 per 10 minutes"),
         "RATELIMIT_HEADERS_ENABLED": True,
         # Before every limit's key in the storage: services sharing one Redis keep their own counts.
         "RATELIMIT_KEY_PREFIX": environ.get("RATELIMIT_KEY_PREFIX", ""),

@@ -1,6 +1,8 @@
 """Limits beyond Flask-Limiter's per-caller default (app.py): failed keys per address, tighter than
-normal traffic, so guessing keys is slow; and writes per key. Kept in the limiter's storage
-(memory per process, or Redis via RATELIMIT_STORAGE_URI, shared by every worker)."""
+normal traffic, so guessing keys is slow; writes per key; and per key, the emails and membership
+numbers of reports that named no player (R19: api/tournaments/intake.py), so that reports cannot
+test whom the league knows. Kept in the limiter's storage (memory per process, or Redis via
+RATELIMIT_STORAGE_URI, shared by every worker)."""
 
 from __future__ import annotations
 
@@ -50,12 +52,32 @@ def take(setting: str, *who: str) -> None:
         raise _too_many(limiter, setting, who)
 
 
+def spend(setting: str, cost: int, *who: str) -> None:
+    """Count `cost` more at once; a 429 when that goes past the limit, which is then used up (a
+    moving window records nothing that does not fit: what is left is taken, so the next request
+    meets the 429 too)."""
+    limiter = _limiter()
+    if not limiter.enabled or cost <= 0:
+        return
+    item, keyed = _item(setting), _keyed(setting, who)
+    if limiter.limiter.hit(item, *keyed, cost=cost):
+        return
+    _reset, remaining = limiter.limiter.get_window_stats(item, *keyed)
+    if remaining > 0:
+        limiter.limiter.hit(item, *keyed, cost=remaining)
+    raise _too_many(limiter, setting, who)
+
+
 def _too_many(limiter: Limiter, setting: str, who: tuple[str, ...]) -> TooManyRequests:
     reset, _remaining = limiter.limiter.get_window_stats(_item(setting), *_keyed(setting, who))
     wait = max(1, int(reset - time.time() + 0.999))
     messages = {
         "RATELIMIT_AUTH_FAILURES": "Too many requests with a wrong API key from this address",
         "RATELIMIT_WRITES": "Too many changes with this API key",
+        "RATELIMIT_UNKNOWN_IDENTIFIERS": (
+            "Too many emails or membership numbers that name no player in reports with this API key "
+            "(name players by id or name meanwhile)"
+        ),
     }
     return TooManyRequests(
         f"{messages.get(setting, 'Too many requests')}: try again in {wait} s.", retry_after=wait

@@ -6,17 +6,22 @@ never from message text."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
 class Problem:
     """One thing wrong with a request: a field path (`results.3.place`; "" for the request as a
-    whole), a message for a person, and the league rule it breaks (None for plain bad input)."""
+    whole), a message for a person, and the league rule it breaks (None for plain bad input).
+
+    `identifier_miss`: a row's email or membership number was looked up and named no player
+    (or, in a new player's row, someone else). Such misses would tell a caller whom the league
+    knows, so the report's intake counts them against the caller's key (R19)."""
 
     path: str
     message: str
     rule: str | None = None
+    identifier_miss: bool = field(default=False, compare=False)
 
 
 def rule_order(rule: str) -> tuple[int, str]:
@@ -68,6 +73,12 @@ class LeagueError(Exception):
     @property
     def errors(self) -> dict[str, list[str]]:
         return problem_map(self.problems)
+
+    @property
+    def identifier_misses(self) -> int:
+        """How many of the problems are an email or membership number that named no player (R19:
+        `Problem.identifier_miss`)."""
+        return sum(problem.identifier_miss for problem in self.problems)
 
     @property
     def detail(self) -> str:

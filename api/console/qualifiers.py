@@ -18,7 +18,7 @@ from models.infra.clock import today
 from models.services.access import require_office
 from models.services.lookup import get_or_raise
 from models.services.paging import PageRequest
-from models.services.qualifier_queries import season_qualification
+from models.services.qualifier_queries import qualification_seen_by, season_qualification
 from models.services.qualifiers import publish
 from models.services.season_queries import list_seasons
 from models.services.tournament_queries import missing_reports
@@ -30,14 +30,14 @@ def seasons() -> Any:
     """The seasons running today at a glance: venues with no report this week, to chase, and each
     venue's provisional qualifiers (R12)."""
     require_office(current(), "follows the seasons here")
-    session = db.session()
+    session, actor = db.session(), current()
     monday = today() - timedelta(days=today().weekday())
     running = list_seasons(session, PageRequest(1, 20), active_on=today()).items
     glance = [
         {
             "season": season,
             "missing": missing_reports(session, season, monday),
-            "lists": season_qualification(session, season, changes=False).lists,
+            "lists": qualification_seen_by(actor, season_qualification(session, season, changes=False)).lists,
         }
         for season in running
     ]
@@ -67,7 +67,7 @@ def qualifiers(season_id: int) -> Any:
         else:
             flash(f"Published: the lists of {season.name} ({len(published.lists)} venues).")
             return redirect(url_for("console.qualifiers", season_id=season.id))
-    found = season_qualification(session, season, changes=False)
+    found = qualification_seen_by(actor, season_qualification(session, season, changes=False))
     return page("console/qualifiers.html", status, season=season, found=found, form=form, refusal=refusal)
 
 

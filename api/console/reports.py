@@ -28,7 +28,7 @@ from api.console.base import (
 )
 from api.console.forms import ConfirmForm, CorrectionForm, ReportForm, TypedRowsForm, VoidForm
 from api.tournaments.csv_body import parse_report_csv
-from api.tournaments.intake import CORRECTION_IN, dry_run, from_csv, named_by
+from api.tournaments.intake import CORRECTION_IN, dry_run, from_csv, refusals
 from models.entities import STATUSES, Tournament, Venue
 from models.errors import LeagueError
 from models.infra.clock import today, utcnow
@@ -90,7 +90,7 @@ def _write(
             session, actor, sheet_csv, {**fields, "reason": correction.reason}, CORRECTION_IN
         )
         data.pop("reason", None)
-    with named_by(sheet):
+    with refusals(actor, sheet):
         if correction is None:
             tournament, notices = submit_report(session, actor, data)
         else:

@@ -14,11 +14,12 @@ from api.blueprint import Blueprint
 from api.embed.chart import NARROW, WIDE, race_chart, rank_label
 from api.embed.schemas import HTML_ANSWER, QualifiersPageQuery, StandingsPageQuery
 from api.pages import framed_page
+from models.actor import PUBLIC
 from models.entities import Region, Season
 from models.errors import NotFound
 from models.rules.qualification import Flag
 from models.services.lookup import get_or_raise
-from models.services.qualifier_queries import season_qualification
+from models.services.qualifier_queries import qualification_seen_by, season_qualification
 from models.services.standings import points_race, standings_of
 
 blp = Blueprint(
@@ -29,11 +30,10 @@ blp = Blueprint(
     description="Pages for other websites to frame: HTML, no personal data (R19).",
 )
 
-# What a qualifier list's flags say, in words.
+# What a qualifier list's flags say, in words (the public's lists: no age_unverified, R13, R19).
 FLAG_LABELS = {
     Flag.TIE_AT_CUT: "Level at the cut",
     Flag.TIE_SETTLED: "Tie settled by draw",
-    Flag.AGE_UNVERIFIED: "Age not verified",
 }
 
 
@@ -84,7 +84,7 @@ class QualifiersPage(MethodView):
         region = get_or_raise(session, Region, region_id, "region")
         if not season.covers_region(region.id):
             raise NotFound(f"Season {season.id} does not cover region {region.id}.")
-        found = season_qualification(session, season, changes=False)
+        found = qualification_seen_by(PUBLIC, season_qualification(session, season, changes=False))
         venues = sorted(
             (venue for venue in found.lists if venue["region_id"] == region.id),
             key=lambda venue: (venue["venue_name"].casefold(), venue["venue_id"]),

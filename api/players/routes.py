@@ -75,7 +75,7 @@ class PlayerByIdViews(MethodView):
         profile = {
             **player_as_seen_by(session, actor, player),
             "seasons": player_seasons(session, player),
-            "qualification": player_qualification(session, player),
+            "qualification": player_qualification(session, actor, player),
         }
         ladder = ladder_for(session, actor, player)
         return profile if ladder is None else {**profile, "discipline": ladder}

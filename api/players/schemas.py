@@ -9,6 +9,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates
 
 from api.fields import Day, Id, Name, UtcDateTime
 from api.pagination import PageArgs
+from api.qualifiers.schemas import SKIP_REASON_WORDS
 from api.schemas import Answer, WarningOut
 from models.entities.tournaments import STATUSES, TOURNAMENT_KINDS
 from models.rules.qualifier_lists import LIST_STATUSES
@@ -103,7 +104,7 @@ class LadderOut(Answer):
 class VenueQualificationOut(Answer):
     venue_id = fields.Integer()
     status = fields.String(validate=validate.OneOf(LIST_STATUSES))
-    reason = fields.String(allow_none=True, metadata={"description": "Why skipped (R13)."})
+    reason = fields.String(allow_none=True, metadata={"description": f"Why skipped. {SKIP_REASON_WORDS}"})
     elsewhere_venue_id = fields.Integer(allow_none=True)
 
 

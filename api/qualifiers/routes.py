@@ -132,7 +132,9 @@ class SeasonQualifiersViews(MethodView):
         stand. `Accept: text/csv` or `?format=csv` for CSV (generated clients:
         `get_season_qualifiers_csv`).
         """
-        found = qualification_of(db.session(), season_id, current=args.get("view") == "current")
+        found = qualification_of(
+            db.session(), current_actor(), season_id, current=args.get("view") == "current"
+        )
         return _answer(found.lists, lambda: _season_body(found), f"qualifiers-season{season_id}.csv")
 
 
@@ -145,7 +147,7 @@ class VenueQualifiersViews(MethodView):
         """A venue's qualifiers (R12-R14): in standings order with flags, and who was skipped why"""
         session = db.session()
         get_or_raise(session, Venue, venue_id, "venue")
-        found = qualification_of(session, season_id, current=args.get("view") == "current")
+        found = qualification_of(session, current_actor(), season_id, current=args.get("view") == "current")
         venue = found.venue(venue_id)
         body = {**_publication(found), **venue}
         if found.changes is not None:
@@ -230,7 +232,9 @@ class SeasonQualifiersCsvViews(MethodView):
     @blp.arguments(QualifiersCsvQuery, location="query")
     def get(self, args: dict[str, Any], season_id: int) -> Response:
         """Every venue's qualifiers as CSV (R12-R14)"""
-        found = qualification_of(db.session(), season_id, current=args.get("view") == "current")
+        found = qualification_of(
+            db.session(), current_actor(), season_id, current=args.get("view") == "current"
+        )
         return csv_response(CSV_COLUMNS, _csv_lines(found.lists), f"qualifiers-season{season_id}.csv")
 
 
@@ -242,6 +246,6 @@ class VenueQualifiersCsvViews(MethodView):
         """A venue's qualifiers as CSV (R12-R14)"""
         session = db.session()
         get_or_raise(session, Venue, venue_id, "venue")
-        found = qualification_of(session, season_id, current=args.get("view") == "current")
+        found = qualification_of(session, current_actor(), season_id, current=args.get("view") == "current")
         name = f"qualifiers-season{season_id}-venue{venue_id}.csv"
         return csv_response(CSV_COLUMNS, _csv_lines([found.venue(venue_id)]), name)

@@ -6,7 +6,13 @@ from marshmallow import Schema, fields, validate
 
 from api.fields import ExactNumber, Id, Text, UtcDateTime
 from api.schemas import Answer, PlayerRef
-from models.rules.qualification import FLAGS, SKIP_REASONS
+from models.rules.qualification import FLAGS, SKIP_REASONS, SkipReason
+
+SKIP_REASON_WORDS = (
+    "The first that applies of: "
+    f"{', '.join(r for r in SKIP_REASONS if r != SkipReason.INELIGIBLE)} (R13). The public, and "
+    "hosts of other venues, read underage, disqualified and suspended as ineligible (R19)."
+)
 
 
 class QualifiersCsvQuery(Schema):
@@ -27,7 +33,10 @@ class QualifierOut(Answer):
     player = fields.Nested(PlayerRef)
     rank = fields.Integer(metadata={"description": "In the venue's standings (R11)."})
     points = fields.Integer()
-    flags = fields.List(fields.String(validate=validate.OneOf(FLAGS)))
+    flags = fields.List(
+        fields.String(validate=validate.OneOf(FLAGS)),
+        metadata={"description": "age_unverified only to the office and the venue's hosts (R13, R19)."},
+    )
     moved_up_past = fields.List(
         fields.Integer(), metadata={"description": "Skipped players ranked above: why this one moved up."}
     )
@@ -39,7 +48,7 @@ class SkippedOut(Answer):
     points = fields.Integer()
     reason = fields.String(
         validate=validate.OneOf(SKIP_REASONS),
-        metadata={"description": f"The first that applies of: {', '.join(SKIP_REASONS)} (R13)."},
+        metadata={"description": SKIP_REASON_WORDS},
     )
     venue_id = fields.Integer(allow_none=True, metadata={"description": "qualified_elsewhere: where."})
 

@@ -105,11 +105,12 @@ class SanctionLiftViews(MethodView):
     def post(self, data: dict[str, Any], sanction_id: int) -> Sanction:
         """Lift a sanction early, with a reason (R15); the record stays
 
-        The office lifts any sanction; a host only a ban from their own venue (403 otherwise).
+        The office lifts any sanction; a host only a ban from their own venue: a suspension is
+        a 403, another venue's ban a 404, as for a sanction that does not exist (R19).
         """
-        session = db.session()
-        sanction = get_or_raise(session, Sanction, sanction_id, "sanction")
-        return lift_sanction(session, current_actor(), sanction, data["reason"])
+        session, actor = db.session(), current_actor()
+        sanction = get_sanction(session, actor, sanction_id)
+        return lift_sanction(session, actor, sanction, data["reason"])
 
 
 @blp.route("/players/<id:player_id>/sanctions")

@@ -1,6 +1,13 @@
 """A report coming in, by either door (the API's body or the console's sheet): loaded with the
 API's schemas, refused naming every problem (a spreadsheet's rows and columns for a CSV), and
-written for real or as a dry run. The caller is passed in, never looked up."""
+written for real or as a dry run. The caller is passed in, never looked up.
+
+R19: a report must not test whom the league knows. Every refusal of a report passes through
+`refusals`, which counts its emails and membership numbers that named no player
+(`LeagueError.identifier_misses`) against a host's key (RATELIMIT_UNKNOWN_IDENTIFIERS, in the
+limiter's storage: the API's and the console's doors share the count); a refusal that goes past
+the limit is a 429 naming no row. A key over the limit gets a 429 for any report naming an email
+or membership number before anything is looked up (`loaded`)."""
 
 from __future__ import annotations
 
@@ -12,6 +19,7 @@ from marshmallow import Schema, ValidationError
 from sqlalchemy.orm import Session
 from werkzeug.exceptions import BadRequest
 
+from api import throttle
 from api.errors import flatten_messages
 from api.tournaments.csv_body import CsvReport, parse_report_csv
 from api.tournaments.schemas import CorrectionIn, CsvQuery, ReportIn
@@ -26,6 +34,8 @@ T = TypeVar("T")
 REPORT_IN, CORRECTION_IN = ReportIn(), CorrectionIn()
 # What a CSV report's query string (or the console's form) may give beside the sheet.
 CSV_QUERY_FIELDS = frozenset(CsvQuery().fields) - {"dry_run"}
+# R19: a host's key's allowance of emails and membership numbers that name no player.
+UNKNOWN_IDENTIFIERS = "RATELIMIT_UNKNOWN_IDENTIFIERS"
 
 
 def from_body(
@@ -66,14 +76,16 @@ def from_csv(
 def loaded(
     session: Session, actor: Actor, schema: Schema, raw: dict[str, Any], sheet: CsvReport | None
 ) -> ReportDraft:
-    """The report as the schema loads it; refused whole, naming every problem, when it cannot."""
+    """The report as the schema loads it; refused whole, naming every problem, when it cannot.
+    A key that used up its allowance of unknown identifiers is refused first (R19)."""
+    refuse_when_spent(actor, raw.get("results"))
     try:
         data: ReportDraft = schema.load(raw)
     except ValidationError as exc:
         problems = [
             Problem(path, text) for path, texts in flatten_messages(exc.messages).items() for text in texts
         ]
-        with named_by(sheet):
+        with refusals(actor, sheet):
             rules = _rules_too(session, actor, schema, raw, problems)
             refuse("The report is refused whole", [*problems, *rules])
         raise
@@ -126,12 +138,51 @@ def _readable_rows(rows: list[Any], located: list[list[str]]) -> tuple[list[dict
     return sane, unreadable, places_readable
 
 
+def _counted(actor: Actor) -> tuple[str, ...] | None:
+    """R19: whose allowance a caller's unknown identifiers use (a host's key), or None. The office
+    may read every player's email and membership number: its misses tell it nothing."""
+    if actor.is_host and actor.key_id is not None:
+        return ("key", str(actor.key_id))
+    return None
+
+
+def _names_by_identifier(rows: Any) -> bool:
+    """Whether any row gives an email or a membership number (a new player's too): what a key over
+    its allowance may not send (R19)."""
+    if not isinstance(rows, list):
+        return False
+    for row in rows:
+        if not isinstance(row, dict):
+            continue
+        new = row.get("new_player")
+        given = [row.get("email"), row.get("membership_number")]
+        if isinstance(new, dict):
+            given += [new.get("email"), new.get("membership_number")]
+        if any(value is not None for value in given):
+            return True
+    return False
+
+
+def refuse_when_spent(actor: Actor, rows: Any) -> None:
+    """R19: a 429 (with Retry-After), before anything is looked up, for a report naming any email
+    or membership number from a key that used up its allowance of identifiers naming no one."""
+    who = _counted(actor)
+    if who is not None and _names_by_identifier(rows):
+        throttle.refuse_when_over(UNKNOWN_IDENTIFIERS, *who)
+
+
 @contextmanager
-def named_by(sheet: CsvReport | None) -> Iterator[None]:
-    """A refusal of a CSV report names the spreadsheet's rows and columns."""
+def refusals(actor: Actor, sheet: CsvReport | None) -> Iterator[None]:
+    """Around every check of a report (its load, its write, its dry run): a refusal's emails and
+    membership numbers that named no player count against the caller's key, and past the limit
+    the refusal is a 429 that names no row (R19: which rows named nobody is what a sweep would
+    learn). A refusal of a CSV report names the spreadsheet's rows and columns."""
     try:
         yield
     except LeagueError as exc:
+        who = _counted(actor)
+        if who is not None:
+            throttle.spend(UNKNOWN_IDENTIFIERS, exc.identifier_misses, *who)
         if sheet is None:
             raise
         raise sheet.relabel(exc) from None

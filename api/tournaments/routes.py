@@ -17,7 +17,7 @@ from api.fields import utc_timestamp
 from api.idempotency import idempotent
 from api.pagination import page_request, page_schema
 from api.tournaments.csv_body import CsvReport
-from api.tournaments.intake import CORRECTION_IN, REPORT_IN, dry_run, from_body, named_by
+from api.tournaments.intake import CORRECTION_IN, REPORT_IN, dry_run, from_body, refusals
 from api.tournaments.schemas import (
     REPORT_BODY,
     CorrectionIn,
@@ -173,12 +173,17 @@ class TournamentsViews(MethodView):
         `player_id`, `membership_number`, `email`, `full_name` name the player.
         The whole report is refused on any problem: nothing is stored, no player created.
         `?dry_run=1` checks it completely and answers (200) what would be stored, storing nothing.
+        Emails and membership numbers that name no player count against a host's key
+        (R19, `RATELIMIT_UNKNOWN_IDENTIFIERS`): past it, 429 naming no row, and the key's reports
+        naming any email or membership number are a 429 until the window ends. More rows than
+        the league's `max_entrants` are refused by their count, none looked up.
         """
+        actor = current_actor()
         report, sheet = _load(REPORT_IN)
 
         def write() -> tuple[Tournament, list[Notice]]:
-            with named_by(sheet):
-                tournament, notices = submit_report(db.session(), current_actor(), report)
+            with refusals(actor, sheet):
+                tournament, notices = submit_report(db.session(), actor, report)
             return tournament, [*(sheet.notices if sheet else []), *notices]
 
         if query.get("dry_run"):
@@ -228,7 +233,7 @@ class TournamentByIdViews(MethodView):
         expected = expected_version(tournament_id)
 
         def write() -> tuple[Tournament, list[Notice]]:
-            with named_by(sheet):
+            with refusals(actor, sheet):
                 corrected, notices = correct_report(session, actor, tournament, data, reason, expected)
             return corrected, [*(sheet.notices if sheet else []), *notices]
 

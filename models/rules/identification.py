@@ -137,7 +137,9 @@ class Registered(Generic[T]):
 
 def identify(row: Mapping[str, Any], at: str, named: Registered[P], today: date) -> Named[P]:
     """R5: the player a row names by player_id, membership_number, email (with a full name, a new
-    player when the email is new) or new_player, looked at in that order."""
+    player when the email is new) or new_player, looked at in that order. A problem where an
+    email or membership number named no one, or someone other than the row's player, is marked
+    `identifier_miss` (R19: counted against the caller's key)."""
     if row.get("player_id") is not None:
         return _by_id(row["player_id"], at, named)
     if row.get("membership_number") is not None:
@@ -165,7 +167,7 @@ def _by_number(number: str, at: str, named: Registered[P], today: date) -> Named
     found = named.by_number.get(number)
     if found is None:
         message = f"No player has membership number {number}."
-        return Named(problem=Problem(f"{at}.membership_number", message, "R5"))
+        return Named(problem=Problem(f"{at}.membership_number", message, "R5", identifier_miss=True))
     return Named(player=found)
 
 
@@ -178,9 +180,10 @@ def _by_email(email: str, full_name: str | None, at: str, named: Registered[P]) 
         message = (
             f"No player has the email {email}; to register them, send new_player with full_name and email."
         )
-        return Named(problem=Problem(f"{at}.email", message, "R5"))
+        return Named(problem=Problem(f"{at}.email", message, "R5", identifier_miss=True))
     if full_name and not same_person(found, full_name):
-        return Named(problem=Problem(f"{at}.full_name", not_that_player(found), "R5"))
+        problem = Problem(f"{at}.full_name", not_that_player(found), "R5", identifier_miss=True)
+        return Named(problem=problem)
     return Named(player=found)
 
 
@@ -190,7 +193,8 @@ def _by_new_player(new: dict[str, Any], at: str, named: Registered[P], today: da
     if found is None:
         return Named(new=new, problem=new_player_problem(new, f"{at}.new_player", named, today))
     if not same_person(found, new["full_name"]):
-        return Named(problem=Problem(f"{at}.new_player.email", not_that_player(found), "R5"))
+        problem = Problem(f"{at}.new_player.email", not_that_player(found), "R5", identifier_miss=True)
+        return Named(problem=problem)
     return Named(player=found, notice=existing_player(at, new["email"], found.id))
 
 
@@ -225,5 +229,6 @@ def new_player_problem(new: Mapping[str, Any], at: str, named: Registered[P], to
         return Problem(f"{at}.membership_number", "Does not start with the date of birth given.", "R5")
     owner = named.by_number.get(number)
     if owner is not None:
-        return Problem(f"{at}.membership_number", f"Already belongs to player {owner.id}.", "R5")
+        message = f"Already belongs to player {owner.id}."
+        return Problem(f"{at}.membership_number", message, "R5", identifier_miss=True)
     return None

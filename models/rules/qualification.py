@@ -19,13 +19,16 @@ from models.rules.standings import Key, Row
 
 class SkipReason(StrEnum):
     """R13: why a player ranked above a venue's last qualifier does not go from there. Where
-    several apply, the first of these (in this order) is given."""
+    several apply, the first of these (in this order) is given. `ineligible` is never given by
+    the rule: it is what the public reads for the first three, drawn from personal or
+    discipline records (R13, R19: rules/qualifier_lists.public_list)."""
 
     UNDERAGE = "underage"
     DISQUALIFIED = "disqualified"
     SUSPENDED = "suspended"
     TOO_FEW_EVENTS = "too_few_events"
     QUALIFIED_ELSEWHERE = "qualified_elsewhere"
+    INELIGIBLE = "ineligible"
 
 
 class DoubleQualifierPolicy(StrEnum):

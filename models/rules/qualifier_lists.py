@@ -15,7 +15,7 @@ from typing import TypedDict
 from models.errors import Problem
 from models.rules.notices import Notice, age_unverified
 from models.rules.players import age_on
-from models.rules.qualification import Flag, VenueOutcome
+from models.rules.qualification import Flag, SkipReason, VenueOutcome
 from models.rules.reports import TournamentKind
 
 
@@ -173,6 +173,37 @@ def venue_list(
             {"player": player(t.player_id), "rank": t.rank, "points": t.points, "flags": t.flags}
             for t in outcome.tied_out
         ],
+    }
+
+
+# R13, R19: the skip reasons drawn from personal or discipline records (a date of birth, the
+# office's disqualification, a suspension), which the public reads as `ineligible`; and the flag
+# that says a date of birth is missing, which it does not read at all.
+RECORD_REASONS = frozenset({SkipReason.UNDERAGE, SkipReason.DISQUALIFIED, SkipReason.SUSPENDED})
+PERSONAL_FLAGS = frozenset({Flag.AGE_UNVERIFIED})
+
+
+def _public_flags(flags: list[str]) -> list[str]:
+    return [flag for flag in flags if flag not in PERSONAL_FLAGS]
+
+
+def public_list(venue: VenueList) -> VenueList:
+    """R13, R19: a venue's list as the public reads it: the reasons drawn from personal or
+    discipline records said as `ineligible`, and no `age_unverified`. A new list (the one given
+    may be shared: never changed), or the same one when it holds neither."""
+    entries = (*venue["qualifiers"], *venue["tied_out"])
+    if not any(s["reason"] in RECORD_REASONS for s in venue["skipped"]) and not any(
+        PERSONAL_FLAGS.intersection(e["flags"]) for e in entries
+    ):
+        return venue
+    return {
+        **venue,
+        "qualifiers": [{**q, "flags": _public_flags(q["flags"])} for q in venue["qualifiers"]],
+        "skipped": [
+            {**s, "reason": SkipReason.INELIGIBLE.value} if s["reason"] in RECORD_REASONS else s
+            for s in venue["skipped"]
+        ],
+        "tied_out": [{**t, "flags": _public_flags(t["flags"])} for t in venue["tied_out"]],
     }
 
 

@@ -6,7 +6,20 @@ from collections.abc import Collection, Iterable, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import ARRAY, ColumnElement, Integer, any_, bindparam, func, or_, select
+from sqlalchemy import (
+    ARRAY,
+    ColumnElement,
+    Integer,
+    Select,
+    and_,
+    any_,
+    bindparam,
+    false,
+    func,
+    or_,
+    select,
+    true,
+)
 from sqlalchemy.orm import Session
 
 from models.actor import Actor
@@ -30,20 +43,29 @@ PERSONAL_FIELDS = (
 )
 
 
+def _played_live_at(venues: list[int]) -> Select[int]:
+    """The players with a result in a live report at one of these venues (a voided report counts
+    nowhere: posting one and voiding it must not open a stranger's personal fields to a host)."""
+    return (
+        select(Result.player_id)
+        .join(Tournament, Tournament.id == Result.tournament_id)
+        .where(Tournament.venue_id.in_(venues), Tournament.live)
+    )
+
+
+def _of_venues(venues: list[int]) -> ColumnElement[bool]:
+    """R19 on Player: a player of one of these venues (their home venue, or a live result there)."""
+    return or_(Player.home_venue_id.in_(venues), Player.id.in_(_played_live_at(venues)))
+
+
 def players_of_venues(session: Session, player_ids: Iterable[int], venue_ids: Iterable[int]) -> set[int]:
     """R19: which of these players belong to one of these venues: their home venue, or a venue
-    where they have a result in a live report (a voided report counts nowhere: posting one and
-    voiding it must not open a stranger's personal fields to a host). One query, whatever the
-    number of players."""
-    ids, venues = list(player_ids), list(venue_ids)
+    where they have a result in a live report. One query, whatever the number of players."""
+    ids, venues = list(player_ids), sorted(set(venue_ids))
     if not ids or not venues:
         return set()
     home = select(Player.id).where(Player.id.in_(ids), Player.home_venue_id.in_(venues))
-    played = (
-        select(Result.player_id)
-        .join(Tournament, Tournament.id == Result.tournament_id)
-        .where(Result.player_id.in_(ids), Tournament.venue_id.in_(venues), Tournament.live)
-    )
+    played = _played_live_at(venues).where(Result.player_id.in_(ids))
     return set(session.scalars(home.union(played)))
 
 
@@ -56,6 +78,15 @@ def personal_visible(session: Session, actor: Actor, player_ids: Iterable[int]) 
     if actor.is_host:
         return players_of_venues(session, ids, actor.venue_ids)
     return set()
+
+
+def personal_visible_where(actor: Actor) -> ColumnElement[bool]:
+    """`personal_visible` as a condition on Player, for a query over every player (a search)."""
+    if actor.is_office:
+        return true()
+    if actor.is_host:
+        return _of_venues(sorted(actor.venue_ids))
+    return false()
 
 
 def as_seen_by(player: Player, personal: bool) -> dict[str, Any]:
@@ -74,8 +105,9 @@ def search_players(
 ) -> Page[dict[str, Any]]:
     """Players not merged away, matching part of a name (wildcards are literal), by display name.
 
-    The public matches display names; hosts also full names; only the office emails (R19). Each
-    item shows what the caller may see."""
+    Everyone matches display names; full names match only among the players whose personal
+    fields the caller may see (the office: all; a host: their venues' players; the public: none),
+    and only the office matches emails (R19). Each item shows what the caller may see."""
     query = select(Player).where(Player.merged_into_id.is_(None))
     if text and text.strip():
         wanted = text.strip().lower()
@@ -84,7 +116,8 @@ def search_players(
             # Case and accents ignored (R5): "jose" finds "José A.".
             matches.append(Player.display_key.contains(normalise_name(wanted), autoescape=True))
         if actor.is_office or actor.is_host:
-            matches.append(Player.name_key.contains(normalise_name(wanted), autoescape=True))
+            full_name = Player.name_key.contains(normalise_name(wanted), autoescape=True)
+            matches.append(and_(full_name, personal_visible_where(actor)))
         if actor.is_office:
             matches.append(Player.email.contains(wanted, autoescape=True))
         query = query.where(or_(*matches))
@@ -157,12 +190,12 @@ class VenuePlayer(NamedTuple):
 
 
 def players_of_venue(session: Session, venue_id: int, most: int) -> list[VenuePlayer]:
-    """(id, display name, full name) of the live players with a result at the venue, by display
-    name: whom a host picks from when typing a night's rows (R19: the venue's players)."""
-    played = select(Result.player_id).join(Tournament).where(Tournament.venue_id == venue_id)
+    """(id, display name, full name) of the venue's players not merged away, by display name,
+    whom a host picks from when typing a night's rows: those whose personal fields its hosts may
+    see (R19: their home venue, or a live result there; `personal_visible`)."""
     rows = session.execute(
         select(Player.id, Player.display_name, Player.full_name)
-        .where(Player.id.in_(played), Player.merged_into_id.is_(None))
+        .where(_of_venues([venue_id]), Player.merged_into_id.is_(None))
         .order_by(Player.display_name, Player.id)
         .limit(most)
     )

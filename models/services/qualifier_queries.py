@@ -5,11 +5,13 @@ from them, are rules/qualifier_lists.py's."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from models.actor import Actor
 from models.entities.league import Season
 from models.entities.players import Player
 from models.entities.qualification import Disqualification, QualifierPublication
@@ -25,6 +27,7 @@ from models.rules.qualifier_lists import (
     VenueList,
     differences,
     draws_of,
+    public_list,
     season_of_player,
     venue_of,
 )
@@ -79,12 +82,30 @@ def season_qualification(
     return Qualification(season, publication.lists, publication, differences(publication.lists, live))
 
 
-def qualification_of(session: Session, season_id: int, current: bool = False) -> Qualification:
-    return season_qualification(session, get_or_raise(session, Season, season_id, "season"), current)
+def lists_as_seen_by(actor: Actor, lists: Sequence[VenueList]) -> list[VenueList]:
+    """R13, R19: the one place that decides who reads why a player is skipped, for every answer
+    (a venue's list, the season's, their CSV, a profile, the embedded page): the office and a
+    venue's hosts read that venue's list as it is; everyone else reads it as the public does
+    (`public_list`: `ineligible` for a reason drawn from personal or discipline records, no
+    `age_unverified`). Answers are cached by the caller's scope (the public, the office, a host's
+    set of venues), which decides this whole."""
+    return [venue if actor.acts_for(venue["venue_id"]) else public_list(venue) for venue in lists]
 
 
-def player_qualification(session: Session, player: Player) -> list[SeasonOfPlayer]:
-    """Where a player qualified in each season they played, or why not, venue by venue."""
+def qualification_seen_by(actor: Actor, found: Qualification) -> Qualification:
+    """A season's lists as this caller may read them (`lists_as_seen_by`)."""
+    return replace(found, lists=lists_as_seen_by(actor, found.lists))
+
+
+def qualification_of(session: Session, actor: Actor, season_id: int, current: bool = False) -> Qualification:
+    """A season's lists (`season_qualification`) as this caller may read them."""
+    season = get_or_raise(session, Season, season_id, "season")
+    return qualification_seen_by(actor, season_qualification(session, season, current))
+
+
+def player_qualification(session: Session, actor: Actor, player: Player) -> list[SeasonOfPlayer]:
+    """Where a player qualified in each season they played, or why not, venue by venue, as this
+    caller may read the lists (`lists_as_seen_by`)."""
     played = session.execute(
         select(Tournament.season_id, Tournament.venue_id)
         .join(Result, Result.tournament_id == Tournament.id)
@@ -98,7 +119,7 @@ def player_qualification(session: Session, player: Player) -> list[SeasonOfPlaye
     answer: list[SeasonOfPlayer] = []
     for season_id, venue_ids in venues_by_season.items():
         season = get_or_raise(session, Season, season_id, "season")
-        found = season_qualification(session, season, changes=False)
+        found = qualification_seen_by(actor, season_qualification(session, season, changes=False))
         published = found.publication is not None
         answer.append(
             season_of_player(season_id, found.lists, found.provisional, published, player.id, venue_ids)

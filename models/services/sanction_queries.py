@@ -36,6 +36,23 @@ def visible_sanctions(actor: Actor) -> ColumnElement[bool]:
     return false()
 
 
+def sees_sanction(actor: Actor, sanction: Sanction) -> bool:
+    """`visible_sanctions` in Python, for a sanction already loaded."""
+    if actor.is_office:
+        return True
+    if actor.is_host:
+        return sanction.kind == SanctionKind.SUSPENSION or (
+            sanction.kind == SanctionKind.VENUE_BAN and actor.hosts_venue(sanction.venue_id)
+        )
+    return False
+
+
+def no_such_sanction(sanction_id: int) -> NotFound:
+    """The one answer for a sanction that does not exist and for one the caller may not see
+    (R19): a host must not learn which bans other venues hold."""
+    return NotFound(f"There is no sanction with id {sanction_id}.")
+
+
 def runs_on(day: date) -> ColumnElement[bool]:
     """R15 in SQL, as `Terms.runs_on` says it in Python: the first and the last day both count,
     no last day is permanent, and a lifted sanction stops on the day it was lifted."""
@@ -47,10 +64,10 @@ def runs_on(day: date) -> ColumnElement[bool]:
 
 
 def get_sanction(session: Session, actor: Actor, sanction_id: int) -> Sanction:
-    """A sanction this caller may see; NotFound otherwise."""
+    """A sanction this caller may see; NotFound otherwise, the same for one that does not exist."""
     found = session.scalar(select(Sanction).where(Sanction.id == sanction_id, visible_sanctions(actor)))
     if found is None:
-        raise NotFound(f"There is no sanction with id {sanction_id}.")
+        raise no_such_sanction(sanction_id)
     return found
 
 

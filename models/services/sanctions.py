@@ -14,6 +14,7 @@ from models.infra.clock import today, utcnow
 from models.rules.discipline import SanctionKind
 from models.services.audit import record, snapshot
 from models.services.sanction_checks import check_sanction
+from models.services.sanction_queries import no_such_sanction, sees_sanction
 
 
 def may_issue(actor: Actor, kind: str, venue_id: int | None) -> None:
@@ -60,9 +61,12 @@ def issue_sanction(session: Session, actor: Actor, data: dict[str, Any]) -> Sanc
 
 
 def may_lift(actor: Actor, sanction: Sanction) -> None:
-    """R15: the office lifts any sanction; a host only a ban from their own venue."""
+    """R15: the office lifts any sanction; a host only a ban from their own venue. A sanction the
+    caller may not see is answered as a missing one (R19), not refused."""
     if actor.is_office:
         return
+    if not sees_sanction(actor, sanction):
+        raise no_such_sanction(sanction.id)
     if sanction.kind != SanctionKind.VENUE_BAN or not actor.hosts_venue(sanction.venue_id):
         raise Forbidden("A host lifts only the bans of their own venues; ask the office.", rule="R15")
 

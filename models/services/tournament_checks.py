@@ -108,7 +108,10 @@ def _gather(
         season, season_problems = season_of_report(session, report, venue)
         problems += season_problems
     rows: list[ResultDraft] = report["results"]
-    problems += too_many_entrants(session, len(rows))
+    too_many = too_many_entrants(session, len(rows))
+    if too_many:
+        # R19: refused by its count alone; no row is looked up, so none is blamed by who it names.
+        return [*problems, *too_many], None
     if places_readable:
         problems += finishing_order_problems([row["place"] for row in rows])
     readable = [row for index, row in enumerate(rows) if index not in unreadable]
@@ -139,7 +142,8 @@ def _gather(
 
 def too_many_entrants(session: Session, entrants: int) -> list[Problem]:
     """The league's most entrants per report (league settings; at least LEAST_MAX_ENTRANTS, so a
-    report of that many or fewer needs no look)."""
+    report of that many or fewer needs no look). A report over it is refused before any of its
+    rows is looked up (R19: a dry run of 10,000 membership numbers must not say which exist)."""
     if entrants <= LEAST_MAX_ENTRANTS:
         return []
     most = league_settings(session).max_entrants

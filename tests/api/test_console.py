@@ -18,6 +18,7 @@ from flask.testing import FlaskClient
 
 from models.infra.clock import today, utcnow
 from tests.builders import Scene, audit_entries, days_ago, iso
+from tests.support.league import Caller, assert_problem
 
 SIGN_IN = "/console/sign-in"
 
@@ -387,7 +388,7 @@ def test_the_season_at_a_glance_names_venues_to_chase_and_provisional_qualifiers
     app: Flask, scene: Scene
 ) -> None:
     """The venues with no report this week (the API's missing reports), and each venue's
-    qualifiers as the API lists them now (R12)."""
+    qualifiers as the API lists them now to the office (R12; its flags, age_unverified too)."""
     scene.league.venue(scene.region["id"], name="Quiet Arms")
     players = scene.add_players(10)
     scene.report(players, days_ago(today().weekday()))  # this week, at the scene's venue
@@ -397,7 +398,7 @@ def test_the_season_at_a_glance_names_venues_to_chase_and_provisional_qualifiers
     words = text_of(glance)
     chase = words[words.find(scene.season["name"]) : words.find("Provisional qualifiers")]
     assert "Quiet Arms" in chase and scene.venue["name"] not in chase
-    lists = scene.public.get(f"/api/v1/seasons/{scene.season_id}/qualifiers").get_json()["venues"]
+    lists = scene.office.get(f"/api/v1/seasons/{scene.season_id}/qualifiers").get_json()["venues"]
     (ours,) = [v for v in lists if v["venue_id"] == scene.venue_id]
 
     def flags(q: dict[str, Any]) -> str:
@@ -542,6 +543,69 @@ def test_a_host_types_the_rows_picking_players_by_name_and_registering_a_new_one
         f"/console/venues/{scene.venue_id}/rows", data={**data, "email_2": "", "player_2": "Nobody Known"}
     )
     assert unknown.status_code == 422 and "Nobody Known" in text_of(unknown)
+
+
+def test_the_typed_rows_offer_only_the_players_the_host_may_see_r19(app: Flask, scene: Scene) -> None:
+    """R19: the names the typed-rows page offers (display and full name) are the venue's players
+    as the API sees them: a live result there, or their home venue. A player whose only result
+    there is in a voided report is not offered, nor is their full name on the page."""
+    live, voided_only = scene.players("Live Lou", "Void Vic")
+    home = scene.league.player("Homely Hattie Hearth", display_name="Hattie H.", home_venue_id=scene.venue_id)
+    fillers = scene.fillers(2)
+    scene.report([live, *fillers])
+    doomed = scene.report([voided_only, *fillers])
+    voided = scene.office.post(f"/api/v1/tournaments/{doomed['id']}/void", json={"reason": "Wrong night."})
+    assert voided.status_code == 200
+    page = signed_in(app, scene.host.key).get(f"/console/venues/{scene.venue_id}/rows")
+    offered = [html.unescape(v) for v in re.findall(r'<option value="([^"]+)">', page.get_data(as_text=True))]
+    ids = {int(m.group(1)) for v in offered if (m := re.search(r"\(#(\d+)\)$", v))}
+    assert {live, home["id"], *fillers} == ids
+    full_name = next(p["full_name"] for p in scene.roster if p["id"] == voided_only)
+    assert full_name not in page.get_data(as_text=True)
+
+
+def test_the_consoles_reports_count_unknown_identifiers_with_the_api_r19(make_app: Any, scene: Scene) -> None:
+    """R19: membership numbers and emails that name no player count against the host's key from
+    every door: an upload's preview, typed rows and the API share one count
+    (RATELIMIT_UNKNOWN_IDENTIFIERS, 20 per 10 minutes). Once it is used up, a preview, typed rows
+    or a confirm naming any email or membership number is a 429 page before anything is looked
+    up, and so is the API; rows naming players by id still preview."""
+    limited = make_app(RATELIMIT_ENABLED=True)
+    browser = signed_in(limited, scene.host.key)
+    api = Caller(limited.test_client(), scene.host.key)
+    day = iso(days_ago(2))
+    numbers = [f"19900101{pin:04d}" for pin in range(30)]
+
+    def by_numbers(chosen: list[str]) -> str:
+        return "place,membership_number\n" + "".join(f"{p},{n}\n" for p, n in enumerate(chosen, start=1))
+
+    preview = upload(browser, scene.venue_id, by_numbers(numbers[:8]), day=day)
+    assert preview.status_code == 422 and f"No player has membership number {numbers[0]}" in text_of(preview)
+    rows_page = browser.get(f"/console/venues/{scene.venue_id}/rows")
+    typed = {"csrf_token": csrf(rows_page), "date": day, "session": "1", "kind": "regular"}
+    typed |= {f"email_{n}": f"nobody{n}@example.org" for n in range(1, 9)}
+    refused = browser.post(f"/console/venues/{scene.venue_id}/rows", data=typed)
+    assert refused.status_code == 422 and "nobody1@example.org" in text_of(refused)
+    body = {"venue_id": scene.venue_id, "date": day, "results": []}
+    body["results"] = [{"place": p, "membership_number": n} for p, n in enumerate(numbers[16:20], start=1)]
+    assert_problem(api.post("/api/v1/tournaments?dry_run=1", json=body), 422, rule="R5")
+    spent = [
+        upload(browser, scene.venue_id, by_numbers(numbers[20:21]), day=day),
+        browser.post(f"/console/venues/{scene.venue_id}/rows", data=typed),
+        browser.post(
+            f"/console/venues/{scene.venue_id}/report/confirm",
+            data={"csrf_token": csrf(rows_page), "date": day, "session": "1", "kind": "regular"}
+            | {"csv": by_numbers(numbers[21:22])},
+            headers={"Accept": "text/html"},
+        ),
+    ]
+    for answer in spent:
+        assert answer.status_code == 429 and int(answer.headers["Retry-After"]) > 0
+        assert "name no player" in text_of(answer) and numbers[21] not in text_of(answer)
+    assert spent[2].mimetype == "text/html"
+    assert_problem(api.post("/api/v1/tournaments?dry_run=1", json=body), 429)
+    by_id = upload(browser, scene.venue_id, sheet([(1, scene.player()), (2, scene.player())]), day=day)
+    assert by_id.status_code == 200, text_of(by_id)
 
 
 def test_behind_a_trusted_proxy_ending_tls_the_cookie_is_secure(make_app: Any, scene: Scene) -> None:

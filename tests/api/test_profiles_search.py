@@ -3,8 +3,18 @@ points, bonus, tournaments, wins and best finish; a search that ignores case and
 
 from __future__ import annotations
 
+from typing import Any
+
 from tests.builders import MakeScene, Scene, days_ago, unique_email
 from tests.support.league import League
+
+PLAYERS = "/api/v1/players"
+
+
+def found_ids(caller: Any, query: str) -> set[int]:
+    answer = caller.get(f"{PLAYERS}?q={query}&per_page=100")
+    assert answer.status_code == 200, answer.get_data(as_text=True)
+    return {int(p["id"]) for p in answer.get_json()["items"]}
 
 
 def test_r5_search_ignores_case_and_accents(scene: Scene, league: League) -> None:
@@ -41,3 +51,23 @@ def test_r11_profile_has_each_venues_figures(make_scene: MakeScene) -> None:
     assert (record["rank"], record["played"], record["wins"], record["best_finish"]) == (2, 2, 1, 1)
     assert (record["points"], record["bonus_points"]) == (37, 7)
     assert record["points"] == sum(r["points"] for r in record["results"]) + record["bonus_points"]
+
+
+def test_r19_search_matches_full_names_only_among_the_players_the_caller_may_see(
+    make_scene: MakeScene,
+) -> None:
+    """R19: a host's search matches full names of their own venues' players only (a live result
+    there, or their home), never of another venue's; the office matches every full name; the
+    public display names only."""
+    crown, other = make_scene(), make_scene()
+    ours = crown.league.player("Ottoline Quillfeather", display_name="Otto Q.")
+    theirs = crown.league.player("Octavia Quillfeather", display_name="Tavi Q.")
+    homely = crown.league.player("Olwen Quillfeather", display_name="Wen Q.", home_venue_id=crown.venue_id)
+    crown.report([ours["id"], *crown.fillers(2)])
+    other.report([theirs["id"], *other.fillers(2)])
+    assert found_ids(crown.host, "quillfeather") == {ours["id"], homely["id"]}
+    assert found_ids(other.host, "quillfeather") == {theirs["id"]}
+    assert found_ids(crown.host, "octavia") == set()
+    assert found_ids(crown.host, "tavi") == {theirs["id"]}  # the display name is public
+    assert found_ids(crown.office, "quillfeather") == {ours["id"], theirs["id"], homely["id"]}
+    assert found_ids(crown.public, "quillfeather") == set()

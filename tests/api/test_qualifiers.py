@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+from dataclasses import dataclass
 from datetime import UTC, datetime, time
 from decimal import Decimal
 from typing import Any
@@ -48,8 +49,9 @@ CSV_HEADER = [
 
 
 def venue_list(scene: Scene, venue_id: int | None = None, query: str = "") -> dict[str, Any]:
-    """The public's qualifier list of the scene's venue (or `venue_id`)."""
-    return read_qualifiers(scene.public, scene.season_id, venue_id or scene.venue_id, query)
+    """The office's qualifier list of the scene's venue (or `venue_id`): every skip reason and
+    flag as R13 gives it (what the public reads of them: the R13, R19 tests at the end)."""
+    return read_qualifiers(scene.office, scene.season_id, venue_id or scene.venue_id, query)
 
 
 def adults(scene: Scene, *names: str) -> list[int]:
@@ -641,7 +643,7 @@ def test_season_lists_every_venue_and_groups_qualifiers_by_region_r3_r12(
     scene.report(scene.add_players(10))
     scene.report(scene.add_players(10), venue_id=near)
     scene.report(scene.add_players(15), venue_id=far)
-    season = read_qualifiers(scene.public, scene.season_id)
+    season = read_qualifiers(scene.office, scene.season_id)
     assert season["season_id"] == scene.season_id
     venues = {v["venue_id"]: v for v in season["venues"]}
     assert set(venues) == {scene.venue_id, near, far}
@@ -677,9 +679,9 @@ def test_csv_lists_qualifiers_skipped_and_tied_out_r12(make_scene: MakeScene) ->
     disqualify(scene, xan)
     venue_path = qualifiers_path(scene.season_id, scene.venue_id)
     for response in (
-        scene.public.get(venue_path, headers={"Accept": "text/csv"}),
-        scene.public.get(venue_path + "?format=csv"),
-        scene.public.get(qualifiers_path(scene.season_id) + "?format=csv"),
+        scene.office.get(venue_path, headers={"Accept": "text/csv"}),
+        scene.office.get(venue_path + "?format=csv"),
+        scene.office.get(qualifiers_path(scene.season_id) + "?format=csv"),
     ):
         header, rows = csv_rows(response)
         assert header == CSV_HEADER
@@ -765,7 +767,7 @@ def test_player_profile_says_where_the_player_qualified_or_why_not_r12_r14(
         {"venue_id": w["first"], "status": "below_the_cut", "reason": None, "elsewhere_venue_id": None}
     ]
     disqualify(scene, w["rex"])
-    (rex,) = profile_qualification(scene.public, w["rex"])
+    (rex,) = profile_qualification(scene.office, w["rex"])
     assert rex["qualified_at"] is None
     assert (rex["venues"][0]["status"], rex["venues"][0]["reason"]) == ("skipped", "disqualified")
 
@@ -786,3 +788,174 @@ def test_player_profile_has_no_qualification_for_seasons_not_played(make_scene: 
     idle = scene.player("Idle")
     scene.padded(scene.players("Ace"), 10)
     assert profile_qualification(scene.public, idle) == []
+
+
+# R13, R19: what each caller reads of why a player is skipped ---------------------------------
+
+
+@dataclass(frozen=True)
+class Skips:
+    """A venue's ended season whose list skips one player for each reason drawn from personal or
+    discipline records (underage, suspended, disqualified) and lets one without a date of birth
+    qualify (age_unverified); another venue of the region, with its own host."""
+
+    scene: Scene
+    young: int
+    suspended: int
+    disqualified: int
+    unknown: int
+    adult: int
+    other_venue: int
+    elsewhere: Caller  # a host of the other venue
+
+    @property
+    def reasons(self) -> list[tuple[int, str]]:
+        """The list's skipped players with the reasons themselves (R13)."""
+        return [(self.young, "underage"), (self.suspended, "suspended"), (self.disqualified, "disqualified")]
+
+    @property
+    def public_reasons(self) -> list[tuple[int, str]]:
+        return [(player, "ineligible") for player, _reason in self.reasons]
+
+
+@pytest.fixture()
+def skips(make_scene: MakeScene) -> Skips:
+    scene = make_scene(**ENDED)
+    young = person(scene, "Yara", date_of_birth=born(18, days_ago(5)))
+    suspended, disqualified, adult = adults(scene, "Sam", "Dee", "Al")
+    unknown = scene.player("Uma")
+    scene.padded([young, suspended, disqualified, unknown, adult], 10)
+    suspend(scene, suspended, 15, 1)
+    disqualify(scene, disqualified)
+    other = scene.league.venue(scene.region["id"])
+    host = scene.host_for(other["id"])
+    return Skips(scene, young, suspended, disqualified, unknown, adult, int(other["id"]), host)
+
+
+def flags_of(listing: dict[str, Any]) -> dict[int, list[str]]:
+    return {int(q["player"]["id"]): q["flags"] for q in listing["qualifiers"]}
+
+
+PERSONAL_WORDS = ("underage", "suspended", "disqualified", "age_unverified")
+
+
+def test_r13_r19_the_public_reads_record_reasons_as_ineligible_and_no_age_flag(skips: Skips) -> None:
+    """R13, R19: in a venue's list and the season's (venues and regions), the public reads a skip
+    drawn from personal or discipline records (underage, suspended, disqualified) as ineligible,
+    and never age_unverified; the office and the venue's hosts read the reasons and the flag; a
+    host of another venue reads this venue's list as the public does."""
+    scene = skips.scene
+    season, venue = scene.season_id, scene.venue_id
+    for caller in (scene.public, skips.elsewhere):
+        listing = read_qualifiers(caller, season, venue)
+        assert skipped(listing) == skips.public_reasons
+        assert flags_of(listing) == {skips.unknown: [], skips.adult: []}
+        whole = caller.get(qualifiers_path(season))
+        assert not [word for word in PERSONAL_WORDS if word in whole.get_data(as_text=True)]
+        (ours,) = [v for v in whole.get_json()["venues"] if v["venue_id"] == venue]
+        assert skipped(ours) == skips.public_reasons
+        regional = [q for r in whole.get_json()["regions"] for q in r["qualifiers"] if q["venue_id"] == venue]
+        assert {q["player"]["id"]: q["flags"] for q in regional} == {skips.unknown: [], skips.adult: []}
+    for caller in (scene.office, scene.host):
+        listing = read_qualifiers(caller, season, venue)
+        assert skipped(listing) == skips.reasons
+        assert flags_of(listing) == {skips.unknown: ["age_unverified"], skips.adult: []}
+        whole = read_qualifiers(caller, season)
+        (ours,) = [v for v in whole["venues"] if v["venue_id"] == venue]
+        assert skipped(ours) == skips.reasons
+
+
+def test_r13_r19_csv_lists_say_ineligible_to_the_public(skips: Skips) -> None:
+    """R13, R19: the CSV lists (a venue's and the season's, by Accept, ?format=csv and .csv) say
+    ineligible with no age_unverified flag to the public and to another venue's host; the reason
+    and the flag to the office and the venue's host."""
+    scene = skips.scene
+    venue_path = qualifiers_path(scene.season_id, scene.venue_id)
+    season_path = qualifiers_path(scene.season_id)
+    ways = [
+        (venue_path, {"Accept": "text/csv"}),
+        (venue_path + "?format=csv", {}),
+        (venue_path + ".csv", {}),
+        (season_path + "?format=csv", {}),
+        (season_path + ".csv", {}),
+    ]
+    for caller, reasons, flag in (
+        (scene.public, skips.public_reasons, ""),
+        (skips.elsewhere, skips.public_reasons, ""),
+        (scene.office, skips.reasons, "age_unverified"),
+        (scene.host, skips.reasons, "age_unverified"),
+    ):
+        for path, headers in ways:
+            _header, rows = csv_rows(caller.get(path, headers=headers))
+            ours = [r for r in rows if r["venue_id"] == str(scene.venue_id)]
+            assert [(int(r["player_id"]), r["reason"]) for r in ours if r["status"] == "skipped"] == reasons
+            assert {r["flags"] for r in ours if r["player_id"] == str(skips.unknown)} == {flag}, path
+
+
+def test_r13_r19_a_profile_says_ineligible_to_the_public(skips: Skips) -> None:
+    """R13, R19: a player's profile says why they were skipped at a venue as the lists do: the
+    reason to the office and the venue's host, ineligible to the public and other hosts."""
+    scene = skips.scene
+    for player, reason in skips.reasons:
+        for caller, expected in (
+            (scene.public, "ineligible"),
+            (skips.elsewhere, "ineligible"),
+            (scene.office, reason),
+            (scene.host, reason),
+        ):
+            (season,) = profile_qualification(caller, player)
+            assert [(v["venue_id"], v["status"], v["reason"]) for v in season["venues"]] == [
+                (scene.venue_id, "skipped", expected)
+            ]
+
+
+def test_r13_r19_the_embedded_qualifiers_page_shows_no_age_flag(skips: Skips) -> None:
+    """R13, R19: the page other sites frame reads as the public: the player without a date of
+    birth qualifies with no word of it, whatever key is sent."""
+    scene = skips.scene
+    path = f"/embed/seasons/{scene.season_id}/regions/{scene.region['id']}/qualifiers"
+    for caller in (scene.public, scene.office, scene.host):
+        page = caller.get(path)
+        assert page.status_code == 200 and "Uma" in page.get_data(as_text=True)
+        assert "Age not verified" not in page.get_data(as_text=True)
+
+
+def test_r13_r19_published_lists_are_read_as_each_caller_sees_them(skips: Skips) -> None:
+    """R13, R19: once published, the official lists (frozen with the reasons) are still read as
+    the caller may see them."""
+    scene = skips.scene
+    published = scene.office.post(f"{qualifiers_path(scene.season_id)}/publish", json={})
+    assert published.status_code == 201, published.get_data(as_text=True)
+    for caller, reasons in ((scene.public, skips.public_reasons), (scene.host, skips.reasons)):
+        listing = read_qualifiers(caller, scene.season_id, scene.venue_id)
+        assert listing["published"] is True and skipped(listing) == reasons
+
+
+def test_r13_r19_hosts_of_other_venues_never_share_a_cached_list(skips: Skips) -> None:
+    """R13, R19, api/cache.py: the venue's host, another venue's host, a host of both and the
+    public read the same lists in turns, twice each (the second from the cache, with its own
+    ETag): each reads what they may see, never another's answer."""
+    scene = skips.scene
+    both = scene.host_for(scene.venue_id, skips.other_venue)
+    readers = [
+        (scene.host, skips.reasons),
+        (skips.elsewhere, skips.public_reasons),
+        (both, skips.reasons),
+        (scene.public, skips.public_reasons),
+    ]
+    etags: dict[str, set[str]] = {}
+    for path in (qualifiers_path(scene.season_id, scene.venue_id), qualifiers_path(scene.season_id)):
+        for _round in range(2):
+            for caller, reasons in readers:
+                answer = caller.get(path)
+                assert answer.status_code == 200
+                body = answer.get_json()
+                listing = (
+                    body
+                    if "skipped" in body
+                    else next(v for v in body["venues"] if v["venue_id"] == scene.venue_id)
+                )
+                assert skipped(listing) == reasons
+                etags.setdefault(f"{path} {caller.key}", set()).add(answer.headers["ETag"])
+    assert all(len(tags) == 1 for tags in etags.values())
+    assert len({tag for tags in etags.values() for tag in tags}) == len(etags)

@@ -199,13 +199,14 @@ def forget_answers(app: Flask) -> None:
 
 
 def answers(app: Flask, world: World) -> dict[str, Any]:
-    """Everything the public reads of the season's qualification, computed afresh."""
+    """Everything the office reads of the season's qualification (every reason and flag as R13
+    gives it; the public's words for them are test_qualifiers.py's), computed afresh."""
     forget_answers(app)
-    public, season_id = world.scene.public, world.scene.season_id
+    office, season_id = world.scene.office, world.scene.season_id
     return {
-        "season": read_qualifiers(public, season_id),
-        "venues": {v: read_qualifiers(public, season_id, v) for v in world.venues},
-        "profiles": {p: profile(public, p) for p in sorted(world.notable)},
+        "season": read_qualifiers(office, season_id),
+        "venues": {v: read_qualifiers(office, season_id, v) for v in world.venues},
+        "profiles": {p: profile(office, p) for p in sorted(world.notable)},
     }
 
 
@@ -347,8 +348,8 @@ def test_top_of_each_table_gives_the_lists_of_whole_tables_r12_r13_r14(
         monkeypatch.setattr(season_lists, "DEPTH_BEYOND_QUOTA", depth)
         forget_answers(app)
         current[depth] = [
-            read_qualifiers(world.scene.public, world.scene.season_id, query="?view=current"),
-            read_qualifiers(world.scene.public, world.scene.season_id),
+            read_qualifiers(world.scene.office, world.scene.season_id, query="?view=current"),
+            read_qualifiers(world.scene.office, world.scene.season_id),
         ]
     assert current[0] == current[WHOLE]
     settled = next(v for v in current[0][0]["venues"] if v["venue_id"] == world.venues[1])

@@ -522,14 +522,20 @@ def test_a_host_cannot_lift_a_suspension_r15(scene: Scene) -> None:
     assert scene.office.get(f"{SANCTIONS}/{suspension['id']}").get_json()["lifted"] is False
 
 
-def test_a_host_cannot_lift_another_venues_ban_r15(scene: Scene) -> None:
-    """R15: a host lifts only their own venue's bans; otherwise 403 naming R15 (the spec's reading
-    for lift, though the ban is not visible to that host)."""
+def test_a_host_lifting_another_venues_ban_gets_the_404_of_a_missing_one_r15_r19(scene: Scene) -> None:
+    """R15, R19: a host lifts only their own venue's bans, and may not even see another venue's:
+    lifting one is answered exactly as lifting a sanction that does not exist (404, the same
+    words but the id), so lifting tells a host no more than reading does."""
     ban = sanctioned(scene.office, scene.player(), "venue_ban", "fighting", venue_id=other_venue(scene))
-    response = scene.host.post(f"{SANCTIONS}/{ban['id']}/lift", json={"reason": "x"})
-    lifted = scene.office.get(f"{SANCTIONS}/{ban['id']}").get_json()["lifted"]
-    assert lifted is False
-    assert_problem(response, 403, rule="R15")
+    hidden = scene.host.post(f"{SANCTIONS}/{ban['id']}/lift", json={"reason": "x"})
+    missing = scene.host.post(f"{SANCTIONS}/987654321/lift", json={"reason": "x"})
+    assert scene.office.get(f"{SANCTIONS}/{ban['id']}").get_json()["lifted"] is False
+    seen, absent = assert_problem(hidden, 404), assert_problem(missing, 404)
+    assert seen["detail"] == absent["detail"].replace("987654321", str(ban["id"]))
+    drop = ("detail", "request_id", "instance")
+    same = [{k: v for k, v in body.items() if k not in drop} for body in (seen, absent)]
+    assert same[0] == same[1]
+    assert_problem(scene.host.get(f"{SANCTIONS}/{ban['id']}"), 404)
 
 
 # Audit (R18) -------------------------------------------------------------------------------------

@@ -215,3 +215,26 @@ def test_r5_a_name_alone_finds_exactly_the_player_filed_under_its_key(name: str)
     player = P(5, "X", key)
     named = by_name({"full_name": name}, "results.0", NameMatches({key: [player]}, {}))
     assert named.player == player and named.problem is None
+
+
+def test_r19_a_miss_of_an_email_or_membership_number_is_marked_and_nothing_else() -> None:
+    """R19: the problems a host's key is charged for are exactly the rows whose email or
+    membership number was looked up and named nobody, or, in a new player's row, someone else:
+    not a malformed number, an unknown id, a name alone, or a new player registered."""
+
+    def miss(row: dict[str, object]) -> bool | None:
+        named = identify(row, "results.0", REGISTERED, TODAY)
+        return None if named.problem is None else named.problem.identifier_miss
+
+    assert miss({"membership_number": "199001019999"}) is True
+    assert miss({"email": "nobody@example.org"}) is True
+    assert miss({"email": "ann@example.org", "full_name": "Zed Zebedee"}) is True
+    someone_else = {"full_name": "Zed Zebedee", "email": "ben@example.org"}
+    assert miss({"new_player": someone_else}) is True
+    taken = {"full_name": "Zed Zebedee", "email": "zed@example.org", "membership_number": "198001021234"}
+    assert miss({"new_player": taken}) is True
+    assert miss({"membership_number": "19900231123"}) is False  # malformed: never looked up
+    assert miss({"player_id": 99}) is False
+    assert miss({"membership_number": "198001021234"}) is None
+    assert miss({"email": "nobody@example.org", "full_name": "Zed Zebedee"}) is None  # a new player
+    assert miss({"new_player": {"full_name": "Zed Zebedee", "email": "zed@example.org"}}) is None

@@ -39,7 +39,14 @@ def test_the_enumerations_keep_their_values_in_order() -> None:
     assert LEAGUE_WIDE_KINDS == ("reminder", "warning", "suspension")
     assert BARRING_KINDS == ("suspension", "venue_ban")
     assert CATEGORIES[:2] == ("cheating", "collusion") and len(CATEGORIES) == 9
-    assert SKIP_REASONS == ("underage", "disqualified", "suspended", "too_few_events", "qualified_elsewhere")
+    assert SKIP_REASONS == (
+        "underage",
+        "disqualified",
+        "suspended",
+        "too_few_events",
+        "qualified_elsewhere",
+        "ineligible",
+    )
     assert FLAGS == ("tie_at_cut", "tie_settled", "age_unverified")
     assert NOTICE_CODES[0] == "possible_duplicate" and len(NOTICE_CODES) == 7
     assert ACTOR_ROLES == ("public", "host", "office", "system")

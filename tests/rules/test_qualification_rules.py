@@ -215,8 +215,16 @@ def test_r13_leap_day_birthday() -> None:
 
 
 def test_r13_skip_reasons_in_the_rulebook_order() -> None:
-    """R13: the order of reasons and of policies."""
-    assert SKIP_REASONS == ("underage", "disqualified", "suspended", "too_few_events", "qualified_elsewhere")
+    """R13: the order of reasons and of policies; `ineligible` comes last, never given by the rule
+    (the public's word for the first three, R19)."""
+    assert SKIP_REASONS[:5] == (
+        "underage",
+        "disqualified",
+        "suspended",
+        "too_few_events",
+        "qualified_elsewhere",
+    )
+    assert SKIP_REASONS[5:] == ("ineligible",)
     assert set(POLICIES) == {"best_rank", "most_played", "home_venue"}
 
 

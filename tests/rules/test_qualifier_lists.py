@@ -5,6 +5,7 @@ No database."""
 
 from __future__ import annotations
 
+import copy
 from datetime import date
 from decimal import Decimal
 
@@ -33,6 +34,7 @@ from models.rules.qualifier_lists import (
     draws_of,
     list_place,
     playoff_eligibility,
+    public_list,
     qualified,
     regions_of,
     season_of_player,
@@ -150,6 +152,44 @@ def test_r12_an_outcome_becomes_the_list_a_publication_freezes() -> None:
             {"player": {"id": 4, "display_name": "Di E."}, "rank": 3, "points": 40, "flags": ["tie_at_cut"]}
         ],
     }
+
+
+def test_r13_r19_the_public_list_says_ineligible_and_no_age_flag_and_changes_nothing() -> None:
+    """R13, R19: the public's list says `ineligible` for a skip drawn from personal or discipline
+    records and drops `age_unverified`; too_few_events, qualified_elsewhere and the tie flags
+    stay. The list given (maybe shared by readers) is unchanged; one with nothing to hide is
+    answered as it is."""
+    reasons = [SkipReason.UNDERAGE, SkipReason.DISQUALIFIED, SkipReason.SUSPENDED]
+    outcome = VenueOutcome(
+        venue_id=3,
+        quota=1,
+        qualifiers=[Qualifier(9, 6, 10, ["age_unverified", "tie_at_cut"], [1, 2, 3, 4, 5])],
+        skipped=[
+            *(Skipped(i, i, 60 - i, reason) for i, reason in enumerate(reasons, start=1)),
+            Skipped(4, 4, 50, SkipReason.TOO_FEW_EVENTS),
+            Skipped(5, 5, 40, SkipReason.QUALIFIED_ELSEWHERE, 8),
+        ],
+        tied_out=[Qualifier(10, 6, 10, ["age_unverified", "tie_at_cut"])],
+    )
+    made = venue_list(3, "The Crown", 8, 6, Decimal(10), {i: f"P{i}" for i in range(1, 11)}, outcome)
+    kept = copy.deepcopy(made)
+    public = public_list(made)
+    assert [s["reason"] for s in public["skipped"]] == [
+        "ineligible",
+        "ineligible",
+        "ineligible",
+        "too_few_events",
+        "qualified_elsewhere",
+    ]
+    assert public["qualifiers"][0]["flags"] == public["tied_out"][0]["flags"] == ["tie_at_cut"]
+    assert {k: v for k, v in public.items() if k not in ("qualifiers", "skipped", "tied_out")} == {
+        k: v for k, v in made.items() if k not in ("qualifiers", "skipped", "tied_out")
+    }
+    assert made == kept
+    plain = venue_list(
+        3, "V", 8, 1, Decimal(10), {4: "P4"}, VenueOutcome(3, 1, [], [Skipped(4, 1, 5, "too_few_events")])
+    )
+    assert public_list(plain) is plain
 
 
 def test_r12_average_attendance_is_rounded_half_up_to_the_cent() -> None:

@@ -1,0 +1,191 @@
+"""R19: a report must not become a way to test whom the league knows. Emails and membership
+numbers that name no player (or, in a new player's row, name someone else) count against the
+host's key as wrong keys count against an address (RATELIMIT_UNKNOWN_IDENTIFIERS, 20 per 10
+minutes by default); a key that used its allowance up gets a 429 for its next report naming any
+email or membership number, before anything is looked up; a report that would overdraw it is a
+429 that blames no row. Rows beyond the league's max_entrants are refused by count, never looked
+up. JSON, CSV, dry runs and corrections alike (the console's are in test_console.py)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from sqlalchemy import Connection, event
+
+from tests.builders import TOURNAMENTS, Scene, days_ago, iso, unique_email, unique_name
+from tests.support.league import Caller, assert_problem, new_key
+
+DRY_RUN = f"{TOURNAMENTS}?dry_run=1"
+# The date of birth every guessed membership number starts with: 1 January 1990.
+BORN = "19900101"
+PLAYERS_READ = re.compile(r"\bFROM players\b", re.IGNORECASE)
+
+
+def guesses(first: int, count: int) -> list[str]:
+    """Membership numbers of one date of birth with the PINs first, first + 1, ..."""
+    return [f"{BORN}{pin:04d}" for pin in range(first, first + count)]
+
+
+def by_numbers(scene: Scene, numbers: list[str], **extra: Any) -> dict[str, Any]:
+    """A report at the scene's venue naming every entrant by membership number."""
+    rows = [{"place": place, "membership_number": n} for place, n in enumerate(numbers, start=1)]
+    return {"venue_id": scene.venue_id, "date": iso(days_ago(2)), "results": rows, **extra}
+
+
+NAMING = re.compile(r"results\.\d+\.(membership_number|email|full_name|new_player\.\w+)$")
+
+
+def blamed(problem: dict[str, Any]) -> list[str]:
+    """The fields a refusal blames on rows by what names their player."""
+    return sorted(path for path in problem.get("errors", {}) if NAMING.match(path))
+
+
+@pytest.fixture()
+def limited(make_app: Any) -> Flask:
+    """The app with its rate limits on (the defaults: 20 unknown identifiers per 10 minutes)."""
+    app: Flask = make_app(RATELIMIT_ENABLED=True)
+    return app
+
+
+@pytest.fixture()
+def players_read(connection: Connection) -> Iterator[list[str]]:
+    """Every statement that reads the players table from now on."""
+    seen: list[str] = []
+
+    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if PLAYERS_READ.search(statement):
+            seen.append(statement)
+
+    event.listen(connection, "before_cursor_execute", record)
+    yield seen
+    event.remove(connection, "before_cursor_execute", record)
+
+
+def test_r19_unknown_membership_numbers_count_and_a_spent_key_meets_a_429_before_any_lookup(
+    limited: Flask, scene: Scene, players_read: list[str]
+) -> None:
+    """R19: a host's dry runs blame the unknown membership numbers row by row while the key has
+    allowance left, and each one counts; once 20 have counted, the key's next report naming any
+    membership number or email (even a right one) is a 429 with Retry-After, answered before any
+    player is read; reports naming players by id still go in. Counted per key: another host on
+    the same address (a pub's shared Wi-Fi) is not slowed down."""
+    host = Caller(limited.test_client(), scene.host.key)
+    known = scene.league.player(unique_name(), membership_number=f"{BORN}7777")
+    for first in (0, 10):
+        problem = assert_problem(
+            host.post(DRY_RUN, json=by_numbers(scene, guesses(first, 10))), 422, rule="R5"
+        )
+        assert blamed(problem) == sorted(f"results.{i}.membership_number" for i in range(10))
+    players_read.clear()
+    right = by_numbers(scene, [known["membership_number"]])
+    for body in (right, {**right, "results": [{"place": 1, "email": known["email"]}]}):
+        refused = host.post(DRY_RUN, json=body)
+        problem = assert_problem(refused, 429)
+        assert int(refused.headers["Retry-After"]) > 0 and "name no player" in problem["detail"]
+        assert "errors" not in problem
+    assert players_read == []
+    by_id = scene.body([known["id"], *scene.add_players(2)])
+    assert host.post(DRY_RUN, json=by_id).status_code == 200
+    neighbour = Caller(limited.test_client(), new_key(limited, "host", [scene.venue_id], "Host: next door"))
+    assert neighbour.post(DRY_RUN, json=right).status_code == 200
+
+
+@pytest.mark.parametrize("strategy", ["fixed-window", "moving-window", "sliding-window-counter"])
+def test_r19_a_report_that_would_overdraw_the_allowance_is_a_429_blaming_no_row(
+    make_app: Any, scene: Scene, strategy: str
+) -> None:
+    """R19: 30 unknown membership numbers in one dry run (the allowance is 20): the answer is a
+    429 naming no row (which rows are unknown is what a sweep would learn), the allowance used
+    up, and the key's next report naming any is a 429 too, whatever the limiter's strategy (a
+    moving window records nothing that does not fit)."""
+    limited = make_app(RATELIMIT_ENABLED=True, RATELIMIT_STRATEGY=strategy)
+    host = Caller(limited.test_client(), scene.host.key)
+    known = scene.league.player(unique_name(), membership_number=f"{BORN}0017")
+    numbers = guesses(0, 30)
+    assert known["membership_number"] in numbers
+    refused = host.post(DRY_RUN, json=by_numbers(scene, numbers))
+    problem = assert_problem(refused, 429)
+    assert "errors" not in problem and "results" not in problem["detail"]
+    assert_problem(host.post(DRY_RUN, json=by_numbers(scene, guesses(100, 1))), 429)
+
+
+def test_r19_rows_beyond_max_entrants_are_refused_by_count_and_never_looked_up(
+    limited: Flask, scene: Scene, players_read: list[str]
+) -> None:
+    """R19: a 10,000-row dry run (one date of birth, every PIN) when the league takes 500 entrants
+    is refused by its count alone: no row is blamed, no player is read, nothing is counted
+    against the key (whose next report is answered as usual)."""
+    host = Caller(limited.test_client(), scene.host.key)
+    scene.league.player(unique_name(), membership_number=f"{BORN}4321")
+    players_read.clear()
+    problem = assert_problem(host.post(DRY_RUN, json=by_numbers(scene, guesses(0, 10_000))), 422, "results")
+    assert list(problem["errors"]) == ["results"]
+    assert "At most 500 entrants" in problem["errors"]["results"][0]
+    assert players_read == []
+    problem = assert_problem(host.post(DRY_RUN, json=by_numbers(scene, guesses(0, 3))), 422, rule="R5")
+    assert len(blamed(problem)) == 3
+
+
+def test_r19_unknown_emails_count_and_new_players_do_not(limited: Flask, scene: Scene) -> None:
+    """R19: an email alone that names no player counts, as a membership number does; a row that
+    registers a new player (an email with a full name, or new_player) does not: a busy night
+    registers 60 newcomers in one report, and its next report is answered as usual. A new
+    player's row that names someone else's email or membership number counts: that is the same
+    test of whom the league knows, turned around."""
+    host = Caller(limited.test_client(), scene.host.key)
+    newcomers = [{"place": p, "email": unique_email(), "full_name": unique_name()} for p in range(1, 31)]
+    newcomers += [
+        {"place": p, "new_player": {"email": unique_email(), "full_name": unique_name()}}
+        for p in range(31, 61)
+    ]
+    night = {"venue_id": scene.venue_id, "date": iso(days_ago(2)), "results": newcomers}
+    assert host.post(DRY_RUN, json=night).status_code == 200
+    taken = scene.league.player(unique_name(), membership_number=f"{BORN}2468")
+    strangers = [{"place": p, "email": unique_email()} for p in range(1, 19)]
+    strangers += [
+        {"place": 19, "email": taken["email"], "full_name": "Somebody Else Entirely"},
+        {
+            "place": 20,
+            "new_player": {
+                "email": unique_email(),
+                "full_name": unique_name(),
+                "membership_number": taken["membership_number"],
+            },
+        },
+    ]
+    problem = assert_problem(host.post(DRY_RUN, json={**night, "results": strangers}), 422, rule="R5")
+    assert len(blamed(problem)) == 20
+    assert_problem(host.post(DRY_RUN, json=night), 429)
+
+
+def test_r19_csv_reports_corrections_and_half_readable_reports_count_alike(
+    limited: Flask, scene: Scene
+) -> None:
+    """R19: the identifiers of a CSV report, of a correction, and of a report whose other rows are
+    malformed (its rules still checked, so one answer names everything) count alike."""
+    host = Caller(limited.test_client(), scene.host.key)
+    csv = "place,membership_number\n" + "".join(f"{p},{n}\n" for p, n in enumerate(guesses(0, 8), start=1))
+    query = f"venue_id={scene.venue_id}&date={iso(days_ago(2))}&dry_run=1"
+    answer = host.post(f"{TOURNAMENTS}?{query}", data=csv, content_type="text/csv")
+    assert assert_problem(answer, 422, rule="R5")["errors"]
+    stored = scene.posted(scene.body(scene.add_players(3), days_ago(3)))
+    correction = {"reason": "Wrong cards.", "results": by_numbers(scene, guesses(8, 8))["results"]}
+    assert_problem(host.put(f"{TOURNAMENTS}/{stored['id']}?dry_run=1", json=correction), 422, rule="R5")
+    half = by_numbers(scene, guesses(16, 3))
+    half["results"].append({"place": "fourth", "membership_number": guesses(19, 1)[0]})
+    problem = assert_problem(host.post(DRY_RUN, json=half), 422, "results.3.place")
+    assert len(blamed(problem)) == 4
+    assert_problem(host.post(DRY_RUN, json=by_numbers(scene, guesses(30, 1))), 429)
+
+
+def test_r19_the_office_is_not_counted(limited: Flask, scene: Scene) -> None:
+    """R19: the office may read every player's email and membership number, so its misses tell it
+    nothing: they are not counted (a season's import with typos is not held up)."""
+    office = Caller(limited.test_client(), scene.office.key)
+    for first in (0, 30):
+        problem = assert_problem(office.post(DRY_RUN, json=by_numbers(scene, guesses(first, 30))), 422)
+        assert len(blamed(problem)) == 30
