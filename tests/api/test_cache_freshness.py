@@ -361,6 +361,7 @@ def league_views(pub: Pub) -> dict[str, View]:
         "standings 1 csv": View("public", f"{season}/venues/{pub['v1']}/standings", CSV),
         "standings 2": View("public", f"{season}/venues/{pub['v2']}/standings"),
         "qualifiers 1": View("public", f"{season}/venues/{pub['v1']}/qualifiers"),
+        "qualifiers 1 to host 1": View("host1", f"{season}/venues/{pub['v1']}/qualifiers"),
         "qualifiers 2": View("public", f"{season}/venues/{pub['v2']}/qualifiers"),
         "qualifiers": View("public", f"{season}/qualifiers"),
         "past qualifiers": View("public", f"{past}/qualifiers"),
@@ -600,12 +601,14 @@ def suspend_ace(pub: Pub) -> None:
 
 
 def saw_suspension(pub: Pub, c: Change) -> None:
-    """R13, R16: suspended league-wide today, Ace is skipped and Bee moves up; the door bars Ace."""
-    assert skipped(c.after["qualifiers 1"]) == [(pub["Ace"], "suspended")]
+    """R13, R16: suspended league-wide today, Ace is skipped and Bee moves up; the door bars Ace.
+    The venue's host reads why; the public reads ineligible (R19)."""
+    assert skipped(c.after["qualifiers 1"]) == [(pub["Ace"], "ineligible")]
+    assert skipped(c.after["qualifiers 1 to host 1"]) == [(pub["Ace"], "suspended")]
     assert qualifier_ids(c.after["qualifiers 1"]) == [pub["Bee"]]
     assert barred_ids(c.after["door 1"]) == [pub["Ace"]]
     (entry,) = [q for q in c.after["Ace"]["qualification"] if q["season_id"] == pub["season"]]
-    assert [(v["status"], v["reason"]) for v in entry["venues"]] == [("skipped", "suspended")]
+    assert [(v["status"], v["reason"]) for v in entry["venues"]] == [("skipped", "ineligible")]
 
 
 def lift(pub: Pub) -> None:
@@ -615,7 +618,7 @@ def lift(pub: Pub) -> None:
 
 def saw_lift(pub: Pub, c: Change) -> None:
     """R15: a lifted suspension bars no one: Ace qualifies again and is off the door list."""
-    assert skipped(c.before["qualifiers 1"]) == [(pub["Ace"], "suspended")]
+    assert skipped(c.before["qualifiers 1 to host 1"]) == [(pub["Ace"], "suspended")]
     assert (skipped(c.after["qualifiers 1"]), qualifier_ids(c.after["qualifiers 1"])) == ([], [pub["Ace"]])
     assert barred_ids(c.after["door 1"]) == []
 
@@ -636,10 +639,11 @@ def disqualify_ace(pub: Pub) -> None:
 
 
 def saw_disqualification(pub: Pub, c: Change) -> None:
-    """R13: a disqualified player is skipped, and the next moves up."""
-    assert skipped(c.after["qualifiers 1"]) == [(pub["Ace"], "disqualified")]
+    """R13: a disqualified player is skipped, and the next moves up; the venue's host reads why,
+    the public reads ineligible (R19)."""
+    assert skipped(c.after["qualifiers 1 to host 1"]) == [(pub["Ace"], "disqualified")]
     assert qualifier_ids(c.after["qualifiers 1"]) == [pub["Bee"]]
-    assert skipped(venue_list(c.after["qualifiers"], pub["v1"])) == [(pub["Ace"], "disqualified")]
+    assert skipped(venue_list(c.after["qualifiers"], pub["v1"])) == [(pub["Ace"], "ineligible")]
 
 
 def withdraw(pub: Pub) -> None:
@@ -649,7 +653,7 @@ def withdraw(pub: Pub) -> None:
 
 
 def saw_withdrawal(pub: Pub, c: Change) -> None:
-    assert skipped(c.before["qualifiers 1"]) == [(pub["Ace"], "disqualified")]
+    assert skipped(c.before["qualifiers 1 to host 1"]) == [(pub["Ace"], "disqualified")]
     assert (skipped(c.after["qualifiers 1"]), qualifier_ids(c.after["qualifiers 1"])) == ([], [pub["Ace"]])
 
 
@@ -825,12 +829,18 @@ WRITES = {
         ("chart", "standings 1", "standings 2", "report 1", "Ace", "past qualifiers"),
         saw_chart_edit,
     ),
-    "suspension-r13-r16": Write(suspend_ace, ("qualifiers 1", "door 1", "Ace"), saw_suspension),
-    "sanction-lift-r15": Write(lift, ("qualifiers 1", "door 1"), saw_lift, setup=suspend_ace),
+    "suspension-r13-r16": Write(
+        suspend_ace, ("qualifiers 1", "qualifiers 1 to host 1", "door 1", "Ace"), saw_suspension
+    ),
+    "sanction-lift-r15": Write(
+        lift, ("qualifiers 1", "qualifiers 1 to host 1", "door 1"), saw_lift, setup=suspend_ace
+    ),
     "venue-ban-by-host-r15": Write(host_bans_dan, ("door 1",), saw_venue_ban),
-    "disqualification-r13": Write(disqualify_ace, QUALIFIERS, saw_disqualification),
+    "disqualification-r13": Write(
+        disqualify_ace, (*QUALIFIERS, "qualifiers 1 to host 1"), saw_disqualification
+    ),
     "disqualification-withdrawn-r13": Write(
-        withdraw, ("qualifiers 1",), saw_withdrawal, setup=disqualify_ace
+        withdraw, ("qualifiers 1", "qualifiers 1 to host 1"), saw_withdrawal, setup=disqualify_ace
     ),
     "merge-r17": Write(
         merge_zed_into_ace, ("standings 2", "qualifiers 2", "Ace", "Zed to host 1"), saw_merge
@@ -910,7 +920,7 @@ def test_a_new_day_is_a_new_answer(pub: Pub) -> None:
     ok(pub.office.post(SANCTIONS, json=sanction_body(pub["Ace"], first_day=ago(20), last_day=ago(0))), 201)
     views = {name: pub.views[name] for name in ("standings 1", "qualifiers 1", "door 1", "Ace")}
     today = read_on_both(pub, views)
-    assert skipped(today["B"]["qualifiers 1"].body) == [(pub["Ace"], "suspended")]
+    assert skipped(today["B"]["qualifiers 1"].body) == [(pub["Ace"], "ineligible")]
     assert barred_ids(today["B"]["door 1"].body) == [pub["Ace"]]
     tomorrow = datetime.combine(utc_today() + timedelta(days=1), time(12), tzinfo=UTC)
     with time_machine.travel(tomorrow, tick=False):

@@ -102,7 +102,8 @@ def standings_of(scene: Scene) -> dict[int, tuple[int, int]]:
 
 
 def venue_qualifiers(scene: Scene) -> dict[str, Any]:
-    return read_qualifiers(scene.public, scene.season_id, scene.venue_id)
+    """The venue's list as the office reads it (skip reasons as R13 gives them)."""
+    return read_qualifiers(scene.office, scene.season_id, scene.venue_id)
 
 
 def barred(office: Caller, venue_id: int) -> list[int]:
