@@ -1,5 +1,5 @@
 """The checks of a new sanction that need the database (R15): the player and the venue it names
-exist (a merged player is named by the survivor's id), and a suspension lasts at least the
+exist (a player merged away is named by its final survivor's id, R17), and a suspension lasts at least the
 league's minimum (league settings). discipline.py runs them before it writes."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from models.errors import Problem, refuse
 from models.infra.clock import today
 from models.rules.discipline import Terms, terms_problems
 from models.services.league_settings import league_settings
+from models.services.merge_queries import final_survivor
 
 
 def check_sanction(session: Session, data: dict[str, Any]) -> Terms:
@@ -24,10 +25,15 @@ def check_sanction(session: Session, data: dict[str, Any]) -> Terms:
     if player is None:
         problems.append(Problem("player_id", f"There is no player with id {data['player_id']}."))
     elif player.merged_into_id is not None:
+        # R17: the id names the final survivor, who holds the record's sanctions and results:
+        # the sanction is issued to that one, by its own id (R16 is checked on it).
+        final = final_survivor(session, player)
         problems.append(
             Problem(
                 "player_id",
-                f"Player {player.id} was merged into player {player.merged_into_id}; use that id.",
+                f"Player {player.id} was merged away: their record is now player {final}'s; "
+                f"sanction player {final}.",
+                "R17",
             )
         )
     venue_id = data.get("venue_id")

@@ -14,6 +14,7 @@ from models.entities.players import Player
 from models.entities.tournaments import Result, Tournament
 from models.rules.players import SHARED_WORD_MIN, NameIndex, normalise_name
 from models.rules.qualification import PlayerFacts
+from models.services.merge_queries import final_survivor
 from models.services.paging import Page, PageRequest, paginate
 
 # R19: what anyone may see of a player, and what only the office and the hosts of the
@@ -65,8 +66,13 @@ def as_seen_by(player: Player, personal: bool) -> dict[str, Any]:
 
 
 def player_as_seen_by(session: Session, actor: Actor, player: Player) -> dict[str, Any]:
-    """R19: what this caller may see of one player."""
-    return as_seen_by(player, player.id in personal_visible(session, actor, [player.id]))
+    """R19: what this caller may see of one player. R17: a record merged away answers, as
+    `merged_into_id`, the player its id names now: the final survivor of its merges (B merged
+    into A, then A into C: C), not the record it was merged into first."""
+    seen = as_seen_by(player, player.id in personal_visible(session, actor, [player.id]))
+    if player.merged_into_id is not None:
+        seen["merged_into_id"] = final_survivor(session, player)
+    return seen
 
 
 def search_players(
