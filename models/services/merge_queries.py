@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy import ColumnElement, Select, select
+from sqlalchemy.orm import Session, aliased
 
 from models.actor import Actor
 from models.entities.merges import PlayerMerge
@@ -62,6 +62,19 @@ def final_survivor(session: Session, player: Player) -> int:
     if player.merged_into_id is None:
         return player.id
     return final_survivors(session, [player.id])[player.id]
+
+
+def survivors_matching(condition: ColumnElement[bool]) -> Select[tuple[int]]:
+    """R17: the ids of the final survivors of the records merged away that meet `condition` (on
+    Player's columns): a recursive walk down each one's chain of merges, in SQL."""
+    chain = (
+        select(Player.id.label("id"), Player.merged_into_id.label("into"))
+        .where(Player.merged_into_id.is_not(None), condition)
+        .cte("merge_chain", recursive=True)
+    )
+    step = aliased(Player)
+    chain = chain.union_all(select(step.id, step.merged_into_id).join(chain, step.id == chain.c.into))
+    return select(chain.c.id).where(chain.c.into.is_(None))
 
 
 def later_merge(session: Session, player_id: int) -> PlayerMerge | None:

@@ -14,7 +14,7 @@ from models.entities.players import Player
 from models.entities.tournaments import Result, Tournament
 from models.rules.players import SHARED_WORD_MIN, NameIndex, normalise_name
 from models.rules.qualification import PlayerFacts
-from models.services.merge_queries import final_survivor
+from models.services.merge_queries import final_survivor, survivors_matching
 from models.services.paging import Page, PageRequest, paginate
 
 # R19: what anyone may see of a player, and what only the office and the hosts of the
@@ -79,6 +79,8 @@ def search_players(
     session: Session, actor: Actor, page: PageRequest, text: str | None = None
 ) -> Page[dict[str, Any]]:
     """Players not merged away, matching part of a name (wildcards are literal), by display name.
+    R17: a record merged away is never listed; where it matches, the player its id names now (the
+    final survivor of its merges) is listed instead, once.
 
     The public matches display names; hosts also full names; only the office emails (R19). Each
     item shows what the caller may see."""
@@ -93,7 +95,7 @@ def search_players(
             matches.append(Player.name_key.contains(normalise_name(wanted), autoescape=True))
         if actor.is_office:
             matches.append(Player.email.contains(wanted, autoescape=True))
-        query = query.where(or_(*matches))
+        query = query.where(or_(or_(*matches), Player.id.in_(survivors_matching(or_(*matches)))))
     found = paginate(session, query.order_by(Player.display_name, Player.id), page)
     personal = personal_visible(session, actor, [p.id for p in found.items])
     return Page(

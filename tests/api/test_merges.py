@@ -340,10 +340,13 @@ def test_reports_naming_the_duplicate_use_the_survivor_r17(pair: Pair) -> None:
 
 
 def test_merged_player_is_left_out_of_the_search_but_readable_r17(pair: Pair) -> None:
+    """R17: once merged, the duplicate is never listed by the search: its name finds the
+    survivor its id now names; its own record stays readable, naming the survivor."""
     scene, s, d = pair.scene, pair.survivor, pair.duplicate
     assert d in [p["id"] for p in scene.public.get(f"{PLAYERS}?q=dup%20dup").get_json()["items"]]
     merged(scene.office, s, d)
-    assert scene.public.get(f"{PLAYERS}?q=dup%20dup").get_json()["total"] == 0
+    found = scene.public.get(f"{PLAYERS}?q=dup%20dup").get_json()
+    assert (found["total"], [p["id"] for p in found["items"]]) == (1, [s])
     assert seen(scene.public, d)["merged_into_id"] == s
 
 
