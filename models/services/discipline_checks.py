@@ -14,7 +14,7 @@ from models.errors import Problem, refuse
 from models.infra.clock import today
 from models.rules.discipline import Terms, terms_problems
 from models.services.league_settings import league_settings
-from models.services.merge_queries import final_survivor
+from models.services.merge_checks import merged_away_problem
 
 
 def check_sanction(session: Session, data: dict[str, Any]) -> Terms:
@@ -24,18 +24,11 @@ def check_sanction(session: Session, data: dict[str, Any]) -> Terms:
     player = session.get(Player, data["player_id"])
     if player is None:
         problems.append(Problem("player_id", f"There is no player with id {data['player_id']}."))
-    elif player.merged_into_id is not None:
+    else:
         # R17: the id names the final survivor, who holds the record's sanctions and results:
         # the sanction is issued to that one, by its own id (R16 is checked on it).
-        final = final_survivor(session, player)
-        problems.append(
-            Problem(
-                "player_id",
-                f"Player {player.id} was merged away: their record is now player {final}'s; "
-                f"sanction player {final}.",
-                "R17",
-            )
-        )
+        merged = merged_away_problem(session, player, "player_id", "sanction")
+        problems += [merged] if merged else []
     venue_id = data.get("venue_id")
     if venue_id is not None and session.get(Venue, venue_id) is None:
         problems.append(Problem("venue_id", f"There is no venue with id {venue_id}."))

@@ -51,6 +51,19 @@ def merged_away(session: Session, player: Player) -> str:
     return f"player {player.merged_into_id}{now}"
 
 
+def merged_away_problem(session: Session, player: Player, path: str, doing: str) -> Problem | None:
+    """R17: a sanction or a disqualification names a player by its own id: for a record merged
+    away, however many merges ago, the problem naming the final survivor (whose record holds its
+    results and sanctions) to `doing` instead; None for a player not merged away."""
+    if player.merged_into_id is None:
+        return None
+    final = final_survivor(session, player)
+    message = (
+        f"Player {player.id} was merged away: their record is now player {final}'s; {doing} player {final}."
+    )
+    return Problem(path, message, "R17")
+
+
 def check_merge(session: Session, survivor: Player, duplicate: Player | None, duplicate_id: int) -> Player:
     """R17: the duplicate exists and is not the survivor (else 422); neither was merged away: a
     record merged away is neither a survivor nor merged again until that merge is undone (409,

@@ -21,7 +21,7 @@ from models.rules.qualifier_lists import VenueList, draws_of, qualified, tied_at
 from models.services.access import require_office
 from models.services.audit import record, snapshot
 from models.services.locks import take_season
-from models.services.merge_queries import final_survivor
+from models.services.merge_checks import merged_away_problem
 from models.services.qualification_queries import compute_lists, latest_publication
 
 
@@ -37,21 +37,10 @@ def disqualify(
             [Problem("player_id", f"There is no player with id {player_id}.")],
         )
     assert player is not None
-    if player.merged_into_id is not None:
-        # R17: the id names the final survivor, whose record holds the results: the office
-        # disqualifies that one, by its own id.
-        final = final_survivor(session, player)
-        refuse(
-            "The disqualification cannot be recorded",
-            [
-                Problem(
-                    "player_id",
-                    f"Player {player_id} was merged away: their record is now player {final}'s; "
-                    f"disqualify player {final}.",
-                    "R17",
-                )
-            ],
-        )
+    # R17: the id names the final survivor, whose record holds the results: the office
+    # disqualifies that one, by its own id.
+    merged = merged_away_problem(session, player, "player_id", "disqualify")
+    refuse("The disqualification cannot be recorded", [merged] if merged else [])
     standing = session.scalar(
         select(Disqualification.id).where(
             Disqualification.season_id == season.id,
