@@ -32,7 +32,7 @@ HOLDERS = ('results', 'sanctions', 'disqualifications')
 MERGED_AWAY = "R17: a record merged away is no survivor: merge into the player it was merged into"
 MERGED_AGAIN = "R17: a record merged away is not merged again until its merge is undone"
 HOLDS_NOTHING = "R17: a record merged away holds no results, sanctions or disqualifications"
-NAMES_SURVIVOR = "R17: a record merged away holds nothing: name the survivor of its merge"
+NAMES_SURVIVOR = "R17: a record merged away holds nothing: send it again, the id now names the survivor"
 
 _POSTGRESQL = [
     """
@@ -87,7 +87,7 @@ _POSTGRESQL = [
     BEGIN
         SELECT merged_into_id INTO into_id FROM players WHERE id = NEW.player_id;
         IF into_id IS NOT NULL THEN
-            RAISE EXCEPTION 'R17: player % was merged into player %: name the survivor',
+            RAISE EXCEPTION 'R17: player % was merged into player % meanwhile: send it again, the id now names the survivor',
                 NEW.player_id, into_id;
         END IF;
         RETURN NEW;
@@ -103,7 +103,8 @@ _POSTGRESQL = [
         FROM inserted i JOIN players p ON p.id = i.player_id
         WHERE p.merged_into_id IS NOT NULL LIMIT 1;
         IF FOUND THEN
-            RAISE EXCEPTION 'R17: player % was merged into player %: name the survivor', merged_id, into_id;
+            RAISE EXCEPTION 'R17: player % was merged into player % meanwhile: send it again, the id now names the survivor',
+                merged_id, into_id;
         END IF;
         RETURN NULL;
     END $$

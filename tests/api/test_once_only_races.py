@@ -283,6 +283,72 @@ def test_r17_ten_undos_of_one_merge_undo_it_once(live: Live) -> None:
     assert outcomes == expected, outcomes
 
 
+def test_r17_reports_racing_the_merge_of_the_player_they_name_leave_nothing_on_it(live: Live) -> None:
+    """R5, R17: ten reports naming B and the merge of B into A sent together: the merge
+    succeeds; each report is stored (its result is A's: recorded on A, or moved there by the
+    merge) or refused with a 409 of R17 (it named B as the merge committed: the database keeps
+    results off a record merged away); none is lost or left on B, and the standing lines hold."""
+    ann, bob = live.server.ann, live.server.bob
+    outcomes, expected = [], []
+    for _ in range(REPEATS):
+        a, b = live.player(), live.player()
+        live.report([a, ann, bob])
+        live.report([b, ann, bob])
+        requests: list[Request] = [("POST", TOURNAMENTS, live.report_body([b, ann, bob])) for _ in range(10)]
+        requests.insert(5, ("POST", f"{PLAYERS}/{a}/merge", {"duplicate_id": b, **REASON}))
+        answers = at_once(live, requests)
+        merge, reports = answers[5], answers[:5] + answers[6:]
+        stored = [body["id"] for status, body in reports if status == 201]
+        on_a = live.scalar("SELECT count(*) FROM results WHERE player_id = :a AND place = 1", a=a)
+        outcomes.append(
+            {
+                "merge": merge[0],
+                "reports": sorted({status for status, _ in reports} - {201, 409}),
+                "wrong": refusals(reports, ("R17",), str(b)),
+                "results left on B": live.scalar("SELECT count(*) FROM results WHERE player_id = :b", b=b),
+                "winners on A": on_a - 2,  # A's own report and B's, moved
+                "lines current": live.lines_current(),
+            }
+        )
+        expected.append(
+            {
+                "merge": 200,
+                "reports": [],
+                "wrong": [],
+                "results left on B": 0,
+                "winners on A": len(stored),
+                "lines current": True,
+            }
+        )
+    assert outcomes == expected, outcomes
+
+
+def test_r17_player_changes_racing_merges_of_that_player_never_deadlock(live: Live) -> None:
+    """R17, R17a: five merges of B into A and five changes of A's record sent together: one merge
+    succeeds and four are 409s naming B, the five changes all succeed (each takes A's row in the
+    order a merge does: never a deadlock, never a 500)."""
+    ann, bob = live.server.ann, live.server.bob
+    outcomes, expected = [], []
+    for _ in range(REPEATS):
+        a, b = live.player(), live.player()
+        live.report([a, ann, bob])
+        live.report([b, ann, bob])
+        requests: list[Request] = []
+        for i in range(5):
+            requests.append(("POST", f"{PLAYERS}/{a}/merge", {"duplicate_id": b, **REASON}))
+            requests.append(("PATCH", f"{PLAYERS}/{a}", {"display_name": f"Ava {i}"}))
+        answers = at_once(live, requests)
+        outcomes.append(
+            {
+                "merges": statuses(answers[0::2]),
+                "changes": statuses(answers[1::2]),
+                "wrong": refusals(answers, ("R17",), str(b)),
+            }
+        )
+        expected.append({"merges": {200: 1, 409: 4}, "changes": {200: 5}, "wrong": []})
+    assert outcomes == expected, outcomes
+
+
 # Once-only changes (R17a) ---------------------------------------------------------------------
 
 
