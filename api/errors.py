@@ -15,7 +15,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 
 from api.pages import error_page, wants_page
 from api.schemas import Answer
-from models.errors import LeagueError, RuleViolation
+from models.errors import Conflict, LeagueError, RuleViolation
 
 log = logging.getLogger("league.errors")
 
@@ -159,7 +159,20 @@ def league_problem(error: LeagueError) -> Response:
 
 # A database guard (a trigger of migrations/versions) can send nothing but a message, so by
 # contract its message starts with the rule it guards: "R2: seasons that … may not overlap".
-GUARD_MESSAGE = re.compile(r"^(R\d+): (.+)$", re.MULTILINE)
+GUARD_MESSAGE = re.compile(r"^(R\d+[a-z]?): (.+)$", re.MULTILINE)
+# The guards of these rules refuse what changed meanwhile (a record merged away): a 409.
+CONFLICT_GUARDS = frozenset({"R17", "R17a"})
+# Unique indexes that guard a rule, by the names each database gives a violation of them.
+UNIQUE_GUARDS = {
+    ("uq_player_merges_live_duplicate", "player_merges.duplicate_id"): (
+        "R17",
+        "That player was merged at the same moment: a record merged away is not merged again "
+        "until its merge is undone.",
+    ),
+}
+# PostgreSQL's deadlock_detected and serialization_failure: a change that met another at the same
+# moment (the lock order of models/services/locks.py is there so that none happens).
+CONCURRENT = frozenset({"40P01", "40001"})
 
 
 def database_problem(error: DBAPIError) -> Response:
@@ -167,7 +180,19 @@ def database_problem(error: DBAPIError) -> Response:
     message = str(getattr(error, "orig", error))
     guard = GUARD_MESSAGE.search(message)
     if guard is not None:
-        return league_problem(RuleViolation(guard.group(2).strip(), rule=guard.group(1)))
+        kind = Conflict if guard.group(1) in CONFLICT_GUARDS else RuleViolation
+        return league_problem(kind(guard.group(2).strip(), rule=guard.group(1)))
+    if getattr(getattr(error, "orig", None), "sqlstate", None) in CONCURRENT or (
+        "database is locked" in message
+    ):
+        log.warning("concurrent change: %s", message)
+        return league_problem(
+            Conflict("The request met a change of the same records made at the same moment; send it again.")
+        )
+    if isinstance(error, IntegrityError):
+        for names, (rule, text) in UNIQUE_GUARDS.items():
+            if any(name in message for name in names):
+                return league_problem(Conflict(text, rule=rule))
     if isinstance(error, DataError):
         # A value the database cannot hold (out of range, a NUL byte): the caller's input.
         log.info("data error: %s", message)

@@ -10,7 +10,7 @@ from api import db
 from api.api_keys.schemas import KeyCreated, KeyIn, KeyOut
 from api.auth import current_actor, office_only
 from api.blueprint import Blueprint
-from api.contract import ID, links
+from api.contract import ID, conflicts, links
 from api.pagination import PageArgs, page_request, page_schema
 from models.entities import ApiKey
 from models.services.keys import create_key, get_key, list_keys, revoke_key
@@ -55,8 +55,12 @@ class KeyByIdViews(MethodView):
 
     @blp.doc(operationId="revoke_api_key")
     @office_only
+    @conflicts
     @blp.response(204)
     def delete(self, key_id: int) -> None:
-        """Revoke a key (office); it answers 401 from then on"""
+        """Revoke a key (office); it answers 401 from then on
+
+        Revoked once (R17a): revoking a revoked key is a 409 saying when it was revoked.
+        """
         session, actor = db.session(), current_actor()
         revoke_key(session, actor, get_key(session, actor, key_id))

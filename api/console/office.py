@@ -73,7 +73,11 @@ def revoke(key_id: int) -> Any:
     if not RevokeForm().validate_on_submit():
         return refused_form()
     key = get_key(session, actor, key_id)
-    revoke_key(session, actor, key)
+    try:
+        revoke_key(session, actor, key)
+    except LeagueError as refusal:  # R17a: revoked already (by another tab, or someone else)
+        flash(f"Not revoked: {refusal.detail}")
+        return redirect(url_for("console.keys"))
     flash(f"Revoked: key {key.id} ({key.name}). It no longer works, in the API or here.")
     return redirect(url_for("console.keys"))
 

@@ -165,13 +165,15 @@ def _venue_changes(changes: Changes, venue_id: int) -> Changes:
 class PublishViews(MethodView):
     @blp.doc(operationId="publish_qualifiers")
     @office_only
+    @conflicts
     @blp.arguments(PublishIn)
     @blp.response(201, SeasonQualifiersOut)
     def post(self, data: dict[str, Any], season_id: int) -> dict[str, Any]:
         """Publish the season's qualifier lists as the official ones (office, after the season; R12)
 
         `settlements` settle ties at the cut: each names a player who goes (the league's draw).
-        Audited. Publishing again replaces the official lists.
+        Audited. Publishing again replaces the official lists; lists the latest publication
+        already holds (with the same settlements) are published once (R17a): a 409 naming it.
         """
         session = db.session()
         season = get_or_raise(session, Season, season_id, "season")

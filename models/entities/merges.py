@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, Text
+from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, Text, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from models.entities.base import Base
@@ -15,6 +15,16 @@ from models.infra.clock import utcnow
 
 class PlayerMerge(Base):
     __tablename__ = "player_merges"
+    __table_args__ = (
+        # R17: a duplicate has at most one live merge (migration 0014; its triggers guard the rest).
+        Index(
+            "uq_player_merges_live_duplicate",
+            "duplicate_id",
+            unique=True,
+            sqlite_where=text("undone_at IS NULL"),
+            postgresql_where=text("undone_at IS NULL"),
+        ),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     survivor_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)

@@ -8,14 +8,14 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Select, bindparam, select
+from sqlalchemy import Select, bindparam, select, update
 from sqlalchemy.orm import Session
 
 from models.actor import Actor, Role
 from models.entities.access import ROLES, ApiKey, ApiKeyVenue
 from models.entities.base import table_of
 from models.entities.league import Venue
-from models.errors import Problem, refuse
+from models.errors import Conflict, Problem, refuse
 from models.infra.clock import utcnow
 from models.services.access import require_office
 from models.services.audit import record, snapshot
@@ -121,18 +121,31 @@ def _actor(rows: Sequence[Any], request_id: str | None) -> Actor | None:
 
 
 def revoke_key(session: Session, actor: Actor, key: ApiKey) -> ApiKey:
+    """Revoke a key (the office). R17a: once, however many revocations race: one conditional
+    write, and the others, finding it revoked, are refused (409) saying when."""
     require_office(actor, "revokes API keys")
-    if key.revoked_at is None:
-        before = key_snapshot(key)
-        key.revoked_at = utcnow()
-        session.flush()
-        record(
-            session,
-            actor,
-            "api_key.revoke",
-            "api_key",
-            key.id,
-            before=before,
-            after=key_snapshot(key),
+    won = session.execute(
+        update(ApiKey)
+        .where(ApiKey.id == key.id, ApiKey.revoked_at.is_(None))
+        .values(revoked_at=utcnow())
+        .returning(ApiKey.id)
+        .execution_options(synchronize_session=False)
+    ).first()
+    session.refresh(key)
+    if won is None:
+        assert key.revoked_at is not None
+        raise Conflict(
+            f"API key {key.id} was already revoked at {key.revoked_at:%Y-%m-%d %H:%M:%S} UTC.",
+            rule="R17a",
+            problems=[Problem("", f"API key {key.id} is revoked already.", "R17a")],
         )
+    record(
+        session,
+        actor,
+        "api_key.revoke",
+        "api_key",
+        key.id,
+        before={**key_snapshot(key), "revoked_at": None},
+        after=key_snapshot(key),
+    )
     return key

@@ -22,6 +22,7 @@ from models.rules.charts import (
 )
 from models.rules.reports import TournamentKind
 from models.services.audit import record, record_update, snapshot
+from models.services.locks import take_chart
 from models.services.lookup import require_exists
 from models.services.scoring import chart_rule, rescore_season
 from models.services.season_queries import covers_regions
@@ -143,7 +144,10 @@ def update_chart(
 ) -> tuple[PointsChart, int]:
     """R7: change a chart (its name, or the fraction and step, or the bands of its kind); every
     season playing by it is rescored. Returns it and how many stored results changed; refused
-    whole (R7) if a live report's field has no band any more. Audited with the reason (R18)."""
+    whole (R7) if a live report's field has no band any more. Audited with the reason (R18). The
+    chart is locked before anything is read (locks.py): a report scoring by it commits first, or
+    waits for this change and is scored by it (R17a)."""
+    chart = take_chart(session, chart)
     problems = [
         Problem(name, f"A {chart.kind} chart has no {name}.")
         for name in (("bands",) if chart.kind == ChartKind.TOP_FRACTION else ("fraction", "step"))

@@ -1,5 +1,6 @@
 """The checks of a merge and of its undo that need the database (R17): who may be merged into
-whom, and what since depends on a merge being undone. player_merges.py runs them before it writes."""
+whom, and what since depends on a merge being undone. player_merges.py locks the players and runs them
+before it writes."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from models.entities.qualification import Disqualification
 from models.entities.tournaments import Result
 from models.errors import Conflict, Problem, refuse
 from models.services.audit import plain
+from models.services.player_merge_queries import final_survivor, later_merge
 
 
 def shared_tournaments(session: Session, a: int, b: int) -> list[int]:
@@ -40,34 +42,63 @@ def shared_disqualifications(session: Session, a: int, b: int) -> list[int]:
     )
 
 
-def check_merge(session: Session, survivor: Player, duplicate_id: int) -> Player:
-    """R17: the duplicate exists, is not the survivor, and neither was merged away (refused
-    whole); then they are refused (409) when both have a result in one tournament, or are both
-    disqualified for one season. Returns the duplicate."""
-    problems: list[Problem] = []
-    duplicate = session.get(Player, duplicate_id)
+def merged_away(session: Session, player: Player) -> str:
+    """R17: where a merged-away player went: "player 7", or "player 7 (now part of player 9)"
+    when that one was merged away too."""
+    assert player.merged_into_id is not None
+    final = final_survivor(session, player)
+    now = f" (now part of player {final})" if final != player.merged_into_id else ""
+    return f"player {player.merged_into_id}{now}"
+
+
+def merged_away_problem(session: Session, player: Player, path: str, doing: str) -> Problem | None:
+    """R17: a sanction or a disqualification names a player by its own id: for a record merged
+    away, however many merges ago, the problem naming the final survivor (whose record holds its
+    results and sanctions) to `doing` instead; None for a player not merged away."""
+    if player.merged_into_id is None:
+        return None
+    final = final_survivor(session, player)
+    message = (
+        f"Player {player.id} was merged away: their record is now player {final}'s; {doing} player {final}."
+    )
+    return Problem(path, message, "R17")
+
+
+def check_merge(session: Session, survivor: Player, duplicate: Player | None, duplicate_id: int) -> Player:
+    """R17: the duplicate exists and is not the survivor (else 422); neither was merged away: a
+    record merged away is neither a survivor nor merged again until that merge is undone (409,
+    naming where it went); then they are refused (409) when both have a result in one tournament,
+    or are both disqualified for one season. Returns the duplicate. Both players are locked
+    (merges.py), so what this finds holds until the merge commits."""
     if duplicate is None:
-        problems.append(Problem("duplicate_id", f"There is no player with id {duplicate_id}."))
-    elif duplicate.id == survivor.id:
-        problems.append(Problem("duplicate_id", "A player cannot be merged into themselves.", "R17"))
-    elif duplicate.merged_into_id is not None:
+        refuse(
+            "The players cannot be merged",
+            [Problem("duplicate_id", f"There is no player with id {duplicate_id}.")],
+        )
+    assert duplicate is not None
+    if duplicate.id == survivor.id:
+        refuse(
+            "The players cannot be merged",
+            [Problem("duplicate_id", "A player cannot be merged into themselves.", "R17")],
+        )
+    problems: list[Problem] = []
+    if duplicate.merged_into_id is not None:
+        where = merged_away(session, duplicate)
         problems.append(
-            Problem(
-                "duplicate_id",
-                f"Player {duplicate.id} was already merged into player {duplicate.merged_into_id}.",
-                "R17",
-            )
+            Problem("duplicate_id", f"Player {duplicate.id} was already merged into {where}.", "R17")
         )
     if survivor.merged_into_id is not None:
+        where = merged_away(session, survivor)
         problems.append(
-            Problem(
-                "survivor",
-                f"Player {survivor.id} was merged into player {survivor.merged_into_id}; merge into that.",
-                "R17",
-            )
+            Problem("survivor", f"Player {survivor.id} was merged into {where}: not a survivor.", "R17")
         )
-    refuse("The players cannot be merged", problems)
-    assert duplicate is not None
+    if problems:
+        raise Conflict(
+            "A record merged away is neither a survivor nor merged again until its merge is undone: "
+            + " ".join(p.message for p in problems),
+            rule="R17",
+            problems=problems,
+        )
     shared = shared_tournaments(session, survivor.id, duplicate.id)
     if shared:
         raise Conflict(
@@ -89,33 +120,42 @@ def check_merge(session: Session, survivor: Player, duplicate_id: int) -> Player
     return duplicate
 
 
-def check_undo(session: Session, merge: PlayerMerge) -> tuple[Player, Player]:
-    """R17: a merge is undone once, and only while nothing since depends on it (a moved result
-    replaced by a correction, a taken field changed, a player merged again): refused (409),
-    saying what. Returns (the survivor, the duplicate)."""
+def check_undo(session: Session, merge: PlayerMerge, survivor: Player, duplicate: Player) -> None:
+    """R17: a merge is undone once (409 naming it), and only while nothing since depends on it:
+    the survivor merged away in a later merge (undo that one first: merges undo in the reverse
+    order they were made), a moved result replaced by a correction, a taken field changed. Refused
+    (409) saying what. Both players are locked and every other writer waits (merges.py)."""
     if merge.undone:
-        raise Conflict(f"Merge {merge.id} was already undone.", rule="R17")
-    survivor = session.get(Player, merge.survivor_id)
-    duplicate = session.get(Player, merge.duplicate_id)
-    assert survivor is not None and duplicate is not None
+        raise Conflict(
+            f"Merge {merge.id} was already undone on {merge.undone_at:%Y-%m-%d} by {merge.undone_by}.",
+            rule="R17",
+            problems=[Problem("merge", f"Merge {merge.id} was already undone.", "R17")],
+        )
     moved = merge.moved
     blockers: list[str] = []
     if survivor.merged_into_id is not None:
-        blockers.append(f"player {survivor.id} was since merged into player {survivor.merged_into_id}")
-    if duplicate.merged_into_id != survivor.id:
-        blockers.append(f"player {duplicate.id} is no longer merged into player {survivor.id}")
-    still = set(
-        session.scalars(
-            select(Result.id).where(Result.id.in_(moved["results"]), Result.player_id == survivor.id)
-        )
-    )
-    gone = sorted(set(moved["results"]) - still)
-    if gone:
-        tournaments = sorted(set(session.scalars(select(Result.tournament_id).where(Result.id.in_(gone)))))
+        later = later_merge(session, survivor.id)
         blockers.append(
-            f"{len(gone)} moved result(s) were since replaced by a correction"
-            + (f" (tournaments {', '.join(map(str, tournaments))})" if tournaments else "")
+            f"player {survivor.id} was since merged into {merged_away(session, survivor)}"
+            + (f" (merge {later.id}): undo that merge first" if later is not None else "")
         )
+    elif duplicate.merged_into_id != survivor.id:
+        blockers.append(f"player {duplicate.id} is no longer merged into player {survivor.id}")
+    else:
+        still = set(
+            session.scalars(
+                select(Result.id).where(Result.id.in_(moved["results"]), Result.player_id == survivor.id)
+            )
+        )
+        gone = sorted(set(moved["results"]) - still)
+        if gone:
+            tournaments = sorted(
+                set(session.scalars(select(Result.tournament_id).where(Result.id.in_(gone))))
+            )
+            blockers.append(
+                f"{len(gone)} moved result(s) were since replaced by a correction"
+                + (f" (tournaments {', '.join(map(str, tournaments))})" if tournaments else "")
+            )
     for name, value in moved["fields"].items():
         if plain(getattr(survivor, name)) != value:
             blockers.append(f"player {survivor.id}'s {name} was changed since the merge")
@@ -125,4 +165,3 @@ def check_undo(session: Session, merge: PlayerMerge) -> tuple[Player, Player]:
             rule="R17",
             problems=[Problem("merge", blocker, "R17") for blocker in blockers],
         )
-    return survivor, duplicate

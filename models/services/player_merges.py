@@ -19,6 +19,7 @@ from models.entities.tournaments import Result
 from models.infra.clock import utcnow
 from models.services.access import require_office
 from models.services.audit import plain, record, snapshot
+from models.services.locks import hold_writes, take_players
 from models.services.player_merge_checks import check_merge, check_undo
 from models.services.standing_line_queries import places_of_results
 from models.services.standing_lines import refresh_places
@@ -36,7 +37,11 @@ def merge_players(
     tournament, or are both disqualified for one season; the record of the duplicate stays
     (pointing at the survivor) so the merge can be undone."""
     require_office(actor, "merges players and undoes merges", rule="R17")
-    duplicate = check_merge(session, survivor, duplicate_id)
+    # R17a: both players locked (the lower id first) and every other writer held off before the
+    # checks, so of two merges of one record, or crosswise, the second sees the first.
+    locked = take_players(session, (survivor.id, duplicate_id))
+    hold_writes(session)
+    duplicate = check_merge(session, survivor, locked.get(duplicate_id), duplicate_id)
     before = {"survivor": snapshot(survivor), "duplicate": snapshot(duplicate)}
     moved = _records_of(session, duplicate.id)
     _move(session, moved, survivor.id, (survivor.id, duplicate.id))
@@ -107,12 +112,23 @@ def _move(session: Session, moved: dict[str, Any], to: int, players: tuple[int, 
 
 def undo_merge(session: Session, actor: Actor, merge: PlayerMerge, reason: str) -> PlayerMerge:
     """R17: restore both players exactly as they were before the merge. Refused (409), saying
-    what, when something since depends on it: a moved result was replaced by a correction, a
-    field the survivor took was changed, or a player was merged again."""
+    what, when it was undone already or something since depends on it: a moved result was
+    replaced by a correction, a field the survivor took was changed, or the survivor was merged
+    away in a later merge (undo that one first)."""
     require_office(actor, "merges players and undoes merges", rule="R17")
-    survivor, duplicate = check_undo(session, merge)
+    # R17a: as a merge, both players locked and every other writer held off before the checks;
+    # the merge read again, so of ten undos at once, the nine after the first see it undone.
+    locked = take_players(session, (merge.survivor_id, merge.duplicate_id))
+    hold_writes(session)
+    session.refresh(merge)
+    survivor, duplicate = locked[merge.survivor_id], locked[merge.duplicate_id]
+    check_undo(session, merge, survivor, duplicate)
     moved = merge.moved
     before = {"survivor": snapshot(survivor), "duplicate": snapshot(duplicate)}
+    # The duplicate is a player again before anything moves back to it (the database refuses a
+    # result for a player merged away).
+    duplicate.merged_into_id = None
+    session.flush()
     _move(session, moved, duplicate.id, (survivor.id, duplicate.id))
     original = {name: getattr(survivor, name) for name in moved["fields"]}
     for name in moved["fields"]:
@@ -120,7 +136,6 @@ def undo_merge(session: Session, actor: Actor, merge: PlayerMerge, reason: str) 
     session.flush()
     for name, value in original.items():
         setattr(duplicate, name, value)
-    duplicate.merged_into_id = None
     merge.undone_at = utcnow()
     merge.undone_by = actor.name
     merge.undo_reason = reason

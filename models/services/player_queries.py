@@ -28,6 +28,7 @@ from models.entities.tournaments import Result, Tournament
 from models.rules.players import SHARED_WORD_MIN, NameIndex, normalise_name
 from models.rules.qualification import PlayerFacts
 from models.services.paging import Page, PageRequest, paginate
+from models.services.player_merge_queries import final_survivor, survivors_matching
 
 # R19: what anyone may see of a player, and what only the office and the hosts of the
 # player's venues may see.
@@ -96,14 +97,21 @@ def as_seen_by(player: Player, personal: bool) -> dict[str, Any]:
 
 
 def player_as_seen_by(session: Session, actor: Actor, player: Player) -> dict[str, Any]:
-    """R19: what this caller may see of one player."""
-    return as_seen_by(player, player.id in personal_visible(session, actor, [player.id]))
+    """R19: what this caller may see of one player. R17: a record merged away answers, as
+    `merged_into_id`, the player its id names now: the final survivor of its merges (B merged
+    into A, then A into C: C), not the record it was merged into first."""
+    seen = as_seen_by(player, player.id in personal_visible(session, actor, [player.id]))
+    if player.merged_into_id is not None:
+        seen["merged_into_id"] = final_survivor(session, player)
+    return seen
 
 
 def search_players(
     session: Session, actor: Actor, page: PageRequest, text: str | None = None
 ) -> Page[dict[str, Any]]:
     """Players not merged away, matching part of a name (wildcards are literal), by display name.
+    R17: a record merged away is never listed; where it matches, the player its id names now (the
+    final survivor of its merges) is listed instead, once.
 
     Everyone matches display names; full names match only among the players whose personal
     fields the caller may see (the office: all; a host: their venues' players; the public: none),
@@ -120,7 +128,7 @@ def search_players(
             matches.append(and_(full_name, personal_visible_where(actor)))
         if actor.is_office:
             matches.append(Player.email.contains(wanted, autoescape=True))
-        query = query.where(or_(*matches))
+        query = query.where(or_(or_(*matches), Player.id.in_(survivors_matching(or_(*matches)))))
     found = paginate(session, query.order_by(Player.display_name, Player.id), page)
     personal = personal_visible(session, actor, [p.id for p in found.items])
     return Page(

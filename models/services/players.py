@@ -22,6 +22,7 @@ from models.rules.players import (
     parse_membership_number,
 )
 from models.services.audit import record_each, record_update, snapshot
+from models.services.locks import take_players
 from models.services.lookup import require_exists
 from models.services.player_queries import name_index
 
@@ -117,6 +118,9 @@ def register_players(
 
 
 def update_player(session: Session, actor: Actor, player: Player, changes: dict[str, Any]) -> Player:
+    """Change a player's record (the office; audited). The row is locked first, as a merge locks
+    it (locks.py), so the two never wait on each other crosswise."""
+    player = take_players(session, [player.id])[player.id]
     before = snapshot(player)
     changes = _normalise(changes, player)
     if "home_venue_id" in changes:

@@ -4,9 +4,10 @@ goes. Each is audited; a publication is frozen as it was."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from models.actor import Actor
@@ -19,6 +20,8 @@ from models.rules.qualification import provisional
 from models.rules.qualifier_lists import VenueList, draws_of, qualified, tied_at_cut
 from models.services.access import require_office
 from models.services.audit import record, snapshot
+from models.services.locks import take_season
+from models.services.player_merge_checks import merged_away_problem
 from models.services.qualifier_queries import latest_publication
 from models.services.season_lists import compute_lists
 
@@ -34,6 +37,11 @@ def disqualify(
             "The disqualification cannot be recorded",
             [Problem("player_id", f"There is no player with id {player_id}.")],
         )
+    assert player is not None
+    # R17: the id names the final survivor, whose record holds the results: the office
+    # disqualifies that one, by its own id.
+    merged = merged_away_problem(session, player, "player_id", "disqualify")
+    refuse("The disqualification cannot be recorded", [merged] if merged else [])
     standing = session.scalar(
         select(Disqualification.id).where(
             Disqualification.season_id == season.id,
@@ -73,13 +81,24 @@ def withdraw_disqualification(
 ) -> Disqualification:
     """R13: the player may qualify again; the record stays with who withdrew it and why."""
     require_office(actor, "withdraws disqualifications")
-    if item.withdrawn:
-        raise Conflict(f"Disqualification {item.id} was already withdrawn.")
-    before = snapshot(item)
-    item.withdrawn_at = utcnow()
-    item.withdrawn_by = actor.name
-    item.withdraw_reason = reason
-    session.flush()
+    # R17a: once, however many withdrawals race: one conditional write, the losers find no row.
+    withdrawn = {"withdrawn_at": utcnow(), "withdrawn_by": actor.name, "withdraw_reason": reason}
+    won = session.execute(
+        update(Disqualification)
+        .where(Disqualification.id == item.id, Disqualification.withdrawn_at.is_(None))
+        .values(**withdrawn)
+        .returning(Disqualification.id)
+        .execution_options(synchronize_session=False)
+    ).first()
+    session.refresh(item)
+    if won is None:
+        raise Conflict(
+            f"Disqualification {item.id} was already withdrawn on {item.withdrawn_at:%Y-%m-%d} "
+            f"by {item.withdrawn_by}.",
+            rule="R17a",
+            problems=[Problem("reason", f"Already withdrawn: {item.withdraw_reason}", "R17a")],
+        )
+    before = {**snapshot(item), **{name: None for name in withdrawn}}
     record(
         session,
         actor,
@@ -102,8 +121,13 @@ def publish(
 ) -> QualifierPublication:
     """R12: after the season's last day, freeze the current lists as the official ones. Each
     settlement names who goes in a tie at the cut (the league's draw): the named players go first
-    among those level with them at that venue, and the lists are computed with that order."""
+    among those level with them at that venue, and the lists are computed with that order.
+
+    R17a: the same lists are published once. The season is locked first (locks.py), so of two
+    publications at once the second sees the first; lists and settlements equal to the latest
+    publication's are refused (409), naming it."""
     require_office(actor, "publishes qualifier lists")
+    season = take_season(session, season)
     problems: list[Problem] = []
     if provisional(season.ends_on, today()):
         problems.append(
@@ -119,14 +143,21 @@ def publish(
     refuse("The lists cannot be published", [*problems, *settlement_problems])
     draws.update(named)
     lists = compute_lists(session, season, draws)
+    settled = [{"venue_id": v, "player_id": p} for v, players in sorted(draws.items()) for p in players]
+    if previous is not None and (_frozen(previous.lists), previous.settlements) == (_frozen(lists), settled):
+        raise Conflict(
+            f"These lists of season {season.id} were already published: publication {previous.id}, "
+            f"on {previous.published_at:%Y-%m-%d %H:%M} UTC by {previous.published_by}, holds the "
+            "same lists and settlements.",
+            rule="R17a",
+            problems=[Problem("", f"Already published as publication {previous.id}.", "R17a")],
+        )
     publication = QualifierPublication(
         season_id=season.id,
         published_by=actor.name,
         published_by_key_id=actor.key_id,
         note=note,
-        settlements=[
-            {"venue_id": v, "player_id": p} for v, players in sorted(draws.items()) for p in players
-        ],
+        settlements=settled,
         lists=lists,
     )
     session.add(publication)
@@ -181,6 +212,11 @@ def _settled(
         else:
             named.setdefault(item["venue_id"], []).append(item["player_id"])
     return named, problems
+
+
+def _frozen(lists: Sequence[VenueList]) -> str:
+    """Lists as a publication freezes them (JSON), to tell whether two are the same."""
+    return json.dumps(lists, sort_keys=True)
 
 
 def _by_venue(lists: Sequence[VenueList]) -> dict[str, list[int]]:

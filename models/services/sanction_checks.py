@@ -1,5 +1,5 @@
 """The checks of a new sanction that need the database (R15): the player and the venue it names
-exist (a merged player is named by the survivor's id), and a suspension lasts at least the
+exist (a player merged away is named by its final survivor's id, R17), and a suspension lasts at least the
 league's minimum (league settings). sanctions.py runs them before it writes."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from models.errors import Problem, refuse
 from models.infra.clock import today
 from models.rules.discipline import Terms, terms_problems
 from models.services.league_settings import league_settings
+from models.services.player_merge_checks import merged_away_problem
 
 
 def check_sanction(session: Session, data: dict[str, Any]) -> Terms:
@@ -23,13 +24,11 @@ def check_sanction(session: Session, data: dict[str, Any]) -> Terms:
     player = session.get(Player, data["player_id"])
     if player is None:
         problems.append(Problem("player_id", f"There is no player with id {data['player_id']}."))
-    elif player.merged_into_id is not None:
-        problems.append(
-            Problem(
-                "player_id",
-                f"Player {player.id} was merged into player {player.merged_into_id}; use that id.",
-            )
-        )
+    else:
+        # R17: the id names the final survivor, who holds the record's sanctions and results:
+        # the sanction is issued to that one, by its own id (R16 is checked on it).
+        merged = merged_away_problem(session, player, "player_id", "sanction")
+        problems += [merged] if merged else []
     venue_id = data.get("venue_id")
     if venue_id is not None and session.get(Venue, venue_id) is None:
         problems.append(Problem("venue_id", f"There is no venue with id {venue_id}."))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import update
 from sqlalchemy.orm import Session
 
 from models.actor import Actor
@@ -72,20 +73,32 @@ def may_lift(actor: Actor, sanction: Sanction) -> None:
 
 
 def lift_sanction(session: Session, actor: Actor, sanction: Sanction, reason: str) -> Sanction:
-    """R15: end a sanction early, from today on; the record stays with who lifted it and why."""
+    """R15: end a sanction early, from today on; the record stays with who lifted it and why.
+    R17a: lifted once, however many lifts race: one conditional write, and the losers, finding
+    no row still unlifted, are refused (409) naming when and by whom it was lifted."""
     may_lift(actor, sanction)
-    if sanction.lifted:
+    lift = {
+        "lifted_at": utcnow(),
+        "lifted_on": today(),
+        "lifted_by": actor.name,
+        "lifted_by_key_id": actor.key_id,
+        "lift_reason": reason,
+    }
+    won = session.execute(
+        update(Sanction)
+        .where(Sanction.id == sanction.id, Sanction.lifted_at.is_(None))
+        .values(**lift)
+        .returning(Sanction.id)
+        .execution_options(synchronize_session=False)
+    ).first()
+    session.refresh(sanction)
+    if won is None:
         raise Conflict(
             f"Sanction {sanction.id} was already lifted on {sanction.lifted_on}.",
-            problems=[Problem("reason", f"Already lifted by {sanction.lifted_by}.")],
+            rule="R17a",
+            problems=[Problem("reason", f"Already lifted by {sanction.lifted_by}.", "R17a")],
         )
-    before = snapshot(sanction)
-    sanction.lifted_at = utcnow()
-    sanction.lifted_on = today()
-    sanction.lifted_by = actor.name
-    sanction.lifted_by_key_id = actor.key_id
-    sanction.lift_reason = reason
-    session.flush()
+    before = {**snapshot(sanction), **{name: None for name in lift}}
     record(
         session,
         actor,

@@ -10,6 +10,7 @@ from models.actor import Actor
 from models.entities.league import SEASON_DEFAULTS, Season, SeasonRegion
 from models.errors import InvalidInput
 from models.services.audit import record, record_update, snapshot
+from models.services.locks import take_season
 from models.services.scoring import SCORING_SETTINGS, rescore_season
 from models.services.season_checks import check_settings, refuse_orphans, refuse_overlap
 from models.services.standing_lines import LINE_SETTINGS, refresh_lines
@@ -60,7 +61,10 @@ def update_season(
 ) -> tuple[Season, int]:
     """Change a season's dates, regions or settings; returns it and how many stored results a
     change of chart or scoring setting rescored (R7, R8). A change that rescores results needs a
-    reason, kept in the audit log (R18)."""
+    reason, kept in the audit log (R18). The season is locked before anything is read (locks.py):
+    a report reading its settings commits first, or waits for this change and is scored by it
+    (R17a)."""
+    season = take_season(session, season)
     before = season_snapshot(season)
     merged = {**before_values(season), **changes}
     check_settings(session, merged)

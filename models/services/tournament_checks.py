@@ -16,7 +16,7 @@ from models.entities.discipline import LEAST_MAX_ENTRANTS
 from models.entities.league import Season, Venue
 from models.entities.players import Player
 from models.entities.tournaments import Result, Tournament
-from models.errors import Problem, refuse
+from models.errors import Conflict, Problem, refuse
 from models.infra.clock import today
 from models.rules.charts import band_for_entrants
 from models.rules.discipline import Barred, barred_rows, sanction_override
@@ -41,6 +41,8 @@ from models.rules.reports import (
 )
 from models.services.access import require_venue
 from models.services.league_settings import league_settings
+from models.services.locks import share_scoring
+from models.services.player_merge_queries import final_survivors
 from models.services.qualifier_queries import season_qualification
 from models.services.sanction_queries import barring_sanctions
 from models.services.scoring import chart_rule
@@ -105,7 +107,7 @@ def _gather(
         problems.append(Problem("venue_id", f"There is no venue with id {report['venue_id']}."))
     else:
         require_venue(actor, venue.id, "a host reports for their own venues")
-        season, season_problems = season_of_report(session, report, venue)
+        season, season_problems = season_in_force(session, report, venue)
         problems += season_problems
     rows: list[ResultDraft] = report["results"]
     too_many = too_many_entrants(session, len(rows))
@@ -159,6 +161,27 @@ def barred_entrants(session: Session, entrants: list[Entrant], venue_id: int, da
     player_ids = [e.player.id if e.player is not None else None for e in entrants]
     sanctions = barring_sanctions(session, [pid for pid in player_ids if pid is not None])
     return barred_rows(player_ids, [(s.id, s.player_id, s.terms) for s in sanctions], venue_id, day)
+
+
+def season_in_force(
+    session: Session, report: ReportDraft, venue: Venue
+) -> tuple[Season | None, list[Problem]]:
+    """The report's season (R2) with its settings and chart as they are in force: both locked FOR
+    SHARE and read again (locks.py), so a rescore waits for this report to commit, or this report
+    waits for it and is scored with what it wrote (R7, R8, R17a). Looked for again once locked:
+    a season PATCH that committed meanwhile may have moved its dates."""
+    found, problems = season_of_report(session, report, venue)
+    for _ in range(3):
+        if found is None:
+            return found, problems
+        locked = share_scoring(session, found)
+        found, problems = season_of_report(session, report, venue)
+        if found is locked:
+            return found, problems
+    raise Conflict(
+        "The seasons covering this report changed while it was checked; send it again.",
+        rule="R17a",
+    )
 
 
 def season_of_report(
@@ -243,13 +266,17 @@ def identify_players(
     unreadable: frozenset[int] = frozenset(),
 ) -> tuple[list[Entrant], list[Notice], list[Problem]]:
     """R5: the player each row names, or the new player it registers (rules/identification); a
-    player merged into another stands for the survivor (R17). Rows in `unreadable` name no one
-    (their problem is already named)."""
+    player merged away stands for the final survivor of its merges (R17: B merged into A, then A
+    into C: a row naming B is C's). Rows in `unreadable` name no one (their problem is already
+    named)."""
     matches = by_name or NameMatches[Player]({}, {})
     entrants: list[Entrant] = []
     notices: list[Notice] = []
     problems: list[Problem] = []
     named = _named_players(session, rows)
+    survivors = final_survivors(
+        session, [p.id for p in (*named.by_id.values(), *named.by_email.values(), *named.by_number.values())]
+    )
     for index, row in enumerate(rows):
         at = f"results.{index}"
         if index in unreadable:
@@ -261,9 +288,10 @@ def identify_players(
         notices += [identified.notice] if identified.notice else []
         problems += [identified.problem] if identified.problem else []
         found = identified.player
-        if found is not None and found.merged_into_id is not None:
-            notices.append(merged_player(at, found.id, found.merged_into_id))
-            found = session.get(Player, found.merged_into_id)
+        if found is not None and found.id in survivors:
+            # R17: an id merged away, however many merges ago, names the final survivor.
+            notices.append(merged_player(at, found.id, survivors[found.id]))
+            found = session.get(Player, survivors[found.id])
         if identified.new is not None:
             entrants.append(Entrant(new=identified.new, key=f"email:{identified.new['email']}"))
         else:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-from sqlalchemy import Select, and_, bindparam, func, insert, select
+from sqlalchemy import Select, and_, bindparam, func, insert, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -288,6 +288,72 @@ def refuse_stale(tournament: Tournament, expected_version: int | None) -> None:
         )
 
 
+def refusal_of(tournament: Tournament, doing: str, expected_version: int | None) -> Conflict | Stale:
+    """R17a: why a void or a correction of this report (as it is now) cannot be made: it is
+    voided (409), or it moved on from the version the caller read: 412 when the caller said which
+    (If-Match), 409 otherwise (a change made at the same moment won)."""
+    if tournament.voided:
+        assert tournament.voided_at is not None
+        message = (
+            f"Report {tournament.id} was already voided on {tournament.voided_at:%Y-%m-%d} by "
+            f"{tournament.voided_by}"
+            + (
+                "."
+                if doing == "voided"
+                else "; a voided report is not corrected: report the tournament anew."
+            )
+        )
+        return Conflict(message, rule="R17a", problems=[Problem("", "The report is voided.", "R17a")])
+    if expected_version is not None:
+        return Stale(
+            f"Report {tournament.id} is at version {tournament.version} since you read version "
+            f"{expected_version}: read it again and redo your change.",
+            problems=[Problem("If-Match", f"Version {expected_version} is no longer current.")],
+        )
+    return Conflict(
+        f"Report {tournament.id} was corrected at the same moment (now version {tournament.version}), "
+        f"so it was not {doing}: read it again and redo your change.",
+        rule="R17a",
+        problems=[Problem("", f"Now at version {tournament.version}.", "R17a")],
+    )
+
+
+def _claim(
+    session: Session,
+    tournament: Tournament,
+    read_version: int,
+    expected_version: int | None,
+    doing: str,
+    values: dict[str, Any],
+) -> None:
+    """R17a: write `values` on the report only if it is still live at the version read (one
+    conditional UPDATE: of racing voids and corrections, one finds the row); then read the report
+    again, results too, as it now is. Refused as `refusal_of` says when the row was gone."""
+    won = session.execute(
+        update(Tournament)
+        .where(
+            Tournament.id == tournament.id,
+            Tournament.version == read_version,
+            Tournament.voided_at.is_(None),
+        )
+        .values(**values)
+        .returning(Tournament.id)
+        .execution_options(synchronize_session=False)
+    ).first()
+    session.refresh(tournament)
+    session.expire(tournament, ["results"])
+    if won is None:
+        raise refusal_of(tournament, doing, expected_version)
+
+
+def claim_version(
+    session: Session, tournament: Tournament, read_version: int, expected_version: int | None
+) -> None:
+    """R17a: a correction's first write: version read + 1, if the report is still live at the
+    version read; what it replaces is then read again (a merge may have moved its results)."""
+    _claim(session, tournament, read_version, expected_version, "corrected", {"version": read_version + 1})
+
+
 def correct_report(
     session: Session,
     actor: Actor,
@@ -298,20 +364,27 @@ def correct_report(
 ) -> tuple[Tournament, list[Notice]]:
     """R17: replace a report's results (and venue, date, session or kind, where given; the
     stored ones otherwise); points are recomputed. With `expected_version` (the version the
-    caller read), refused (Stale) when the report has moved on since."""
+    caller read), refused (Stale) when the report has moved on since.
+
+    R17a: made against the version read, once. The new version is claimed by the first write, a
+    conditional one (`claim_version`): a void or another correction that won meanwhile leaves
+    this one nothing to claim, and it is refused (409, or 412 with If-Match). What the
+    correction replaces is read again once it is claimed."""
     if tournament.voided:
-        raise Conflict(f"Report {tournament.id} is voided; report the tournament anew instead.")
+        raise refusal_of(tournament, "corrected", expected_version)
     may_change(actor, tournament)
     refuse_stale(tournament, expected_version)
-    before = report_snapshot(tournament)
-    counted_before = _counted(tournament)
-    players_before = {r.player_id for r in tournament.results}
+    read_version = tournament.version
     report = _with_stored(tournament, report)
     checked = check_report(session, actor, report)
     if not actor.is_office and report["date"] != tournament.date:
         # A host may move a report only to a date that is itself still in the window.
         _within_window(checked.season.correction_days, report["date"])
     refuse_taken_slot(session, report, tournament.id)
+    claim_version(session, tournament, read_version, expected_version)
+    before = {**report_snapshot(tournament), "version": read_version}
+    counted_before = _counted(tournament)
+    players_before = {r.player_id for r in tournament.results}
     # Old results go first: the new ones reuse places and players (unique per report).
     tournament.results.clear()
     session.flush()
@@ -321,7 +394,6 @@ def correct_report(
     tournament.session = report["session"]
     tournament.kind = report["kind"]
     tournament.entrants = len(checked.rows)
-    tournament.version += 1
     results = _scored_results(session, actor, checked)
     session.flush()
     session.refresh(tournament)
@@ -362,15 +434,17 @@ def void_report(
     session: Session, actor: Actor, tournament: Tournament, reason: str, expected_version: int | None = None
 ) -> Tournament:
     """R17: a voided report counts nowhere; it stays readable by the office. With
-    `expected_version`, refused (Stale) when the report has moved on since it was read."""
+    `expected_version`, refused (Stale) when the report has moved on since it was read.
+
+    R17a: voided once, and only the version read: one conditional write, and a void or a
+    correction that won meanwhile leaves this one no row to void (409, or 412 with If-Match)."""
     if tournament.voided:
-        raise Conflict(f"Report {tournament.id} is already voided.")
+        raise refusal_of(tournament, "voided", expected_version)
     may_change(actor, tournament)
     refuse_stale(tournament, expected_version)
-    before = report_snapshot(tournament)
-    tournament.voided_at = utcnow()
-    tournament.voided_by = actor.name
-    tournament.void_reason = reason
+    voided = {"voided_at": utcnow(), "voided_by": actor.name, "void_reason": reason}
+    _claim(session, tournament, tournament.version, expected_version, "voided", voided)
+    before = {**report_snapshot(tournament), "voided": False, "void_reason": None}
     _refresh_standings(session, [tournament], {r.player_id for r in tournament.results})
     record(
         session,

@@ -127,7 +127,8 @@ def test_post_answers_the_key_once(office, client, league):
     assert secret not in log.get_data(as_text=True) and digest not in log.get_data(as_text=True)
 
 
-def test_delete_revokes(office, client, league):
+def test_delete_revokes_once_r17a(office, client, league):
+    """A revoked key answers 401; R17a: a key is revoked once (a second DELETE is a 409)."""
     venue = league.venue()
     created = office.post(
         KEYS, json={"name": "Host: Kim", "role": "host", "venue_ids": [venue["id"]]}
@@ -139,8 +140,9 @@ def test_delete_revokes(office, client, league):
     assert response.status_code == 204 and response.get_data() == b""
     assert_problem(host.get("/api/v1/players"), 401)
     assert office.get(f"{KEYS}/{created['id']}").get_json()["revoked_at"] is not None
-    # Revoking again changes nothing, and is logged once.
-    assert office.delete(f"{KEYS}/{created['id']}").status_code == 204
+    # R17a: revoked once: revoking again is a 409 saying so, changes nothing, and is logged once.
+    again = assert_problem(office.delete(f"{KEYS}/{created['id']}"), 409, rule="R17a")
+    assert f"API key {created['id']} was already revoked" in again["detail"]
     log = office.get(f"/api/v1/audit-log?entity=api_key&entity_id={created['id']}").get_json()
     assert [e["action"] for e in log["items"]] == ["api_key.revoke", "api_key.create"]
     assert log["items"][0]["before"]["revoked_at"] is None

@@ -341,10 +341,13 @@ def test_reports_naming_the_duplicate_use_the_survivor_r17(pair: Pair) -> None:
 
 
 def test_merged_player_is_left_out_of_the_search_but_readable_r17(pair: Pair) -> None:
+    """R17: once merged, the duplicate is never listed by the search: its name finds the
+    survivor its id now names; its own record stays readable, naming the survivor."""
     scene, s, d = pair.scene, pair.survivor, pair.duplicate
     assert d in [p["id"] for p in scene.public.get(f"{PLAYERS}?q=dup%20dup").get_json()["items"]]
     merged(scene.office, s, d)
-    assert scene.public.get(f"{PLAYERS}?q=dup%20dup").get_json()["total"] == 0
+    found = scene.public.get(f"{PLAYERS}?q=dup%20dup").get_json()
+    assert (found["total"], [p["id"] for p in found["items"]]) == (1, [s])
     assert seen(scene.public, d)["merged_into_id"] == s
 
 
@@ -396,13 +399,28 @@ def test_merging_a_player_into_itself_is_422_r17(pair: Pair) -> None:
     assert state(scene, s, d) == before
 
 
-def test_a_duplicate_already_merged_is_422_r17(pair: Pair) -> None:
+def test_a_duplicate_already_merged_is_409_r17(pair: Pair) -> None:
+    """R17: a record merged away is not merged again until its merge is undone: a 409 (it
+    changed since the office looked, as when two merge it at once) naming where it went."""
     scene, s, d = pair.scene, pair.survivor, pair.duplicate
     third = person(scene, "Third Record")
     merged(scene.office, s, d)
     before = state(scene, s, d, third)
-    assert_problem(merge(scene.office, third, d), 422, "duplicate_id", rule="R17")
-    assert_problem(merge(scene.office, s, d), 422, "duplicate_id", rule="R17")
+    problem = assert_problem(merge(scene.office, third, d), 409, "duplicate_id", rule="R17")
+    assert f"Player {d} was already merged into player {s}" in problem["detail"]
+    assert_problem(merge(scene.office, s, d), 409, "duplicate_id", rule="R17")
+    assert state(scene, s, d, third) == before
+
+
+def test_a_survivor_merged_away_is_409_naming_where_it_went_r17(pair: Pair) -> None:
+    """R17: a record merged away is no survivor: merging into it is a 409 naming the player it
+    was merged into."""
+    scene, s, d = pair.scene, pair.survivor, pair.duplicate
+    third = person(scene, "Third Record")
+    merged(scene.office, s, d)
+    before = state(scene, s, d, third)
+    problem = assert_problem(merge(scene.office, d, third), 409, "survivor", rule="R17")
+    assert f"Player {d} was merged into player {s}" in problem["detail"]
     assert state(scene, s, d, third) == before
 
 

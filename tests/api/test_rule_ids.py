@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, InternalError, OperationalError
 
 from api.errors import database_problem
 from tests.builders import TOURNAMENTS, Scene, days_ago, unique_email
@@ -95,3 +95,41 @@ def test_a_database_guard_names_its_rule_r2(app: Flask) -> None:
     assert body["rule"] == "R2"
     assert body["type"] == "urn:pokerleague:problem:R2"
     assert body["detail"] == "R2: seasons that cover a common venue may not overlap"
+
+
+def test_a_merge_guard_is_a_409_naming_r17(app: Flask) -> None:
+    """R17: the merge guards of migration 0014 refuse what changed meanwhile (a record merged
+    away): a 409 naming R17, from the trigger's "R17: …" message or the live-merge index."""
+
+    class Raised(Exception):
+        def __init__(self, text: str) -> None:
+            super().__init__(text)
+
+    with app.test_request_context():
+        guard = database_problem(
+            InternalError("UPDATE …", {}, Raised("R17: player 5 was merged away: it cannot be a survivor"))
+        )
+        index = database_problem(
+            IntegrityError("INSERT …", {}, Raised("UNIQUE constraint failed: player_merges.duplicate_id"))
+        )
+    for response in (guard, index):
+        body = response.get_json()
+        assert (response.status_code, body["rule"], body["detail"][:5]) == (409, "R17", "R17: ")
+
+
+def test_a_deadlock_or_a_serialization_failure_is_a_409_never_a_500_r17a(app: Flask) -> None:
+    """R17a: should two writers ever meet crosswise (the lock order is there so that they do
+    not), the loser is told to send the request again: a 409, not a 500."""
+
+    class Deadlock(Exception):
+        sqlstate = "40P01"
+
+    class Serialization(Exception):
+        sqlstate = "40001"
+
+    with app.test_request_context():
+        answers = [
+            database_problem(OperationalError("UPDATE …", {}, error())) for error in (Deadlock, Serialization)
+        ]
+    assert [a.status_code for a in answers] == [409, 409]
+    assert all("send it again" in a.get_json()["detail"] for a in answers)

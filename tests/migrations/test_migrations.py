@@ -17,7 +17,15 @@ from models.entities import Base
 from models.infra.migrate import alembic_config, downgrade, upgrade
 from tests.support.migrations import NOW, add_region, add_season
 
-APP_TRIGGER_FUNCTIONS = ("seasons_no_overlap", "audit_log_append_only", "bump_data_version")
+APP_TRIGGER_FUNCTIONS = (
+    "seasons_no_overlap",
+    "audit_log_append_only",
+    "bump_data_version",
+    "players_merge_guard",
+    "player_merges_survivor_guard",
+    "holder_not_merged_guard",
+    "holders_not_merged_guard",
+)
 
 
 def head_revision() -> str:

@@ -1,0 +1,605 @@
+"""Once means once (R17, R17a) under real gunicorn (4 threaded workers) on a new database of each
+backend, with real concurrency: the racing requests each open their connection, then wait at a
+barrier that releases them together. Every race is run REPEATS times, each time on fresh records.
+
+What each asserts holds whatever the interleaving: exactly one request wins (200, 201 or 204) and
+every other is a 409 problem naming what happened, with one audit entry; a report racing a
+rescore is scored with the settings in force when it commits, so that after the race every stored
+result agrees with the season's settings and chart, and the standing lines with the results."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+import uuid
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from models.infra.migrate import alembic_config, upgrade
+from tests.builders import SEASONS, TOURNAMENTS, ago
+from tests.support.databases import ScratchDatabases, assert_standing_lines_current
+from tests.support.servers import Server, gunicorn
+
+WORKERS = 4
+OPTIONS = ("--worker-class", "gthread", "--threads", "4", "-t", "120")
+REPEATS = 3
+PLAYERS = "/api/v1/players"
+MERGES = "/api/v1/player-merges"
+SANCTIONS = "/api/v1/sanctions"
+KEYS = "/api/v1/api-keys"
+REASON = {"reason": "Seen at the same moment by several of the office."}
+
+
+@dataclass
+class Live:
+    """A served league on a database of its own, and the office's calls to it."""
+
+    server: Server
+    url: str
+    slots: Iterator[tuple[str, int]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        # (date, session) pairs of the running season (ago(60) to ago(-30)), each used once.
+        self.slots = iter([(ago(day), session) for day in range(1, 60) for session in range(1, 100)])
+
+    def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        status, _headers, answer = self.server.request(
+            method, path, body, timeout=120, Authorization=f"Bearer {self.server.office}"
+        )
+        return status, answer
+
+    def write(self, method: str, path: str, body: Any = None) -> Any:
+        status, answer = self.call(method, path, body)
+        assert status in (200, 201, 204), (method, path, status, answer)
+        return answer
+
+    def player(self) -> int:
+        name = f"Q{uuid.uuid4().hex[:9]} Z{uuid.uuid4().hex[:9]}"
+        body = {"full_name": name, "email": f"{uuid.uuid4().hex[:12]}@example.org"}
+        return int(self.write("POST", PLAYERS, body)["id"])
+
+    def report_body(self, player_ids: list[int], venue_id: int | None = None) -> dict[str, Any]:
+        day, session = next(self.slots)
+        return {
+            "venue_id": venue_id or self.server.venue_id,
+            "date": day,
+            "session": session,
+            "results": [{"place": i, "player_id": p} for i, p in enumerate(player_ids, start=1)],
+        }
+
+    def report(self, player_ids: list[int]) -> dict[str, Any]:
+        answer: dict[str, Any] = self.write("POST", TOURNAMENTS, self.report_body(player_ids))
+        return answer
+
+    def audited(self, action: str) -> int:
+        """How many audit entries of this action the log holds."""
+        return int(self.write("GET", f"/api/v1/audit-log?action={action}&per_page=1")["total"])
+
+    def scalar(self, sql: str, **params: Any) -> Any:
+        engine = create_engine(make_url(self.url))
+        try:
+            with engine.connect() as conn:
+                return conn.execute(text(sql), params).scalar_one()
+        finally:
+            engine.dispose()
+
+    def lines_current(self) -> bool:
+        """R9-R11: whether the stored standing lines are the ones summed from the results (as
+        tests/conftest.py checks after every test in a transaction)."""
+        engine = create_engine(make_url(self.url))
+        try:
+            with engine.connect() as conn, conn.begin():
+                assert_standing_lines_current(conn)
+        except AssertionError:
+            return False
+        finally:
+            engine.dispose()
+        return True
+
+
+@pytest.fixture()
+def live(backend: str, scratch: ScratchDatabases, tmp_path: Path) -> Iterator[Live]:
+    url = scratch.create(backend)
+    upgrade(alembic_config(url))
+    with gunicorn(url, WORKERS, tmp_path, *OPTIONS, REQUEST_LOG="0") as (server, _master):
+        yield Live(server, url)
+
+
+# (method, path, body), or (method, path, body, more headers).
+Request = tuple[str, str, Any] | tuple[str, str, Any, dict[str, str]]
+
+
+def at_once(live: Live, requests: list[Request]) -> list[tuple[int, Any]]:
+    """Send the requests as the office, each on its own connection to the server, opened before
+    a barrier that releases them all together; their (status, body), in the order given."""
+    barrier = threading.Barrier(len(requests))
+    answers: list[tuple[int, Any] | None] = [None] * len(requests)
+    failures: list[BaseException] = []
+
+    def send(index: int, method: str, path: str, body: Any, more: dict[str, str] | None = None) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", live.server.port, timeout=120)
+        try:
+            headers = {"Authorization": f"Bearer {live.server.office}", "Connection": "close", **(more or {})}
+            payload = None if body is None else json.dumps(body)
+            if payload is not None:
+                headers["Content-Type"] = "application/json"
+            conn.connect()
+            barrier.wait(60)
+            conn.request(method, path, body=payload, headers=headers)
+            response = conn.getresponse()
+            raw = response.read()
+            answers[index] = (response.status, json.loads(raw) if raw else None)
+        except BaseException as exc:  # noqa: BLE001 - re-raised by the test's thread
+            failures.append(exc)
+            barrier.abort()
+        finally:
+            conn.close()
+
+    threads = [
+        threading.Thread(target=send, args=(index, *request)) for index, request in enumerate(requests)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(180)
+    if failures:
+        raise failures[0]
+    assert all(answer is not None for answer in answers), answers
+    return [answer for answer in answers if answer is not None]
+
+
+def statuses(answers: list[tuple[int, Any]]) -> dict[int, int]:
+    return dict(sorted(Counter(status for status, _ in answers).items()))
+
+
+def refusals(answers: list[tuple[int, Any]], rules: tuple[str, ...], *names: str) -> list[str]:
+    """What is wrong with the 409s: each must be a problem of one of these rules whose detail
+    names each of `names` (the record the request lost on)."""
+    wrong = []
+    for status, body in answers:
+        if status != 409:
+            continue
+        if not isinstance(body, dict) or body.get("rule") not in rules:
+            wrong.append(f"409 without the rule: {body}")
+        elif not all(name in body["detail"] for name in names):
+            wrong.append(f"409 not naming {names}: {body['detail']}")
+    return wrong
+
+
+def one_winner(won: int, racers: int, audited: int = 1) -> dict[str, Any]:
+    """The outcome each repeat must have: one winner, every other a 409, one audit entry."""
+    return {"answers": {won: 1, 409: racers - 1}, "audited": audited, "wrong": []}
+
+
+# Merges (R17) ---------------------------------------------------------------------------------
+
+
+def test_r17_crosswise_merges_only_one_happens(live: Live) -> None:
+    """R17, R17a: A←B and B←A sent together (5 of each, 10 racers): exactly one merge happens
+    (one 200, nine 409s naming the player merged away), one audit entry, one live merge; the
+    other record is never merged into the first as well."""
+    ann, bob = live.server.ann, live.server.bob
+    outcomes, expected = [], []
+    for _ in range(REPEATS):
+        a, b = live.player(), live.player()
+        live.report([a, ann, bob])
+        live.report([b, ann, bob])
+        before = live.audited("player.merge")
+        answers = at_once(
+            live,
+            [
+                ("POST", f"{PLAYERS}/{a}/merge", {"duplicate_id": b, **REASON})
+                if i % 2 == 0
+                else ("POST", f"{PLAYERS}/{b}/merge", {"duplicate_id": a, **REASON})
+                for i in range(10)
+            ],
+        )
+        merged_away = [p for p in (a, b) if live.write("GET", f"{PLAYERS}/{p}")["merged_into_id"] is not None]
+        live_merges = live.scalar(
+            "SELECT count(*) FROM player_merges WHERE undone_at IS NULL AND duplicate_id IN (:a, :b)",
+            a=a,
+            b=b,
+        )
+        outcomes.append(
+            {
+                "answers": statuses(answers),
+                "audited": live.audited("player.merge") - before,
+                "wrong": refusals(answers, ("R17",)),
+                "merged away": len(merged_away),
+                "live merges": live_merges,
+                "lines current": live.lines_current(),
+            }
+        )
+        expected.append({**one_winner(200, 10), "merged away": 1, "live merges": 1, "lines current": True})
+    assert outcomes == expected, outcomes
+
+
+def test_r17_one_duplicate_merged_into_ten_survivors_at_once(live: Live) -> None:
+    """R17, R17a: S1←C … S10←C sent together: C is merged once (one 200, nine 409s naming C),
+    with one live merge and one audit entry; its results are at the one survivor."""
+    ann, bob = live.server.ann, live.server.bob
+    outcomes, expected = [], []
+    for _ in range(REPEATS):
+        c = live.player()
+        live.report([c, ann, bob])
+        survivors = [live.player() for _ in range(10)]
+        before = live.audited("player.merge")
+        answers = at_once(
+            live, [("POST", f"{PLAYERS}/{s}/merge", {"duplicate_id": c, **REASON}) for s in survivors]
+        )
+        outcomes.append(
+            {
+                "answers": statuses(answers),
+                "audited": live.audited("player.merge") - before,
+                "wrong": refusals(answers, ("R17",), str(c)),
+                "live merges": live.scalar(
+                    "SELECT count(*) FROM player_merges WHERE undone_at IS NULL AND duplicate_id = :c", c=c
+                ),
+                "results left on C": live.scalar("SELECT count(*) FROM results WHERE player_id = :c", c=c),
+                "lines current": live.lines_current(),
+            }
+        )
+        expected.append(
+            {**one_winner(200, 10), "live merges": 1, "results left on C": 0, "lines current": True}
+        )
+    assert outcomes == expected, outcomes
+
+
+def test_r17_ten_undos_of_one_merge_undo_it_once(live: Live) -> None:
+    """R17, R17a: ten undos of one merge sent together: one 200, nine 409s naming the merge,
+    one audit entry; both players are as before the merge."""
+    ann, bob = live.server.ann, live.server.bob
+    outcomes, expected = [], []
+    for _ in range(REPEATS):
+        a, b = live.player(), live.player()
+        live.report([a, ann, bob])
+        live.report([b, ann, bob])
+        merge_id = live.write("POST", f"{PLAYERS}/{a}/merge", {"duplicate_id": b, **REASON})["merge_id"]
+        before = live.audited("player.merge_undo")
+        answers = at_once(live, [("POST", f"{MERGES}/{merge_id}/undo", REASON) for _ in range(10)])
+        outcomes.append(
+            {
+                "answers": statuses(answers),
+                "audited": live.audited("player.merge_undo") - before,
+                "wrong": refusals(answers, ("R17",), str(merge_id)),
+                "results of each": [
+                    live.scalar("SELECT count(*) FROM results WHERE player_id = :p", p=p) for p in (a, b)
+                ],
+                "b merged": live.write("GET", f"{PLAYERS}/{b}")["merged_into_id"],
+                "lines current": live.lines_current(),
+            }
+        )
+        expected.append(
+            {**one_winner(200, 10), "results of each": [1, 1], "b merged": None, "lines current": True}
+        )
+    assert outcomes == expected, outcomes
+
+
+def test_r17_reports_racing_the_merge_of_the_player_they_name_leave_nothing_on_it(live: Live) -> None:
+    """R5, R17: ten reports naming B and the merge of B into A sent together: the merge
+    succeeds; each report is stored (its result is A's: recorded on A, or moved there by the
+    merge) or refused with a 409 of R17 (it named B as the merge committed: the database keeps
+    results off a record merged away); none is lost or left on B, and the standing lines hold."""
+    ann, bob = live.server.ann, live.server.bob
+    outcomes, expected = [], []
+    for _ in range(REPEATS):
+        a, b = live.player(), live.player()
+        live.report([a, ann, bob])
+        live.report([b, ann, bob])
+        requests: list[Request] = [("POST", TOURNAMENTS, live.report_body([b, ann, bob])) for _ in range(10)]
+        requests.insert(5, ("POST", f"{PLAYERS}/{a}/merge", {"duplicate_id": b, **REASON}))
+        answers = at_once(live, requests)
+        merge, reports = answers[5], answers[:5] + answers[6:]
+        stored = [body["id"] for status, body in reports if status == 201]
+        on_a = live.scalar("SELECT count(*) FROM results WHERE player_id = :a AND place = 1", a=a)
+        outcomes.append(
+            {
+                "merge": merge[0],
+                "reports": sorted({status for status, _ in reports} - {201, 409}),
+                "wrong": refusals(reports, ("R17",), str(b)),
+                "results left on B": live.scalar("SELECT count(*) FROM results WHERE player_id = :b", b=b),
+                "winners on A": on_a - 2,  # A's own report and B's, moved
+                "lines current": live.lines_current(),
+            }
+        )
+        expected.append(
+            {
+                "merge": 200,
+                "reports": [],
+                "wrong": [],
+                "results left on B": 0,
+                "winners on A": len(stored),
+                "lines current": True,
+            }
+        )
+    assert outcomes == expected, outcomes
+
+
+def test_r17_player_changes_racing_merges_of_that_player_never_deadlock(live: Live) -> None:
+    """R17, R17a: five merges of B into A and five changes of A's record sent together: one merge
+    succeeds and four are 409s naming B, the five changes all succeed (each takes A's row in the
+    order a merge does: never a deadlock, never a 500)."""
+    ann, bob = live.server.ann, live.server.bob
+    outcomes, expected = [], []
+    for _ in range(REPEATS):
+        a, b = live.player(), live.player()
+        live.report([a, ann, bob])
+        live.report([b, ann, bob])
+        requests: list[Request] = []
+        for i in range(5):
+            requests.append(("POST", f"{PLAYERS}/{a}/merge", {"duplicate_id": b, **REASON}))
+            requests.append(("PATCH", f"{PLAYERS}/{a}", {"display_name": f"Ava {i}"}))
+        answers = at_once(live, requests)
+        outcomes.append(
+            {
+                "merges": statuses(answers[0::2]),
+                "changes": statuses(answers[1::2]),
+                "wrong": refusals(answers, ("R17",), str(b)),
+            }
+        )
+        expected.append({"merges": {200: 1, 409: 4}, "changes": {200: 5}, "wrong": []})
+    assert outcomes == expected, outcomes
+
+
+# Once-only changes (R17a) ---------------------------------------------------------------------
+
+
+def test_r17a_twenty_lifts_of_one_sanction_lift_it_once(live: Live) -> None:
+    """R17a: twenty lifts of one suspension sent together: one 200, nineteen 409s saying it was
+    already lifted, one sanction.lift audit entry."""
+    outcomes, expected = [], []
+    for _ in range(REPEATS):
+        body = {
+            "player_id": live.player(),
+            "kind": "suspension",
+            "category": "fighting",
+            "first_day": ago(0),
+            "last_day": ago(-30),
+            "reason": "Threw a chair.",
+        }
+        sanction = live.write("POST", SANCTIONS, body)["id"]
+        before = live.audited("sanction.lift")
+        answers = at_once(live, [("POST", f"{SANCTIONS}/{sanction}/lift", REASON) for _ in range(20)])
+        outcomes.append(
+            {
+                "answers": statuses(answers),
+                "audited": live.audited("sanction.lift") - before,
+                "wrong": refusals(answers, ("R17a",), f"Sanction {sanction}", "already lifted"),
+            }
+        )
+        expected.append(one_winner(200, 20))
+    assert outcomes == expected, outcomes
+
+
+def test_r17a_ten_voids_of_one_report_void_it_once(live: Live) -> None:
+    """R17a: ten voids of one report sent together: one 200, nine 409s saying it was already
+    voided, one tournament.void audit entry."""
+    ann, bob = live.server.ann, live.server.bob
+    outcomes, expected = [], []
+    for _ in range(REPEATS):
+        report = live.report([live.player(), ann, bob])["id"]
+        before = live.audited("tournament.void")
+        answers = at_once(live, [("POST", f"{TOURNAMENTS}/{report}/void", REASON) for _ in range(10)])
+        outcomes.append(
+            {
+                "answers": statuses(answers),
+                "audited": live.audited("tournament.void") - before,
+                "wrong": refusals(answers, ("R17a",), f"Report {report}", "voided"),
+                "lines current": live.lines_current(),
+            }
+        )
+        expected.append({**one_winner(200, 10), "lines current": True})
+    assert outcomes == expected, outcomes
+
+
+def test_r17a_voids_and_corrections_of_one_report_one_wins(live: Live) -> None:
+    """R17, R17a: five voids and five corrections of one report, each made against version 1
+    (If-Match), sent together: exactly one of the ten changes it, with one audit entry. A void
+    won: the report is voided at version 1 and the nine others are 409s (it is voided). A
+    correction won: it is at version 2, not voided, and the nine others are 412s (version 1 is
+    gone). Never a voided report at version 2, never two changes of version 1."""
+    ann, bob = live.server.ann, live.server.bob
+    outcomes, expected = [], []
+    for _ in range(REPEATS):
+        newcomer = live.player()
+        report = live.report([newcomer, ann, bob])["id"]
+        correction = {
+            "results": [
+                {"place": 1, "player_id": ann},
+                {"place": 2, "player_id": newcomer},
+                {"place": 3, "player_id": bob},
+            ],
+            **REASON,
+        }
+        read = {"If-Match": f'"r{report}v1"'}
+        before = live.audited("tournament.void") + live.audited("tournament.correct")
+        answers = at_once(
+            live,
+            [
+                ("POST", f"{TOURNAMENTS}/{report}/void", REASON, read)
+                if i % 2 == 0
+                else ("PUT", f"{TOURNAMENTS}/{report}", correction, read)
+                for i in range(10)
+            ],
+        )
+        stored = live.write("GET", f"{TOURNAMENTS}/{report}")
+        state = (stored["voided"], stored["version"])
+        outcomes.append(
+            {
+                "answers": statuses(answers),
+                "audited": live.audited("tournament.void") + live.audited("tournament.correct") - before,
+                "wrong": refusals(answers, ("R17a",), f"Report {report}", "voided"),
+                "state": state,
+                "lines current": live.lines_current(),
+            }
+        )
+        if state == (False, 2):  # a correction won
+            expected.append({**one_winner(200, 10), "answers": {200: 1, 412: 9}, "state": (False, 2)})
+        else:  # a void won (or the state is wrong: then no expectation can match it)
+            expected.append({**one_winner(200, 10), "state": (True, 1)})
+        expected[-1]["lines current"] = True
+    assert outcomes == expected, outcomes
+
+
+def test_r17a_ten_revocations_of_one_key_revoke_it_once(live: Live) -> None:
+    """R17a: ten revocations of one API key sent together: one 204, nine 409s saying it was
+    already revoked, one api_key.revoke audit entry."""
+    outcomes, expected = [], []
+    for n in range(REPEATS):
+        key = live.write("POST", KEYS, {"name": f"Office: Spare {n}", "role": "office"})["id"]
+        before = live.audited("api_key.revoke")
+        answers = at_once(live, [("DELETE", f"{KEYS}/{key}", None) for _ in range(10)])
+        outcomes.append(
+            {
+                "answers": statuses(answers),
+                "audited": live.audited("api_key.revoke") - before,
+                "wrong": refusals(answers, ("R17a",), f"API key {key}", "already revoked"),
+            }
+        )
+        expected.append(one_winner(204, 10))
+    assert outcomes == expected, outcomes
+
+
+def test_r17a_ten_withdrawals_of_one_disqualification_withdraw_it_once(live: Live) -> None:
+    """R13, R17a: ten withdrawals of one disqualification sent together: one 200, nine 409s
+    saying it was already withdrawn, one disqualification.withdraw audit entry."""
+    season = live.server.season_id
+    outcomes, expected = [], []
+    for _ in range(REPEATS):
+        body = {"player_id": live.player(), "reason": "Collusion at the final table."}
+        item = live.write("POST", f"{SEASONS}/{season}/disqualifications", body)["id"]
+        before = live.audited("disqualification.withdraw")
+        path = f"{SEASONS}/{season}/disqualifications/{item}/withdraw"
+        answers = at_once(live, [("POST", path, REASON) for _ in range(10)])
+        outcomes.append(
+            {
+                "answers": statuses(answers),
+                "audited": live.audited("disqualification.withdraw") - before,
+                "wrong": refusals(answers, ("R17a",), f"Disqualification {item}", "already withdrawn"),
+            }
+        )
+        expected.append(one_winner(200, 10))
+    assert outcomes == expected, outcomes
+
+
+def test_r17a_ten_publications_of_the_same_lists_publish_them_once(live: Live) -> None:
+    """R12, R17a: ten publications of an ended season's lists sent together: one 201, nine 409s
+    saying these lists were already published, one qualifiers.publish audit entry."""
+    outcomes, expected = [], []
+    for n in range(REPEATS):
+        region = live.write("POST", "/api/v1/regions", {"name": f"Region Ended {n}"})["id"]
+        venue = live.write("POST", "/api/v1/venues", {"name": f"Venue Ended {n}", "region_id": region})["id"]
+        ended = {"name": f"Ended {n}", "starts_on": ago(120), "ends_on": ago(90), "region_ids": [region]}
+        season = live.write("POST", SEASONS, ended)["id"]
+        players = [live.player() for _ in range(5)]
+        rows = [{"place": i, "player_id": p} for i, p in enumerate(players, start=1)]
+        live.write("POST", TOURNAMENTS, {"venue_id": venue, "date": ago(100), "results": rows})
+        before = live.audited("qualifiers.publish")
+        path = f"{SEASONS}/{season}/qualifiers/publish"
+        answers = at_once(live, [("POST", path, {"settlements": []}) for _ in range(10)])
+        outcomes.append(
+            {
+                "answers": statuses(answers),
+                "audited": live.audited("qualifiers.publish") - before,
+                "wrong": refusals(answers, ("R17a",), f"season {season}", "already published"),
+                "publications": live.scalar(
+                    "SELECT count(*) FROM qualifier_publications WHERE season_id = :s", s=season
+                ),
+            }
+        )
+        expected.append({**one_winner(201, 10), "publications": 1})
+    assert outcomes == expected, outcomes
+
+
+# Reports racing a rescore (R7, R8, R17a) ------------------------------------------------------
+
+
+NONE_STALE = {"participation": 0, "placement": 0, "sums": 0}
+
+
+def stale_results(live: Live, participation: int, first_place: int) -> dict[str, int]:
+    """Stored results of the season's live reports that disagree with the settings in force:
+    participation points other than the season's (R8), a winner's placement points other than the
+    chart's (R7), or points that are not their sum."""
+    season = live.server.season_id
+    live_results = (
+        "FROM results r JOIN tournaments t ON t.id = r.tournament_id "
+        "WHERE t.season_id = :s AND t.voided_at IS NULL"
+    )
+    return {
+        "participation": live.scalar(
+            f"SELECT count(*) {live_results} AND r.participation_points <> :p", s=season, p=participation
+        ),
+        "placement": live.scalar(
+            f"SELECT count(*) {live_results} AND r.place = 1 AND r.placement_points <> :w",
+            s=season,
+            w=first_place,
+        ),
+        "sums": live.scalar(
+            f"SELECT count(*) {live_results} AND r.points <> r.placement_points + r.participation_points",
+            s=season,
+        ),
+    }
+
+
+def test_r17a_fifteen_reports_racing_a_season_rescore_keep_no_stale_points(live: Live) -> None:
+    """R8, R17a: fifteen reports and a season PATCH of participation_points sent together: all
+    sixteen succeed, and afterwards every stored result carries the new participation points
+    (a report stored before the change was rescored by it; one stored after it was scored with
+    it), and the standing lines are the results' sums."""
+    ann, bob = live.server.ann, live.server.bob
+    season = f"{SEASONS}/{live.server.season_id}"
+    carol = live.player()
+    outcomes, expected = [], []
+    for n in range(REPEATS):
+        live.write("PATCH", season, {"participation_points": 5 + 2 * n, **REASON})
+        requests: list[Request] = [
+            ("POST", TOURNAMENTS, live.report_body([ann, bob, carol])) for _ in range(15)
+        ]
+        requests.insert(7, ("PATCH", season, {"participation_points": 6 + 2 * n, **REASON}))
+        answers = at_once(live, requests)
+        outcomes.append(
+            {
+                "answers": statuses(answers),
+                "stale": stale_results(live, 6 + 2 * n, 30),
+                "lines current": live.lines_current(),
+            }
+        )
+        expected.append({"answers": {200: 1, 201: 15}, "stale": NONE_STALE, "lines current": True})
+    assert outcomes == expected, outcomes
+
+
+def test_r17a_fifteen_reports_racing_a_chart_change_keep_no_stale_points(live: Live) -> None:
+    """R7, R17a: fifteen reports and a PATCH of the season's chart (its winner's points) sent
+    together: all sixteen succeed, and afterwards every stored winner carries the chart's new
+    points, and the standing lines are the results' sums."""
+    ann, bob = live.server.ann, live.server.bob
+    chart = live.write("GET", f"{SEASONS}/{live.server.season_id}")["points_chart_id"]
+    carol = live.player()
+    outcomes, expected = [], []
+    for n in range(REPEATS):
+        winner = 40 + 10 * n
+        bands = [{"min_entrants": 2, "max_entrants": None, "points": [winner, 20, 10]}]
+        requests: list[Request] = [
+            ("POST", TOURNAMENTS, live.report_body([ann, bob, carol])) for _ in range(15)
+        ]
+        requests.insert(7, ("PATCH", f"/api/v1/points-charts/{chart}", {"bands": bands, **REASON}))
+        answers = at_once(live, requests)
+        participation = live.write("GET", f"{SEASONS}/{live.server.season_id}")["participation_points"]
+        outcomes.append(
+            {
+                "answers": statuses(answers),
+                "stale": stale_results(live, participation, winner),
+                "lines current": live.lines_current(),
+            }
+        )
+        expected.append({"answers": {200: 1, 201: 15}, "stale": NONE_STALE, "lines current": True})
+    assert outcomes == expected, outcomes
