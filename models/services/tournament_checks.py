@@ -16,7 +16,7 @@ from models.entities.discipline import LEAST_MAX_ENTRANTS
 from models.entities.league import Season, Venue
 from models.entities.players import Player
 from models.entities.tournaments import Result, Tournament
-from models.errors import Conflict, Problem, refuse
+from models.errors import Problem, refuse
 from models.infra.clock import today
 from models.rules.charts import band_for_entrants
 from models.rules.discipline import Barred, barred_rows, sanction_override
@@ -32,7 +32,6 @@ from models.rules.identification import (
 )
 from models.rules.identification import by_name as identify_by_name
 from models.rules.notices import Notice, merged_player, sanction_overridden
-from models.rules.qualifier_lists import playoff_eligibility
 from models.rules.reports import (
     TournamentKind,
     finishing_order_problems,
@@ -41,12 +40,10 @@ from models.rules.reports import (
 )
 from models.services.access import require_venue
 from models.services.league_settings import league_settings
-from models.services.locks import share_scoring
 from models.services.player_merge_queries import final_survivors
-from models.services.qualifier_queries import season_qualification
 from models.services.sanction_queries import barring_sanctions
 from models.services.scoring import chart_rule
-from models.services.season_queries import season_for
+from models.services.tournament_season_checks import playoff_problems, season_in_force
 
 
 @dataclass
@@ -125,7 +122,8 @@ def _gather(
     if season is not None:
         problems += band_for_entrants(chart_rule(season.points_chart), len(rows))
     if venue is not None and season is not None and report["kind"] != TournamentKind.REGULAR:
-        eligibility, age_notices = playoff_problems(session, report, venue, season, entrants, unreadable)
+        players = [(e.player.id, e.player.date_of_birth) if e.player else None for e in entrants]
+        eligibility, age_notices = playoff_problems(session, report, venue, season, players, unreadable)
         problems += eligibility
         notices += age_notices
     overridden: list[Barred] = []
@@ -161,77 +159,6 @@ def barred_entrants(session: Session, entrants: list[Entrant], venue_id: int, da
     player_ids = [e.player.id if e.player is not None else None for e in entrants]
     sanctions = barring_sanctions(session, [pid for pid in player_ids if pid is not None])
     return barred_rows(player_ids, [(s.id, s.player_id, s.terms) for s in sanctions], venue_id, day)
-
-
-def season_in_force(
-    session: Session, report: ReportDraft, venue: Venue
-) -> tuple[Season | None, list[Problem]]:
-    """The report's season (R2) with its settings and chart as they are in force: both locked FOR
-    SHARE and read again (locks.py), so a rescore waits for this report to commit, or this report
-    waits for it and is scored with what it wrote (R7, R8, R17a). Looked for again once locked:
-    a season PATCH that committed meanwhile may have moved its dates."""
-    found, problems = season_of_report(session, report, venue)
-    for _ in range(3):
-        if found is None:
-            return found, problems
-        locked = share_scoring(session, found)
-        found, problems = season_of_report(session, report, venue)
-        if found is locked:
-            return found, problems
-    raise Conflict(
-        "The seasons covering this report changed while it was checked; send it again.",
-        rule="R17a",
-    )
-
-
-def season_of_report(
-    session: Session, report: ReportDraft, venue: Venue
-) -> tuple[Season | None, list[Problem]]:
-    """R2: a regular report's season covers its venue and contains its date; a playoff or
-    championship names its season and is held after the season's last day (R3: a playoff at a
-    venue the season covers). A date in the future is refused."""
-    day: date = report["date"]
-    if day > today():
-        message = f"{day.isoformat()} is in the future; report a tournament once it is played."
-        return None, [Problem("date", message, "R2")]
-    if report["kind"] == TournamentKind.REGULAR:
-        season = season_for(session, venue, day)
-        if season is None:
-            return None, [Problem("date", f"No season covers venue {venue.id} on {day.isoformat()}.", "R2")]
-        if report.get("season_id") not in (None, season.id):
-            message = f"The season of {day.isoformat()} at this venue is {season.id}."
-            return None, [Problem("season_id", message, "R2")]
-        return season, []
-    if report.get("season_id") is None:
-        return None, [Problem("season_id", f"A {report['kind']} report names its season.", "R2")]
-    named = session.get(Season, report["season_id"])
-    if named is None:
-        return None, [Problem("season_id", f"There is no season with id {report['season_id']}.")]
-    if day <= named.ends_on:
-        message = f"A {report['kind']} is held after the season's last day ({named.ends_on.isoformat()})."
-        return None, [Problem("date", message, "R2")]
-    if report["kind"] == TournamentKind.PLAYOFF and not named.covers_region(venue.region_id):
-        message = f"Season {named.id} does not cover venue {venue.id}'s region."
-        return None, [Problem("venue_id", message, "R3")]
-    return named, []
-
-
-def playoff_problems(
-    session: Session,
-    report: ReportDraft,
-    venue: Venue,
-    season: Season,
-    entrants: list[Entrant],
-    unreadable: frozenset[int] = frozenset(),
-) -> tuple[list[Problem], list[Notice]]:
-    """R3: a playoff takes only the season's qualifiers (the published lists once there are
-    some) from venues of the playoff venue's region; a championship only qualifiers who are at
-    least the season's min_age on its date. Each ineligible row is named, with why."""
-    lists = season_qualification(session, season, changes=False).lists
-    players = [(e.player.id, e.player.date_of_birth) if e.player is not None else None for e in entrants]
-    return playoff_eligibility(
-        report["kind"], report["date"], venue.region_id, season.id, season.min_age, lists, players, unreadable
-    )
 
 
 def players_by_name(

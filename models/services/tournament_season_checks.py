@@ -1,0 +1,93 @@
+"""The season a report counts in (R2), locked with its chart before any setting is read (R17a),
+and who may play a playoff or the championship (R3): checks of a report that need the database,
+which `tournament_checks` gathers with the others."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from sqlalchemy.orm import Session
+
+from models.entities.league import Season, Venue
+from models.errors import Conflict, Problem
+from models.infra.clock import today
+from models.rules.drafts import ReportDraft
+from models.rules.notices import Notice
+from models.rules.qualifier_lists import playoff_eligibility
+from models.rules.reports import (
+    TournamentKind,
+)
+from models.services.locks import share_scoring
+from models.services.qualifier_queries import season_qualification
+from models.services.season_queries import season_for
+
+
+def season_in_force(
+    session: Session, report: ReportDraft, venue: Venue
+) -> tuple[Season | None, list[Problem]]:
+    """The report's season (R2) with its settings and chart as they are in force: both locked FOR
+    SHARE and read again (locks.py), so a rescore waits for this report to commit, or this report
+    waits for it and is scored with what it wrote (R7, R8, R17a). Looked for again once locked:
+    a season PATCH that committed meanwhile may have moved its dates."""
+    found, problems = season_of_report(session, report, venue)
+    for _ in range(3):
+        if found is None:
+            return found, problems
+        locked = share_scoring(session, found)
+        found, problems = season_of_report(session, report, venue)
+        if found is locked:
+            return found, problems
+    raise Conflict(
+        "The seasons covering this report changed while it was checked; send it again.",
+        rule="R17a",
+    )
+
+
+def season_of_report(
+    session: Session, report: ReportDraft, venue: Venue
+) -> tuple[Season | None, list[Problem]]:
+    """R2: a regular report's season covers its venue and contains its date; a playoff or
+    championship names its season and is held after the season's last day (R3: a playoff at a
+    venue the season covers). A date in the future is refused."""
+    day: date = report["date"]
+    if day > today():
+        message = f"{day.isoformat()} is in the future; report a tournament once it is played."
+        return None, [Problem("date", message, "R2")]
+    if report["kind"] == TournamentKind.REGULAR:
+        season = season_for(session, venue, day)
+        if season is None:
+            return None, [Problem("date", f"No season covers venue {venue.id} on {day.isoformat()}.", "R2")]
+        if report.get("season_id") not in (None, season.id):
+            message = f"The season of {day.isoformat()} at this venue is {season.id}."
+            return None, [Problem("season_id", message, "R2")]
+        return season, []
+    if report.get("season_id") is None:
+        return None, [Problem("season_id", f"A {report['kind']} report names its season.", "R2")]
+    named = session.get(Season, report["season_id"])
+    if named is None:
+        return None, [Problem("season_id", f"There is no season with id {report['season_id']}.")]
+    if day <= named.ends_on:
+        message = f"A {report['kind']} is held after the season's last day ({named.ends_on.isoformat()})."
+        return None, [Problem("date", message, "R2")]
+    if report["kind"] == TournamentKind.PLAYOFF and not named.covers_region(venue.region_id):
+        message = f"Season {named.id} does not cover venue {venue.id}'s region."
+        return None, [Problem("venue_id", message, "R3")]
+    return named, []
+
+
+def playoff_problems(
+    session: Session,
+    report: ReportDraft,
+    venue: Venue,
+    season: Season,
+    players: list[tuple[int, date | None] | None],
+    unreadable: frozenset[int] = frozenset(),
+) -> tuple[list[Problem], list[Notice]]:
+    """R3: a playoff takes only the season's qualifiers (the published lists once there are
+    some) from venues of the playoff venue's region; a championship only qualifiers who are at
+    least the season's min_age on its date. Each ineligible row is named, with why. `players`:
+    each row's registered player (id, date of birth), or None for a new one."""
+    lists = season_qualification(session, season, changes=False).lists
+    return playoff_eligibility(
+        report["kind"], report["date"], venue.region_id, season.id, season.min_age, lists, players, unreadable
+    )
