@@ -21,6 +21,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 import api
 from api.cli import register_cli
+from models.infra import clock
 from models.infra.db import REPO_ROOT, default_database_url
 
 TRUE_WORDS = {"1", "true", "yes", "on"}
@@ -141,6 +142,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.update(config or {})
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = instance_secret()
+    try:
+        clock.check_zone(clock.default_zone())  # R2a: LEAGUE_TIMEZONE names an IANA zone
+    except clock.UnknownZone as exc:
+        raise RuntimeError(f"{clock.ZONE_ENVIRONMENT}: {exc}") from None
     if isinstance(app.json, DefaultJSONProvider):
         app.json.sort_keys = False  # answers keep their schemas' field order
     logging.basicConfig(

@@ -7,7 +7,6 @@ import logging
 import re
 import time
 import uuid
-from datetime import UTC, datetime
 from http import HTTPStatus
 from typing import Any
 
@@ -40,6 +39,7 @@ from api import (
 from api.errors import PROBLEM_MIMETYPE, ProblemSchema, http_problem, register_error_handlers
 from api.fields import MAX_ID
 from api.spec import ContractPlugin, error_headers, register_headers
+from models.infra import clock
 
 REQUEST_ID_RE = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 # Where a result report may come as text/csv (a host's spreadsheet export).
@@ -233,7 +233,7 @@ def _log_request(response: Response) -> None:
     request_log.info(
         json.dumps(
             {
-                "time": datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+                "time": clock.now().isoformat(timespec="milliseconds").replace("+00:00", "Z"),
                 "request_id": g.get("request_id"),
                 "method": request.method,
                 "path": request.path,

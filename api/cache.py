@@ -32,7 +32,7 @@ from flask import Flask, Response, current_app, g, request
 from api import db
 from api.auth import current_actor
 from models.actor import Actor
-from models.infra.clock import today
+from models.services import wall_clock
 from models.services.versioning import data_version
 
 log = logging.getLogger(__name__)
@@ -168,9 +168,11 @@ def answer_from_cache() -> Response | None:
     """Before the view: a 304 or a stored answer, or None (the view runs; `store_answer` keeps it)."""
     if not _cacheable():
         return None
-    epoch, version = data_version(db.session())
+    session = db.session()
+    epoch, version = data_version(session)
     query = sorted(request.args.items(multi=True))
-    parts = [epoch, version, today().isoformat(), scope(current_actor()), request.path, query]
+    # R2a: the local date in every zone in use, so no answer outlives a venue's midnight.
+    parts = [epoch, version, wall_clock.day_key(session), scope(current_actor()), request.path, query]
     parts.append(request.headers.get("Accept", ""))
     key = hashlib.sha256(json.dumps(parts, separators=(",", ":")).encode()).hexdigest()
     g.cache_key = key

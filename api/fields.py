@@ -1,4 +1,4 @@
-"""Field types shared by the schemas: strict integers, ids, exact decimals, UTC timestamps."""
+"""Field types shared by the schemas: strict integers, ids, exact decimals, UTC timestamps, zones."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from decimal import Decimal
 from typing import Any
 
 from marshmallow import ValidationError, fields, validate
+
+from models.infra import clock
 
 MAX_ID = 2**31 - 1  # PostgreSQL integer: a larger id can match nothing
 
@@ -111,6 +113,22 @@ class Name(Text):
         if hidden:
             raise ValidationError(f"May not contain invisible characters ({', '.join(hidden)}).")
         return text
+
+
+class ZoneName(Text):
+    """R2a: an IANA time zone name (`America/Chicago`), checked against the zone database; an
+    offset such as `+02:00` is refused with the IANA form suggested (it knows no summer time)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("metadata", {}).setdefault("example", "America/Chicago")
+        super().__init__(max_length=64, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        name = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            return clock.check_zone(name)
+        except clock.UnknownZone as exc:
+            raise ValidationError(str(exc)) from None
 
 
 class ExactNumber(fields.Decimal):

@@ -5,7 +5,7 @@ field, the fields of a sheet). The pages themselves are in the modules beside th
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date
+from datetime import date, datetime
 from functools import cache, wraps
 from typing import Any, TypeVar
 
@@ -19,6 +19,8 @@ from api.pages import html_page
 from models.actor import PUBLIC, Actor
 from models.entities import Venue
 from models.errors import LeagueError
+from models.infra import clock
+from models.services import wall_clock
 from models.services.access import require_venue
 from models.services.console_sign_ins import signed_in
 from models.services.lookup import get_or_raise
@@ -52,6 +54,15 @@ td.problem{color:var(--s4);font-weight:600}
 @cache
 def console_css() -> str:
     return stylesheet("light") + CONSOLE_CSS
+
+
+@bp.app_template_filter("league_time")
+def league_time(instant: datetime | None, shape: str = "%-d %b %Y %H:%M %Z") -> str:
+    """A stored instant (UTC) as the league's wall clock shows it, with the zone's abbreviation
+    (R2a): "1 Dec 2026 21:30 CST"."""
+    if instant is None:
+        return ""
+    return clock.local_time(instant, wall_clock.league_zone(db.session())).strftime(shape)
 
 
 def page(template: str, status: int = 200, **context: Any) -> Response:

@@ -14,7 +14,7 @@ from api.console.base import bp, current, hidden_id, page, refused_form, signed_
 from api.console.forms import PublishForm
 from models.entities import Season
 from models.errors import LeagueError
-from models.infra.clock import today
+from models.services import wall_clock
 from models.services.access import require_office
 from models.services.lookup import get_or_raise
 from models.services.paging import PageRequest
@@ -31,8 +31,9 @@ def seasons() -> Any:
     venue's provisional qualifiers (R12)."""
     require_office(current(), "follows the seasons here")
     session, actor = db.session(), current()
-    monday = today() - timedelta(days=today().weekday())
-    running = list_seasons(session, PageRequest(1, 20), active_on=today()).items
+    today = wall_clock.in_league(session)  # R2a: the league's week, Monday to Sunday
+    monday = today - timedelta(days=today.weekday())
+    running = list_seasons(session, PageRequest(1, 20), active_on=today).items
     glance = [
         {
             "season": season,

@@ -31,8 +31,9 @@ from api.tournaments.csv_body import parse_report_csv
 from api.tournaments.intake import CORRECTION_IN, dry_run, from_csv, refusals
 from models.entities import STATUSES, Tournament, Venue
 from models.errors import LeagueError
-from models.infra.clock import today, utcnow
+from models.infra.clock import utcnow
 from models.rules.notices import Notice
+from models.services import wall_clock
 from models.services.lookup import get_or_raise
 from models.services.paging import PageRequest
 from models.services.player_queries import players_by_id, players_of_venue
@@ -63,6 +64,7 @@ def report(venue_id: int) -> Any:
     venue = hosted_venue(venue_id)
     form = ReportForm()
     if request.method == "GET":
+        form.date.data = wall_clock.at_venue(db.session(), venue)  # tonight, at the venue (R2a)
         return page("console/report.html", venue=venue, form=form)
     if not form.validate_on_submit():
         return (
@@ -228,7 +230,7 @@ def standings(venue_id: int) -> Any:
     """The venue's standings in its current season, with a print layout."""
     session = db.session()
     venue = get_or_raise(session, Venue, venue_id, "venue")
-    season = season_for(session, venue, today())
+    season = season_for(session, venue, wall_clock.at_venue(session, venue))
     table = venue_standings(session, season, venue) if season is not None else None
     return page("console/standings.html", venue=venue, season=season, table=table)
 
@@ -271,6 +273,8 @@ def typed_rows(venue_id: int) -> Any:
     asked = request.args.get("rows", "12")
     count = min(int(asked), MOST_TYPED_ROWS) if asked.isdigit() and int(asked) > 0 else 12
     form = TypedRowsForm()
+    if request.method == "GET":
+        form.date.data = wall_clock.at_venue(db.session(), venue)  # tonight, at the venue (R2a)
     if request.method == "GET" or not form.validate_on_submit():
         if request.method == "POST" and token_missing(form):
             return refused_form()

@@ -25,7 +25,7 @@ from api.errors import flatten_messages
 from api.sanctions.schemas import SanctionIn
 from models.entities import Player
 from models.errors import LeagueError
-from models.infra.clock import today
+from models.services import wall_clock
 from models.services.access import require_office
 from models.services.league_queries import venues_of_actor
 from models.services.lookup import get_or_raise
@@ -126,5 +126,7 @@ def lift(sanction_id: int) -> Any:
 def door(venue_id: int) -> Any:
     """R16: who may not play at the venue tonight, and why: printable for the door."""
     venue = hosted_venue(venue_id, "the door list is for its hosts")
-    barred = door_list(db.session(), current(), venue.id, today())
-    return page("console/door_list.html", venue=venue, day=today(), barred=barred)
+    session = db.session()
+    tonight = wall_clock.at_venue(session, venue)  # R2a: the venue's night, whatever UTC says
+    barred = door_list(session, current(), venue.id, tonight)
+    return page("console/door_list.html", venue=venue, day=tonight, barred=barred)

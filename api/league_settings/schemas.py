@@ -6,7 +6,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates
 
-from api.fields import StrictInt, UtcDateTime
+from api.fields import StrictInt, UtcDateTime, ZoneName
 from api.schemas import Answer
 from models.entities.discipline import LEAST_MAX_ENTRANTS, MOST_MAX_ENTRANTS
 from models.rules.framing import frame_ancestors
@@ -34,6 +34,16 @@ class LeagueSettingsPatch(Schema):
         },
     )
 
+    timezone = ZoneName(
+        allow_none=True,
+        metadata={
+            "description": "R2a: the league's IANA time zone (e.g. America/Chicago), where its dates "
+            "are read: a venue's when the venue sets none, and league-wide matters (a season's end, "
+            "publishing). Null: the service's default (LEAGUE_TIMEZONE, else UTC). An offset such "
+            "as +02:00 is refused: it knows no summer time."
+        },
+    )
+
     @validates("embed_frame_ancestors")
     def _sources(self, value: str, **_kwargs: Any) -> None:
         try:
@@ -53,4 +63,8 @@ class LeagueSettingsOut(Answer):
     min_outside_alcohol_months = fields.Integer()
     max_entrants = fields.Integer()
     embed_frame_ancestors = fields.String()
+    timezone = fields.String(
+        attribute="zone",
+        metadata={"description": "The zone in force (R2a): the office's, else LEAGUE_TIMEZONE, else UTC."},
+    )
     updated_at = UtcDateTime()

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import date
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from marshmallow import Schema, ValidationError, fields, validate, validates
+from marshmallow import Schema, fields, validate
 
 from api.fields import Day, Id, Name, UtcDateTime
 from api.pagination import PageArgs
@@ -27,10 +26,7 @@ class PlayerIn(Schema):
     display_name = Name(max_length=120, metadata={"description": "Default: first name, last initial."})
     home_venue_id = Id(allow_none=True)
 
-    @validates("date_of_birth")
-    def _born_in_the_past(self, value: date | None, **_kwargs: Any) -> None:
-        if value is not None and not date(1900, 1, 1) <= value <= date.today():
-            raise ValidationError("Must be a date between 1900-01-01 and today.")
+    # A date of birth after today is refused where the player's venue is known (R2a).
 
 
 class PlayerPatch(PlayerIn):

@@ -29,6 +29,7 @@ from api.qualifiers.schemas import (
 )
 from models.entities import Disqualification, QualifierPublication, Season, Venue
 from models.rules.qualifier_lists import Changes, VenueList, regions_of
+from models.services import wall_clock
 from models.services.lookup import get_or_raise
 from models.services.paging import Page
 from models.services.qualifier_queries import (
@@ -180,7 +181,7 @@ class PublishViews(MethodView):
         publication: QualifierPublication = publish(
             session, current_actor(), season, data.get("note"), data["settlements"]
         )
-        found = Qualification(season, publication.lists, publication, None)
+        found = Qualification(season, publication.lists, publication, None, wall_clock.in_league(session))
         return {**_publication(found), "venues": found.lists, "regions": regions_of(found.lists)}
 
 

@@ -28,7 +28,7 @@ from api.sanctions.schemas import (
     SanctionQuery,
 )
 from models.entities import Player, Sanction
-from models.infra.clock import today
+from models.services import wall_clock
 from models.services.lookup import get_or_raise
 from models.services.paging import Page
 from models.services.sanction_queries import (
@@ -181,7 +181,7 @@ class DoorListViews(MethodView):
 
 def _door_list(venue_id: int, args: dict[str, Any]) -> tuple[int, date, list[BarredPlayer]]:
     session, actor = db.session(), current_actor()
-    on = args.get("on") or today()
+    on = args.get("on") or wall_clock.at_venue(session, venue_id)
     return venue_id, on, door_list(session, actor, venue_id, on)
 
 

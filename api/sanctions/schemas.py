@@ -6,11 +6,14 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, pre_load, validate, validates_schema
 
+from api import db
 from api.fields import Day, Id, QueryId, StrictBool, Text, UtcDateTime
 from api.pagination import PageArgs
 from api.schemas import Answer, PlayerRef
 from models.actor import ACTOR_ROLES
+from models.entities import Sanction
 from models.rules.discipline import CATEGORIES, KINDS
+from models.services import wall_clock
 
 # Other names a caller may use for the days (the ones seasons use).
 DAY_ALIASES = {"starts_on": "first_day", "ends_on": "last_day"}
@@ -51,6 +54,10 @@ class LiftIn(Schema):
     reason = Text(max_length=2000, required=True)
 
 
+def _runs_today(sanction: Sanction) -> bool:
+    return sanction.active_on(wall_clock.for_sanction(db.session(), sanction))
+
+
 class SanctionOut(Answer):
     id = fields.Integer()
     player = fields.Nested(PlayerRef)
@@ -61,7 +68,15 @@ class SanctionOut(Answer):
     first_day = Day()
     last_day = Day(allow_none=True)
     permanent = fields.Boolean()
-    active = fields.Boolean(metadata={"description": "Runs today (R15): begun, not over, not lifted."})
+    active = fields.Function(
+        _runs_today,
+        dump_only=True,
+        metadata={
+            "type": "boolean",
+            "description": "Runs today (R15): begun, not over, not lifted. Today is the local date "
+            "(R2a): a venue ban's at its venue, a league-wide sanction's in the league's zone.",
+        },
+    )
     reason = fields.String()
     issued_by = fields.String()
     issued_by_role = fields.String(validate=validate.OneOf(ACTOR_ROLES))

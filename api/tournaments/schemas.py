@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, validate, validates, validates_schema
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from api.fields import Day, Id, Name, QueryBool, QueryId, StrictInt, Text, UtcDateTime
 from api.pagination import PageArgs
 from api.schemas import Answer, PlayerRef, WarningOut
 from models.entities import STATUSES, TOURNAMENT_KINDS
-from models.infra.clock import today
 from models.rules.drafts import FIRST_SESSION, LAST_SESSION
 
 MAX_ENTRANTS = 10_000
@@ -27,10 +25,7 @@ class NewPlayerIn(Schema):
     membership_number = fields.String(allow_none=True, validate=validate.Length(max=12))
     display_name = Name(max_length=120)
 
-    @validates("date_of_birth")
-    def _born_in_the_past(self, value: date | None, **_kwargs: Any) -> None:
-        if value is not None and not date(1900, 1, 1) <= value <= today():
-            raise ValidationError("Must be a date between 1900-01-01 and today.")
+    # A date of birth after today (the venue's, R2a) is refused with the report's checks.
 
 
 class ResultIn(Schema):

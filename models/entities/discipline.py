@@ -10,7 +10,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from models.entities.base import Base
 from models.entities.league import Venue
 from models.entities.players import Player
-from models.infra.clock import today, utcnow
+from models.infra.clock import default_zone, utcnow
 from models.rules.discipline import CATEGORIES, KINDS, Minimums, Terms
 from models.rules.framing import ANY_SITE
 
@@ -72,10 +72,9 @@ class Sanction(Base):
     def lifted(self) -> bool:
         return self.lifted_at is not None
 
-    @property
-    def active(self) -> bool:
-        """Runs today (R15)."""
-        return self.terms.runs_on(today())
+    def active_on(self, day: date) -> bool:
+        """Runs on `day` (R15): begun, not over, not lifted by then."""
+        return self.terms.runs_on(day)
 
 
 class LeagueSettings(Base):
@@ -101,7 +100,14 @@ class LeagueSettings(Base):
     embed_frame_ancestors: Mapped[str] = mapped_column(
         String(2000), default=ANY_SITE, server_default=ANY_SITE
     )
+    # R2a: the league's IANA zone; None: LEAGUE_TIMEZONE, else UTC (`zone`).
+    timezone: Mapped[str | None] = mapped_column(String(64))
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, onupdate=utcnow)
+
+    @property
+    def zone(self) -> str:
+        """The zone league-wide dates are read in (R2a)."""
+        return self.timezone or default_zone()
 
     @property
     def minimums(self) -> Minimums:

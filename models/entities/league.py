@@ -60,6 +60,8 @@ class Venue(Base):
     region_id: Mapped[int] = mapped_column(ForeignKey("regions.id"), index=True)
     city: Mapped[str | None] = mapped_column(String(120))
     active: Mapped[bool] = mapped_column(Boolean, default=True)
+    # R2a: the IANA zone of the venue's wall clock; None: the league's.
+    timezone: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, onupdate=utcnow)
 

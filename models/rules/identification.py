@@ -13,7 +13,13 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from models.errors import Problem
 from models.rules.notices import Notice, existing_player
-from models.rules.players import normalise_email, normalise_name, parse_membership_number, similar_names
+from models.rules.players import (
+    date_of_birth_problem,
+    normalise_email,
+    normalise_name,
+    parse_membership_number,
+    similar_names,
+)
 
 # How a result row may name its player (R5), in the order they are looked at.
 IDENTIFIERS = ("player_id", "membership_number", "email", "new_player")
@@ -217,7 +223,13 @@ def not_that_player(player: Known) -> str:
 
 
 def new_player_problem(new: Mapping[str, Any], at: str, named: Registered[P], today: date) -> Problem | None:
-    """R5: a new player's membership number is their date of birth and a PIN, and unused."""
+    """R5: a new player's membership number is their date of birth and a PIN, and unused; a date
+    of birth is not after today (R2a: the venue's)."""
+    born_given = new.get("date_of_birth")
+    if born_given is not None:
+        wrong = date_of_birth_problem(born_given, today)
+        if wrong is not None:
+            return Problem(f"{at}.date_of_birth", wrong)
     number = new.get("membership_number")
     if number is None:
         return None

@@ -48,6 +48,13 @@ def default_display_name(full_name: str) -> str:
     return f"{parts[0][: DISPLAY_NAME_MAX - len(initial) - 2]} {initial}."
 
 
+def date_of_birth_problem(born: date, today: date) -> str | None:
+    """What is wrong with a date of birth: before 1900, or after today (the local today, R2a)."""
+    if date(1900, 1, 1) <= born <= today:
+        return None
+    return f"Must be a date between 1900-01-01 and today ({today.isoformat()}); {born.isoformat()} is not."
+
+
 def parse_membership_number(number: str, today: date | None = None) -> date:
     """R5 (002): a membership number is the date of birth YYYYMMDD followed by a 4-digit PIN.
 

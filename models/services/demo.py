@@ -19,7 +19,7 @@ from models.entities.players import Player
 from models.entities.qualification import Disqualification, QualifierPublication
 from models.entities.standings import StandingLine
 from models.entities.tournaments import Result, Tournament
-from models.infra import clock
+from models.services import wall_clock
 from models.services.audit import record
 from models.services.league import create_chart, create_region, create_venue
 from models.services.players import create_player
@@ -106,7 +106,9 @@ def load_demo(session: Session, only_if_empty: bool = True, today: date | None =
             ],
         },
     )
-    starts, ends = demo_season_dates(today or clock.today())
+    # R2a: the demo's dates are the league's (venues have no zone of their own yet).
+    today = today or wall_clock.in_league(session)
+    starts, ends = demo_season_dates(today)
     create_season(
         session,
         DEMO,
@@ -137,8 +139,8 @@ def load_demo(session: Session, only_if_empty: bool = True, today: date | None =
             },
         )
         players.append(player)
-    _play_weeks(session, rng, venues, players, starts, today or clock.today())
-    _discipline(session, venues, players, today or clock.today())
+    _play_weeks(session, rng, venues, players, starts, today)
+    _discipline(session, venues, players, today)
     return True
 
 

@@ -10,7 +10,13 @@ from models.actor import Actor
 from models.entities.discipline import LeagueSettings
 from models.services.audit import record_update, snapshot
 
-SETTING_NAMES = ("min_suspension_days", "min_outside_alcohol_months", "max_entrants", "embed_frame_ancestors")
+SETTING_NAMES = (
+    "min_suspension_days",
+    "min_outside_alcohol_months",
+    "max_entrants",
+    "embed_frame_ancestors",
+    "timezone",
+)
 
 
 def league_settings(session: Session) -> LeagueSettings:

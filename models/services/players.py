@@ -12,31 +12,38 @@ from models.actor import Actor
 from models.entities.league import Venue
 from models.entities.players import Player
 from models.errors import Conflict, Forbidden, Problem, RuleViolation
-from models.infra.clock import today
 from models.rules.notices import DUPLICATES_LISTED, Notice, possible_duplicate
 from models.rules.players import (
+    date_of_birth_problem,
     default_display_name,
     display_key,
     normalise_email,
     normalise_name,
     parse_membership_number,
 )
+from models.services import wall_clock
 from models.services.audit import record_each, record_update, snapshot
 from models.services.locks import take_players
 from models.services.lookup import require_exists
 from models.services.player_queries import name_index
 
 
-def _normalise(data: dict[str, Any], current: Player | None) -> dict[str, Any]:
-    """Derive and cross-check fields: email case, membership number vs. date of birth."""
+def _normalise(session: Session, data: dict[str, Any], current: Player | None) -> dict[str, Any]:
+    """Derive and cross-check fields: email case, membership number vs. date of birth, neither
+    after today (R2a: at the player's home venue, else in the league)."""
     data = dict(data)
     if data.get("email") is not None:
         data["email"] = normalise_email(data["email"])
     number = data.get("membership_number", current.membership_number if current else None)
     dob = data.get("date_of_birth", current.date_of_birth if current else None)
+    today = wall_clock.at(session, data.get("home_venue_id", current.home_venue_id if current else None))
+    if data.get("date_of_birth") is not None:
+        problem = date_of_birth_problem(data["date_of_birth"], today)
+        if problem is not None:
+            raise RuleViolation.at("date_of_birth", problem)
     if number is not None:
         try:
-            born = parse_membership_number(number, today=today())
+            born = parse_membership_number(number, today=today)
         except ValueError as exc:
             raise RuleViolation.at("membership_number", str(exc), rule="R5") from None
         if dob is None:
@@ -97,7 +104,7 @@ def register_players(
     matches, those registered before it here included (R5)."""
     if not news:
         return []  # (an INSERT given no rows would try to store one of defaults)
-    prepared = [_normalise(data, None) for data, _path in news]
+    prepared = [_normalise(session, data, None) for data, _path in news]
     _refuse_taken(session, prepared, None)
     for data in prepared:
         if not data.get("display_name"):
@@ -122,7 +129,7 @@ def update_player(session: Session, actor: Actor, player: Player, changes: dict[
     it (locks.py), so the two never wait on each other crosswise."""
     player = take_players(session, [player.id])[player.id]
     before = snapshot(player)
-    changes = _normalise(changes, player)
+    changes = _normalise(session, changes, player)
     if "home_venue_id" in changes:
         require_exists(session, Venue, changes["home_venue_id"], "home_venue_id", "venue")
     _refuse_taken(session, [changes], player.id)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from datetime import date
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -17,7 +18,6 @@ from models.entities.players import Player
 from models.entities.qualification import Disqualification, QualifierPublication
 from models.entities.tournaments import Result, Tournament
 from models.errors import NotFound
-from models.infra.clock import today
 from models.rules.qualification import (
     provisional,
 )
@@ -32,6 +32,7 @@ from models.rules.qualifier_lists import (
     venue_of,
 )
 from models.rules.reports import TournamentKind
+from models.services import wall_clock
 from models.services.lookup import get_or_raise
 from models.services.paging import Page, PageRequest, paginate
 from models.services.season_lists import compute_lists
@@ -55,10 +56,11 @@ class Qualification:
     lists: list[VenueList]
     publication: QualifierPublication | None
     changes: Changes | None
+    today: date  # in the league (R2a)
 
     @property
     def provisional(self) -> bool:
-        return provisional(self.season.ends_on, today())
+        return provisional(self.season.ends_on, self.today)
 
     def venue(self, venue_id: int) -> VenueList:
         found = venue_of(self.lists, venue_id)
@@ -74,12 +76,13 @@ def season_qualification(
     publication or when `current` is asked, the lists as the results stand now. Without
     `changes`, published lists are answered as they are, computing nothing."""
     publication = latest_publication(session, season.id)
+    today = wall_clock.in_league(session)
     if publication is not None and not current and not changes:
-        return Qualification(season, publication.lists, publication, None)
+        return Qualification(season, publication.lists, publication, None, today)
     live = compute_lists(session, season, draws_of(publication.settlements if publication else []))
     if publication is None or current:
-        return Qualification(season, live, None if current else publication, None)
-    return Qualification(season, publication.lists, publication, differences(publication.lists, live))
+        return Qualification(season, live, None if current else publication, None, today)
+    return Qualification(season, publication.lists, publication, differences(publication.lists, live), today)
 
 
 def lists_as_seen_by(actor: Actor, lists: Sequence[VenueList]) -> list[VenueList]:

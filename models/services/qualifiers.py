@@ -15,9 +15,10 @@ from models.entities.league import Season
 from models.entities.players import Player
 from models.entities.qualification import Disqualification, QualifierPublication
 from models.errors import Conflict, Problem, refuse
-from models.infra.clock import today, utcnow
+from models.infra.clock import utcnow
 from models.rules.qualification import provisional
 from models.rules.qualifier_lists import VenueList, draws_of, qualified, tied_at_cut
+from models.services import wall_clock
 from models.services.access import require_office
 from models.services.audit import record, snapshot
 from models.services.locks import take_season
@@ -129,7 +130,8 @@ def publish(
     require_office(actor, "publishes qualifier lists")
     season = take_season(session, season)
     problems: list[Problem] = []
-    if provisional(season.ends_on, today()):
+    today = wall_clock.in_league(session)
+    if provisional(season.ends_on, today):
         problems.append(
             Problem(
                 "ends_on",
@@ -173,7 +175,7 @@ def publish(
         else {"publication_id": previous.id, "qualified": _by_venue(previous.lists)},
         after={
             "publication_id": publication.id,
-            "published_on": today().isoformat(),
+            "published_on": wall_clock.in_league(session).isoformat(),
             "settlements": publication.settlements,
             "qualified": _by_venue(lists),
         },

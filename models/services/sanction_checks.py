@@ -11,8 +11,8 @@ from sqlalchemy.orm import Session
 from models.entities.league import Venue
 from models.entities.players import Player
 from models.errors import Problem, refuse
-from models.infra.clock import today
 from models.rules.discipline import Terms, terms_problems
+from models.services import wall_clock
 from models.services.league_settings import league_settings
 from models.services.player_merge_checks import merged_away_problem
 
@@ -35,7 +35,7 @@ def check_sanction(session: Session, data: dict[str, Any]) -> Terms:
     terms = Terms(
         kind=data["kind"],
         category=data["category"],
-        first_day=data.get("first_day") or today(),
+        first_day=data.get("first_day") or wall_clock.at(session, venue_id),
         last_day=data.get("last_day"),
         venue_id=venue_id,
     )

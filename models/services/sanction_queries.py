@@ -16,8 +16,8 @@ from models.entities.discipline import Sanction
 from models.entities.league import Venue
 from models.entities.players import Player
 from models.errors import NotFound
-from models.infra.clock import today
 from models.rules.discipline import BARRING_KINDS, SanctionKind, add_months
+from models.services import wall_clock
 from models.services.access import require_venue
 from models.services.lookup import get_or_raise
 from models.services.paging import Page, PageRequest, paginate
@@ -98,7 +98,7 @@ def list_sanctions(
 def ladder_counts(session: Session, player_id: int, on: date | None = None) -> dict[str, int]:
     """How many warnings and suspensions the player had in the 12 months up to `on` (by first
     day; lifted ones too), so the office can follow its own ladder."""
-    on = on or today()
+    on = on or wall_clock.in_league(session)
     since = add_months(on, -12)
     rows = session.execute(
         select(Sanction.kind, func.count())
@@ -133,7 +133,7 @@ def player_discipline(session: Session, actor: Actor, player: Player) -> dict[st
         )
     )
     history: dict[str, Any] = {"player_id": player.id, "display_name": player.display_name}
-    history["active"] = [s.id for s in sanctions if s.terms.runs_on(today())]
+    history["active"] = [s.id for s in sanctions if s.active_on(wall_clock.for_sanction(session, s))]
     if actor.is_office:
         history.update(ladder_counts(session, player.id))
     history["sanctions"] = sanctions

@@ -11,8 +11,9 @@ from sqlalchemy.orm import Session
 from models.actor import Actor
 from models.entities.discipline import Sanction
 from models.errors import Conflict, Forbidden, Problem
-from models.infra.clock import today, utcnow
+from models.infra.clock import utcnow
 from models.rules.discipline import SanctionKind
+from models.services import wall_clock
 from models.services.audit import record, snapshot
 from models.services.sanction_checks import check_sanction
 from models.services.sanction_queries import no_such_sanction, sees_sanction
@@ -79,7 +80,7 @@ def lift_sanction(session: Session, actor: Actor, sanction: Sanction, reason: st
     may_lift(actor, sanction)
     lift = {
         "lifted_at": utcnow(),
-        "lifted_on": today(),
+        "lifted_on": wall_clock.for_sanction(session, sanction),
         "lifted_by": actor.name,
         "lifted_by_key_id": actor.key_id,
         "lift_reason": reason,

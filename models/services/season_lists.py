@@ -12,7 +12,6 @@ from sqlalchemy.orm import Session
 
 from models.entities.league import Season, Venue
 from models.entities.qualification import Disqualification
-from models.infra.clock import today
 from models.rules.qualification import (
     DoubleQualifierPolicy,
     Entrant,
@@ -31,6 +30,7 @@ from models.rules.qualifier_lists import (
     venue_list,
 )
 from models.rules.standings import Line, leading_rows
+from models.services import wall_clock
 from models.services.player_queries import player_facts
 from models.services.sanction_queries import suspended_on
 from models.services.season_queries import venues_of
@@ -63,7 +63,7 @@ def _skipping(session: Session, season: Season) -> tuple[set[int], set[int]]:
             )
         )
     )
-    return disqualified, suspended_on(session, decided_on(season.ends_on, today()))
+    return disqualified, suspended_on(session, decided_on(season.ends_on, wall_clock.in_league(session)))
 
 
 def _table(season: Season, standings: VenueStandings, draw: Sequence[int]) -> VenueTable:
@@ -90,7 +90,7 @@ def compute_lists(session: Session, season: Season, draws: Draws | None = None) 
     # Kept by (epoch, data version, season, day, draws): after a write, a process computes a
     # season's lists once, not once per venue page or player profile.
     settled = tuple(sorted((venue, tuple(players)) for venue, players in draws.items()))
-    key = ("qualifier lists", *data_version(session), season.id, today(), settled)
+    key = ("qualifier lists", *data_version(session), season.id, wall_clock.day_key(session), settled)
     found: list[VenueList] | None = memo.get(key)
     if found is None:
         found = memo[key] = _compute_lists(session, season, draws)

@@ -15,10 +15,10 @@ from models.entities.league import Season, Venue
 from models.entities.players import Player
 from models.entities.tournaments import Result, Tournament
 from models.errors import NotFound
-from models.infra.clock import today
 from models.rules.race import Race
 from models.rules.race import points_race as race_of
 from models.rules.standings import Row, ranked_lines
+from models.services import wall_clock
 from models.services.lookup import get_or_raise
 from models.services.standing_line_queries import counted_results, season_tiers, stored_lines, summed_lines
 
@@ -58,8 +58,8 @@ def standings_of(
 def venue_standings(
     session: Session, season: Season, venue: Venue, as_of: date | None = None
 ) -> VenueStandings:
-    """R11: one venue's standings in a season, as of a day (today by default)."""
-    as_of = as_of or today()
+    """R11: one venue's standings in a season, as of a day (by default today, at the venue: R2a)."""
+    as_of = as_of or wall_clock.at_venue(session, venue)
     return season_tables(session, season, [venue], as_of)[venue.id]
 
 

@@ -17,7 +17,6 @@ from models.entities.league import Season, Venue
 from models.entities.players import Player
 from models.entities.tournaments import Result, Tournament
 from models.errors import Problem, refuse
-from models.infra.clock import today
 from models.rules.charts import band_for_entrants
 from models.rules.discipline import Barred, barred_rows, sanction_override
 from models.rules.drafts import ReportDraft, ResultDraft
@@ -38,6 +37,7 @@ from models.rules.reports import (
     repeated_entrants,
     shared_membership_numbers,
 )
+from models.services import wall_clock
 from models.services.access import require_venue
 from models.services.league_settings import league_settings
 from models.services.player_merge_queries import final_survivors
@@ -115,7 +115,8 @@ def _gather(
         problems += finishing_order_problems([row["place"] for row in rows])
     readable = [row for index, row in enumerate(rows) if index not in unreadable]
     by_name = players_by_name(session, readable, venue, season)
-    entrants, notices, player_problems = identify_players(session, rows, by_name, unreadable)
+    today = wall_clock.at_venue(session, venue) if venue is not None else wall_clock.in_league(session)
+    entrants, notices, player_problems = identify_players(session, rows, today, by_name, unreadable)
     problems += player_problems
     problems += shared_membership_numbers([(e.new or {}).get("membership_number") for e in entrants])
     problems += repeated_entrants([(e.key, naming_field(row)) for e, row in zip(entrants, rows, strict=True)])
@@ -189,13 +190,14 @@ def players_by_name(
 def identify_players(
     session: Session,
     rows: list[ResultDraft],
+    today: date,
     by_name: NameMatches[Player] | None = None,
     unreadable: frozenset[int] = frozenset(),
 ) -> tuple[list[Entrant], list[Notice], list[Problem]]:
     """R5: the player each row names, or the new player it registers (rules/identification); a
     player merged away stands for the final survivor of its merges (R17: B merged into A, then A
     into C: a row naming B is C's). Rows in `unreadable` name no one (their problem is already
-    named)."""
+    named). `today` is the venue's (R2a): a date of birth after it is refused."""
     matches = by_name or NameMatches[Player]({}, {})
     entrants: list[Entrant] = []
     notices: list[Notice] = []
@@ -209,9 +211,7 @@ def identify_players(
         if index in unreadable:
             entrants.append(Entrant(key=f"row:{index}"))
             continue
-        identified = (
-            identify_by_name(row, at, matches) if name_only(row) else identify(row, at, named, today())
-        )
+        identified = identify_by_name(row, at, matches) if name_only(row) else identify(row, at, named, today)
         notices += [identified.notice] if identified.notice else []
         problems += [identified.problem] if identified.problem else []
         found = identified.player

@@ -10,13 +10,13 @@ from sqlalchemy.orm import Session
 
 from models.entities.league import Season, Venue
 from models.errors import Conflict, Problem
-from models.infra.clock import today
 from models.rules.drafts import ReportDraft
 from models.rules.notices import Notice
 from models.rules.qualifier_lists import playoff_eligibility
 from models.rules.reports import (
     TournamentKind,
 )
+from models.services import wall_clock
 from models.services.locks import share_scoring
 from models.services.qualifier_queries import season_qualification
 from models.services.season_queries import season_for
@@ -50,7 +50,7 @@ def season_of_report(
     championship names its season and is held after the season's last day (R3: a playoff at a
     venue the season covers). A date in the future is refused."""
     day: date = report["date"]
-    if day > today():
+    if day > wall_clock.at_venue(session, venue):
         message = f"{day.isoformat()} is in the future; report a tournament once it is played."
         return None, [Problem("date", message, "R2")]
     if report["kind"] == TournamentKind.REGULAR:

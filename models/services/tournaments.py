@@ -8,7 +8,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from sqlalchemy import Select, and_, bindparam, func, insert, select, update
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, object_session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from models.actor import Actor
@@ -16,10 +16,11 @@ from models.entities.base import table_of
 from models.entities.players import Player
 from models.entities.tournaments import Result, Tournament, live_in
 from models.errors import Conflict, Forbidden, Problem, Stale
-from models.infra.clock import today, utcnow
+from models.infra.clock import utcnow
 from models.rules.drafts import ReportDraft
 from models.rules.notices import Notice, matches_report
 from models.rules.reports import TournamentKind, score_report
+from models.services import wall_clock
 from models.services.audit import plain, record
 from models.services.players import register_players
 from models.services.scoring import chart_rule
@@ -264,12 +265,19 @@ def may_change(actor: Actor, tournament: Tournament) -> None:
             f"Your key does not host venue {tournament.venue_id}: a host changes their own venues' reports.",
             rule="R17",
         )
-    _within_window(tournament.season.correction_days, tournament.date)
+    _within_window(tournament.season.correction_days, tournament.date, _today_at(tournament))
 
 
-def _within_window(days: int, day: date) -> None:
+def _today_at(tournament: Tournament) -> date:
+    session = object_session(tournament)
+    assert session is not None, "a stored report is read in a session"
+    return wall_clock.at_venue(session, tournament.venue_id)
+
+
+def _within_window(days: int, day: date, today: date) -> None:
+    """R17, R2a: `today` is the date on the report's venue's wall clock."""
     last_day = day + timedelta(days=days)
-    if today() > last_day:
+    if today > last_day:
         raise Forbidden(
             f"A host may change a report within {days} days of the tournament "
             f"(until {last_day.isoformat()}); ask the office.",
@@ -379,7 +387,9 @@ def correct_report(
     checked = check_report(session, actor, report)
     if not actor.is_office and report["date"] != tournament.date:
         # A host may move a report only to a date that is itself still in the window.
-        _within_window(checked.season.correction_days, report["date"])
+        _within_window(
+            checked.season.correction_days, report["date"], wall_clock.at_venue(session, report["venue_id"])
+        )
     refuse_taken_slot(session, report, tournament.id)
     claim_version(session, tournament, read_version, expected_version)
     before = {**report_snapshot(tournament), "version": read_version}

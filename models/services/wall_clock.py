@@ -1,0 +1,77 @@
+"""The wall clocks of the league (R2a): "today at this venue" and "today in the league".
+
+Every date of the league is a local date. A venue's today is the date on its wall clock (its own
+zone, else the league's); league-wide matters (whether a season has ended, publishing, a
+provisional list's suspension check) read the league's zone. Only models/infra/clock.py reads
+the time; this module only says which zone."""
+
+from __future__ import annotations
+
+from collections.abc import MutableMapping
+from datetime import date
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from models.entities import Sanction, Venue
+from models.infra import clock
+from models.services.league_settings import league_settings
+from models.services.versioning import MEMO, data_version
+
+
+def league_zone(session: Session) -> str:
+    return league_settings(session).zone
+
+
+def venue_zone(session: Session, venue: Venue | int) -> str:
+    """The venue's own zone, else the league's."""
+    if isinstance(venue, int):
+        own = session.scalar(select(Venue.timezone).where(Venue.id == venue))
+    else:
+        own = venue.timezone
+    return own or league_zone(session)
+
+
+def in_league(session: Session) -> date:
+    """Today on the league's wall clock."""
+    return clock.today_in(league_zone(session))
+
+
+def at_venue(session: Session, venue: Venue | int) -> date:
+    """Today on the venue's wall clock."""
+    return clock.today_in(venue_zone(session, venue))
+
+
+def at(session: Session, venue_id: int | None) -> date:
+    """Today at the venue when one is named, else in the league."""
+    return in_league(session) if venue_id is None else at_venue(session, venue_id)
+
+
+def for_sanction(session: Session, sanction: Sanction) -> date:
+    """A venue ban's today is its venue's; a league-wide sanction's is the league's."""
+    return at(session, sanction.venue_id)
+
+
+def zones_in_use(session: Session) -> tuple[str, ...]:
+    """The league's zone and every venue's own, sorted; kept under the data version a reading
+    session saw (a venue's zone changes only by a write)."""
+    memo: MutableMapping[Any, Any] | None = session.info.get(MEMO)
+    if memo is None:
+        return _zones_in_use(session)
+    key = ("zones in use", *data_version(session))
+    found: tuple[str, ...] | None = memo.get(key)
+    if found is None:
+        found = memo[key] = _zones_in_use(session)
+    return found
+
+
+def _zones_in_use(session: Session) -> tuple[str, ...]:
+    own = session.scalars(select(Venue.timezone).where(Venue.timezone.is_not(None)).distinct())
+    return tuple(sorted({league_zone(session), *own}))
+
+
+def day_key(session: Session) -> str:
+    """The local date in every zone in use: it changes at each of their midnights, so an answer
+    kept under it is never served on a later local day anywhere (the cache's day key)."""
+    return " ".join(f"{zone}={clock.today_in(zone).isoformat()}" for zone in zones_in_use(session))
