@@ -7,12 +7,13 @@ RATELIMIT_STORAGE_URI, shared by every worker)."""
 from __future__ import annotations
 
 import functools
-import time
 
 from flask import current_app
 from flask_limiter import Limiter
 from limits import RateLimitItem, parse
 from werkzeug.exceptions import TooManyRequests
+
+from models.infra import clock
 
 
 @functools.lru_cache(maxsize=16)
@@ -70,7 +71,7 @@ def spend(setting: str, cost: int, *who: str) -> None:
 
 def _too_many(limiter: Limiter, setting: str, who: tuple[str, ...]) -> TooManyRequests:
     reset, _remaining = limiter.limiter.get_window_stats(_item(setting), *_keyed(setting, who))
-    wait = max(1, int(reset - time.time() + 0.999))
+    wait = max(1, int(reset - clock.now().timestamp() + 0.999))
     messages = {
         "RATELIMIT_AUTH_FAILURES": "Too many requests with a wrong API key from this address",
         "RATELIMIT_WRITES": "Too many changes with this API key",

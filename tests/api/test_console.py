@@ -16,8 +16,8 @@ import time_machine
 from flask import Flask
 from flask.testing import FlaskClient
 
-from models.infra.clock import today, utcnow
-from tests.builders import Scene, audit_entries, days_ago, iso
+from models.infra.clock import utcnow
+from tests.builders import Scene, audit_entries, days_ago, iso, utc_today
 from tests.support.league import Caller, assert_problem
 
 SIGN_IN = "/console/sign-in"
@@ -61,7 +61,7 @@ def upload(browser: FlaskClient, venue_id: int, csv: str, day: str | None = None
     assert form.status_code == 200
     data = {
         "csrf_token": csrf(form),
-        "date": day or iso(today()),
+        "date": day or iso(utc_today()),
         "session": str(session),
         "kind": "regular",
         "pasted": csv,
@@ -146,7 +146,7 @@ def test_a_form_posted_without_its_csrf_token_is_refused_and_changes_nothing(
     host = signed_in(app, scene.host.key)
     before = scene.stored_reports()
     data = {
-        "date": iso(today()),
+        "date": iso(utc_today()),
         "session": "1",
         "kind": "regular",
         "pasted": sheet([(1, scene.player()), (2, scene.player())]),
@@ -270,11 +270,11 @@ def test_the_office_finds_a_player_issues_a_sanction_and_lifts_it_r15_r18(app: F
         "kind": "suspension",
         "category": "berating",
         "venue_id": "",
-        "first_day": iso(today()),
+        "first_day": iso(utc_today()),
         "reason": "Abuse of staff.",
     }
     short = office.post(
-        f"/console/players/{eli}/sanctions", data={**fields, "last_day": iso(today() + timedelta(days=2))}
+        f"/console/players/{eli}/sanctions", data={**fields, "last_day": iso(utc_today() + timedelta(days=2))}
     )
     assert short.status_code == 422 and "at least 14 days" in text_of(short)
     assert re.search(
@@ -282,7 +282,8 @@ def test_the_office_finds_a_player_issues_a_sanction_and_lifts_it_r15_r18(app: F
         short.get_data(as_text=True),
     )
     issued = office.post(
-        f"/console/players/{eli}/sanctions", data={**fields, "last_day": iso(today() + timedelta(days=20))}
+        f"/console/players/{eli}/sanctions",
+        data={**fields, "last_day": iso(utc_today() + timedelta(days=20))},
     )
     assert issued.status_code == 302
     listed = office.get(issued.headers["Location"])
@@ -391,7 +392,7 @@ def test_the_season_at_a_glance_names_venues_to_chase_and_provisional_qualifiers
     qualifiers as the API lists them now to the office (R12; its flags, age_unverified too)."""
     scene.league.venue(scene.region["id"], name="Quiet Arms")
     players = scene.add_players(10)
-    scene.report(players, days_ago(today().weekday()))  # this week, at the scene's venue
+    scene.report(players, days_ago(utc_today().weekday()))  # this week, at the scene's venue
     office = signed_in(app, scene.office.key)
     glance = office.get("/console/seasons")
     assert glance.status_code == 200
@@ -730,7 +731,7 @@ def test_signing_in_and_out_renews_the_csrf_secret(app: Flask, scene: Scene) -> 
     assert csrf(form) != before
     stale = {
         "csrf_token": before,
-        "date": iso(today()),
+        "date": iso(utc_today()),
         "session": "1",
         "kind": "regular",
         "pasted": "place,player_id\n",

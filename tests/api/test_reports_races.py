@@ -12,10 +12,9 @@ import pytest
 from flask import Flask
 
 from app import create_app
-from models.infra.clock import today
 from models.infra.migrate import alembic_config, upgrade
 from models.services import tournaments
-from tests.builders import TOURNAMENTS, Scene
+from tests.builders import TOURNAMENTS, Scene, utc_today
 from tests.support.league import Caller, League, assert_problem, new_key
 
 
@@ -64,7 +63,7 @@ def live(backend: str, scratch: Any) -> Iterator[LiveLeague]:
     app = create_app({"DATABASE_URL": url, "TESTING": True, "RATELIMIT_ENABLED": False})
     office = Caller(app.test_client(), new_key(app, "office"))
     league = League(office)
-    day = today() - timedelta(days=1)
+    day = utc_today() - timedelta(days=1)
     venue = league.venue()
     league.season(starts_on=(day - timedelta(days=30)).isoformat(), ends_on=day.isoformat())
     players = [league.player()["id"] for _ in range(6)]

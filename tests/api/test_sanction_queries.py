@@ -11,9 +11,8 @@ from typing import Any
 from sqlalchemy import Connection, event, select
 
 from models.entities import Sanction
-from models.infra.clock import today
 from models.services.sanction_queries import runs_on
-from tests.builders import Scene, days_ago
+from tests.builders import Scene, days_ago, utc_today
 
 
 @contextmanager
@@ -72,7 +71,7 @@ def test_r15_sql_and_rule_agree_on_the_days_a_sanction_runs(scene: Scene, db_ses
     sanctions = db_session.scalars(select(Sanction).where(Sanction.id.in_(made))).all()
     assert len(sanctions) == 3
     for offset in range(-2, 35):
-        day: date = today() - timedelta(days=offset)
+        day: date = utc_today() - timedelta(days=offset)
         in_sql = set(db_session.scalars(select(Sanction.id).where(Sanction.id.in_(made), runs_on(day))))
         in_rule = {s.id for s in sanctions if s.terms.runs_on(day)}
         assert in_sql == in_rule, day
