@@ -4,6 +4,7 @@ lists after the season (settling ties at the cut) and disqualifies players for a
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from datetime import date
 from typing import Any
 
 from flask import Response, after_this_request, current_app
@@ -28,6 +29,7 @@ from api.qualifiers.schemas import (
     WithdrawIn,
 )
 from models.entities import Disqualification, QualifierPublication, Season, Venue
+from models.infra import clock
 from models.rules.qualifier_lists import Changes, VenueList, regions_of
 from models.services import wall_clock
 from models.services.lookup import get_or_raise
@@ -45,6 +47,13 @@ blp = Blueprint(
 )
 
 
+def _published_on(publication: QualifierPublication | None) -> date | None:
+    """R2a: the day of publication on the league's wall clock."""
+    if publication is None:
+        return None
+    return clock.local_time(publication.published_at, wall_clock.league_zone(db.session())).date()
+
+
 def _publication(found: Qualification) -> dict[str, Any]:
     publication = found.publication
     return {
@@ -52,6 +61,7 @@ def _publication(found: Qualification) -> dict[str, Any]:
         "provisional": found.provisional,
         "published": publication is not None,
         "published_at": publication.published_at if publication else None,
+        "published_on": _published_on(publication),
         "note": publication.note if publication else None,
         "changes": found.changes,
     }

