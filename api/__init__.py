@@ -256,7 +256,9 @@ def init_app(app: Flask) -> Api:
         app,
         spec_kwargs={
             "extra_plugins": [ContractPlugin()],
-            "servers": [{"url": "http://127.0.0.1:5000", "description": "./scripts/serve on this machine"}],
+            # Relative: the paths are on the host that served the spec, whatever its name and
+            # port (/docs "Try it out" on any deployment; a client passes its own base URL).
+            "servers": [{"url": "/", "description": "The host that serves this spec."}],
             "info": {
                 "description": (
                     "Points, standings and qualifiers for free bar and pub poker leagues. "

@@ -75,6 +75,17 @@ def test_openapi_json_serves_the_same_spec(spec_app: Flask, generated: dict[str,
     assert response.get_json() == generated
 
 
+def test_the_spec_names_its_own_host_as_the_server(spec_app: Flask) -> None:
+    """A relative server ("/"): /docs' "Try it out" and a client reading the served spec call the
+    host and port that served it, wherever the service runs; a generated client passes its own
+    base URL."""
+    served = spec_app.test_client().get("/openapi.json").get_json()
+    committed = yaml.safe_load(SPEC_FILE.read_text(encoding="utf-8"))
+    for spec in (served, committed):
+        assert [server["url"] for server in spec["servers"]] == ["/"]
+        assert set(spec["servers"][0]) <= {"url", "description"}
+
+
 def test_docs_page_uses_local_swagger_ui_assets(spec_app: Flask) -> None:
     client = spec_app.test_client()
     page = client.get("/docs")

@@ -11,6 +11,7 @@ from api import db
 from api.blueprint import Blueprint
 from api.csv_export import CSV_ANSWER, csv_response, varies_by_accept, wants_csv
 from api.fields import exact_number
+from api.pagination import page_request
 from api.standings.schemas import (
     CSV_COLUMNS,
     STANDINGS_EXAMPLE,
@@ -18,15 +19,17 @@ from api.standings.schemas import (
     StandingsOut,
     StandingsQuery,
 )
+from models.rules.standings import Row
+from models.services.paging import Page, page_of
 from models.services.standings import VenueStandings, standings_of
 
 blp = Blueprint("standings", __name__, url_prefix="/api/v1/seasons", description="Standings (R1, R9-R11).")
 
 
-def _body(table: VenueStandings) -> Response:
+def _body(table: VenueStandings, page: Page[Row]) -> Response:
     """StandingsOut, written directly: the most read answer of all, and a national league's
     venue has hundreds of rows (the schema's per-field dump was most of its cost). The spec
-    conformance tests hold it to the schema."""
+    conformance tests hold it to the schema. The page's rows keep their ranks in the whole table."""
     body = {
         "season_id": table.season.id,
         "venue_id": table.venue.id,
@@ -34,7 +37,10 @@ def _body(table: VenueStandings) -> Response:
         "tournaments": table.tournaments,
         "entrants": table.entrants,
         "average_attendance": exact_number(table.average_attendance_shown),
-        "total": len(table.rows),
+        "total": page.total,
+        "page": page.page,
+        "per_page": page.per_page,
+        "pages": page.pages,
         "standings": [
             {
                 "rank": row.rank,
@@ -53,7 +59,7 @@ def _body(table: VenueStandings) -> Response:
                 "decided_by": row.decided_by,
                 "decided_at_place": row.decided_at_place,
             }
-            for row in table.rows
+            for row in page.items
         ],
     }
     return Response(current_app.json.dumps(body), mimetype="application/json")
@@ -96,14 +102,20 @@ class StandingsViews(MethodView):
     def get(self, args: dict[str, Any], season_id: int, venue_id: int) -> Any:
         """A venue's standings for a season (R11)
 
+        A list like the others: `page` and `per_page` (default 50, at most 500) page the rows,
+        which keep their ranks in the whole table (rank 51 opens page 2, and a tie keeps its
+        shared rank across a page's edge); `total` counts the rows of the whole table.
+
         The same URL answers CSV to `Accept: text/csv` or `?format=csv`; clients generated from
-        this spec use `get_standings_csv` for that.
+        this spec use `get_standings_csv` for that. The CSV always holds every row: it accepts
+        `page` and `per_page` (checked as for the JSON) but pages nothing.
         """
+        paging = page_request(args)
         table = standings_of(db.session(), season_id, venue_id, args.get("as_of"))
         after_this_request(varies_by_accept)
         if args.get("format") == "csv" or (args.get("format") is None and wants_csv()):
             return _csv(table)
-        return _body(table)
+        return _body(table, page_of(table.rows, paging))
 
 
 @blp.route("/<id:season_id>/venues/<id:venue_id>/standings.csv")
@@ -111,5 +123,8 @@ class StandingsCsvViews(MethodView):
     @blp.doc(operationId="get_standings_csv", responses=CSV_ANSWER)
     @blp.arguments(StandingsCsvQuery, location="query")
     def get(self, args: dict[str, Any], season_id: int, venue_id: int) -> Response:
-        """A venue's standings for a season as CSV, for spreadsheets (R11)"""
+        """A venue's standings for a season as CSV, for spreadsheets (R11)
+
+        Every row of the table, always: this operation takes no `page` or `per_page`.
+        """
         return _csv(standings_of(db.session(), season_id, venue_id, args.get("as_of")))

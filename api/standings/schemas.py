@@ -5,6 +5,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from api.fields import Day, ExactNumber
+from api.pagination import PageArgs
 from api.schemas import Answer, PlayerRef
 from models.rules.standings import STEPS
 
@@ -13,7 +14,9 @@ class StandingsCsvQuery(Schema):
     as_of = Day(metadata={"description": "Standings as they stood after this day."})
 
 
-class StandingsQuery(Schema):
+class StandingsQuery(PageArgs):
+    """`page` and `per_page` page the JSON's rows; the CSV holds every row whatever they say."""
+
     as_of = Day(metadata={"description": "Standings as they stood after this day."})
     format = fields.String(validate=validate.OneOf(["json", "csv"]))
 
@@ -35,7 +38,10 @@ class RowOut(Answer):
     decided_by = fields.String(
         allow_none=True,
         validate=validate.OneOf(STEPS),
-        metadata={"description": "The R11 step that put this row below the one above (null: the first row)."},
+        metadata={
+            "description": "The R11 step that put this row below the one above it in the whole table "
+            "(on the page before, for a page's first row; null: the table's first row)."
+        },
     )
     decided_at_place = fields.Integer(
         allow_none=True, metadata={"description": "For countback: the place whose count decided."}
@@ -49,8 +55,14 @@ class StandingsOut(Answer):
     tournaments = fields.Integer()
     entrants = fields.Integer()
     average_attendance = ExactNumber()
-    total = fields.Integer()
-    standings = fields.List(fields.Nested(RowOut))
+    total = fields.Integer(metadata={"description": "Rows in the whole table, on every page."})
+    page = fields.Integer()
+    per_page = fields.Integer()
+    pages = fields.Integer()
+    standings = fields.List(
+        fields.Nested(RowOut),
+        metadata={"description": "This page's rows, with their ranks in the whole table (R11)."},
+    )
 
 
 CSV_COLUMNS = (
@@ -83,6 +95,9 @@ STANDINGS_EXAMPLE = {
     "entrants": 96,
     "average_attendance": 12,
     "total": 2,
+    "page": 1,
+    "per_page": 50,
+    "pages": 1,
     "standings": [
         {
             "rank": 1,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -34,3 +35,10 @@ def paginate(session: Session, query: Select[Any], request: PageRequest) -> Page
     total = session.scalar(select(func.count()).select_from(query.order_by(None).subquery())) or 0
     items = session.scalars(query.limit(request.per_page).offset((request.page - 1) * request.per_page))
     return Page(list(items), total, request.page, request.per_page)
+
+
+def page_of(items: Sequence[T], request: PageRequest) -> Page[T]:
+    """One page of a list already whole in memory (a ranked table: its rows keep the ranks of the
+    whole), and how many there are in all."""
+    start = (request.page - 1) * request.per_page
+    return Page(list(items[start : start + request.per_page]), len(items), request.page, request.per_page)

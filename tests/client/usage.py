@@ -1,6 +1,6 @@
 """What the league website writes against a client generated from openapi.yaml: read standings
-and a profile, post and correct a report, read a problem. Type-checked with mypy --strict by
-tests/client/test_generated_client.py; never imported by the suite itself."""
+(a page of them) and a profile, post and correct a report, read a problem. Type-checked with
+mypy --strict by tests/client/test_generated_client.py; never imported by the suite itself."""
 
 from __future__ import annotations
 
@@ -28,6 +28,16 @@ def leaders(client: Client, season_id: int, venue_id: int) -> list[tuple[int, st
     if not isinstance(answer, StandingsOut):
         return []
     return [(row.rank, row.player.display_name, row.points) for row in answer.standings]
+
+
+def standings_page(client: Client, season_id: int, venue_id: int, page: int) -> tuple[list[int], int]:
+    """One page of a long table: its rows keep their ranks in the whole; `total` counts them all."""
+    answer = get_standings.sync(
+        season_id=season_id, venue_id=venue_id, client=client, page=page, per_page=500
+    )
+    if not isinstance(answer, StandingsOut):
+        return [], 0
+    return [row.rank for row in answer.standings], answer.total
 
 
 def standings_sheet(client: Client, season_id: int, venue_id: int) -> str:

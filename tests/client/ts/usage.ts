@@ -1,7 +1,7 @@
 // What the league website writes against a TypeScript client generated from openapi.yaml
-// (openapi-typescript, default options; openapi-fetch): read standings, post a report naming
-// only each row's place and player, read a problem. Compiled with `tsc --strict` by
-// tests/client/test_typescript_client.py beside the generated `league.d.ts`.
+// (openapi-typescript, default options; openapi-fetch): read standings (a page of them), post a
+// report naming only each row's place and player, read a problem. Compiled with `tsc --strict`
+// by tests/client/test_typescript_client.py beside the generated `league.d.ts`.
 import createClient from "openapi-fetch";
 import type { components, paths } from "./league";
 
@@ -17,6 +17,15 @@ export function leaders(seasonId: number, venueId: number): Promise<[number, str
     .then(({ data }) =>
       data ? data.standings.map((row): [number, string, number] => [row.rank, row.player.display_name, row.points]) : [],
     );
+}
+
+// One page of a long table: its rows keep their ranks in the whole table; `total` counts them all.
+export function standingsPage(seasonId: number, venueId: number, page: number): Promise<[number[], number]> {
+  return league
+    .GET("/api/v1/seasons/{season_id}/venues/{venue_id}/standings", {
+      params: { path: { season_id: seasonId, venue_id: venueId }, query: { page, per_page: 500 } },
+    })
+    .then(({ data }): [number[], number] => (data ? [data.standings.map((row) => row.rank), data.total] : [[], 0]));
 }
 
 export function reportTonight(hostKey: string, venueId: number, playerIds: number[]): Promise<number | string> {
