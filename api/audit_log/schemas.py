@@ -7,14 +7,18 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate
 
+from api import db
 from api.fields import QueryId, UtcDateTime
 from api.pagination import PageArgs
 from api.schemas import Answer
 from models.actor import ACTOR_ROLES
+from models.infra import clock
+from models.services import wall_clock
 
 
 class DateOrDateTime(fields.String):
-    """`2026-03-04` (midnight UTC, or the next midnight with end_of_day) or an ISO 8601 timestamp."""
+    """`2026-03-04` (midnight on the league's wall clock, R2a, or the next midnight with
+    end_of_day) or an ISO 8601 timestamp (UTC when it gives no offset)."""
 
     def __init__(self, end_of_day: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -28,7 +32,8 @@ class DateOrDateTime(fields.String):
         try:
             if len(text) == 10:
                 day = datetime.fromisoformat(text).date() + timedelta(days=int(self.end_of_day))
-                return datetime.combine(day, time())
+                zone = clock.zone_info(wall_clock.league_zone(db.session()))
+                return datetime.combine(day, time(), tzinfo=zone).astimezone(UTC).replace(tzinfo=None)
             parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
         except ValueError:
             raise ValidationError("Not a valid date or ISO 8601 timestamp.") from None
@@ -42,10 +47,18 @@ class AuditQuery(PageArgs):
     entity_id = QueryId()
     action = fields.String(metadata={"description": "e.g. season.update"})
     actor = fields.String(metadata={"description": "The key name that acted."})
-    since = DateOrDateTime(metadata={"description": "From this date or timestamp (UTC)."})
+    since = DateOrDateTime(
+        metadata={
+            "description": "From this date (its midnight in the league's zone, R2a) or timestamp "
+            "(UTC unless it gives an offset)."
+        }
+    )
     until = DateOrDateTime(
         end_of_day=True,
-        metadata={"description": "Up to and including this date, or before this timestamp (UTC)."},
+        metadata={
+            "description": "Up to and including this date (in the league's zone), or before this "
+            "timestamp (UTC unless it gives an offset)."
+        },
     )
 
 
