@@ -172,7 +172,8 @@ def answer_from_cache() -> Response | None:
     epoch, version = data_version(session)
     query = sorted(request.args.items(multi=True))
     # R2a: the local date in every zone in use, so no answer outlives a venue's midnight.
-    parts = [epoch, version, wall_clock.day_key(session), scope(current_actor()), request.path, query]
+    days = wall_clock.day_key(session, (epoch, version))
+    parts = [epoch, version, days, scope(current_actor()), request.path, query]
     parts.append(request.headers.get("Accept", ""))
     key = hashlib.sha256(json.dumps(parts, separators=(",", ":")).encode()).hexdigest()
     g.cache_key = key

@@ -90,7 +90,8 @@ def compute_lists(session: Session, season: Season, draws: Draws | None = None) 
     # Kept by (epoch, data version, season, day, draws): after a write, a process computes a
     # season's lists once, not once per venue page or player profile.
     settled = tuple(sorted((venue, tuple(players)) for venue, players in draws.items()))
-    key = ("qualifier lists", *data_version(session), season.id, wall_clock.day_key(session), settled)
+    version = data_version(session)
+    key = ("qualifier lists", *version, season.id, wall_clock.day_key(session, version), settled)
     found: list[VenueList] | None = memo.get(key)
     if found is None:
         found = memo[key] = _compute_lists(session, season, draws)

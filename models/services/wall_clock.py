@@ -53,13 +53,13 @@ def for_sanction(session: Session, sanction: Sanction) -> date:
     return at(session, sanction.venue_id)
 
 
-def zones_in_use(session: Session) -> tuple[str, ...]:
+def zones_in_use(session: Session, version: tuple[str, int] | None = None) -> tuple[str, ...]:
     """The league's zone and every venue's own, sorted; kept under the data version a reading
-    session saw (a venue's zone changes only by a write)."""
+    session saw (`version`, when the caller has read it already): a zone changes only by a write."""
     memo: MutableMapping[Any, Any] | None = session.info.get(MEMO)
     if memo is None:
         return _zones_in_use(session)
-    key = ("zones in use", *data_version(session))
+    key = ("zones in use", *(version or data_version(session)))
     found: tuple[str, ...] | None = memo.get(key)
     if found is None:
         found = memo[key] = _zones_in_use(session)
@@ -71,7 +71,8 @@ def _zones_in_use(session: Session) -> tuple[str, ...]:
     return tuple(sorted({league_zone(session), *own}))
 
 
-def day_key(session: Session) -> str:
+def day_key(session: Session, version: tuple[str, int] | None = None) -> str:
     """The local date in every zone in use: it changes at each of their midnights, so an answer
     kept under it is never served on a later local day anywhere (the cache's day key)."""
-    return " ".join(f"{zone}={clock.today_in(zone).isoformat()}" for zone in zones_in_use(session))
+    zones = zones_in_use(session, version)
+    return " ".join(f"{zone}={clock.today_in(zone).isoformat()}" for zone in zones)
