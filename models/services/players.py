@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date
 from typing import Any
 
 from sqlalchemy import insert, select
@@ -28,15 +29,20 @@ from models.services.lookup import require_exists
 from models.services.player_queries import name_index
 
 
-def _normalise(session: Session, data: dict[str, Any], current: Player | None) -> dict[str, Any]:
+def _normalise(
+    session: Session, data: dict[str, Any], current: Player | None, today: date | None = None
+) -> dict[str, Any]:
     """Derive and cross-check fields: email case, membership number vs. date of birth, neither
-    after today (R2a: at the player's home venue, else in the league)."""
+    after today (R2a: `today` where the player is registered, else at their home venue, else in
+    the league)."""
     data = dict(data)
     if data.get("email") is not None:
         data["email"] = normalise_email(data["email"])
     number = data.get("membership_number", current.membership_number if current else None)
     dob = data.get("date_of_birth", current.date_of_birth if current else None)
-    today = wall_clock.at(session, data.get("home_venue_id", current.home_venue_id if current else None))
+    if today is None:
+        home = data.get("home_venue_id", current.home_venue_id if current else None)
+        today = wall_clock.at(session, home)
     if data.get("date_of_birth") is not None:
         problem = date_of_birth_problem(data["date_of_birth"], today)
         if problem is not None:
@@ -97,14 +103,17 @@ def create_player(
 
 
 def register_players(
-    session: Session, actor: Actor, news: Sequence[tuple[dict[str, Any], str | None]]
+    session: Session,
+    actor: Actor,
+    news: Sequence[tuple[dict[str, Any], str | None]],
+    today: date | None = None,
 ) -> list[tuple[Player, list[Notice]]]:
     """Register players, each with the path that named it (for its notice), in one statement:
     a report may register thousands. Each gets a notice naming the players its name closely
     matches, those registered before it here included (R5)."""
     if not news:
         return []  # (an INSERT given no rows would try to store one of defaults)
-    prepared = [_normalise(session, data, None) for data, _path in news]
+    prepared = [_normalise(session, data, None, today) for data, _path in news]
     _refuse_taken(session, prepared, None)
     for data in prepared:
         if not data.get("display_name"):

@@ -69,7 +69,8 @@ def _scored_results(
     news = [
         (entrant.new, f"results.{index}") for index, entrant in enumerate(checked.entrants) if entrant.new
     ]
-    registered = iter(register_players(session, actor, news))
+    # R2a: a new player's date of birth was checked on the venue's today; so it is again here.
+    registered = iter(register_players(session, actor, news, wall_clock.at_venue(session, checked.venue)))
     results = []
     for row, entrant, points in zip(checked.rows, checked.entrants, earned, strict=True):
         player = entrant.player
