@@ -1,6 +1,6 @@
 """The one clock of the service (R2a). Only this module reads the time: the instant (UTC, for
 timestamps) and the date on a wall clock in a named zone (for the rules' dates). Which zone a
-venue or the league is in is a service matter (models/services/today.py); tests freeze time here.
+venue or the league is in is a service matter (models/services/wall_clock.py); tests freeze time here.
 
 Zones are IANA names (`America/Chicago`), read from the zone database the `tzdata` package ships,
 so a machine without system zone data knows them too. `LEAGUE_TIMEZONE` in the environment names

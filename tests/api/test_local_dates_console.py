@@ -1,0 +1,145 @@
+"""Local dates in the web console (R2a): the door list page shows the venue's tonight, the report
+forms are dated the venue's today, and stored instants (audit entries, a publication) are shown
+on the league's wall clock with its zone's abbreviation (CST in winter, CDT in summer). The clock
+is frozen in every test (instants written in UTC, local dates and times by hand)."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+import time_machine
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.builders import sanctioned
+from tests.support.league import League
+from tests.support.local_dates import AUCKLAND, CHICAGO, SEASONS, HostFor, LocalLeague, ok, utc
+
+SIGN_IN = "/console/sign-in"
+
+
+def text_of(response: Any) -> str:
+    """A page's visible words, one space apart (a 200 page)."""
+    assert response.status_code == 200, response.status_code
+    page = response.get_data(as_text=True)
+    page = page[page.find("<main>") :] if "<main>" in page else page
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+
+
+def signed_in(app: Flask, key: str | None) -> FlaskClient:
+    """A browser of its own (cookie jar) signed in with the key; sign in inside the test's travel."""
+    browser = app.test_client()
+    page = browser.get(SIGN_IN).get_data(as_text=True)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]*)"', page)
+    assert token is not None and key is not None
+    answer = browser.post(SIGN_IN, data={"key": key, "csrf_token": html.unescape(token.group(1))})
+    assert answer.status_code == 302, answer.get_data(as_text=True)
+    return browser
+
+
+def date_field(response: Any) -> str:
+    """The value a page's `date` input is given."""
+    assert response.status_code == 200, response.status_code
+    (tag,) = re.findall(r'<input[^>]*\bname="date"[^>]*>', response.get_data(as_text=True))
+    found = re.search(r'\bvalue="([^"]*)"', tag)
+    assert found is not None, tag
+    return found.group(1)
+
+
+def test_the_console_door_list_shows_the_venues_tonight_r2a_r16(
+    app: Flask, league: League, host_for: HostFor
+) -> None:
+    """R2a with R16: at 11:59 pm on Tuesday 1 December in Chicago (the league; 05:59 on Wednesday
+    in UTC) the league's venue's door list page is Tuesday's, with the player suspended through
+    Tuesday on it; the Auckland venue's is already Wednesday's (4:59 pm there), without him. At
+    00:01 on Wednesday in Chicago the league's venue's page is Wednesday's, and he is off it."""
+    with time_machine.travel(utc("2026-12-02T05:59"), tick=False) as clock:
+        town = LocalLeague(league, host_for, CHICAGO, "2026-11-01", "2026-12-31")
+        chicago, auckland = town.venue(), town.venue(AUCKLAND)
+        (sam,) = town.players(1, display_name="Sam Barred")
+        sanctioned(town.office, sam, first_day="2026-11-17", last_day="2026-12-01")
+        browser = signed_in(app, town.office.key)
+        tonight = text_of(browser.get(f"/console/venues/{chicago}/door-list"))
+        assert ", 1 December 2026 These players may not play here tonight" in tonight, tonight
+        assert "Sam Barred suspension (fighting) 1 December 2026" in tonight, tonight
+        there = text_of(browser.get(f"/console/venues/{auckland}/door-list"))
+        assert ", 2 December 2026 These players" in there and "Nobody is barred tonight." in there, there
+        clock.move_to(utc("2026-12-02T06:01"))
+        wednesday = text_of(browser.get(f"/console/venues/{chicago}/door-list"))
+        assert ", 2 December 2026 These players" in wednesday and "Sam Barred" not in wednesday, wednesday
+
+
+def test_the_console_report_forms_are_dated_the_venues_today_r2a_r2(
+    app: Flask, league: League, host_for: HostFor
+) -> None:
+    """R2a with R2: at 9:30 pm on Tuesday 1 December in Chicago (the league; Wednesday in UTC and
+    in Auckland) the spreadsheet form and the typed-rows form of the league's venue are dated
+    Tuesday (a Wednesday would be the future there), the Auckland venue's Wednesday."""
+    with time_machine.travel(utc("2026-12-02T03:30"), tick=False):
+        town = LocalLeague(league, host_for, CHICAGO, "2026-11-01", "2026-12-31")
+        chicago, auckland = town.venue(), town.venue(AUCKLAND)
+        browser = signed_in(app, town.host_for(chicago, auckland, name="Host: both").key)
+        for venue, day in ((chicago, "2026-12-01"), (auckland, "2026-12-02")):
+            for form in ("report", "rows"):
+                assert date_field(browser.get(f"/console/venues/{venue}/{form}")) == day, (venue, form)
+
+
+def test_the_console_shows_audit_times_on_the_leagues_clock_r2a_r18(
+    app: Flask, league: League, host_for: HostFor
+) -> None:
+    """R2a with R18: changes made at 02:30 UTC on 1 July and on 2 December are shown on the audit
+    page as the league's wall clock showed them, with its abbreviation: 30 June 21:30 CDT, 1
+    December 21:30 CST (never as UTC)."""
+    with time_machine.travel(utc("2026-07-01T02:30"), tick=False) as clock:
+        town = LocalLeague(league, host_for, CHICAGO, "2026-06-01", "2026-12-31")
+        venue = town.venue()
+        ok(town.office.patch(f"/api/v1/venues/{venue}", json={"name": "Summer Name"}))
+        clock.move_to(utc("2026-12-02T03:30"))
+        ok(town.office.patch(f"/api/v1/venues/{venue}", json={"name": "Winter Name"}))
+        page = text_of(signed_in(app, town.office.key).get("/console/audit?action=venue.update"))
+        assert "2026-12-01 21:30 CST" in page and "2026-06-30 21:30 CDT" in page, page
+        assert "UTC" not in page and "2026-12-02 03:30" not in page, page
+
+
+def test_the_console_shows_a_publication_on_the_leagues_clock_r2a_r12(
+    app: Flask, league: League, host_for: HostFor
+) -> None:
+    """R2a with R12: a season ending on Sunday 1 November (Chicago falls back that night): its
+    qualifiers page says it is provisional at 11:59 pm CST that day; published at 00:01 CST on the
+    2nd, the page says when in the league's zone, with CST (not CDT, not UTC)."""
+    with time_machine.travel(utc("2026-10-21T12:00"), tick=False) as clock:
+        town = LocalLeague(league, host_for, CHICAGO, "2026-10-01", "2026-11-01")
+        venue = town.venue()
+        assert town.report(venue, "2026-10-20", town.players(5)).status_code == 201
+        page = f"/console/seasons/{town.season_id}/qualifiers"
+        clock.move_to(utc("2026-11-02T05:59"))
+        provisional = text_of(signed_in(app, town.office.key).get(page))
+        assert "Provisional: the season runs to 1 November 2026." in provisional, provisional
+        clock.move_to(utc("2026-11-02T06:01"))
+        publish = f"{SEASONS}/{town.season_id}/qualifiers/publish"
+        ok(town.office.post(publish, json={"settlements": []}), 201)
+        published = text_of(signed_in(app, town.office.key).get(page))
+        assert "Published on 2 November 2026, 00:01 CST." in published, published
+
+
+def test_the_console_standings_follow_the_season_running_at_the_venue_r2a_r2_r11(
+    app: Flask, league: League, host_for: HostFor
+) -> None:
+    """R2a with R2, R11: a season ending on Sunday 1 November. At 11:59 pm CST that day (05:59 on
+    the 2nd in UTC) it still runs at the league's venue, whose standings page shows it as of 1
+    November; at the Auckland venue (already the 2nd there) no season runs. At 00:01 CST on the 2nd
+    none runs at the league's venue either."""
+    with time_machine.travel(utc("2026-10-21T12:00"), tick=False) as clock:
+        town = LocalLeague(league, host_for, CHICAGO, "2026-10-01", "2026-11-01")
+        chicago, auckland = town.venue(), town.venue(AUCKLAND)
+        assert town.report(chicago, "2026-10-20", town.players(3)).status_code == 201
+        clock.move_to(utc("2026-11-02T05:59"))
+        browser = signed_in(app, town.office.key)
+        running = text_of(browser.get(f"/console/venues/{chicago}/standings"))
+        assert "· 1 tournament · as of 1 November 2026" in running, running
+        over = text_of(browser.get(f"/console/venues/{auckland}/standings"))
+        assert "No season covers" in over and "today." in over, over
+        clock.move_to(utc("2026-11-02T06:01"))
+        assert "No season covers" in text_of(browser.get(f"/console/venues/{chicago}/standings"))
