@@ -20,7 +20,8 @@ Entrant = int | tuple[int, str]
 
 
 def utc_today() -> date:
-    """The service's today (UTC, models/infra/clock.py)."""
+    """Today in a league on UTC: the tests' league, unless a test sets a zone (R2a; a test that
+    does reckons its dates itself, as tests/support/local_dates.py does)."""
     return datetime.now(UTC).date()
 
 
