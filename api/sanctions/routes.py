@@ -24,11 +24,13 @@ from api.sanctions.schemas import (
     LiftIn,
     PlayerDisciplineOut,
     SanctionIn,
+    SanctionIssued,
     SanctionOut,
     SanctionQuery,
 )
 from models.entities import Player, Sanction
 from models.infra.clock import today
+from models.rules.notices import Notice
 from models.services.lookup import get_or_raise
 from models.services.paging import Page
 from models.services.sanction_queries import (
@@ -74,15 +76,25 @@ class SanctionsViews(MethodView):
             "reason": "Shoved another player at the Crown.",
         },
     )
-    @blp.response(201, SanctionOut)
-    def post(self, data: dict[str, Any]) -> Sanction:
+    @blp.response(201, SanctionIssued)
+    def post(self, data: dict[str, Any]) -> dict[str, Any]:
         """Record a sanction (R15): the office any kind; a host a venue_ban of their own venue
 
         A suspension lasts at least the league's minimum (league settings) or is permanent
-        (no last_day); both the first and the last day are days of the sanction.
+        (no last_day); both the first and the last day are days of the sanction and count toward
+        its length (14 days from 1 December: 14 December or later). Recorded after the fact, it
+        undoes no stored result: `warnings` names the player's reports inside it (R16).
         """
         data.pop("permanent", None)
-        return issue_sanction(db.session(), current_actor(), data)
+        return _issued(*issue_sanction(db.session(), current_actor(), data))
+
+
+def _issued(sanction: Sanction, notices: list[Notice]) -> dict[str, Any]:
+    """SanctionIssued: the sanction as SanctionOut reads it, and its warnings (R16)."""
+    return {**{name: getattr(sanction, name) for name in SANCTION_FIELDS}, "warnings": notices}
+
+
+SANCTION_FIELDS = tuple(SanctionOut().fields)
 
 
 @blp.route("/sanctions/<id:sanction_id>")
