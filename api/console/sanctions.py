@@ -69,7 +69,9 @@ def player_sanctions(player_id: int) -> Any:
             status = 400
         else:
             try:
-                issued = issue_sanction(session, actor, SANCTION_IN.load(_sanction_body(player, form)))
+                issued, notices = issue_sanction(
+                    session, actor, SANCTION_IN.load(_sanction_body(player, form))
+                )
             except ValidationError as invalid:
                 problems, status = flatten_messages(invalid.messages), 422
             except LeagueError as refusal:
@@ -77,6 +79,8 @@ def player_sanctions(player_id: int) -> Any:
             else:
                 kind = issued.kind.replace("_", " ")
                 flash(f"Issued: sanction {issued.id}, a {kind} of {player.display_name}.")
+                for notice in notices:  # R16: the stored results inside it, which stand
+                    flash(notice.message)
                 return redirect(url_for("console.player_sanctions", player_id=player.id))
     listed = list_sanctions(session, actor, SanctionFilters(player_id=player.id), PageRequest(1, 100)).items
     return page(

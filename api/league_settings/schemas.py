@@ -15,11 +15,18 @@ from models.rules.framing import frame_ancestors
 class LeagueSettingsPatch(Schema):
     min_suspension_days = StrictInt(
         validate=validate.Range(min=0, max=3650),
-        metadata={"description": "R15: a suspension's last day is at least this many days after its first."},
+        metadata={
+            "description": "R15: a suspension lasts at least this many days, counting the first and "
+            "the last (14: from 1 December, 14 December or later)."
+        },
     )
     min_outside_alcohol_months = StrictInt(
         validate=validate.Range(min=0, max=120),
-        metadata={"description": "R15: the same minimum, in months, for an outside_alcohol suspension."},
+        metadata={
+            "description": "R15: the same minimum, in months, for an outside_alcohol suspension, "
+            "counting the first and the last day (6: from 1 December, 31 May or later; from 31 "
+            "August, the last day of February)."
+        },
     )
     max_entrants = StrictInt(
         validate=validate.Range(min=LEAST_MAX_ENTRANTS, max=MOST_MAX_ENTRANTS),

@@ -24,10 +24,12 @@ from api.sanctions.schemas import (
     LiftIn,
     PlayerDisciplineOut,
     SanctionIn,
+    SanctionIssued,
     SanctionOut,
     SanctionQuery,
 )
 from models.entities import Player, Sanction
+from models.rules.notices import Notice
 from models.services import wall_clock
 from models.services.lookup import get_or_raise
 from models.services.paging import Page
@@ -74,15 +76,28 @@ class SanctionsViews(MethodView):
             "reason": "Shoved another player at the Crown.",
         },
     )
-    @blp.response(201, SanctionOut)
-    def post(self, data: dict[str, Any]) -> Sanction:
+    @blp.response(201, SanctionIssued)
+    def post(self, data: dict[str, Any]) -> Issued:
         """Record a sanction (R15): the office any kind; a host a venue_ban of their own venue
 
         A suspension lasts at least the league's minimum (league settings) or is permanent
-        (no last_day); both the first and the last day are days of the sanction.
+        (no last_day); both the first and the last day are days of the sanction and count toward
+        its length (14 days from 1 December: 14 December or later). Recorded after the fact, it
+        undoes no stored result: `warnings` names the player's reports inside it (R16).
         """
         data.pop("permanent", None)
-        return issue_sanction(db.session(), current_actor(), data)
+        return Issued(*issue_sanction(db.session(), current_actor(), data))
+
+
+class Issued:
+    """SanctionIssued: the sanction as SanctionOut reads it, and its warnings (R16)."""
+
+    def __init__(self, sanction: Sanction, warnings: list[Notice]) -> None:
+        self.sanction = sanction
+        self.warnings = warnings
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.sanction, name)
 
 
 @blp.route("/sanctions/<id:sanction_id>")

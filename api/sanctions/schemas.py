@@ -9,9 +9,9 @@ from marshmallow import Schema, ValidationError, fields, pre_load, validate, val
 from api import db
 from api.fields import Day, Id, QueryId, StrictBool, Text, UtcDateTime
 from api.pagination import PageArgs
-from api.schemas import Answer, PlayerRef
+from api.schemas import Answer, PlayerRef, WarningOut
 from models.actor import ACTOR_ROLES
-from models.entities import Sanction
+from models.entities import TOURNAMENT_KINDS, Sanction
 from models.rules.discipline import CATEGORIES, KINDS
 from models.services import wall_clock
 
@@ -55,6 +55,7 @@ class LiftIn(Schema):
 
 
 def _runs_today(sanction: Sanction) -> bool:
+    sanction = getattr(sanction, "sanction", sanction)  # a sanction just issued, with its warnings
     return sanction.active_on(wall_clock.for_sanction(db.session(), sanction))
 
 
@@ -86,6 +87,39 @@ class SanctionOut(Answer):
     lifted_on = Day(allow_none=True, metadata={"description": "From this day on it no longer runs."})
     lifted_by = fields.String(allow_none=True)
     lift_reason = fields.String(allow_none=True)
+
+
+class StoredReportRef(Answer):
+    """A stored report a warning names: what identifies it."""
+
+    id = fields.Integer()
+    venue_id = fields.Integer()
+    date = Day()
+    session = fields.Integer()
+    kind = fields.String(validate=validate.OneOf(TOURNAMENT_KINDS))
+
+
+class SanctionWarningOut(WarningOut):
+    """A warning of a sanction recorded: `results_stand` (R16) names the stored live reports of
+    the player that fall inside it (a suspension: at any venue; a ban: at its venue)."""
+
+    reports = fields.List(
+        fields.Nested(StoredReportRef),
+        metadata={"description": "The stored reports it is about, by date (R16: their results stand)."},
+    )
+
+
+class SanctionIssued(SanctionOut):
+    """A sanction just recorded, with what the office should know (R16)."""
+
+    warnings = fields.List(
+        fields.Nested(SanctionWarningOut),
+        metadata={
+            "description": "R16: a sanction recorded after the fact undoes no stored result: the "
+            "reports of the player that fall inside it are named (code results_stand); their "
+            "results stand."
+        },
+    )
 
 
 class SanctionQuery(PageArgs):

@@ -89,15 +89,95 @@ def add_months(day: date, months: int) -> date:
     return date(year, month, min(day.day, calendar.monthrange(year, month)[1]))
 
 
-def earliest_last_day(terms: Terms, minimums: Minimums) -> date | None:
-    """R15: the earliest last day a suspension may have (None where no minimum applies): at least
-    the minimum days after the first day, or for outside alcohol the minimum months after."""
+def last_of_days(first_day: date, days: int) -> date:
+    """R15: the last day of a period of `days` days from `first_day`, both counted (14 days from
+    1 December end on 14 December); no shorter than the first day itself (0 days as 1)."""
+    return first_day + timedelta(days=max(days, 1) - 1)
+
+
+def last_of_months(first_day: date, months: int) -> date:
+    """R15: the last day of a period of `months` months from `first_day`, both counted: the day
+    before the same day of the month `months` later (1 December + 6 months: 31 May), or, when that
+    month has no such day, its last day (31 August + 6 months: 28 or 29 February); no shorter than
+    the first day itself (0 months as the one day)."""
+    if months <= 0:
+        return first_day
+    month_index = first_day.month - 1 + months
+    year, month = first_day.year + month_index // 12, month_index % 12 + 1
+    month_days = calendar.monthrange(year, month)[1]
+    if first_day.day > month_days:
+        return date(year, month, month_days)
+    return date(year, month, first_day.day) - timedelta(days=1)
+
+
+@dataclass(frozen=True)
+class Minimum:
+    """R15: the shortest a suspension may be (`length` days or months, by the league settings)
+    and the earliest last day it gives from the suspension's first day."""
+
+    length: int
+    unit: str  # "day" or "month"
+    earliest: date
+
+
+def minimum_of(terms: Terms, minimums: Minimums) -> Minimum | None:
+    """R15: the minimum that binds a suspension (None where no minimum applies): the league's
+    minimum days, and for outside alcohol its minimum months too, the longer of the two."""
     if terms.kind != SanctionKind.SUSPENSION:
         return None
-    by_days = terms.first_day + timedelta(days=minimums.suspension_days)
-    if terms.category == SanctionCategory.OUTSIDE_ALCOHOL:
-        return max(by_days, add_months(terms.first_day, minimums.outside_alcohol_months))
-    return by_days
+    by_days = Minimum(
+        minimums.suspension_days, "day", last_of_days(terms.first_day, minimums.suspension_days)
+    )
+    if terms.category != SanctionCategory.OUTSIDE_ALCOHOL:
+        return by_days
+    months = minimums.outside_alcohol_months
+    by_months = Minimum(months, "month", last_of_months(terms.first_day, months))
+    return by_days if by_days.earliest > by_months.earliest else by_months
+
+
+def earliest_last_day(terms: Terms, minimums: Minimums) -> date | None:
+    """R15: the earliest last day a suspension may have (None where no minimum applies). The first
+    and the last day both count toward its length: with a minimum of N days, the first day plus
+    N - 1 days; of M months, the day before the same day of the month M months later."""
+    minimum = minimum_of(terms, minimums)
+    return None if minimum is None else minimum.earliest
+
+
+MONTH_NAMES = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+
+
+def day_month(day: date, with_year: bool = False) -> str:
+    """A day as people write it: "1 December", or "1 December 2026" with the year (in English
+    whatever the machine's locale)."""
+    said = f"{day.day} {MONTH_NAMES[day.month - 1]}"
+    return f"{said} {day.year}" if with_year else said
+
+
+def minimum_message(terms: Terms, minimum: Minimum) -> str:
+    """R15: why a last day is too early, in the league's words: "at least 14 days, counting the
+    first and the last: from 1 December, 14 December or later" (the years are said when the
+    earliest last day falls in another year than the first day)."""
+    unit = minimum.unit if minimum.length == 1 else f"{minimum.unit}s"
+    other_year = minimum.earliest.year != terms.first_day.year
+    what = "A suspension for outside alcohol" if minimum.unit == "month" else "A suspension"
+    return (
+        f"{what} lasts at least {minimum.length} {unit}, counting the first and the last: from "
+        f"{day_month(terms.first_day, other_year)}, {day_month(minimum.earliest, other_year)} or "
+        "later; or it is permanent (no last_day)."
+    )
 
 
 def terms_problems(terms: Terms, minimums: Minimums) -> list[Problem]:
@@ -116,23 +196,9 @@ def terms_problems(terms: Terms, minimums: Minimums) -> list[Problem]:
     if terms.last_day is not None and terms.last_day < terms.first_day:
         problems.append(Problem("last_day", "The last day cannot come before the first day.", "R15"))
         return problems
-    earliest = earliest_last_day(terms, minimums)
-    if earliest is not None and terms.last_day is not None and terms.last_day < earliest:
-        if terms.category == SanctionCategory.OUTSIDE_ALCOHOL:
-            minimum = (
-                f"{minimums.outside_alcohol_months} months for outside alcohol"
-                f" (and at least {minimums.suspension_days} days)"
-            )
-        else:
-            minimum = f"{minimums.suspension_days} days"
-        problems.append(
-            Problem(
-                "last_day",
-                f"A suspension lasts at least {minimum}: from {terms.first_day.isoformat()} its last "
-                f"day is {earliest.isoformat()} or later, or it is permanent (no last_day).",
-                "R15",
-            )
-        )
+    minimum = minimum_of(terms, minimums)
+    if minimum is not None and terms.last_day is not None and terms.last_day < minimum.earliest:
+        problems.append(Problem("last_day", minimum_message(terms, minimum), "R15"))
     return problems
 
 
@@ -165,6 +231,16 @@ def barred_rows(
         if player_id is not None
         for sanction_id, terms in sorted(by_player.get(player_id, []))
     ]
+
+
+def split_kept(barred: list[Barred], stored: Iterable[int]) -> tuple[list[Barred], list[Barred]]:
+    """R16, a correction: it is refused only for the players it adds to the report. A barred row
+    whose player the stored report already held keeps its row (with a warning), whatever the
+    correction changes (its date or venue too); the others are refused. Returns (refused, kept)."""
+    held = set(stored)
+    refused = [b for b in barred if b.player_id not in held]
+    kept = [b for b in barred if b.player_id in held]
+    return refused, kept
 
 
 def sanction_override(

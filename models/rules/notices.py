@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date
 from enum import StrEnum
+
+from models.rules.discipline import SanctionKind
 
 
 class NoticeCode(StrEnum):
@@ -16,6 +19,8 @@ class NoticeCode(StrEnum):
     EXISTING_PLAYER = "existing_player"
     MERGED_PLAYER = "merged_player"
     SANCTION_OVERRIDDEN = "sanction_overridden"
+    SANCTIONED_PLAYER_KEPT = "sanctioned_player_kept"
+    RESULTS_STAND = "results_stand"
     AGE_UNVERIFIED = "age_unverified"
     MATCHES_REPORT = "matches_report"
     IGNORED_COLUMNS = "ignored_columns"
@@ -25,11 +30,24 @@ NOTICE_CODES = tuple(code.value for code in NoticeCode)
 
 
 @dataclass(frozen=True)
+class ReportRef:
+    """A stored report as a notice names it: what identifies it (its venue, date and session)."""
+
+    id: int
+    venue_id: int
+    date: date
+    session: int
+    kind: str
+
+
+@dataclass(frozen=True)
 class Notice:
     code: NoticeCode
     message: str
     player_ids: tuple[int, ...]
     rule: str | None = None
+    # The stored reports it is about (a sanction recorded late: the results inside it, R16).
+    reports: tuple[ReportRef, ...] = ()
 
 
 def _at(path: str | None) -> str:
@@ -83,6 +101,45 @@ def sanction_overridden(row: int, player_id: int, sanction_id: int) -> Notice:
         f"results.{row}: player {player_id} is under sanction {sanction_id}; the office overrode it (R16).",
         (player_id,),
         "R16",
+    )
+
+
+def sanctioned_player_kept(row: int, player_id: int, sanction_id: int) -> Notice:
+    """R16: a correction kept the row of a player the stored report already held, though a
+    sanction (recorded after the fact) bars them that day: a correction is refused only for the
+    players it adds."""
+    return Notice(
+        NoticeCode.SANCTIONED_PLAYER_KEPT,
+        f"results.{row}: player {player_id} is under sanction {sanction_id} on this report's date, "
+        "but was already in the stored report: their row stands (R16).",
+        (player_id,),
+        "R16",
+    )
+
+
+# A notice of results inside a late sanction lists this many reports in its message at most (its
+# `reports` lists them all).
+REPORTS_LISTED = 10
+
+
+def results_stand(kind: str, player_id: int, reports: Sequence[ReportRef]) -> Notice:
+    """R16: a sanction recorded after the fact covers stored live results of its player (a
+    suspension: at any venue; a ban: at its venue); they stand, and the office is told which."""
+    what = "suspension" if kind == SanctionKind.SUSPENSION else "venue ban"
+    count = "1 stored result falls" if len(reports) == 1 else f"{len(reports)} stored results fall"
+    listed = "; ".join(
+        f"report {r.id} (venue {r.venue_id}, {r.date.isoformat()}, session {r.session})"
+        for r in reports[:REPORTS_LISTED]
+    )
+    more = f"; and {len(reports) - REPORTS_LISTED} more" if len(reports) > REPORTS_LISTED else ""
+    stand = "it stands" if len(reports) == 1 else "they stand"
+    return Notice(
+        NoticeCode.RESULTS_STAND,
+        f"R16: {count} inside this {what}; {stand} (player {player_id}, standings unchanged): "
+        f"{listed}{more}.",
+        (player_id,),
+        "R16",
+        tuple(reports),
     )
 
 

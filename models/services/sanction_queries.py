@@ -1,5 +1,5 @@
-"""Looking sanctions up (R15, R16): who sees which, a player's history, the door list of a venue
-and the sanctions that bar a report's players."""
+"""Looking sanctions up (R15, R16): who sees which, a player's history, the door list of a venue,
+the sanctions that bar a report's players, and the stored results a sanction recorded late covers."""
 
 from __future__ import annotations
 
@@ -15,8 +15,10 @@ from models.actor import Actor
 from models.entities.discipline import Sanction
 from models.entities.league import Venue
 from models.entities.players import Player
+from models.entities.tournaments import Result, Tournament
 from models.errors import NotFound
-from models.rules.discipline import BARRING_KINDS, SanctionKind, add_months
+from models.rules.discipline import BARRING_KINDS, SanctionKind, Terms, add_months
+from models.rules.notices import ReportRef
 from models.services import wall_clock
 from models.services.access import require_venue
 from models.services.lookup import get_or_raise
@@ -213,3 +215,22 @@ def barring_sanctions(session: Session, player_ids: Sequence[int]) -> list[Sanct
             .order_by(Sanction.id)
         )
     )
+
+
+def results_inside(session: Session, player_id: int, terms: Terms) -> list[ReportRef]:
+    """R16: the live reports (any kind) holding a result of the player on a day the sanction
+    bars: a suspension's at every venue, a ban's at its venue; from its first day to its last (a
+    permanent one: every day since), by date. Reminders and warnings bar no one: none."""
+    if terms.kind not in BARRING_KINDS:
+        return []
+    query = (
+        select(Tournament.id, Tournament.venue_id, Tournament.date, Tournament.session, Tournament.kind)
+        .join(Result, Result.tournament_id == Tournament.id)
+        .where(Result.player_id == player_id, Tournament.live, Tournament.date >= terms.first_day)
+        .order_by(Tournament.date, Tournament.venue_id, Tournament.session, Tournament.id)
+    )
+    if terms.last_day is not None:
+        query = query.where(Tournament.date <= terms.last_day)
+    if terms.kind == SanctionKind.VENUE_BAN:
+        query = query.where(Tournament.venue_id == terms.venue_id)
+    return [ReportRef(*row) for row in session.execute(query)]

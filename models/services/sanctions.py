@@ -13,10 +13,11 @@ from models.entities.discipline import Sanction
 from models.errors import Conflict, Forbidden, Problem
 from models.infra.clock import utcnow
 from models.rules.discipline import SanctionKind
+from models.rules.notices import Notice, results_stand
 from models.services import wall_clock
 from models.services.audit import record, snapshot
 from models.services.sanction_checks import check_sanction
-from models.services.sanction_queries import no_such_sanction, sees_sanction
+from models.services.sanction_queries import no_such_sanction, results_inside, sees_sanction
 
 
 def may_issue(actor: Actor, kind: str, venue_id: int | None) -> None:
@@ -31,9 +32,12 @@ def may_issue(actor: Actor, kind: str, venue_id: int | None) -> None:
         )
 
 
-def issue_sanction(session: Session, actor: Actor, data: dict[str, Any]) -> Sanction:
+def issue_sanction(session: Session, actor: Actor, data: dict[str, Any]) -> tuple[Sanction, list[Notice]]:
     """R15: record a reminder, warning, suspension or venue ban. The first day defaults to today;
-    no last day is permanent. A suspension lasts at least the league's minimum."""
+    no last day is permanent. A suspension lasts at least the league's minimum, counting both days.
+
+    R16: a sanction recorded after the fact undoes no stored result: they stand, and the notices
+    (`results_stand`) name the live reports of the player that fall inside it."""
     may_issue(actor, data["kind"], data.get("venue_id"))
     terms = check_sanction(session, data)
     sanction = Sanction(
@@ -59,7 +63,8 @@ def issue_sanction(session: Session, actor: Actor, data: dict[str, Any]) -> Sanc
         after=snapshot(sanction),
         reason=sanction.reason,
     )
-    return sanction
+    inside = results_inside(session, sanction.player_id, sanction.terms)
+    return sanction, [results_stand(sanction.kind, sanction.player_id, inside)] if inside else []
 
 
 def may_lift(actor: Actor, sanction: Sanction) -> None:

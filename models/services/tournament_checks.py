@@ -18,7 +18,7 @@ from models.entities.players import Player
 from models.entities.tournaments import Result, Tournament
 from models.errors import Problem, refuse
 from models.rules.charts import band_for_entrants
-from models.rules.discipline import Barred, barred_rows, sanction_override
+from models.rules.discipline import Barred, barred_rows, sanction_override, split_kept
 from models.rules.drafts import ReportDraft, ResultDraft
 from models.rules.identification import (
     NameMatches,
@@ -30,7 +30,7 @@ from models.rules.identification import (
     wanted,
 )
 from models.rules.identification import by_name as identify_by_name
-from models.rules.notices import Notice, merged_player, sanction_overridden
+from models.rules.notices import Notice, merged_player, sanction_overridden, sanctioned_player_kept
 from models.rules.reports import (
     TournamentKind,
     finishing_order_problems,
@@ -68,9 +68,12 @@ class CheckedReport:
     override_reason: str | None = None
 
 
-def check_report(session: Session, actor: Actor, report: ReportDraft) -> CheckedReport:
-    """Every check of a report; refuses it whole, naming every problem, or returns who it names."""
-    problems, checked = _gather(session, actor, report, frozenset(), True)
+def check_report(
+    session: Session, actor: Actor, report: ReportDraft, stored: Tournament | None = None
+) -> CheckedReport:
+    """Every check of a report; refuses it whole, naming every problem, or returns who it names.
+    A correction passes the `stored` report it replaces (R16 refuses only the players it adds)."""
+    problems, checked = _gather(session, actor, report, frozenset(), True, stored)
     refuse("The report is refused whole", problems)
     assert checked is not None
     return checked
@@ -96,6 +99,7 @@ def _gather(
     report: ReportDraft,
     unreadable: frozenset[int],
     places_readable: bool,
+    stored: Tournament | None = None,
 ) -> tuple[list[Problem], CheckedReport | None]:
     problems: list[Problem] = []
     venue = session.get(Venue, report["venue_id"])
@@ -129,11 +133,11 @@ def _gather(
         notices += age_notices
     overridden: list[Barred] = []
     if venue is not None:
-        barred = barred_entrants(session, entrants, venue.id, report["date"])
-        overridden, sanction_problems = sanction_override(
-            actor.is_office, barred, report.get("override_reason")
+        overridden, sanction_problems, kept = sanction_checks(
+            session, actor, report, venue.id, entrants, stored
         )
         problems += sanction_problems
+        notices += kept
     if problems or venue is None or season is None:
         return problems, None
     notices += [sanction_overridden(b.row, b.player_id, b.sanction_id) for b in overridden]
@@ -154,12 +158,37 @@ def too_many_entrants(session: Session, entrants: int) -> list[Problem]:
     return [Problem("results", message)]
 
 
-def barred_entrants(session: Session, entrants: list[Entrant], venue_id: int, day: date) -> list[Barred]:
-    """R16: the rows whose player is suspended, or banned at the venue, on the day. One query for
-    the whole report, whatever its size (new players have no sanctions)."""
+def sanction_checks(
+    session: Session,
+    actor: Actor,
+    report: ReportDraft,
+    venue_id: int,
+    entrants: list[Entrant],
+    stored: Tournament | None,
+) -> tuple[list[Barred], list[Problem], list[Notice]]:
+    """R16: the rows whose player is suspended, or banned at the venue, on the day refuse the
+    report, unless the office overrides with a reason. A correction is refused only for the
+    players it adds: a row of a player the `stored` report already held keeps its row, with a
+    notice. One query for the whole report,
+    whatever its size (new players have no sanctions). Returns (overridden, problems, notices)."""
     player_ids = [e.player.id if e.player is not None else None for e in entrants]
-    sanctions = barring_sanctions(session, [pid for pid in player_ids if pid is not None])
-    return barred_rows(player_ids, [(s.id, s.player_id, s.terms) for s in sanctions], venue_id, day)
+    held = stored_players(session, stored)
+    sanctions = [
+        (s.id, s.player_id, s.terms) for s in barring_sanctions(session, [p for p in player_ids if p])
+    ]
+    barred, kept = split_kept(barred_rows(player_ids, sanctions, venue_id, report["date"]), held)
+    overridden, problems = sanction_override(actor.is_office, barred, report.get("override_reason"))
+    return overridden, problems, [sanctioned_player_kept(b.row, b.player_id, b.sanction_id) for b in kept]
+
+
+def stored_players(session: Session, stored: Tournament | None) -> list[int]:
+    """R16, R17: the players of a stored report (none without one), each as the final survivor of
+    its merges, as a correction's rows name them."""
+    if stored is None:
+        return []
+    ids = [result.player_id for result in stored.results]
+    survivors = final_survivors(session, ids)
+    return [survivors.get(player_id, player_id) for player_id in ids]
 
 
 def players_by_name(

@@ -385,7 +385,8 @@ def correct_report(
     refuse_stale(tournament, expected_version)
     read_version = tournament.version
     report = _with_stored(tournament, report)
-    checked = check_report(session, actor, report)
+    # R16: refused only for the players the correction adds to the stored report.
+    checked = check_report(session, actor, report, tournament)
     if not actor.is_office and report["date"] != tournament.date:
         # A host may move a report only to a date that is itself still in the window.
         _within_window(

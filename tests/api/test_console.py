@@ -276,7 +276,7 @@ def test_the_office_finds_a_player_issues_a_sanction_and_lifts_it_r15_r18(app: F
     short = office.post(
         f"/console/players/{eli}/sanctions", data={**fields, "last_day": iso(utc_today() + timedelta(days=2))}
     )
-    assert short.status_code == 422 and "at least 14 days" in text_of(short)
+    assert short.status_code == 422 and "at least 14 days, counting the first and the last" in text_of(short)
     assert re.search(
         r'name="last_day"[^>]*aria-invalid="true"|aria-invalid="true"[^>]*name="last_day"',
         short.get_data(as_text=True),
@@ -306,6 +306,37 @@ def test_the_office_finds_a_player_issues_a_sanction_and_lifts_it_r15_r18(app: F
         for e in audit_entries(scene.office, f"entity=sanction&entity_id={sanction_id}")
     ]
     assert sorted(actions) == [("sanction.create", "office"), ("sanction.lift", "office")]
+
+
+def test_the_console_says_r15s_minimum_and_r16s_results_that_stand_as_the_api_does(
+    app: Flask, scene: Scene
+) -> None:
+    """R15: the sanction form refuses a suspension of 13 days in the API's words ("at least 14
+    days, counting the first and the last: from 1 December, 14 December or later"). R16: one
+    recorded after the fact says, once issued, which stored results fall inside it (they stand)."""
+    lou, ann = scene.players("Lou", "Ann")
+    report = scene.report([lou, ann], days_ago(20))
+    office = signed_in(app, scene.office.key)
+    form = office.get(f"/console/players/{lou}/sanctions")
+    fields = {
+        "csrf_token": csrf(form),
+        "kind": "suspension",
+        "category": "fighting",
+        "venue_id": "",
+        "reason": "Fight at the bar.",
+    }
+    path = f"/console/players/{lou}/sanctions"
+    short = office.post(path, data={**fields, "first_day": "2026-12-01", "last_day": "2026-12-13"})
+    assert short.status_code == 422
+    assert (
+        "at least 14 days, counting the first and the last: from 1 December, 14 December or later"
+        in text_of(short)
+    )
+    issued = office.post(path, data={**fields, "first_day": iso(days_ago(25)), "last_day": iso(days_ago(5))})
+    assert issued.status_code == 302
+    page = text_of(office.get(issued.headers["Location"]))
+    assert "R16: 1 stored result falls inside this suspension; it stands" in page
+    assert f"report {report['id']} (venue {scene.venue_id}, {iso(days_ago(20))}, session 1)" in page
 
 
 def test_office_pages_are_for_the_office_and_door_lists_for_the_venues_hosts(

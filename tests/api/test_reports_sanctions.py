@@ -1,7 +1,9 @@
 """Sanctions are enforced (R16): a report (POST, or a correction PUT; JSON or CSV) listing a player
 suspended league-wide on its date, or banned at its venue that day, is refused whole with a 422
 naming R16 and each such row at results.N.player_id; nothing is stored and no player created.
-The office may override with a reason: stored, with a warning, and audited."""
+The office may override with a reason: stored, with a warning, and audited. A correction is
+refused only for the players it adds (or moves into a sanction): a player the stored report
+already held under it keeps their row, with a warning."""
 
 from __future__ import annotations
 
@@ -379,25 +381,52 @@ def test_a_correction_naming_a_suspended_player_is_refused_r16(scene: Scene, cas
     assert scene.office.get(f"{TOURNAMENTS}/{report['id']}").get_json() == stored
 
 
-def test_a_correction_moving_a_report_into_a_suspension_is_refused_r16(
+def test_a_correction_moving_a_report_into_a_suspension_keeps_its_players_rows_r16(
     scene: Scene, cast: dict[str, Any]
 ) -> None:
-    """R16: Sid played 31 days ago (accepted); moving that report to 30 days ago is refused."""
+    """R16: Sid played 31 days ago (accepted). A correction is refused only for the players it
+    adds: moved to 30 days ago, inside his suspension, the report keeps Sid's row with a warning;
+    adding Bob, suspended then too, refuses the move for Bob alone, and nothing is saved."""
+    bobs = suspend(scene, cast["bob"])
     report = scene.report([cast["sid"], cast["ann"]], days_ago(31))
     stored = scene.office.get(f"{TOURNAMENTS}/{report['id']}").get_json()
-    refused_r16(scene, correction(scene, report["id"], [cast["sid"], cast["ann"]], 30), 0)
+    adding = correction(scene, report["id"], [cast["sid"], cast["ann"], cast["bob"]], 30)
+    problem = refused_r16(scene, adding, 2)
+    assert "results.0.player_id" not in problem["errors"]
+    assert f"sanction {bobs['id']}" in problem["errors"]["results.2.player_id"][0]
     assert scene.office.get(f"{TOURNAMENTS}/{report['id']}").get_json() == stored
+    moved = correction(scene, report["id"], [cast["sid"], cast["ann"]], 30)
+    assert moved.status_code == 200, moved.get_json()
+    (warning,) = moved.get_json()["warnings"]
+    assert (warning["code"], warning["rule"], warning["player_ids"]) == (
+        "sanctioned_player_kept",
+        "R16",
+        [cast["sid"]],
+    )
+    assert names_sanction(warning["message"], cast["sanction"]["id"])
+    assert scene.office.get(f"{TOURNAMENTS}/{report['id']}").get_json()["date"] == ago(30)
 
 
-def test_correcting_a_report_stored_before_the_sanction_is_refused_r16(scene: Scene) -> None:
+def test_correcting_a_report_stored_before_the_sanction_keeps_the_players_row_r16(scene: Scene) -> None:
     """R16: the report was stored before the suspension; a correction that still lists the player
-    is checked anew and refused (the stored report stays)."""
+    is not refused for them (a correction is refused only for the players it adds): their row
+    stands, with a warning naming them and the sanction."""
     ann, bob, late = scene.players("Ann", "Bob", "Late")
     report = scene.report([ann, late, bob], days_ago(20))
     sanction = suspend(scene, late, first=25, last=None)
-    problem = refused_r16(scene, correction(scene, report["id"], [ann, bob, late], 20), 2)
-    assert names_sanction(problem["errors"]["results.2.player_id"][0], sanction["id"])
-    assert by_place(scene.office.get(f"{TOURNAMENTS}/{report['id']}").get_json())[2]["player"]["id"] == late
+    response = correction(scene, report["id"], [ann, bob, late], 20)
+    assert response.status_code == 200, response.get_json()
+    body = response.get_json()
+    assert by_place(body)[3]["player"]["id"] == late
+    (warning,) = body["warnings"]
+    assert (warning["code"], warning["rule"], warning["player_ids"]) == (
+        "sanctioned_player_kept",
+        "R16",
+        [late],
+    )
+    assert warning["message"].startswith("results.2: ") and names_sanction(warning["message"], sanction["id"])
+    assert by_place(scene.office.get(f"{TOURNAMENTS}/{report['id']}").get_json())[3]["player"]["id"] == late
+    assert audit_entries(scene.office, "action=tournament.override") == []
 
 
 def test_the_office_overrides_a_correction_r16_r18(scene: Scene, cast: dict[str, Any]) -> None:

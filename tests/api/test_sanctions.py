@@ -66,9 +66,10 @@ def test_office_records_a_suspension_with_every_field_r15(scene: Scene) -> None:
     assert body["lifted"] is False
     for name in ("lifted_at", "lifted_on", "lifted_by", "lift_reason"):
         assert body[name] is None, name
+    assert body["warnings"] == []  # R16: no stored result of the player falls inside it
     again = scene.office.get(f"{SANCTIONS}/{body['id']}")
     assert again.status_code == 200
-    assert again.get_json() == body
+    assert again.get_json() == {name: value for name, value in body.items() if name != "warnings"}
 
 
 @pytest.mark.parametrize("kind", ["reminder", "warning"])
@@ -195,7 +196,7 @@ BAD_INPUT: list[tuple[str, dict[str, Any], str, str | None]] = [
     ("reminder with a venue", {"kind": "reminder", "venue_id": HERE}, "venue_id", "R15"),
     ("unknown category", {"category": "rudeness"}, "category", None),
     ("unknown kind", {"kind": "scolding"}, "kind", None),
-    ("13 days", {"first_day": ago(30), "last_day": ago(17)}, "last_day", "R15"),
+    ("13 days, both counted", {"first_day": ago(30), "last_day": ago(18)}, "last_day", "R15"),
     ("permanent with a last day", {"permanent": True, "last_day": ago(10)}, "last_day", None),
     ("no reason", {"reason": DROP}, "reason", None),
 ]
@@ -219,18 +220,19 @@ def test_bad_input_is_refused_naming_the_field_r15(
 
 
 def test_exactly_the_minimum_is_accepted_r15(scene: Scene) -> None:
-    """R15: last_day = first_day + 14 days is the shortest suspension (both ends are days of it)."""
+    """R15: last_day = first_day + 13 days is the shortest suspension: 14 days, both ends counted."""
     body = sanctioned(
-        scene.office, scene.player(), "suspension", "fighting", first_day=ago(30), last_day=ago(16)
+        scene.office, scene.player(), "suspension", "fighting", first_day=ago(30), last_day=ago(17)
     )
-    assert (body["first_day"], body["last_day"]) == (ago(30), ago(16))
+    assert (body["first_day"], body["last_day"]) == (ago(30), ago(17))
 
 
 def test_outside_alcohol_lasts_six_calendar_months_r15(scene: Scene) -> None:
-    """R15: an outside_alcohol suspension ends at least 6 calendar months after it starts."""
+    """R15: an outside_alcohol suspension lasts at least 6 calendar months, both ends counted:
+    from 10 January, 9 July or later."""
     player = scene.player()
     short = sanction_body(
-        player, "suspension", "outside_alcohol", first_day="2026-01-10", last_day="2026-07-09"
+        player, "suspension", "outside_alcohol", first_day="2026-01-10", last_day="2026-07-08"
     )
     assert_problem(scene.office.post(SANCTIONS, json=short), 422, "last_day", rule="R15")
     month = sanction_body(
@@ -239,9 +241,9 @@ def test_outside_alcohol_lasts_six_calendar_months_r15(scene: Scene) -> None:
     assert_problem(scene.office.post(SANCTIONS, json=month), 422, "last_day", rule="R15")
     assert stored(scene.office) == 0
     body = sanctioned(
-        scene.office, player, "suspension", "outside_alcohol", first_day="2026-01-10", last_day="2026-07-10"
+        scene.office, player, "suspension", "outside_alcohol", first_day="2026-01-10", last_day="2026-07-09"
     )
-    assert body["last_day"] == "2026-07-10"
+    assert body["last_day"] == "2026-07-09"
     forever = sanctioned(scene.office, player, "suspension", "outside_alcohol", first_day="2026-01-10")
     assert forever["permanent"] is True
 
@@ -260,6 +262,80 @@ def test_minimums_bind_suspensions_only_r15(scene: Scene) -> None:
     )
     warning = sanctioned(scene.office, player, "warning", "fighting", first_day=ago(5), last_day=ago(5))
     assert (ban["last_day"], warning["last_day"]) == (ago(5), ago(5))
+
+
+# R15: the first and the last day both count -------------------------------------------------------
+
+
+def refused_last_day(office: Caller, body: dict[str, Any]) -> str:
+    """The R15 refusal's message at last_day (a 422 problem+json); nothing stored."""
+    before = stored(office)
+    problem = assert_problem(office.post(SANCTIONS, json=body), 422, "last_day", rule="R15")
+    assert set(problem["errors"]) == {"last_day"}
+    assert stored(office) == before
+    (message,) = problem["errors"]["last_day"]
+    assert message.startswith("A suspension"), message
+    return str(message)
+
+
+def test_r15_two_weeks_from_tuesday_1_december_end_on_monday_14_december(scene: Scene) -> None:
+    """R15: the 14-day minimum counts the first and the last day: from 2026-12-01, 2026-12-13 is
+    refused in the league's words, 2026-12-14 accepted (the player misses two Tuesday nights)."""
+    player = scene.player()
+    short = sanction_body(player, "suspension", "fighting", first_day="2026-12-01", last_day="2026-12-13")
+    message = refused_last_day(scene.office, short)
+    assert "at least 14 days, counting the first and the last: from 1 December, 14 December or later" in (
+        message
+    )
+    assert audit_entries(scene.office, "entity=sanction") == []
+    body = sanctioned(
+        scene.office, player, "suspension", "fighting", first_day="2026-12-01", last_day="2026-12-14"
+    )
+    assert (body["first_day"], body["last_day"]) == ("2026-12-01", "2026-12-14")
+
+
+def test_r15_six_months_from_1_december_end_on_31_may(scene: Scene) -> None:
+    """R15: outside_alcohol from 2026-12-01: 2027-05-30 is refused, naming both years (the last
+    day falls in another year), 2027-05-31 accepted."""
+    player = scene.player()
+    short = sanction_body(
+        player, "suspension", "outside_alcohol", first_day="2026-12-01", last_day="2027-05-30"
+    )
+    message = refused_last_day(scene.office, short)
+    assert (
+        "at least 6 months, counting the first and the last: from 1 December 2026, 31 May 2027 or later"
+        in message
+    )
+    body = sanctioned(
+        scene.office, player, "suspension", "outside_alcohol", first_day="2026-12-01", last_day="2027-05-31"
+    )
+    assert body["last_day"] == "2027-05-31"
+
+
+def test_r15_a_changed_minimum_counts_both_days_too(scene: Scene) -> None:
+    """R15: the league's minimums (PATCH /league-settings) are honoured the same way: 21 days from
+    1 December end on 21 December; 3 months from 1 December on 28 February; 1 day on the first."""
+    player = scene.player()
+    settings = {"min_suspension_days": 21, "min_outside_alcohol_months": 3}
+    assert scene.office.patch(SETTINGS, json=settings).status_code == 200
+    days = sanction_body(player, "suspension", "fighting", first_day="2026-12-01", last_day="2026-12-20")
+    assert "at least 21 days, counting the first and the last: from 1 December, 21 December or later" in (
+        refused_last_day(scene.office, days)
+    )
+    assert scene.office.post(SANCTIONS, json={**days, "last_day": "2026-12-21"}).status_code == 201
+    months = sanction_body(
+        player, "suspension", "outside_alcohol", first_day="2026-12-01", last_day="2027-02-27"
+    )
+    assert (
+        "at least 3 months, counting the first and the last: from 1 December 2026, 28 February 2027 or later"
+        in refused_last_day(scene.office, months)
+    )
+    assert scene.office.post(SANCTIONS, json={**months, "last_day": "2027-02-28"}).status_code == 201
+    assert scene.office.patch(SETTINGS, json={"min_suspension_days": 1}).status_code == 200
+    one_day = sanctioned(
+        scene.office, player, "suspension", "fighting", first_day="2026-12-01", last_day="2026-12-01"
+    )
+    assert (one_day["first_day"], one_day["last_day"]) == ("2026-12-01", "2026-12-01")
 
 
 # League settings ---------------------------------------------------------------------------------
@@ -286,40 +362,44 @@ def test_only_the_office_changes_league_settings_r15(scene: Scene) -> None:
 
 
 def test_a_longer_minimum_applies_to_new_suspensions_r15(scene: Scene) -> None:
-    """R15: after the office raises the minimum to 30 days, 14 days is refused and 30 accepted;
-    a suspension issued before keeps its terms."""
+    """R15: after the office raises the minimum to 30 days, 29 days (both counted) are refused and
+    30 accepted; a suspension issued before keeps its terms."""
     player = scene.player()
-    earlier = sanctioned(scene.office, player, "suspension", "fighting", first_day=ago(60), last_day=ago(46))
+    earlier = sanctioned(scene.office, player, "suspension", "fighting", first_day=ago(60), last_day=ago(47))
     assert scene.office.patch(SETTINGS, json={"min_suspension_days": 30}).status_code == 200
-    short = sanction_body(player, "suspension", "fighting", first_day=ago(40), last_day=ago(26))
+    short = sanction_body(player, "suspension", "fighting", first_day=ago(40), last_day=ago(12))
     problem = assert_problem(scene.office.post(SANCTIONS, json=short), 422, "last_day", rule="R15")
-    assert "30" in problem["errors"]["last_day"][0]
-    body = sanctioned(scene.office, player, "suspension", "fighting", first_day=ago(40), last_day=ago(10))
-    assert body["last_day"] == ago(10)
+    assert "at least 30 days" in problem["errors"]["last_day"][0]
+    body = sanctioned(scene.office, player, "suspension", "fighting", first_day=ago(40), last_day=ago(11))
+    assert body["last_day"] == ago(11)
     kept = scene.office.get(f"{SANCTIONS}/{earlier['id']}").get_json()
-    assert (kept["first_day"], kept["last_day"]) == (ago(60), ago(46))
+    assert (kept["first_day"], kept["last_day"]) == (ago(60), ago(47))
 
 
 def test_a_shorter_minimum_applies_to_new_suspensions_r15(scene: Scene) -> None:
-    """R15: lowered to 7 days, a 7-day suspension (refused under the default) is accepted."""
+    """R15: lowered to 7 days, a 7-day suspension (both days counted; refused under the default)
+    is accepted, and 6 days still refused."""
     player = scene.player()
-    week = sanction_body(player, "suspension", "fighting", first_day=ago(20), last_day=ago(13))
+    week = sanction_body(player, "suspension", "fighting", first_day=ago(20), last_day=ago(14))
     assert_problem(scene.office.post(SANCTIONS, json=week), 422, "last_day", rule="R15")
     assert scene.office.patch(SETTINGS, json={"min_suspension_days": 7}).status_code == 200
     response = scene.office.post(SANCTIONS, json=week)
     assert response.status_code == 201, response.get_json()
+    six_days = {**week, "last_day": ago(15)}
+    assert_problem(scene.office.post(SANCTIONS, json=six_days), 422, "last_day", rule="R15")
 
 
 def test_a_changed_outside_alcohol_minimum_applies_r15(scene: Scene) -> None:
-    """R15: with min_outside_alcohol_months 3, a 3-month outside_alcohol suspension is accepted."""
+    """R15: with min_outside_alcohol_months 3, a 3-month outside_alcohol suspension (10 January
+    to 9 April, both counted) is accepted, a day less refused."""
     player = scene.player()
     body = sanction_body(
-        player, "suspension", "outside_alcohol", first_day="2026-01-10", last_day="2026-04-10"
+        player, "suspension", "outside_alcohol", first_day="2026-01-10", last_day="2026-04-09"
     )
     assert_problem(scene.office.post(SANCTIONS, json=body), 422, "last_day", rule="R15")
     assert scene.office.patch(SETTINGS, json={"min_outside_alcohol_months": 3}).status_code == 200
     assert scene.office.post(SANCTIONS, json=body).status_code == 201
-    too_short = {**body, "last_day": "2026-04-09"}
+    too_short = {**body, "last_day": "2026-04-08"}
     assert_problem(scene.office.post(SANCTIONS, json=too_short), 422, "last_day", rule="R15")
 
 

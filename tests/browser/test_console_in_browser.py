@@ -108,7 +108,7 @@ def office_suspends(browser: Browser, base: str, office_key: str, name: str, tmp
     desk.get_by_label("Kind").select_option("suspension")
     desk.get_by_label("Category").select_option("berating")
     desk.get_by_label("First day").fill(iso(days_ago(0)))
-    desk.get_by_label("Last day").fill(iso(days_ago(-14)))
+    desk.get_by_label("Last day").fill(iso(days_ago(-13)))  # two weeks, both days counted (R15)
     desk.get_by_label("Reason").fill("Abuse of staff.")
     desk.get_by_role("button", name="Issue the sanction").click()
     assert "Issued: sanction" in desk.locator("main").inner_text()
