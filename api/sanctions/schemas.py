@@ -24,7 +24,12 @@ class SanctionIn(Schema):
     kind = fields.String(required=True, validate=validate.OneOf(KINDS))
     category = fields.String(required=True, validate=validate.OneOf(CATEGORIES))
     venue_id = Id(allow_none=True, metadata={"description": "A venue_ban's venue; no other kind names one."})
-    first_day = Day(metadata={"description": "The first day it runs (default: today)."})
+    first_day = Day(
+        metadata={
+            "description": "The first day it runs (default: today, R2a: at the venue for a "
+            "venue_ban, else in the league's zone)."
+        }
+    )
     last_day = Day(
         allow_none=True,
         metadata={"description": "The last day it runs (both days count); absent or null: permanent."},
@@ -141,11 +146,11 @@ class PlayerDisciplineOut(Answer):
 
 
 class DoorListCsvQuery(Schema):
-    on = Day(metadata={"description": "The day (default: today)."})
+    on = Day(metadata={"description": "The night (default: today on the venue's wall clock, R2a)."})
 
 
 class DoorListQuery(Schema):
-    on = Day(metadata={"description": "The day (default: today)."})
+    on = Day(metadata={"description": "The night (default: today on the venue's wall clock, R2a)."})
     format = fields.String(validate=validate.OneOf(["json", "csv"]))
 
 

@@ -11,13 +11,23 @@ from models.rules.standings import STEPS
 
 
 class StandingsCsvQuery(Schema):
-    as_of = Day(metadata={"description": "Standings as they stood after this day."})
+    as_of = Day(
+        metadata={
+            "description": "Standings as they stood after this day (default: today on the "
+            "venue's wall clock, R2a)."
+        }
+    )
 
 
 class StandingsQuery(PageArgs):
     """`page` and `per_page` page the JSON's rows; the CSV holds every row whatever they say."""
 
-    as_of = Day(metadata={"description": "Standings as they stood after this day."})
+    as_of = Day(
+        metadata={
+            "description": "Standings as they stood after this day (default: today on the "
+            "venue's wall clock, R2a)."
+        }
+    )
     format = fields.String(validate=validate.OneOf(["json", "csv"]))
 
 
