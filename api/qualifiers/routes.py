@@ -4,7 +4,6 @@ lists after the season (settling ties at the cut) and disqualifies players for a
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from datetime import date
 from typing import Any
 
 from flask import Response, after_this_request, current_app
@@ -29,7 +28,6 @@ from api.qualifiers.schemas import (
     WithdrawIn,
 )
 from models.entities import Disqualification, QualifierPublication, Season, Venue
-from models.infra import clock
 from models.rules.qualifier_lists import Changes, VenueList, regions_of
 from models.services import wall_clock
 from models.services.lookup import get_or_raise
@@ -47,13 +45,6 @@ blp = Blueprint(
 )
 
 
-def _published_on(publication: QualifierPublication | None) -> date | None:
-    """R2a: the day of publication on the league's wall clock."""
-    if publication is None:
-        return None
-    return clock.local_time(publication.published_at, wall_clock.league_zone(db.session())).date()
-
-
 def _publication(found: Qualification) -> dict[str, Any]:
     publication = found.publication
     return {
@@ -61,7 +52,7 @@ def _publication(found: Qualification) -> dict[str, Any]:
         "provisional": found.provisional,
         "published": publication is not None,
         "published_at": publication.published_at if publication else None,
-        "published_on": _published_on(publication),
+        "published_on": found.published_on,
         "note": publication.note if publication else None,
         "changes": found.changes,
     }
@@ -111,13 +102,14 @@ def _csv_lines(lists: Sequence[VenueList]) -> Iterator[list[Any]]:
 def _season_body(found: Qualification) -> Response:
     """SeasonQualifiersOut, written directly: a national season's lists and regions are
     thousands of items (the schema's per-field dump was most of the answer's cost once the lists
-    are computed). The lists are plain data already; only the numbers and the timestamp are
+    are computed). The lists are plain data already; only the numbers, the timestamp and the day are
     written as the schema's fields write them. A test holds it to the schema's dump."""
     venues = [
         {**venue, "average_attendance": exact_number(venue["average_attendance"])} for venue in found.lists
     ]
     body = {**_publication(found), "venues": venues, "regions": regions_of(found.lists)}
     body["published_at"] = utc_timestamp(body["published_at"])
+    body["published_on"] = found.published_on.isoformat() if found.published_on else None
     return Response(current_app.json.dumps(body), mimetype="application/json")
 
 
@@ -191,7 +183,7 @@ class PublishViews(MethodView):
         publication: QualifierPublication = publish(
             session, current_actor(), season, data.get("note"), data["settlements"]
         )
-        found = Qualification(season, publication.lists, publication, None, wall_clock.in_league(session))
+        found = Qualification(season, publication.lists, publication, None, wall_clock.league_zone(session))
         return {**_publication(found), "venues": found.lists, "regions": regions_of(found.lists)}
 
 

@@ -19,11 +19,12 @@ class NoticeCode(StrEnum):
     EXISTING_PLAYER = "existing_player"
     MERGED_PLAYER = "merged_player"
     SANCTION_OVERRIDDEN = "sanction_overridden"
-    SANCTIONED_PLAYER_KEPT = "sanctioned_player_kept"
-    RESULTS_STAND = "results_stand"
     AGE_UNVERIFIED = "age_unverified"
     MATCHES_REPORT = "matches_report"
     IGNORED_COLUMNS = "ignored_columns"
+    # Added later, so at the end: the spec's enumeration keeps its order for generated clients.
+    SANCTIONED_PLAYER_KEPT = "sanctioned_player_kept"
+    RESULTS_STAND = "results_stand"
 
 
 NOTICE_CODES = tuple(code.value for code in NoticeCode)

@@ -18,6 +18,7 @@ from models.entities.players import Player
 from models.entities.qualification import Disqualification, QualifierPublication
 from models.entities.tournaments import Result, Tournament
 from models.errors import NotFound
+from models.infra import clock
 from models.rules.qualification import (
     provisional,
 )
@@ -56,11 +57,18 @@ class Qualification:
     lists: list[VenueList]
     publication: QualifierPublication | None
     changes: Changes | None
-    today: date  # in the league (R2a)
+    zone: str  # the league's (R2a): a season's end and a publication's day are read there
 
     @property
     def provisional(self) -> bool:
-        return provisional(self.season.ends_on, self.today)
+        return provisional(self.season.ends_on, clock.today_in(self.zone))
+
+    @property
+    def published_on(self) -> date | None:
+        """The day of publication on the league's wall clock (R2a)."""
+        if self.publication is None:
+            return None
+        return clock.local_time(self.publication.published_at, self.zone).date()
 
     def venue(self, venue_id: int) -> VenueList:
         found = venue_of(self.lists, venue_id)
@@ -76,13 +84,13 @@ def season_qualification(
     publication or when `current` is asked, the lists as the results stand now. Without
     `changes`, published lists are answered as they are, computing nothing."""
     publication = latest_publication(session, season.id)
-    today = wall_clock.in_league(session)
+    zone = wall_clock.league_zone(session)
     if publication is not None and not current and not changes:
-        return Qualification(season, publication.lists, publication, None, today)
+        return Qualification(season, publication.lists, publication, None, zone)
     live = compute_lists(session, season, draws_of(publication.settlements if publication else []))
     if publication is None or current:
-        return Qualification(season, live, None if current else publication, None, today)
-    return Qualification(season, publication.lists, publication, differences(publication.lists, live), today)
+        return Qualification(season, live, None if current else publication, None, zone)
+    return Qualification(season, publication.lists, publication, differences(publication.lists, live), zone)
 
 
 def lists_as_seen_by(actor: Actor, lists: Sequence[VenueList]) -> list[VenueList]:

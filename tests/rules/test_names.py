@@ -48,7 +48,17 @@ def test_the_enumerations_keep_their_values_in_order() -> None:
         "ineligible",
     )
     assert FLAGS == ("tie_at_cut", "tie_settled", "age_unverified")
-    assert NOTICE_CODES[0] == "possible_duplicate" and len(NOTICE_CODES) == 7
+    assert NOTICE_CODES == (
+        "possible_duplicate",
+        "existing_player",
+        "merged_player",
+        "sanction_overridden",
+        "age_unverified",
+        "matches_report",
+        "ignored_columns",
+        "sanctioned_player_kept",
+        "results_stand",
+    )
     assert ACTOR_ROLES == ("public", "host", "office", "system")
     assert SEASON_DEFAULTS["double_qualifier_policy"] == "best_rank"
 
