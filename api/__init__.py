@@ -23,6 +23,7 @@ from api import (
     console,
     db,
     embed,
+    front_door,
     health,
     league_settings,
     player_merges,
@@ -273,6 +274,7 @@ def init_app(app: Flask) -> Api:
         "bearerAuth", {"type": "http", "scheme": "bearer", "description": "An API key."}
     )
     for module in (
+        front_door,
         health,
         regions,
         venues,

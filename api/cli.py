@@ -23,6 +23,8 @@ from models.errors import LeagueError
 from models.infra.db import SQLITE_WRITE_INTENT
 from models.infra.migrate import alembic_config
 from models.services.demo import load_demo, remove_demo
+from models.services.demo_checks import check_removal
+from models.services.demo_queries import DemoRemoval, removal_plan
 from models.services.keys import create_key
 from models.services.standing_lines import rebuild_lines
 from models.services.versioning import renew_epoch
@@ -39,6 +41,15 @@ def writing() -> Iterator[Session]:
     """A command's one transaction: committed when the block ends, rolled back if it raises."""
     SQLITE_WRITE_INTENT.set(True)
     with db.database().sessionmaker() as session, session.begin():
+        yield session
+
+
+@contextmanager
+def reading() -> Iterator[Session]:
+    """A command's read-only transaction (rolled back when the block ends): nothing is locked
+    while the command waits for an answer."""
+    SQLITE_WRITE_INTENT.set(False)
+    with db.database().read_sessionmaker() as session:
         yield session
 
 
@@ -183,11 +194,39 @@ def demo_load(if_empty: bool) -> None:
 
 
 @demo_cli.command("remove")
-def demo_remove() -> None:
-    """Delete the demo league (its region "Demo" and everything in it)."""
-    with writing() as session:
-        removed = remove_demo(session)
-    click.echo("Demo league removed." if removed else "There is no demo league.")
+@click.option("--yes", is_flag=True, help="Do not ask: remove what is listed.")
+def demo_remove(yes: bool) -> None:
+    """Delete the demo league (its region "Demo" and everything in it). Lists what it deletes and
+    asks first; refused, changing nothing, when it would undo a merge of a player outside it."""
+    try:
+        with reading() as session:
+            plan = removal_plan(session)
+            if plan is not None:
+                check_removal(session, plan)
+        if plan is None:
+            click.echo("There is no demo league.")
+            return
+        click.echo(removal_summary(plan))
+        if not yes:
+            click.confirm("Remove the demo league?", abort=True)
+        with writing() as session:
+            remove_demo(session, expected=plan)
+    except LeagueError as exc:
+        raise click.ClickException(exc.detail) from None
+    click.echo("Demo league removed.")
+
+
+def removal_summary(plan: DemoRemoval) -> str:
+    """What `demo remove` deletes, counted, and what it keeps."""
+    lines = ["The demo league's removal deletes:"]
+    lines += [f"  {name}: {count}" for name, count in plan.counts().items()]
+    if plan.kept_players:
+        lines.append(
+            f"It keeps {len(plan.kept_players)} of its players who played elsewhere (no longer the demo's)."
+        )
+    if plan.keys_keeping_venues:
+        lines.append(f"{len(plan.keys_keeping_venues)} key(s) keep their other venues.")
+    return "\n".join(lines)
 
 
 @cache_cli.command("reset")

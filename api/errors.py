@@ -169,6 +169,10 @@ UNIQUE_GUARDS = {
         "That player was merged at the same moment: a record merged away is not merged again "
         "until its merge is undone.",
     ),
+    ("uq_distinct_players_low_id_high_id", "distinct_players.low_id"): (
+        "R17a",
+        "These two players were recorded as different people at the same moment: once is enough.",
+    ),
 }
 # PostgreSQL's deadlock_detected and serialization_failure: a change that met another at the same
 # moment (the lock order of models/services/locks.py is there so that none happens).

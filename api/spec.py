@@ -185,7 +185,10 @@ def complete_operation(path: str, method: str, operation: dict[str, Any]) -> Non
         operation["parameters"] = parameters
     links = operation.pop(contract.LINKS, None)
     if links and successes:
-        successes[0]["links"] = links
+        # On what the operation made (a 201), when it makes something: a report's dry run (200)
+        # has no id to follow.
+        created = responses.get("201")
+        (created if isinstance(created, dict) else successes[0])["links"] = links
     if not path.startswith("/api/"):
         operation.setdefault("security", [])  # the health check and embeds read no key
 

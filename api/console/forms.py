@@ -133,6 +133,11 @@ class MergeForm(FlaskForm):
     reason = StringField("Why they are the same person", validators=[Length(max=2000)])
 
 
+class NotDuplicateForm(FlaskForm):
+    other_id = HiddenField(validators=[DataRequired()])
+    reason = StringField("Why they are two people", validators=[Length(max=2000)])
+
+
 class UndoForm(FlaskForm):
     reason = StringField("Why the merge is undone", validators=[Length(max=2000)])
 

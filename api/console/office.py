@@ -1,6 +1,6 @@
 """The office's own pages in the console: API keys (a host key made and shown once, a key
-revoked), the audit log (R18), and possible duplicate players merged, or merges undone (R5, R17).
-The services refuse anyone but the office themselves."""
+revoked), the audit log (R18), and possible duplicate players merged, told apart (two people),
+or merges undone (R5, R17). The services refuse anyone but the office themselves."""
 
 from __future__ import annotations
 
@@ -20,19 +20,20 @@ from api.console.base import (
     token_missing,
     with_reason,
 )
-from api.console.forms import AuditQueryForm, KeyForm, MergeForm, RevokeForm, UndoForm
+from api.console.forms import AuditQueryForm, KeyForm, MergeForm, NotDuplicateForm, RevokeForm, UndoForm
 from models.entities import Player
 from models.errors import LeagueError
 from models.infra.clock import utcnow
 from models.services.access import require_office
 from models.services.audit_queries import AuditFilters, list_audit_entries
+from models.services.distinct_players import record_distinct
 from models.services.keys import create_key, get_key, list_keys, revoke_key
 from models.services.league_queries import venues_of_actor
 from models.services.lookup import get_or_raise
 from models.services.paging import PageRequest
 from models.services.player_merge_queries import get_merge, list_merges
 from models.services.player_merges import merge_players, undo_merge
-from models.services.player_queries import duplicate_candidates, players_by_id
+from models.services.player_queries import duplicate_candidates, players_by_id, venues_of_players
 
 
 @bp.route("/keys", methods=["GET", "POST"])
@@ -102,18 +103,23 @@ def audit() -> Any:
 @bp.route("/duplicates")
 @signed_in_only
 def duplicates() -> Any:
-    """R5, R17: players registered in the last 60 days whose names closely match others, to merge
-    (the newer into the older, or as the office judges), and the latest merges, to undo."""
+    """R5, R17: players registered in the last 60 days whose names closely match others, each
+    pair once with what tells them apart (emails, membership numbers, venues), to merge (the newer
+    into the older, or as the office judges) or to tell apart (two people: not offered again),
+    and the latest merges, to undo."""
     session = db.session()
     merges = list_merges(session, current(), PageRequest(1, 20)).items
     candidates = duplicate_candidates(session, utcnow() - timedelta(days=60))
     names = players_by_id(session, {m.survivor_id for m in merges} | {m.duplicate_id for m in merges})
+    shown = {p.id for player, alike in candidates for p in (player, *alike)}
     return page(
         "console/duplicates.html",
         candidates=candidates,
+        venues=venues_of_players(session, shown),
         merges=merges,
         names=names,
         merge=MergeForm(formdata=None),
+        apart=NotDuplicateForm(formdata=None),
         undo=UndoForm(formdata=None),
     )
 
@@ -137,6 +143,27 @@ def merge(player_id: int) -> Any:
         return f"Merged: player {done.duplicate_id} into {into}, merge {done.id}."
 
     return with_reason(form, url_for("console.duplicates"), missing, merged, "Not merged: ")
+
+
+@bp.route("/players/<id:player_id>/not-duplicate", methods=["POST"])
+@signed_in_only
+def not_duplicate(player_id: int) -> Any:
+    """R5: the two players are different people; the pair is not offered again. Audited."""
+    session, actor = db.session(), current()
+    require_office(actor, "says which players are different people", rule="R5")
+    player = get_or_raise(session, Player, player_id, "player")
+    form = NotDuplicateForm()
+    missing = "Not recorded: give the reason they are two people (it is kept with the record)."
+
+    def told_apart(reason: str) -> str:
+        other = hidden_id(form.other_id.data)
+        if other is None:
+            return missing
+        done = record_distinct(session, actor, player, other, reason)
+        low, high = done.player_ids
+        return f"Recorded: players {low} and {high} are two people; they are no longer offered as duplicates."
+
+    return with_reason(form, url_for("console.duplicates"), missing, told_apart, "Not recorded: ")
 
 
 @bp.route("/merges/<id:merge_id>/undo", methods=["POST"])

@@ -31,8 +31,7 @@ from api.tournaments.csv_body import parse_report_csv
 from api.tournaments.intake import CORRECTION_IN, dry_run, from_csv, refusals
 from models.entities import STATUSES, Tournament, Venue
 from models.errors import LeagueError
-from models.infra.clock import utcnow
-from models.rules.notices import Notice
+from models.rules.notices import unregistered
 from models.services import wall_clock
 from models.services.lookup import get_or_raise
 from models.services.paging import PageRequest
@@ -40,7 +39,7 @@ from models.services.player_queries import players_by_id, players_of_venue
 from models.services.season_queries import season_for
 from models.services.standings import venue_standings
 from models.services.tournament_queries import ReportFilters, get_report, list_reports
-from models.services.tournaments import correct_report, submit_report, void_report
+from models.services.tournaments import Written, correct_report, submit_report, void_report
 
 # A refusal's path that names a row of the sheet ("results.3", "results.3.player_id").
 ROW_PATH = re.compile(r"results\.\d+(\.|$)")
@@ -79,9 +78,7 @@ def report(venue_id: int) -> Any:
     return _preview(venue, sheet_fields(venue, form.date.data, form.session.data, form.kind.data), sheet)
 
 
-def _write(
-    fields: dict[str, str], sheet_csv: bytes, correction: Correction | None
-) -> tuple[Tournament, list[Notice]]:
+def _write(fields: dict[str, str], sheet_csv: bytes, correction: Correction | None) -> Written:
     """The sheet stored as a new report, or as the correction of one: the API's own intake and
     services. A refusal names the sheet's rows and columns."""
     session, actor = db.session(), current()
@@ -94,12 +91,12 @@ def _write(
         data.pop("reason", None)
     with refusals(actor, sheet):
         if correction is None:
-            tournament, notices = submit_report(session, actor, data)
+            written = submit_report(session, actor, data)
         else:
-            tournament, notices = correct_report(
+            written = correct_report(
                 session, actor, correction.report, data, correction.reason, correction.version
             )
-    return tournament, [*sheet.notices, *notices]
+    return written._replace(notices=[*sheet.notices, *written.notices])
 
 
 def _preview(
@@ -107,10 +104,11 @@ def _preview(
 ) -> Response:
     """The report as it would be stored (the intake's dry run), or its refusal beside the rows it
     concerns; nothing is stored either way."""
-    started = utcnow()
 
     def previewed() -> Response:
-        tournament, notices = _write(fields, sheet_csv, correction)
+        tournament, written_notices, registered = _write(fields, sheet_csv, correction)
+        # A dry run: its warnings name no id of a player it would register (none is stored).
+        notices = [unregistered(notice, registered) for notice in written_notices]
         rows = [
             {
                 "place": result.place,
@@ -118,7 +116,7 @@ def _preview(
                 "status": result.status.replace("_", " "),
                 "points": result.points,
                 # Registered by this report (when it is stored).
-                "new": result.player.created_at >= started,
+                "new": result.player.id in registered,
             }
             for result in tournament.results
         ]
@@ -193,7 +191,7 @@ def confirm(venue_id: int) -> Any:
         correction = Correction(corrected, hidden_id(form.version.data), form.reason.data or "")
     sheet_csv = form.csv.data.encode()
     try:
-        tournament, _notices = _write(fields, sheet_csv, correction)
+        tournament = _write(fields, sheet_csv, correction).tournament
     except LeagueError:
         # Something changed since the preview (a suspension, another report): preview again.
         return _preview(venue, fields, sheet_csv, correction)

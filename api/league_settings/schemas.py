@@ -6,13 +6,19 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates
 
-from api.fields import StrictInt, UtcDateTime, ZoneName
+from api.fields import Name, StrictInt, UtcDateTime, ZoneName
 from api.schemas import Answer
 from models.entities.discipline import LEAST_MAX_ENTRANTS, MOST_MAX_ENTRANTS
 from models.rules.framing import frame_ancestors
 
 
 class LeagueSettingsPatch(Schema):
+    name = Name(
+        max_length=120,
+        metadata={
+            "description": 'The league\'s name, as the front door (GET /) says it ("Poker League" at first).'
+        },
+    )
     min_suspension_days = StrictInt(
         validate=validate.Range(min=0, max=3650),
         metadata={
@@ -66,6 +72,7 @@ class LeagueSettingsPatch(Schema):
 
 
 class LeagueSettingsOut(Answer):
+    name = fields.String()
     min_suspension_days = fields.Integer()
     min_outside_alcohol_months = fields.Integer()
     max_entrants = fields.Integer()

@@ -13,6 +13,8 @@ from api.contract import ID, conflicts, links
 from api.pagination import page_request, page_schema
 from api.player_merges.schemas import MergeIn
 from api.players.schemas import (
+    DistinctPlayersOut,
+    NotDuplicateIn,
     PlayerCreated,
     PlayerIn,
     PlayerMerged,
@@ -22,7 +24,8 @@ from api.players.schemas import (
     PlayerQuery,
 )
 from api.schemas import patch_of
-from models.entities import Player
+from models.entities import DistinctPlayers, Player
+from models.services.distinct_players import record_distinct
 from models.services.lookup import get_or_raise
 from models.services.paging import Page
 from models.services.player_merges import merge_players
@@ -113,3 +116,22 @@ class PlayerMergeViews(MethodView):
         survivor = get_or_raise(session, Player, player_id, "player")
         merge = merge_players(session, actor, survivor, data["duplicate_id"], data["reason"])
         return {**player_as_seen_by(session, actor, survivor), "merge_id": merge.id}
+
+
+@blp.route("/<id:player_id>/not-duplicate")
+class PlayerNotDuplicateViews(MethodView):
+    @blp.doc(operationId="record_not_duplicate")
+    @office_only
+    @conflicts
+    @blp.arguments(NotDuplicateIn)
+    @blp.response(201, DistinctPlayersOut)
+    def post(self, data: dict[str, Any], player_id: int) -> DistinctPlayers:
+        """Record that two look-alike players are different people (office; R5, audited)
+
+        The pair is no longer offered as a possible duplicate. Refused when `other_id` names no
+        player or this one (422), when either was merged away (409, R17: compare the player it
+        is part of now), and when the pair was recorded already, from either side (409, R17a).
+        """
+        session, actor = db.session(), current_actor()
+        player = get_or_raise(session, Player, player_id, "player")
+        return record_distinct(session, actor, player, data["other_id"], data["reason"])

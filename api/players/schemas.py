@@ -6,7 +6,7 @@ from typing import ClassVar
 
 from marshmallow import Schema, fields, validate
 
-from api.fields import Day, Id, Name, UtcDateTime
+from api.fields import Day, Id, Name, Text, UtcDateTime
 from api.pagination import PageArgs
 from api.qualifiers.schemas import SKIP_REASON_WORDS
 from api.schemas import Answer, WarningOut
@@ -52,6 +52,27 @@ class PlayerOut(Answer):
     pin = fields.String(allow_none=True)
     created_at = UtcDateTime()
     updated_at = UtcDateTime()
+
+
+class NotDuplicateIn(Schema):
+    other_id = Id(
+        required=True,
+        metadata={"description": "The other player, whose name looks like this one's (R5)."},
+    )
+    reason = Text(max_length=2000, required=True, metadata={"description": "Why they are two people."})
+
+
+class DistinctPlayersOut(Answer):
+    """R5: the office's record that two players are different people: the pair is no longer
+    offered as a possible duplicate."""
+
+    id = fields.Integer()
+    player_ids = fields.List(
+        fields.Integer(), metadata={"description": "The two players, the lower id first."}
+    )
+    reason = fields.String()
+    recorded_at = UtcDateTime()
+    recorded_by = fields.String(metadata={"description": "The name of the office's key."})
 
 
 class PlayerMerged(PlayerOut):

@@ -15,4 +15,7 @@ class RegionIn(Schema):
 class RegionOut(Answer):
     id = fields.Integer()
     name = fields.String()
+    demo = fields.Boolean(
+        metadata={"description": "The demo league's region: its players never show at other regions' venues."}
+    )
     created_at = UtcDateTime()

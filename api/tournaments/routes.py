@@ -22,6 +22,7 @@ from api.tournaments.schemas import (
     REPORT_BODY,
     CorrectionIn,
     CsvQuery,
+    ReportDryRun,
     ReportOut,
     ReportQuery,
     ReportWritten,
@@ -30,7 +31,7 @@ from api.tournaments.schemas import (
 from models.entities import Tournament
 from models.errors import InvalidInput, Problem, Stale
 from models.rules.drafts import ReportDraft
-from models.rules.notices import Notice
+from models.rules.notices import Notice, unregistered
 from models.services.paging import Page
 from models.services.tournament_queries import (
     ReportFilters,
@@ -41,7 +42,18 @@ from models.services.tournament_queries import (
     reporter_seen_by,
     seen_by,
 )
-from models.services.tournaments import correct_report, submit_report, void_report
+from models.services.tournaments import Written, correct_report, submit_report, void_report
+
+DRY_RUN = (
+    "`?dry_run=1`: what would be stored, and nothing was: `dry_run` first, no id, version or "
+    "timestamps, new players with a null id"
+)
+# A correction answers 200 stored or as a dry run: one of the two schemas (the dry run's has
+# `dry_run` and no id; the stored report's has its id and version and no `dry_run`).
+CORRECTED: dict[str, Any] = {
+    "description": f"The corrected report; or, with {DRY_RUN}.",
+    "content": {"application/json": {"schema": {"oneOf": [ReportWritten, ReportDryRun]}}},
+}
 
 blp = Blueprint(
     "tournaments",
@@ -64,6 +76,44 @@ def _load(schema: Schema) -> tuple[ReportDraft, CsvReport | None]:
     )
 
 
+def _warnings(notices: list[Notice]) -> list[dict[str, Any]]:
+    return [
+        {
+            "code": notice.code,
+            "message": notice.message,
+            "player_ids": list(notice.player_ids),
+            "rule": notice.rule,
+        }
+        for notice in notices
+    ]
+
+
+def _results(tournament: Tournament, registered: dict[int, str] | None = None) -> list[dict[str, Any]]:
+    """A report's rows; in a dry run (`registered` given), each player says whether the report
+    would register them (`new`, with no id: none was stored)."""
+    rows = []
+    for result in tournament.results:
+        player: dict[str, Any] = {"id": result.player.id, "display_name": result.player.display_name}
+        if registered is not None:
+            new = result.player.id in registered
+            player = {
+                "id": None if new else result.player.id,
+                "display_name": player["display_name"],
+                "new": new,
+            }
+        rows.append(
+            {
+                "place": result.place,
+                "player": player,
+                "status": result.status,
+                "placement_points": result.placement_points,
+                "participation_points": result.participation_points,
+                "points": result.points,
+            }
+        )
+    return rows
+
+
 def _written(tournament: Tournament, notices: list[Notice]) -> dict[str, Any]:
     """ReportWritten, written directly (every report answers it: the schema's per-field dump of
     its rows was a large share of a report's cost). A test holds it to the schema's dump."""
@@ -83,35 +133,41 @@ def _written(tournament: Tournament, notices: list[Notice]) -> dict[str, Any]:
         "reported_by_role": reporter_role(tournament),
         "created_at": utc_timestamp(tournament.created_at),
         "updated_at": utc_timestamp(tournament.updated_at),
-        "results": [
-            {
-                "place": result.place,
-                "player": {"id": result.player.id, "display_name": result.player.display_name},
-                "status": result.status,
-                "placement_points": result.placement_points,
-                "participation_points": result.participation_points,
-                "points": result.points,
-            }
-            for result in tournament.results
-        ],
-        "warnings": [
-            {
-                "code": notice.code,
-                "message": notice.message,
-                "player_ids": list(notice.player_ids),
-                "rule": notice.rule,
-            }
-            for notice in notices
-        ],
+        "results": _results(tournament),
+        "warnings": _warnings(notices),
     }
 
 
-def _answer(tournament: Tournament, notices: list[Notice], status: int, **extra: Any) -> Response:
-    body = {**_written(tournament, notices), **extra}
-    response = Response(json.dumps(body), status=status, mimetype="application/json")
-    if not extra.get("dry_run"):
-        response.set_etag(version_tag(tournament))
+def _dry_run(written: Written) -> dict[str, Any]:
+    """ReportDryRun, written directly: what would be stored, said as a dry run from its first key;
+    no id, version or timestamp (nothing was stored, so there are none), new players with no id,
+    and warnings that name no id of theirs (`notices.unregistered`)."""
+    tournament, registered = written.tournament, written.registered
+    return {
+        "dry_run": True,
+        "venue_id": tournament.venue_id,
+        "season_id": tournament.season_id,
+        "date": tournament.date.isoformat(),
+        "session": tournament.session,
+        "kind": tournament.kind,
+        "entrants": tournament.entrants,
+        "reported_by": reporter_seen_by(current_actor(), tournament),
+        "reported_by_role": reporter_role(tournament),
+        "results": _results(tournament, registered),
+        "warnings": _warnings([unregistered(notice, registered) for notice in written.notices]),
+    }
+
+
+def _answer(written: Written, status: int) -> Response:
+    response = Response(
+        json.dumps(_written(written.tournament, written.notices)), status=status, mimetype="application/json"
+    )
+    response.set_etag(version_tag(written.tournament))
     return response
+
+
+def _dry_answer(written: Written) -> Response:
+    return Response(json.dumps(_dry_run(written)), status=200, mimetype="application/json")
 
 
 def version_tag(report: Tournament) -> str:
@@ -164,7 +220,7 @@ class TournamentsViews(MethodView):
     @blp.arguments(CsvQuery, location="query")
     @blp.doc(requestBody=REPORT_BODY)
     @blp.response(201, ReportWritten)
-    @blp.alt_response(200, schema=ReportWritten, description="dry_run: what would be stored (nothing was)")
+    @blp.alt_response(200, schema=ReportDryRun, description=DRY_RUN)
     def post(self, query: dict[str, Any]) -> Any:
         """Report a tournament's finishing order (host of the venue, or office)
 
@@ -181,14 +237,14 @@ class TournamentsViews(MethodView):
         actor = current_actor()
         report, sheet = _load(REPORT_IN)
 
-        def write() -> tuple[Tournament, list[Notice]]:
+        def write() -> Written:
             with refusals(actor, sheet):
-                tournament, notices = submit_report(db.session(), actor, report)
-            return tournament, [*(sheet.notices if sheet else []), *notices]
+                written = submit_report(db.session(), actor, report)
+            return written._replace(notices=[*(sheet.notices if sheet else []), *written.notices])
 
         if query.get("dry_run"):
-            return dry_run(db.session(), lambda: _answer(*write(), 200, dry_run=True))
-        return _answer(*write(), 201)
+            return dry_run(db.session(), lambda: _dry_answer(write()))
+        return _answer(write(), 201)
 
 
 @blp.route("/<id:tournament_id>")
@@ -218,7 +274,7 @@ class TournamentByIdViews(MethodView):
         }
     )
     @blp.doc(operationId="correct_report")
-    @blp.response(200, ReportWritten)
+    @blp.doc(responses={200: CORRECTED})
     def put(self, query: dict[str, Any], tournament_id: int) -> Any:
         """Correct a report: its results again, plus a reason (R17)
 
@@ -232,14 +288,14 @@ class TournamentByIdViews(MethodView):
         reason = data.pop("reason")
         expected = expected_version(tournament_id)
 
-        def write() -> tuple[Tournament, list[Notice]]:
+        def write() -> Written:
             with refusals(actor, sheet):
-                corrected, notices = correct_report(session, actor, tournament, data, reason, expected)
-            return corrected, [*(sheet.notices if sheet else []), *notices]
+                written = correct_report(session, actor, tournament, data, reason, expected)
+            return written._replace(notices=[*(sheet.notices if sheet else []), *written.notices])
 
         if query.get("dry_run"):
-            return dry_run(session, lambda: _answer(*write(), 200, dry_run=True))
-        return _answer(*write(), 200)
+            return dry_run(session, lambda: _dry_answer(write()))
+        return _answer(write(), 200)
 
 
 @blp.route("/<id:tournament_id>/void")

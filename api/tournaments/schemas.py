@@ -149,9 +149,44 @@ class ReportOut(Answer):
 
 class ReportWritten(ReportOut):
     warnings = fields.List(fields.Nested(WarningOut))
-    dry_run = fields.Boolean(metadata={"description": "True: checked only, nothing was stored."})
 
-    OPTIONAL = ("dry_run",)
+
+class DryRunPlayer(Answer):
+    """A row's player in a dry run: a player the report would register has no id yet."""
+
+    id = fields.Integer(allow_none=True, metadata={"description": "Null for a new player: none is stored."})
+    display_name = fields.String()
+    new = fields.Boolean(metadata={"description": "True: the report would register this player (R5)."})
+
+
+class DryRunResult(ResultOut):
+    player = fields.Nested(DryRunPlayer)
+
+
+class ReportDryRun(Answer):
+    """A dry run's answer (`?dry_run=1`): the report as it would be stored, and nothing was. It
+    has no id, version or timestamps (the keys are absent: nothing was stored, so there are none),
+    and its new players have no id (`id` null, `new` true); its warnings name no id of theirs."""
+
+    dry_run = fields.Boolean(
+        validate=validate.Equal(True),
+        metadata={"description": "Always true: checked only, nothing was stored."},
+    )
+    venue_id = fields.Integer()
+    season_id = fields.Integer()
+    date = Day()
+    session = fields.Integer()
+    kind = fields.String(validate=validate.OneOf(TOURNAMENT_KINDS))
+    entrants = fields.Integer()
+    reported_by = fields.String(
+        metadata={
+            "description": "Who would report it: the key's name for the office and the venue's hosts, "
+            "else the role only (host or office; R19)."
+        },
+    )
+    reported_by_role = fields.String(validate=validate.OneOf(("host", "office")))
+    results = fields.List(fields.Nested(DryRunResult))
+    warnings = fields.List(fields.Nested(WarningOut))
 
 
 class ReportQuery(PageArgs):

@@ -16,7 +16,7 @@ from models.entities.league import (
     Venue,
 )
 from models.entities.merges import PlayerMerge
-from models.entities.players import Player
+from models.entities.players import DistinctPlayers, Player
 from models.entities.qualification import Disqualification, QualifierPublication
 from models.entities.service import UNVERSIONED_TABLES, ConsoleSignIn, DataVersion, IdempotentRequest
 from models.entities.standings import StandingLine
@@ -37,6 +37,7 @@ __all__ = [
     "ConsoleSignIn",
     "DataVersion",
     "Disqualification",
+    "DistinctPlayers",
     "IdempotentRequest",
     "LeagueSettings",
     "Player",

@@ -18,6 +18,8 @@ DEFAULT_MINIMUMS = Minimums()
 # The most entrants a report may have unless the office says otherwise: a pub's big night is a
 # few dozen; a region's final a few hundred. The office may set 50 to 10,000.
 DEFAULT_MAX_ENTRANTS, LEAST_MAX_ENTRANTS, MOST_MAX_ENTRANTS = 500, 50, 10_000
+# The league's name until the office gives its own (the league setting `name`).
+DEFAULT_LEAGUE_NAME = "Poker League"
 
 
 class Sanction(Base):
@@ -79,7 +81,7 @@ class Sanction(Base):
 
 class LeagueSettings(Base):
     """League-wide settings (one row): the minimum suspension lengths of R15, the most entrants a
-    report may have, and which sites may frame the embeddable pages."""
+    report may have, which sites may frame the embeddable pages, the league's zone and name."""
 
     __tablename__ = "league_settings"
     __table_args__ = (
@@ -102,6 +104,10 @@ class LeagueSettings(Base):
     )
     # R2a: the league's IANA zone; None: LEAGUE_TIMEZONE, else UTC (`zone`).
     timezone: Mapped[str | None] = mapped_column(String(64))
+    # The league's name, as the front door (GET /) and its pages say it.
+    name: Mapped[str] = mapped_column(
+        String(120), default=DEFAULT_LEAGUE_NAME, server_default=DEFAULT_LEAGUE_NAME
+    )
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, onupdate=utcnow)
 
     @property

@@ -10,6 +10,7 @@ from sqlalchemy import (
     JSON,
     Boolean,
     CheckConstraint,
+    ColumnElement,
     Date,
     DateTime,
     Enum,
@@ -18,7 +19,10 @@ from sqlalchemy import (
     Numeric,
     String,
     UniqueConstraint,
+    false,
+    select,
 )
+from sqlalchemy.ext.hybrid import hybrid_property
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from models.entities.base import Base
@@ -48,6 +52,9 @@ class Region(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(120), unique=True)
+    # The demo league's region (set by its loader, models/services/demo.py): its venues, players
+    # and sanctions never show at a venue of any other region.
+    demo: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
@@ -66,6 +73,16 @@ class Venue(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, onupdate=utcnow)
 
     region: Mapped[Region] = relationship()
+
+    @hybrid_property
+    def in_demo(self) -> bool:
+        """A venue of the demo league's region. In a query, `where(Venue.in_demo)`."""
+        return self.region.demo
+
+    @in_demo.inplace.expression
+    @classmethod
+    def _in_demo_expression(cls) -> ColumnElement[bool]:
+        return cls.region_id.in_(select(Region.id).where(Region.demo.is_(True)))
 
 
 class PointsChart(Base):

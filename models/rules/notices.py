@@ -4,8 +4,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import date
 from enum import StrEnum
 
@@ -42,6 +42,18 @@ class ReportRef:
 
 
 @dataclass(frozen=True)
+class LookAlikes:
+    """What a possible-duplicate notice is made of (R5), kept so that it can be said again
+    without the ids of players a dry run registered and never stored (`unregistered`)."""
+
+    player_id: int
+    display_name: str
+    closest: tuple[int, ...]
+    total: int
+    path: str | None
+
+
+@dataclass(frozen=True)
 class Notice:
     code: NoticeCode
     message: str
@@ -49,6 +61,8 @@ class Notice:
     rule: str | None = None
     # The stored reports it is about (a sanction recorded late: the results inside it, R16).
     reports: tuple[ReportRef, ...] = ()
+    # A possible duplicate's parts (R5).
+    look_alikes: LookAlikes | None = field(default=None, compare=False)
 
 
 def _at(path: str | None) -> str:
@@ -71,7 +85,28 @@ def possible_duplicate(
         f"player(s) {', '.join(map(str, closest))}{more}; the office can merge them (R5).",
         tuple(closest),
         "R5",
+        look_alikes=LookAlikes(player_id, display_name, tuple(closest), total, path),
     )
+
+
+def unregistered(notice: Notice, registered: Mapping[int, str]) -> Notice:
+    """A notice as a dry run says it: the players the write registered (by id, with the row that
+    named each) were never stored, so no id of theirs is named. A possible duplicate names its
+    new player by name alone, and a look-alike registered earlier in the same report by its row;
+    `player_ids` keeps the stored players only. Other notices name stored players and reports."""
+    found = notice.look_alikes
+    if found is None or not registered:
+        return notice
+    stored = [i for i in found.closest if i not in registered]
+    rows = [registered[i] for i in found.closest if i in registered]
+    named = [f"existing player(s) {', '.join(map(str, stored))}"] if stored else []
+    named += [f"the new player(s) of {', '.join(rows)}"] if rows else []
+    more = f" (the {len(found.closest)} closest of {found.total})" if found.total > len(found.closest) else ""
+    message = (
+        f"{_at(found.path)}the new player {found.display_name} closely matches {' and '.join(named)}"
+        f"{more}; once stored, the office can merge them (R5)."
+    )
+    return replace(notice, message=message, player_ids=tuple(stored))
 
 
 def existing_player(path: str, email: str, player_id: int) -> Notice:

@@ -1,6 +1,8 @@
 """A small demo league, so a new install's docs and standings show something real. It lives in
-its own region, "Demo", so a league's own seasons never overlap it, and `remove_demo` takes it
-out again (the audit log keeps the record of both, as it keeps everything)."""
+its own region, "Demo", so a league's own seasons never overlap it; its region and its players
+are flagged `demo`, so that it stays in its corner (its players and sanctions never show at a
+venue of another region), and `remove_demo` takes it out again (the audit log keeps the record
+of both, as it keeps everything)."""
 
 from __future__ import annotations
 
@@ -11,17 +13,22 @@ from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from models.actor import Actor, Role
-from models.entities.access import ApiKeyVenue
+from models.entities.access import ApiKey, ApiKeyVenue
 from models.entities.discipline import Sanction
 from models.entities.league import PointsChart, Region, Season, Venue
 from models.entities.merges import PlayerMerge
-from models.entities.players import Player
+from models.entities.players import DistinctPlayers, Player
 from models.entities.qualification import Disqualification, QualifierPublication
+from models.entities.service import ConsoleSignIn, IdempotentRequest
 from models.entities.standings import StandingLine
 from models.entities.tournaments import Result, Tournament
+from models.errors import Conflict
 from models.services import wall_clock
 from models.services.audit import record
+from models.services.demo_checks import check_removal
+from models.services.demo_queries import DemoRemoval, removal_plan
 from models.services.league import create_chart, create_region, create_venue
+from models.services.locks import hold_writes, take_chart, take_players, take_season
 from models.services.players import create_player
 from models.services.sanctions import issue_sanction
 from models.services.seasons import create_season
@@ -88,7 +95,7 @@ def load_demo(session: Session, only_if_empty: bool = True, today: date | None =
     if only_if_empty and session.scalar(select(func.count()).select_from(Region)):
         return False
     rng = random.Random(2026)
-    region = create_region(session, DEMO, DEMO_REGION)
+    region = create_region(session, DEMO, DEMO_REGION, demo=True)
     venues: list[Venue] = [
         create_venue(session, DEMO, {"name": name, "region_id": region.id, "city": city, "active": True})
         for name, city in VENUES
@@ -136,6 +143,7 @@ def load_demo(session: Session, only_if_empty: bool = True, today: date | None =
                 "date_of_birth": born,
                 "membership_number": born.strftime("%Y%m%d") + f"{rng.randrange(10000):04d}",
                 "home_venue_id": venues[index % len(venues)].id,
+                "demo": True,
             },
         )
         players.append(player)
@@ -206,54 +214,91 @@ def _play_weeks(
             day += timedelta(weeks=1)
 
 
-def remove_demo(session: Session) -> bool:
-    """Delete the demo league: its region, venues, season, reports, players (those it registered,
-    unless they have played elsewhere since), their sanctions, and its chart. False when there
-    is no demo. The audit log keeps its entries: nothing deletes those."""
-    region = session.scalar(select(Region).where(Region.name == DEMO_REGION))
-    if region is None:
-        return False
-    venue_ids = list(session.scalars(select(Venue.id).where(Venue.region_id == region.id)))
-    seasons = [s for s in session.scalars(select(Season)) if s.region_ids == [region.id]]
-    season_ids = [s.id for s in seasons]
-    tournaments = select(Tournament.id).where(
-        or_(Tournament.venue_id.in_(venue_ids), Tournament.season_id.in_(season_ids))
-    )
-    elsewhere = select(Result.player_id).where(Result.tournament_id.not_in(tournaments))
-    leaving = list(
-        session.scalars(
-            select(Player.id).where(
-                Player.email.endswith(f"@{DEMO_EMAIL_DOMAIN}"), Player.id.not_in(elsewhere)
-            )
+def remove_demo(session: Session, expected: DemoRemoval | None = None) -> DemoRemoval | None:
+    """Delete the demo league: its region, venues, seasons, reports, the players it registered
+    (unless they have played elsewhere since: those stay, no longer the demo's), their sanctions,
+    the host keys of its venues only (a key of other venues too keeps those), and its chart.
+    Returns what was removed; None when there is no demo. The audit log keeps its entries:
+    nothing deletes those.
+
+    Refused, changing nothing, when it would undo a merge of a player it keeps (R17, naming the
+    merge), or when the demo changed since `expected` (what the caller was shown and confirmed).
+    R17a: the demo's seasons, then its chart, then its players (the lower id first), then the
+    data version row are locked before anything is read again or deleted: the order of
+    models/services/locks.py, so no writer waits on it crosswise."""
+    plan = removal_plan(session)
+    if plan is None:
+        return None
+    _lock(session, plan)
+    locked = removal_plan(session)
+    if locked != (expected or plan):
+        raise Conflict(
+            "The demo league changed since it was listed (a report, a player, a key): nothing was "
+            "removed; run the command again."
         )
-    )
+    assert locked is not None
+    check_removal(session, locked)
+    _delete(session, locked)
+    removed = {
+        "venues": list(locked.venues),
+        "seasons": list(locked.seasons),
+        "players": list(locked.players),
+    }
+    record(session, DEMO, "demo.remove", "region", locked.regions[0], before=removed)
+    return locked
+
+
+def _lock(session: Session, plan: DemoRemoval) -> None:
+    """The removal's locks, in the order of locks.py: seasons, chart, players, the data version."""
+    charts = set()
+    for season_id in plan.seasons:
+        season = take_season(session, session.get_one(Season, season_id))
+        if season.points_chart_id is not None:
+            charts.add(season.points_chart_id)
+    for chart_id in sorted(charts):
+        take_chart(session, session.get_one(PointsChart, chart_id))
+    take_players(session, plan.players)
+    hold_writes(session)
+
+
+def _delete(session: Session, plan: DemoRemoval) -> None:
+    """Everything of the plan, in an order the foreign keys allow."""
+    venues, seasons, leaving, keys = plan.venues, plan.seasons, plan.players, plan.keys
     for statement in (
         delete(StandingLine).where(
             or_(
-                StandingLine.venue_id.in_(venue_ids),
-                StandingLine.season_id.in_(season_ids),
+                StandingLine.venue_id.in_(venues),
+                StandingLine.season_id.in_(seasons),
                 StandingLine.player_id.in_(leaving),
             )
         ),
-        delete(Result).where(Result.tournament_id.in_(tournaments)),
-        delete(Tournament).where(Tournament.id.in_(tournaments)),
-        delete(Disqualification).where(Disqualification.season_id.in_(season_ids)),
-        delete(QualifierPublication).where(QualifierPublication.season_id.in_(season_ids)),
-        delete(Sanction).where(or_(Sanction.player_id.in_(leaving), Sanction.venue_id.in_(venue_ids))),
+        delete(Result).where(Result.tournament_id.in_(plan.reports)),
+        delete(Tournament).where(Tournament.id.in_(plan.reports)),
+        delete(Disqualification).where(Disqualification.season_id.in_(seasons)),
+        delete(QualifierPublication).where(QualifierPublication.season_id.in_(seasons)),
+        delete(Sanction).where(Sanction.id.in_(plan.sanctions)),
+        # Only merges among the players leaving, or undone ones (check_removal refused the rest).
         delete(PlayerMerge).where(
             or_(PlayerMerge.survivor_id.in_(leaving), PlayerMerge.duplicate_id.in_(leaving))
         ),
-        update(Player).where(Player.home_venue_id.in_(venue_ids)).values(home_venue_id=None),
-        update(Player).where(Player.merged_into_id.in_(leaving)).values(merged_into_id=None),
+        delete(DistinctPlayers).where(
+            or_(DistinctPlayers.low_id.in_(leaving), DistinctPlayers.high_id.in_(leaving))
+        ),
+        update(Player).where(Player.home_venue_id.in_(venues)).values(home_venue_id=None),
+        update(Player).where(Player.id.in_(leaving)).values(merged_into_id=None),
         delete(Player).where(Player.id.in_(leaving)),
-        delete(ApiKeyVenue).where(ApiKeyVenue.venue_id.in_(venue_ids)),
+        update(Player).where(Player.id.in_(plan.kept_players)).values(demo=False),
+        delete(ConsoleSignIn).where(ConsoleSignIn.api_key_id.in_(keys)),
+        delete(IdempotentRequest).where(IdempotentRequest.api_key_id.in_(keys)),
+        delete(ApiKeyVenue).where(ApiKeyVenue.venue_id.in_(venues)),
+        delete(ApiKey).where(ApiKey.id.in_(keys)),
     ):
         session.execute(statement)
-    for season in seasons:
-        session.delete(season)
+    for season_id in seasons:
+        session.delete(session.get_one(Season, season_id))
     session.flush()
-    session.execute(delete(Venue).where(Venue.id.in_(venue_ids)))
-    session.delete(region)
+    session.execute(delete(Venue).where(Venue.id.in_(venues)))
+    session.execute(delete(Region).where(Region.id.in_(plan.regions)))
     chart = session.scalar(select(PointsChart).where(PointsChart.name == DEMO_CHART))
     if (
         chart is not None
@@ -261,6 +306,3 @@ def remove_demo(session: Session) -> bool:
     ):
         session.delete(chart)
     session.flush()
-    removed = {"venues": venue_ids, "seasons": season_ids, "players": leaving}
-    record(session, DEMO, "demo.remove", "region", region.id, before=removed)
-    return True

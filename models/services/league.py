@@ -28,12 +28,13 @@ from models.services.scoring import chart_rule, rescore_season
 from models.services.season_queries import covers_regions
 
 
-def create_region(session: Session, actor: Actor, name: str) -> Region:
+def create_region(session: Session, actor: Actor, name: str, *, demo: bool = False) -> Region:
+    """A region (the demo league's when `demo`: only its loader says so)."""
     if session.scalar(select(Region.id).where(Region.name == name)) is not None:
         raise Conflict(
             f"A region named {name!r} already exists.", problems=[Problem("name", "Already in use.")]
         )
-    region = Region(name=name)
+    region = Region(name=name, demo=demo)
     session.add(region)
     session.flush()
     record(session, actor, "region.create", "region", region.id, after=snapshot(region))

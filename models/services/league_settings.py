@@ -1,4 +1,5 @@
-"""League-wide settings (R15's minimum suspension lengths): read them, and change them audited."""
+"""League-wide settings (R15's minimum suspension lengths, the league's zone and name, …): read
+them, and change them audited."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from models.entities.discipline import LeagueSettings
 from models.services.audit import record_update, snapshot
 
 SETTING_NAMES = (
+    "name",
     "min_suspension_days",
     "min_outside_alcohol_months",
     "max_entrants",

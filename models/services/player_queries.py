@@ -14,6 +14,7 @@ from sqlalchemy import (
     and_,
     any_,
     bindparam,
+    exists,
     false,
     func,
     or_,
@@ -23,12 +24,13 @@ from sqlalchemy import (
 from sqlalchemy.orm import Session
 
 from models.actor import Actor
-from models.entities.players import Player
+from models.entities.league import Venue
+from models.entities.players import DistinctPlayers, Player
 from models.entities.tournaments import Result, Tournament
 from models.rules.players import SHARED_WORD_MIN, NameIndex, normalise_name
 from models.rules.qualification import PlayerFacts
 from models.services.paging import Page, PageRequest, paginate
-from models.services.player_merge_queries import final_survivor, survivors_matching
+from models.services.player_merge_queries import final_survivor, final_survivors, survivors_matching
 
 # R19: what anyone may see of a player, and what only the office and the hosts of the
 # player's venues may see.
@@ -90,6 +92,24 @@ def personal_visible_where(actor: Actor) -> ColumnElement[bool]:
     return false()
 
 
+def demo_shown_at(venue_ids: Iterable[int]) -> ColumnElement[bool]:
+    """The demo stays in its corner: a demo player (the demo loader's) shows only where one of
+    these venues is the demo's; any other player shows everywhere."""
+    venues = sorted(set(venue_ids))
+    if not venues:
+        return Player.demo.is_(False)
+    return or_(Player.demo.is_(False), exists(select(Venue.id).where(Venue.id.in_(venues), Venue.in_demo)))
+
+
+def demo_shown_to(actor: Actor) -> ColumnElement[bool]:
+    """`demo_shown_at` a caller's venues, for a list over every player (a search): the office sees
+    the demo's players (it asks for them); a host, only when it hosts a venue of the demo; the
+    public, never."""
+    if actor.is_office:
+        return true()
+    return demo_shown_at(actor.venue_ids if actor.is_host else ())
+
+
 def as_seen_by(player: Player, personal: bool) -> dict[str, Any]:
     """A player's fields, the personal ones only when `personal` (R19)."""
     shown = PUBLIC_FIELDS + PERSONAL_FIELDS if personal else PUBLIC_FIELDS
@@ -115,8 +135,9 @@ def search_players(
 
     Everyone matches display names; full names match only among the players whose personal
     fields the caller may see (the office: all; a host: their venues' players; the public: none),
-    and only the office matches emails (R19). Each item shows what the caller may see."""
-    query = select(Player).where(Player.merged_into_id.is_(None))
+    and only the office matches emails (R19). Each item shows what the caller may see. The demo's
+    players are listed only to the office and the hosts of its venues (`demo_shown_to`)."""
+    query = select(Player).where(Player.merged_into_id.is_(None), demo_shown_to(actor))
     if text and text.strip():
         wanted = text.strip().lower()
         matches = [func.lower(Player.display_name).contains(wanted, autoescape=True)]
@@ -166,7 +187,9 @@ def name_index(session: Session, name_keys: Sequence[str]) -> NameIndex:
 
 def duplicate_candidates(session: Session, since: datetime) -> list[tuple[Player, list[Player]]]:
     """R5: players registered since a moment whose names closely match other live players (as
-    the warning said when each was registered), newest first, each with its look-alikes."""
+    the warning said when each was registered), newest first, each with its look-alikes (the 10
+    closest). Each pair is offered once (under the newer of two recent players), and never a
+    pair the office said are two people (`told_apart`)."""
     recent = list(
         session.scalars(
             select(Player)
@@ -178,9 +201,18 @@ def duplicate_candidates(session: Session, since: datetime) -> list[tuple[Player
     if not recent:
         return []
     index = name_index(session, [player.name_key for player in recent])
+    apart = told_apart(session, [player.id for player in recent])
+    offered: set[tuple[int, int]] = set()
     found: dict[int, list[int]] = {}
     for player in recent:
-        others = [other for other in index.matches(player.name_key, most=10).closest if other != player.id]
+        # As many more as the pairs told apart that the 10 closest might hold.
+        most = 10 + sum(player.id in pair for pair in apart)
+        others: list[int] = []
+        for other in index.matches(player.name_key, most=most).closest:
+            pair = (min(player.id, other), max(player.id, other))
+            if other != player.id and pair not in apart and pair not in offered and len(others) < 10:
+                offered.add(pair)
+                others.append(other)
         if others:
             found[player.id] = others
     alike = players_by_id(session, {i for ids in found.values() for i in ids})
@@ -189,6 +221,60 @@ def duplicate_candidates(session: Session, since: datetime) -> list[tuple[Player
         for player in recent
         if player.id in found
     ]
+
+
+def told_apart(session: Session, player_ids: Iterable[int]) -> set[tuple[int, int]]:
+    """R5: the pairs of players the office said are two people, among the pairs touching these
+    players, lower id first. A pair is read as the players its ids name now (R17: a record merged
+    away names the final survivor of its merges): if B is not A, and B was merged into C since,
+    C is not A either."""
+    ids = set(player_ids)
+    if not ids:
+        return set()
+    merged = select(Player.id).where(Player.merged_into_id.is_not(None))
+    low, high = DistinctPlayers.low_id, DistinctPlayers.high_id
+    rows = session.execute(
+        select(low, high).where(
+            or_(low.in_(sorted(ids)), high.in_(sorted(ids)), low.in_(merged), high.in_(merged))
+        )
+    ).all()
+    survivors = final_survivors(session, {i for row in rows for i in row})
+    pairs = set()
+    for row in rows:
+        a, b = survivors.get(row.low_id, row.low_id), survivors.get(row.high_id, row.high_id)
+        if a != b and (a in ids or b in ids):
+            pairs.add((min(a, b), max(a, b)))
+    return pairs
+
+
+class PlayerVenues(NamedTuple):
+    """Where a player belongs, by venue name: the home venue (if any) and the venues of their live
+    results."""
+
+    home: str | None
+    played: list[str]
+
+
+def venues_of_players(session: Session, player_ids: Iterable[int]) -> dict[int, PlayerVenues]:
+    """Each player's home venue and the venues they played at (live reports), by name: what the
+    office compares of two look-alikes (R5). Two queries, whatever the number of players."""
+    ids = sorted(set(player_ids))
+    if not ids:
+        return {}
+    home_of = select(Player.id, Venue.name).join(Venue, Venue.id == Player.home_venue_id)
+    homes = {player_id: name for player_id, name in session.execute(home_of.where(Player.id.in_(ids)))}
+    played: dict[int, list[str]] = {}
+    rows = session.execute(
+        select(Result.player_id, Venue.name)
+        .join(Tournament, Tournament.id == Result.tournament_id)
+        .join(Venue, Venue.id == Tournament.venue_id)
+        .where(Result.player_id.in_(ids), Tournament.live)
+        .distinct()
+        .order_by(Result.player_id, Venue.name)
+    )
+    for player_id, name in rows:
+        played.setdefault(player_id, []).append(name)
+    return {i: PlayerVenues(homes.get(i), played.get(i, [])) for i in ids}
 
 
 class VenuePlayer(NamedTuple):
@@ -200,10 +286,11 @@ class VenuePlayer(NamedTuple):
 def players_of_venue(session: Session, venue_id: int, most: int) -> list[VenuePlayer]:
     """(id, display name, full name) of the venue's players not merged away, by display name,
     whom a host picks from when typing a night's rows: those whose personal fields its hosts may
-    see (R19: their home venue, or a live result there; `personal_visible`)."""
+    see (R19: their home venue, or a live result there; `personal_visible`). The demo's players
+    only at a venue of the demo (`demo_shown_at`)."""
     rows = session.execute(
         select(Player.id, Player.display_name, Player.full_name)
-        .where(_of_venues([venue_id]), Player.merged_into_id.is_(None))
+        .where(_of_venues([venue_id]), Player.merged_into_id.is_(None), demo_shown_at([venue_id]))
         .order_by(Player.display_name, Player.id)
         .limit(most)
     )

@@ -3,7 +3,7 @@ the sanctions that bar a report's players, and the stored results a sanction rec
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -23,19 +23,28 @@ from models.services import wall_clock
 from models.services.access import require_venue
 from models.services.lookup import get_or_raise
 from models.services.paging import Page, PageRequest, paginate
+from models.services.player_queries import demo_shown_at
 
 
 def visible_sanctions(actor: Actor) -> ColumnElement[bool]:
     """Who sees which sanction: the office all; a host the league-wide suspensions and the bans
-    of their own venues; the public none."""
+    of their own venues (the demo's players' only when they host a venue of the demo); the public
+    none."""
     if actor.is_office:
         return true()
     if actor.is_host:
-        return or_(
+        kinds = or_(
             Sanction.kind == SanctionKind.SUSPENSION,
             and_(Sanction.kind == SanctionKind.VENUE_BAN, Sanction.venue_id.in_(sorted(actor.venue_ids))),
         )
+        return and_(kinds, _of_players_shown(actor.venue_ids))
     return false()
+
+
+def _of_players_shown(venue_ids: Iterable[int]) -> ColumnElement[bool]:
+    """Sanctions of players who show at these venues: the demo's players only at the demo's
+    venues (`player_queries.demo_shown_at`)."""
+    return Sanction.player_id.in_(select(Player.id).where(demo_shown_at(venue_ids)))
 
 
 def sees_sanction(actor: Actor, sanction: Sanction) -> bool:
@@ -175,12 +184,12 @@ def bars(venue_id: int, day: date) -> ColumnElement[bool]:
 
 def door_list(session: Session, actor: Actor, venue_id: int, on: date) -> list[BarredPlayer]:
     """R15, R16: every player who may not play at the venue on the day, by display name: for
-    the venue's hosts and the office."""
+    the venue's hosts and the office. The demo's players are on the demo's venues' lists only."""
     get_or_raise(session, Venue, venue_id, "venue")
     require_venue(actor, venue_id, "the door list is for its hosts")
     sanctions = session.scalars(
         select(Sanction)
-        .where(bars(venue_id, on))
+        .where(bars(venue_id, on), _of_players_shown([venue_id]))
         .options(selectinload(Sanction.player))
         .order_by(Sanction.id)
     ).all()

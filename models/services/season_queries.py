@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date
 
-from sqlalchemy import ColumnElement, Select, or_, select
+from sqlalchemy import ColumnElement, Select, func, or_, select
 from sqlalchemy.orm import Session
 
-from models.entities.league import Season, SeasonRegion, Venue
+from models.entities.league import Region, Season, SeasonRegion, Venue
 from models.services.paging import Page, PageRequest, paginate
 
 
@@ -58,3 +58,11 @@ def venues_of(season: Season) -> Select[Venue]:
     """R2: a select of the venues a season covers (all, when it names no region)."""
     query = select(Venue)
     return query if season.all_regions else query.where(Venue.region_id.in_(season.region_ids))
+
+
+def demo_season(session: Session, season: Season) -> bool:
+    """A season of the demo league: it names regions, and every one is the demo's."""
+    if season.all_regions or not season.region_ids:
+        return False
+    others = select(func.count()).select_from(Region)
+    return not session.scalar(others.where(Region.id.in_(season.region_ids), Region.demo.is_(False)))

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnExpressionArgument, select, true
+from sqlalchemy import ColumnExpressionArgument, not_, select, true
 from sqlalchemy.orm import Session, selectinload
 
 from models.actor import Actor
@@ -17,7 +17,7 @@ from models.entities.tournaments import Result, Tournament
 from models.errors import NotFound
 from models.rules.reports import TournamentKind
 from models.services.paging import Page, PageRequest, paginate
-from models.services.season_queries import venues_of
+from models.services.season_queries import demo_season, venues_of
 
 
 def visible_reports(actor: Actor) -> ColumnExpressionArgument[bool]:
@@ -107,7 +107,8 @@ def list_reports(
 
 def missing_reports(session: Session, season: Season, monday: date) -> list[Venue]:
     """Active venues of the season with no live regular report in the week from `monday`, by
-    name: the office chases them."""
+    name: the office chases them. The demo's venues only in the demo's own season (a season
+    naming no region covers the demo's too, but nobody chases the demo)."""
     sunday = monday + timedelta(days=6)
     reported = select(Tournament.venue_id).where(
         Tournament.season_id == season.id,
@@ -116,4 +117,6 @@ def missing_reports(session: Session, season: Season, monday: date) -> list[Venu
         Tournament.date.between(monday, sunday),
     )
     query = venues_of(season).where(Venue.active.is_(True), Venue.id.not_in(reported))
+    if not demo_season(session, season):
+        query = query.where(not_(Venue.in_demo))
     return list(session.scalars(query.order_by(Venue.name, Venue.id)))

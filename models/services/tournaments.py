@@ -5,7 +5,7 @@ it passes; each is audited with the state before and after."""
 from __future__ import annotations
 
 from datetime import date, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Select, and_, bindparam, func, insert, select, update
 from sqlalchemy.orm import Session, object_session
@@ -54,11 +54,21 @@ def report_snapshot(tournament: Tournament) -> dict[str, Any]:
     }
 
 
+class Written(NamedTuple):
+    """A report as a write stored it: the report, its notices, and the players it registered
+    (by id, with the row that named each: `results.3`), which a dry run answers as new players
+    with no id (nothing is stored)."""
+
+    tournament: Tournament
+    notices: list[Notice]
+    registered: dict[int, str]
+
+
 def _scored_results(
-    session: Session, actor: Actor, checked: CheckedReport
+    session: Session, actor: Actor, checked: CheckedReport, registered: dict[int, str]
 ) -> list[tuple[dict[str, Any], Player]]:
     """R6-R8: each row's result (points included) and its player; new players are registered
-    here, once the report passed."""
+    here, once the report passed (each into `registered`, with the row that named it)."""
     season = checked.season
     earned = score_report(
         chart_rule(season.points_chart),
@@ -70,12 +80,14 @@ def _scored_results(
         (entrant.new, f"results.{index}") for index, entrant in enumerate(checked.entrants) if entrant.new
     ]
     # R2a: a new player's date of birth was checked on the venue's today; so it is again here.
-    registered = iter(register_players(session, actor, news, wall_clock.at_venue(session, checked.venue)))
+    made = register_players(session, actor, news, wall_clock.at_venue(session, checked.venue))
+    registered.update((player.id, path) for (player, _), (_, path) in zip(made, news, strict=True))
+    new_players = iter(made)
     results = []
     for row, entrant, points in zip(checked.rows, checked.entrants, earned, strict=True):
         player = entrant.player
         if player is None:
-            player, notices = next(registered)
+            player, notices = next(new_players)
             checked.notices.extend(notices)
         result = {
             "player_id": player.id,
@@ -151,11 +163,13 @@ def refuse_taken_slot(session: Session, report: ReportDraft, exclude_id: int | N
         )
 
 
-def submit_report(session: Session, actor: Actor, report: ReportDraft) -> tuple[Tournament, list[Notice]]:
-    """Store a new report; returns it and its notices (e.g. possible duplicate players, R5)."""
+def submit_report(session: Session, actor: Actor, report: ReportDraft) -> Written:
+    """Store a new report; returns it, its notices (e.g. possible duplicate players, R5) and the
+    players it registered."""
     checked = check_report(session, actor, report)
     refuse_taken_slot(session, report, None)
-    results = _scored_results(session, actor, checked)
+    registered: dict[int, str] = {}
+    results = _scored_results(session, actor, checked, registered)
     session.flush()  # new players first
     # One INSERT … RETURNING the stored row (the unit of work's bookkeeping costs more).
     tournament = session.scalars(
@@ -182,7 +196,7 @@ def submit_report(session: Session, actor: Actor, report: ReportDraft) -> tuple[
     )
     record_override(session, actor, tournament, checked)
     checked.notices.extend(_twins(session, tournament))
-    return tournament, checked.notices
+    return Written(tournament, checked.notices, registered)
 
 
 def _twins_query() -> Select[int, int]:
@@ -370,7 +384,7 @@ def correct_report(
     report: ReportDraft,
     reason: str,
     expected_version: int | None = None,
-) -> tuple[Tournament, list[Notice]]:
+) -> Written:
     """R17: replace a report's results (and venue, date, session or kind, where given; the
     stored ones otherwise); points are recomputed. With `expected_version` (the version the
     caller read), refused (Stale) when the report has moved on since.
@@ -406,7 +420,8 @@ def correct_report(
     tournament.session = report["session"]
     tournament.kind = report["kind"]
     tournament.entrants = len(checked.rows)
-    results = _scored_results(session, actor, checked)
+    registered: dict[int, str] = {}
+    results = _scored_results(session, actor, checked, registered)
     session.flush()
     session.refresh(tournament)
     _store_results(session, tournament, results)
@@ -423,7 +438,7 @@ def correct_report(
         reason=reason,
     )
     record_override(session, actor, tournament, checked)
-    return tournament, checked.notices
+    return Written(tournament, checked.notices, registered)
 
 
 def _with_stored(tournament: Tournament, correction: ReportDraft) -> ReportDraft:

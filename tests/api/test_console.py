@@ -18,7 +18,7 @@ from flask.testing import FlaskClient
 
 from models.infra.clock import utcnow
 from tests.builders import Scene, audit_entries, days_ago, iso, utc_today
-from tests.support.league import Caller, assert_problem
+from tests.support.league import Caller, assert_problem, new_key
 
 SIGN_IN = "/console/sign-in"
 
@@ -774,3 +774,115 @@ def test_signing_in_and_out_renews_the_csrf_secret(app: Flask, scene: Scene) -> 
     assert out.status_code == 302
     again = browser.post(SIGN_IN, data={"key": scene.host.key, "csrf_token": signed_in_token})
     assert again.status_code == 400 and browser.get("/console/").status_code == 302
+
+
+def test_the_office_tells_two_look_alikes_apart_each_pair_offered_once_then_never_r5_r18(
+    app: Flask, scene: Scene
+) -> None:
+    """R5: two players registered lately who look alike are offered once (not once under each),
+    with what tells them apart: both emails, membership numbers, home venues and venues played
+    at. "Not the same person", with a reason, records it (R18, audited on both); the pair is not
+    offered again. Without a reason, or without the form's token, nothing is recorded."""
+    older = scene.league.player(
+        "Jonathan Whitfield", home_venue_id=scene.venue_id, membership_number="198507211234"
+    )
+    newer = scene.league.player("Jonathon Whitfield", email="jon.w@example.org")
+    scene.report([newer["id"], *scene.players("Otto")], days_ago(3))
+    office = signed_in(app, scene.office.key)
+    page = office.get("/console/duplicates")
+    words = text_of(page)
+    assert words.count(f"Merge {newer['id']} into {older['id']}") == 1
+    assert f"Merge {older['id']} into {newer['id']}" not in words
+    assert words.count("Not the same person") == 1
+    venue = scene.venue["name"]
+    assert (
+        f"Player {older['id']} · {older['email']} · membership number 198507211234 · home venue {venue}"
+        in words
+    )
+    newer_facts = f"Player {newer['id']} · jon.w@example.org · membership number none · home venue none"
+    assert f"{newer_facts} · played at {venue}" in words
+    form = f"/console/players/{newer['id']}/not-duplicate"
+    unexplained = office.post(
+        form, data={"csrf_token": csrf(page), "other_id": str(older["id"]), "reason": ""}
+    )
+    assert "Not recorded: give the reason" in text_of(office.get(unexplained.headers["Location"]))
+    assert office.post(form, data={"other_id": str(older["id"]), "reason": "Twins."}).status_code == 400
+    assert audit_entries(scene.office, "action=player.not_duplicate") == []
+    done = office.post(
+        form, data={"csrf_token": csrf(page), "other_id": str(older["id"]), "reason": "Twins."}
+    )
+    after = text_of(office.get(done.headers["Location"]))
+    assert f"Recorded: players {older['id']} and {newer['id']} are two people" in after
+    assert "Not the same person" not in after and "No new player looks like another." in after
+    entries = audit_entries(scene.office, "action=player.not_duplicate")
+    assert sorted(e["entity_id"] for e in entries) == [older["id"], newer["id"]]
+    assert {(e["reason"], e["actor_role"]) for e in entries} == {("Twins.", "office")}
+    again = office.post(
+        form, data={"csrf_token": csrf(page), "other_id": str(older["id"]), "reason": "Twins."}
+    )
+    assert "Not recorded: R17a: Players" in text_of(office.get(again.headers["Location"]))
+
+
+def test_a_pair_told_apart_stays_apart_when_one_of_them_is_merged_into_another_r5_r17(
+    app: Flask, scene: Scene
+) -> None:
+    """R5, R17: Ann is not Bea; Bea is then merged into Cat, a newer record of her: Cat is not Ann
+    either, so that pair is not offered; before the merge, Cat was offered with each of them."""
+    ann = scene.league.player("Annabel Whitfield")
+    bea = scene.league.player("Annabell Whitfield")
+    told = scene.office.post(
+        f"/api/v1/players/{bea['id']}/not-duplicate", json={"other_id": ann["id"], "reason": "Two."}
+    )
+    assert told.status_code == 201
+    cat = scene.league.player("Annabelle Whitfield")
+    office = signed_in(app, scene.office.key)
+    words = text_of(office.get("/console/duplicates"))
+    assert f"Merge {cat['id']} into {ann['id']}" in words and f"Merge {cat['id']} into {bea['id']}" in words
+    assert f"Merge {bea['id']} into {ann['id']}" not in words
+    merged = scene.office.post(
+        f"/api/v1/players/{cat['id']}/merge", json={"duplicate_id": bea["id"], "reason": "Same."}
+    )
+    assert merged.status_code == 200
+    words = text_of(office.get("/console/duplicates"))
+    assert "No new player looks like another." in words, words
+
+
+def test_the_typed_rows_leave_the_demos_players_out_at_other_venues_r19(
+    app: Flask, scene: Scene, runner: Any
+) -> None:
+    """The demo stays in its corner: a demo player, even one the office gave this venue as home,
+    is not among the names a host of another region's venue picks from; the demo's own venues
+    offer its players."""
+    assert runner.invoke(args=["demo", "load"]).exit_code == 0
+    crown = next(
+        v for v in scene.public.get("/api/v1/venues").get_json()["items"] if v["name"] == "The Crown"
+    )
+    demo_player = scene.office.get("/api/v1/players?q=demo.example.org&per_page=1").get_json()["items"][0]
+    moved = scene.office.patch(f"/api/v1/players/{demo_player['id']}", json={"home_venue_id": scene.venue_id})
+    assert moved.status_code == 200
+    ours = scene.league.player("Homely Hattie Hearth", home_venue_id=scene.venue_id)
+
+    def offered(key: str, venue_id: int) -> set[int]:
+        page = signed_in(app, key).get(f"/console/venues/{venue_id}/rows").get_data(as_text=True)
+        return {int(m) for m in re.findall(r'<option value="[^"]+\(#(\d+)\)">', page)}
+
+    assert offered(scene.host.key, scene.venue_id) == {ours["id"]}
+    crown_host = new_key(app, "host", [crown["id"]], name="Host: Crown")
+    assert len(offered(crown_host, crown["id"])) >= 8
+
+
+def test_the_preview_names_no_id_of_a_player_it_would_register_r5(app: Flask, scene: Scene) -> None:
+    """R5: the preview is a dry run: a new player close to a stored one is flagged new, and the
+    warning names the stored one by id and the new one by name only (it has no id yet)."""
+    match = scene.league.player("Jonathan Whitfield")
+    ann = scene.player("Ann")
+    host = signed_in(app, scene.host.key)
+    csv = f"place,player_id,email,full_name\n1,{ann},,\n2,,jonathon.w@example.org,Jonathon Whitfield\n"
+    preview = upload(host, scene.venue_id, csv, iso(days_ago(1)))
+    words = text_of(preview)
+    assert preview.status_code == 200, words
+    assert "2 Jonathon W. new player" in words
+    assert (
+        f"the new player Jonathon W. closely matches existing player(s) {match['id']}; once stored" in words
+    )
+    assert "(id " not in words

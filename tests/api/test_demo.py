@@ -1,11 +1,38 @@
 """The demo league that `./scripts/serve` loads (through the CLI, as the script does): standings
-show something real, and the door list has its records (R11, R15, R16)."""
+show something real, and the door list has its records (R11, R15, R16). It stays in its corner
+beside a league's own venues (door lists, searches and missing reports of other regions never
+show it, R15, R19), and `demo remove` lists what it deletes, asks, takes the demo's keys with it,
+and undoes no merge of a player outside it (R17)."""
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+from datetime import date, timedelta
 from typing import Any
 
-from tests.support.league import Caller
+import pytest
+from flask import Flask
+
+from models.errors import Conflict
+from models.services.demo import remove_demo
+from models.services.demo_queries import removal_plan
+from tests.builders import sanction_body
+from tests.support.league import Caller, League, new_key
+
+
+def iso_week(day: date) -> str:
+    year, week, _ = day.isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+def loaded(runner: Any, public: Caller) -> dict[str, Any]:
+    """The demo, loaded: its region, season and venues (the Crown first)."""
+    assert runner.invoke(args=["demo", "load"]).exit_code == 0
+    (region,) = public.get("/api/v1/regions").get_json()["items"]
+    (season,) = public.get("/api/v1/seasons").get_json()["items"]
+    venues = sorted(public.get("/api/v1/venues").get_json()["items"], key=lambda v: v["name"] != "The Crown")
+    return {"region": region, "season": season, "venues": venues, "crown": venues[0]}
 
 
 def test_demo_load_fills_an_empty_league_once(runner: Any, public: Caller, office: Caller) -> None:
@@ -37,13 +64,14 @@ def test_demo_lives_in_its_own_region_and_is_removed_whole(
     runner: Any, public: Caller, office: Caller
 ) -> None:
     """The demo's season covers only the "Demo" region, so a league's own seasons of its own
-    regions never overlap it; `demo remove` takes everything of it out (R2)."""
-    assert runner.invoke(args=["demo", "load"]).exit_code == 0
-    (region,) = public.get("/api/v1/regions").get_json()["items"]
-    assert region["name"] == "Demo"
-    (season,) = public.get("/api/v1/seasons").get_json()["items"]
+    regions never overlap it; `demo remove` lists what it deletes, asks, and takes everything of
+    it out (R2)."""
+    demo = loaded(runner, public)
+    region, season = demo["region"], demo["season"]
+    assert region["name"] == "Demo" and region["demo"] is True
     assert season["region_ids"] == [region["id"]]
     own = office.post("/api/v1/regions", json={"name": "River Valley"}).get_json()
+    assert own["demo"] is False
     venue = office.post("/api/v1/venues", json={"name": "The Anchor", "region_id": own["id"]}).get_json()
     ours = office.post(
         "/api/v1/seasons",
@@ -58,8 +86,19 @@ def test_demo_lives_in_its_own_region_and_is_removed_whole(
     player = office.post(
         "/api/v1/players", json={"full_name": "Our Own", "email": "our.own@example.org"}
     ).get_json()
-    removed = runner.invoke(args=["demo", "remove"])
-    assert removed.exit_code == 0 and "Demo league removed." in removed.output
+    reports = office.get("/api/v1/tournaments?include_voided=true").get_json()["total"]
+    removed = runner.invoke(args=["demo", "remove"], input="y\n")
+    assert removed.exit_code == 0 and "Demo league removed." in removed.output, removed.output
+    listed = dict(re.findall(r"^  (\w+): (\d+)$", removed.output, re.MULTILINE))
+    assert listed == {
+        "venues": "4",
+        "players": "36",
+        "reports": str(reports),
+        "sanctions": "3",
+        "keys": "0",
+        "seasons": "1",
+    }
+    assert "Remove the demo league? [y/N]" in removed.output
     assert [r["name"] for r in public.get("/api/v1/regions").get_json()["items"]] == ["River Valley"]
     assert [v["id"] for v in public.get("/api/v1/venues").get_json()["items"]] == [venue["id"]]
     assert [s["name"] for s in public.get("/api/v1/seasons").get_json()["items"]] == ["Ours"]
@@ -68,3 +107,166 @@ def test_demo_lives_in_its_own_region_and_is_removed_whole(
     assert public.get("/api/v1/tournaments").get_json()["total"] == 0
     assert office.get("/api/v1/sanctions").get_json()["total"] == 0
     assert "There is no demo league." in runner.invoke(args=["demo", "remove"]).output
+
+
+def test_demo_remove_asks_first_and_no_changes_nothing(runner: Any, public: Caller, office: Caller) -> None:
+    demo = loaded(runner, public)
+    refused = runner.invoke(args=["demo", "remove"], input="n\n")
+    assert refused.exit_code != 0 and "Aborted" in refused.output
+    assert "  players: 36" in refused.output
+    assert public.get("/api/v1/regions").get_json()["items"] == [demo["region"]]
+    assert len(public.get("/api/v1/venues").get_json()["items"]) == 4
+    quiet = runner.invoke(args=["demo", "remove", "--yes"])
+    assert quiet.exit_code == 0 and "[y/N]" not in quiet.output and "Demo league removed." in quiet.output
+    assert public.get("/api/v1/regions").get_json()["items"] == []
+
+
+def test_demo_remove_takes_the_keys_of_its_venues_only(
+    app: Flask, runner: Any, public: Caller, office: Caller, league: League
+) -> None:
+    """A host key of the demo's venues goes with them (and its console sign-ins); a key of a demo
+    venue and one of the league's keeps the league's; the office's keys stay."""
+    demo = loaded(runner, public)
+    anchor = league.venue(name="The Anchor")
+    crown_only = new_key(app, "host", [demo["crown"]["id"]], name="Host: Crown")
+    both = new_key(app, "host", [demo["crown"]["id"], anchor["id"]], name="Host: Crown and Anchor")
+    assert (
+        Caller(office.client, crown_only).get(f"/api/v1/venues/{demo['crown']['id']}/barred").status_code
+        == 200
+    )
+    removed = runner.invoke(args=["demo", "remove", "--yes"])
+    assert removed.exit_code == 0, removed.output
+    assert "  keys: 1" in removed.output and "1 key(s) keep their other venues." in removed.output
+    keys = {k["name"]: k for k in office.get("/api/v1/api-keys?per_page=500").get_json()["items"]}
+    assert "Host: Crown" not in keys
+    assert keys["Host: Crown and Anchor"]["venue_ids"] == [anchor["id"]]
+    assert "Office: Test" in keys
+    assert Caller(office.client, crown_only).get("/api/v1/venues").status_code == 401
+    assert Caller(office.client, both).get(f"/api/v1/venues/{anchor['id']}/barred").status_code == 200
+
+
+def test_r17_demo_remove_undoes_no_merge_of_a_player_outside_the_demo(
+    runner: Any, public: Caller, office: Caller, league: League
+) -> None:
+    """R17: a league player merged into a demo player would lose the merge with the demo player:
+    the removal is refused, naming the merge and why, and changes nothing; once the merge is
+    undone, the demo goes and the league player stays, on their own."""
+    loaded(runner, public)
+    demo_player = office.get("/api/v1/players?q=demo.example.org&per_page=1").get_json()["items"][0]
+    ours = league.player("Our Own Person")
+    merged = office.post(
+        f"/api/v1/players/{demo_player['id']}/merge", json={"duplicate_id": ours["id"], "reason": "Same."}
+    )
+    assert merged.status_code == 200, merged.get_json()
+    merge_id = merged.get_json()["merge_id"]
+    refused = runner.invoke(args=["demo", "remove", "--yes"])
+    assert refused.exit_code != 0
+    assert f"Merge {merge_id} joined player {ours['id']} into player {demo_player['id']}" in refused.output
+    assert "R17" in refused.output and "would undo" in refused.output
+    assert len(public.get("/api/v1/venues").get_json()["items"]) == 4
+    assert public.get(f"/api/v1/players/{ours['id']}").get_json()["merged_into_id"] == demo_player["id"]
+    undone = office.post(f"/api/v1/player-merges/{merge_id}/undo", json={"reason": "The demo goes."})
+    assert undone.status_code == 200, undone.get_json()
+    assert runner.invoke(args=["demo", "remove", "--yes"]).exit_code == 0
+    assert public.get(f"/api/v1/players/{ours['id']}").get_json()["merged_into_id"] is None
+    assert public.get(f"/api/v1/players/{demo_player['id']}").status_code == 404
+
+
+def test_a_demo_player_who_played_elsewhere_stays_as_the_leagues_own(
+    runner: Any, public: Caller, office: Caller, league: League
+) -> None:
+    demo = loaded(runner, public)
+    region = league.region()
+    anchor = league.venue(region["id"], name="The Anchor")
+    ends = date.fromisoformat(demo["season"]["ends_on"])
+    league.season(region_ids=[region["id"]], starts_on=demo["season"]["starts_on"], ends_on=ends.isoformat())
+    traveller = office.get("/api/v1/players?q=demo.example.org&per_page=1").get_json()["items"][0]
+    other = league.player("Anchor Regular")
+    yesterday = (date.fromisoformat(demo["season"]["starts_on"]) + timedelta(days=3)).isoformat()
+    body = {
+        "venue_id": anchor["id"],
+        "date": yesterday,
+        "results": [{"place": 1, "player_id": traveller["id"]}, {"place": 2, "player_id": other["id"]}],
+    }
+    assert office.post("/api/v1/tournaments", json=body).status_code == 201
+    removed = runner.invoke(args=["demo", "remove", "--yes"])
+    assert removed.exit_code == 0 and "  players: 35" in removed.output, removed.output
+    assert "It keeps 1 of its players who played elsewhere" in removed.output
+    found = public.get("/api/v1/players", query_string={"q": traveller["display_name"]}).get_json()["items"]
+    assert traveller["id"] in [p["id"] for p in found]  # no longer the demo's: the public finds them
+
+
+def test_r15_r19_the_demo_stays_in_its_corner(
+    app: Flask, runner: Any, public: Caller, office: Caller, league: League, host_for: Any
+) -> None:
+    """Beside a league's own venue, the demo's players and sanctions show only at the demo's
+    venues: not on the league venue's door list (R15, R16: the demo's league-wide suspension),
+    not in its hosts' list of sanctions, not in the public's or its hosts' search (R19; the
+    console's names to pick from: test_console.py), and not in an all-regions season's missing
+    reports. The office still reads them by id, and finds them; the demo's own hosts do too."""
+    demo = loaded(runner, public)
+    crown = demo["crown"]
+    region = league.region()
+    anchor = league.venue(region["id"], name="The Anchor")
+    anchor_host, crown_host = host_for(anchor["id"]), host_for(crown["id"])
+    demo_barred = office.get(f"/api/v1/venues/{crown['id']}/barred").get_json()["barred"]
+    suspended = next(row for row in demo_barred if row["sanction"]["kind"] == "suspension")
+    ours = league.player("Our Suspended Man")
+    assert office.post("/api/v1/sanctions", json=sanction_body(ours["id"])).status_code == 201
+
+    barred = anchor_host.get(f"/api/v1/venues/{anchor['id']}/barred").get_json()["barred"]
+    assert [row["player"]["id"] for row in barred] == [ours["id"]]
+    assert [
+        r["player"]["id"] for r in office.get(f"/api/v1/venues/{anchor['id']}/barred").get_json()["barred"]
+    ] == [ours["id"]]
+    assert suspended["player"]["id"] in [
+        row["player"]["id"]
+        for row in crown_host.get(f"/api/v1/venues/{crown['id']}/barred").get_json()["barred"]
+    ]
+    listed = anchor_host.get("/api/v1/sanctions?kind=suspension").get_json()["items"]
+    assert [s["player_id"] for s in listed] == [ours["id"]]
+    sanction_id = suspended["sanction"]["id"]
+    assert anchor_host.get(f"/api/v1/sanctions/{sanction_id}").status_code == 404
+    assert office.get(f"/api/v1/sanctions/{sanction_id}").status_code == 200
+
+    # A demo player given the Anchor as home venue (the office may): still not the Anchor's.
+    demo_player = office.get(f"/api/v1/players/{suspended['player']['id']}").get_json()
+    moved = office.patch(f"/api/v1/players/{demo_player['id']}", json={"home_venue_id": anchor["id"]})
+    assert moved.status_code == 200
+    first_name = demo_player["full_name"].split()[0]
+    for caller in (public, anchor_host):
+        found = caller.get("/api/v1/players", query_string={"q": first_name}).get_json()["items"]
+        assert demo_player["id"] not in [p["id"] for p in found], caller
+    for caller in (office, crown_host):
+        found = caller.get("/api/v1/players", query_string={"q": first_name, "per_page": 500}).get_json()[
+            "items"
+        ]
+        assert demo_player["id"] in [p["id"] for p in found]
+    assert public.get("/api/v1/players?per_page=500").get_json()["total"] == 1  # ours alone
+    assert public.get(f"/api/v1/players/{demo_player['id']}").status_code == 200  # by id: shown
+
+    ends = date.fromisoformat(demo["season"]["ends_on"])
+    everywhere = league.season(
+        starts_on=(ends + timedelta(days=1)).isoformat(), ends_on=(ends + timedelta(days=60)).isoformat()
+    )
+    week = iso_week(ends + timedelta(days=1))
+    missing = office.get(f"/api/v1/seasons/{everywhere['id']}/missing-reports?week={week}").get_json()
+    assert [v["id"] for v in missing["venues"]] == [anchor["id"]]
+    last_week = iso_week(ends - timedelta(days=6))  # ahead: no demo report yet
+    own = office.get(f"/api/v1/seasons/{demo['season']['id']}/missing-reports?week={last_week}").get_json()
+    assert {v["id"] for v in own["venues"]} == {v["id"] for v in demo["venues"]}
+    assert runner.invoke(args=["demo", "remove", "--yes"]).exit_code == 0
+
+
+def test_r17a_demo_remove_refuses_when_the_demo_changed_since_it_was_listed(
+    runner: Any, public: Caller, db_session: Any
+) -> None:
+    """R17a: what is removed is what was listed and confirmed: the demo read again under the
+    removal's locks differs (a player registered meanwhile, say): refused, nothing removed."""
+    loaded(runner, public)
+    plan = removal_plan(db_session)
+    assert plan is not None
+    with pytest.raises(Conflict, match="changed since it was listed"):
+        remove_demo(db_session, expected=replace(plan, players=plan.players[:-1]))
+    db_session.rollback()
+    assert len(public.get("/api/v1/venues").get_json()["items"]) == 4

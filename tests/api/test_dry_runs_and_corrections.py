@@ -11,22 +11,78 @@ def audit_total(scene: Scene) -> int:
     return int(scene.office.get("/api/v1/audit-log").get_json()["total"])
 
 
+# What only a stored report has: a dry run's answer never carries them (nothing was stored).
+STORED_ONLY = {"id", "version", "created_at", "updated_at", "voided", "voided_at", "void_reason"}
+
+
 def test_a_dry_run_answers_what_would_be_stored_and_stores_nothing(scene: Scene) -> None:
+    """A dry run says so first (`dry_run` is the answer's first key) and has no id, version or
+    timestamps; a player it would register has no id and is `new`, the others are not."""
     ids = scene.add_players(9)
     body = scene.body(ids)
     body["results"].append({"place": 10, "new_player": {"full_name": "Dry Run", "email": unique_email()}})
     before, log = scene.counts(), audit_total(scene)
     tried = scene.host.post(f"{TOURNAMENTS}?dry_run=1", json=body, headers={"Idempotency-Key": "k-dry"})
     assert tried.status_code == 200, tried.get_json()
+    assert "ETag" not in tried.headers
     answer = tried.get_json()
-    assert answer["dry_run"] is True
+    assert list(answer)[0] == "dry_run" and answer["dry_run"] is True
+    assert not STORED_ONLY & set(answer)
+    assert list(answer) == [
+        "dry_run",
+        "venue_id",
+        "season_id",
+        "date",
+        "session",
+        "kind",
+        "entrants",
+        "reported_by",
+        "reported_by_role",
+        "results",
+        "warnings",
+    ]
     assert points_by_place(answer)[:3] == [(1, 30, 0, 30), (2, 20, 0, 20), (3, 10, 0, 10)]
-    assert answer["results"][9]["player"]["display_name"] == "Dry R."
+    assert answer["results"][9]["player"] == {"id": None, "display_name": "Dry R.", "new": True}
+    assert [r["player"] for r in answer["results"][:9]] == [
+        {"id": i, "display_name": p["display_name"], "new": False}
+        for i, p in zip(ids, scene.roster[-9:], strict=True)
+    ]
     assert scene.counts() == before and audit_total(scene) == log
     # The same key then stores for real: the dry run left nothing to replay.
     stored = scene.host.post(TOURNAMENTS, json=body, headers={"Idempotency-Key": "k-dry"})
     assert stored.status_code == 201 and "dry_run" not in stored.get_json()
+    assert set(stored.get_json()) >= STORED_ONLY
+    assert "new" not in stored.get_json()["results"][9]["player"]
     assert points_by_place(stored.get_json()) == points_by_place(answer)
+
+
+def test_r5_a_dry_runs_warnings_name_no_player_it_would_register(scene: Scene) -> None:
+    """R5: a dry run's possible-duplicate warning names the stored look-alike by id, the new player
+    by name alone, and a look-alike registered earlier in the same report by its row (none of them
+    was stored: an id would name nobody, or somebody registered later)."""
+    match = scene.league.player("Jonathan Whitfield")
+    body = scene.body(scene.players("Ann", "Bob"), days_ago(1))
+    body["results"] += [
+        {"place": 3, "new_player": {"full_name": "Jonathon Whitfield", "email": unique_email()}},
+        {"place": 4, "new_player": {"full_name": "Jonathon Whitfield", "email": unique_email()}},
+    ]
+    tried = scene.office.post(f"{TOURNAMENTS}?dry_run=1", json=body).get_json()
+    first, second = (w for w in tried["warnings"] if w["code"] == "possible_duplicate")
+    assert first["player_ids"] == [match["id"]] and second["player_ids"] == [match["id"]]
+    assert first["message"] == (
+        f"results.2: the new player Jonathon W. closely matches existing player(s) {match['id']}; "
+        "once stored, the office can merge them (R5)."
+    )
+    assert second["message"] == (
+        f"results.3: the new player Jonathon W. closely matches existing player(s) {match['id']} and "
+        "the new player(s) of results.2; once stored, the office can merge them (R5)."
+    )
+    assert [r["player"]["id"] for r in tried["results"][2:]] == [None, None]
+    stored = scene.office.post(TOURNAMENTS, json=body).get_json()
+    new_ids = [r["player"]["id"] for r in stored["results"][2:]]
+    warned = [w for w in stored["warnings"] if w["code"] == "possible_duplicate"]
+    assert [w["player_ids"] for w in warned] == [[match["id"]], [new_ids[0], match["id"]]]
+    assert f"(id {new_ids[1]})" in warned[1]["message"]
 
 
 def test_a_dry_run_is_refused_like_the_real_thing_r4(scene: Scene) -> None:
@@ -39,16 +95,29 @@ def test_a_dry_run_is_refused_like_the_real_thing_r4(scene: Scene) -> None:
 
 
 def test_a_dry_run_correction_changes_nothing_r17(scene: Scene) -> None:
+    """R17: a correction's dry run is plainly one too: `dry_run` first, no id, no version (not the
+    stored one, nor the one it would claim), no timestamps; the report stays as it was."""
     ids = scene.add_players(4)
     report = scene.posted(scene.body(ids))
     url = f"{TOURNAMENTS}/{report['id']}"
-    tried = scene.host.put(
-        f"{url}?dry_run=1", json={"results": scene.body(ids[::-1])["results"], "reason": "x"}
-    )
-    assert tried.status_code == 200 and tried.get_json()["dry_run"] is True
-    assert tried.get_json()["results"][0]["player"]["id"] == ids[-1]
+    results = scene.body(ids[::-1])["results"]
+    results.append({"place": 5, "new_player": {"full_name": "Late Comer", "email": unique_email()}})
+    tried = scene.host.put(f"{url}?dry_run=1", json={"results": results, "reason": "x"})
+    assert tried.status_code == 200 and "ETag" not in tried.headers
+    answer = tried.get_json()
+    assert list(answer)[0] == "dry_run" and answer["dry_run"] is True
+    assert not STORED_ONLY & set(answer) and answer["entrants"] == 5
+    assert answer["results"][0]["player"] == {
+        "id": ids[-1],
+        "display_name": scene.roster[-1]["display_name"],
+        "new": False,
+    }
+    assert answer["results"][4]["player"] == {"id": None, "display_name": "Late C.", "new": True}
     assert scene.public.get(url).get_json()["results"][0]["player"]["id"] == ids[0]
     assert scene.public.get(url).get_json()["version"] == 1
+    corrected = scene.host.put(url, json={"results": results, "reason": "x"})
+    assert corrected.status_code == 200 and "dry_run" not in corrected.get_json()
+    assert corrected.get_json()["version"] == 2 and corrected.headers["ETag"]
 
 
 def test_a_correction_may_resend_only_the_results_r17(scene: Scene) -> None:

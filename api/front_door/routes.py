@@ -1,0 +1,76 @@
+"""GET /: the front door. A browser (one that asks for HTML) gets a small page linking the docs,
+the console, the embeddable pages and the health check; an API client gets the same links as
+JSON. Both say the league's name (the league setting `name`)."""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+
+from flask import Response, json, request
+from flask.views import MethodView
+from sqlalchemy.orm import Session
+from werkzeug.exceptions import NotAcceptable
+
+from api import db
+from api.blueprint import Blueprint
+from api.contract import answers
+from api.embed.theme import stylesheet
+from api.front_door.schemas import EMBED_QUALIFIERS, EMBED_STANDINGS, FRONT_DOOR_ANSWER, LINKS
+from api.pages import html_page
+from models.services.demo_queries import demo_example
+from models.services.league_settings import league_settings
+
+blp = Blueprint(
+    "front_door", __name__, template_folder="templates", description="The front door: where everything is."
+)
+
+OFFERED = ["application/json", "text/html"]
+
+
+def wanted() -> str:
+    """What the caller asked for: HTML (a browser), or JSON (an API client; no Accept: JSON); a
+    406 when it takes neither."""
+    if "Accept" not in request.headers:
+        return "application/json"
+    kind = request.accept_mimetypes.best_match(OFFERED)
+    if kind is None:
+        raise NotAcceptable("This answers application/json or text/html: send Accept naming one.")
+    return str(kind)
+
+
+def _demo_examples(session: Session) -> dict[str, str]:
+    """The embeddable pages of the demo, when there is one: links to try."""
+    demo = demo_example(session)
+    if demo is None:
+        return {}
+    return {
+        "standings": EMBED_STANDINGS.format(season_id=demo.season_id, venue_id=demo.venue_id),
+        "qualifiers": EMBED_QUALIFIERS.format(season_id=demo.season_id, region_id=demo.region_id),
+    }
+
+
+@blp.route("/")
+class FrontDoorViews(MethodView):
+    @blp.doc(operationId="get_front_door", responses=FRONT_DOOR_ANSWER)
+    @answers(HTTPStatus.NOT_ACCEPTABLE)
+    def get(self) -> Response:
+        """Where everything is: the docs, the spec, the console, the health check, the API"""
+        kind = wanted()
+        session = db.session()
+        name = league_settings(session).name
+        if kind == "text/html":
+            response = html_page(
+                "front_door/index.html",
+                stylesheet("light"),
+                200,
+                frame_ancestors="'none'",
+                theme="light",
+                name=name,
+                links=LINKS,
+                examples=_demo_examples(session),
+            )
+        else:
+            body = {"name": name, "links": LINKS}
+            response = Response(json.dumps(body), mimetype="application/json")
+        response.vary.add("Accept")
+        return response

@@ -1,0 +1,100 @@
+"""GET /: the front door. A browser gets a small page (no script, the pages' own security
+headers) linking the docs, the console, the embeddable pages and the health check; an API client
+gets the same links as JSON. Both say the league's name, a league setting the office changes,
+audited (R18)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tests.builders import audit_entries
+from tests.support.league import Caller, assert_problem
+
+BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+LINKS = {
+    "docs": "/docs",
+    "openapi": "/openapi.json",
+    "console": "/console/",
+    "health": "/health",
+    "api": "/api/v1/",
+    "embed_standings": "/embed/seasons/{season_id}/venues/{venue_id}/standings",
+    "embed_qualifiers": "/embed/seasons/{season_id}/regions/{region_id}/qualifiers",
+}
+
+
+def links_of(page: str) -> list[str]:
+    return re.findall(r'<a href="([^"]+)"', page)
+
+
+def test_a_browser_gets_a_page_linking_the_docs_the_console_and_the_health_check(public: Caller) -> None:
+    answer = public.get("/", headers={"Accept": BROWSER})
+    assert answer.status_code == 200 and answer.mimetype == "text/html"
+    policy = answer.headers["Content-Security-Policy"]
+    assert (
+        "default-src 'none'" in policy
+        and "frame-ancestors 'none'" in policy
+        and "style-src 'sha256-" in policy
+    )
+    assert "script-src" not in policy and answer.headers["X-Content-Type-Options"] == "nosniff"
+    assert "Accept" in answer.headers["Vary"]
+    page = answer.get_data(as_text=True)
+    assert "<title>Poker League</title>" in page and "<h1>Poker League</h1>" in page
+    assert "<script" not in page and "http://" not in page and "https://" not in page
+    assert links_of(page) == ["/console/", "/docs", "/openapi.json", "/health"]
+    assert LINKS["embed_standings"] in page and LINKS["embed_qualifiers"] in page
+    assert "the demo's" not in page  # no demo loaded: the patterns alone
+    for link in links_of(page):
+        assert public.get(link).status_code in (200, 302), link  # the console asks to sign in
+
+
+def test_with_the_demo_the_page_links_its_embeddable_pages(public: Caller, runner: Any) -> None:
+    assert runner.invoke(args=["demo", "load"]).exit_code == 0
+    page = public.get("/", headers={"Accept": BROWSER}).get_data(as_text=True)
+    embeds = [link for link in links_of(page) if link.startswith("/embed/")]
+    assert len(embeds) == 2 and "the demo's" in page
+    (season,) = public.get("/api/v1/seasons").get_json()["items"]
+    assert embeds[0].startswith(f"/embed/seasons/{season['id']}/venues/")
+    assert embeds[1] == f"/embed/seasons/{season['id']}/regions/{season['region_ids'][0]}/qualifiers"
+    for link in embeds:
+        shown = public.get(link, headers={"Accept": BROWSER})
+        assert shown.status_code == 200 and shown.mimetype == "text/html", link
+
+
+def test_an_api_client_gets_the_links_as_json(public: Caller, office: Caller) -> None:
+    for accept in ("application/json", "*/*", None):
+        answer = public.get("/", headers={"Accept": accept} if accept else {})
+        assert answer.status_code == 200 and answer.mimetype == "application/json", accept
+        body = answer.get_json()
+        assert list(body) == ["name", "links"] and body["name"] == "Poker League"
+        assert body["links"] == LINKS
+    assert public.get("/openapi.json").get_json()["paths"]["/"]["get"]["operationId"] == "get_front_door"
+    assert public.get(LINKS["health"]).get_json()["status"] == "ok"
+    assert office.get("/", headers={"Accept": "application/json"}).get_json()["links"] == LINKS
+
+
+def test_a_client_that_takes_neither_is_told_so(public: Caller) -> None:
+    problem = assert_problem(public.get("/", headers={"Accept": "text/csv"}), 406)
+    assert "application/json or text/html" in problem["detail"]
+
+
+def test_r18_the_leagues_name_is_a_setting_the_office_changes_audited(
+    public: Caller, office: Caller, host_for: Any, league: Any
+) -> None:
+    assert public.get("/api/v1/league-settings").get_json()["name"] == "Poker League"
+    changed = office.patch("/api/v1/league-settings", json={"name": "  River Valley   Poker & <Co> "})
+    assert changed.status_code == 200, changed.get_json()
+    assert changed.get_json()["name"] == "River Valley Poker & <Co>"
+    assert (
+        public.get("/", headers={"Accept": "application/json"}).get_json()["name"]
+        == "River Valley Poker & <Co>"
+    )
+    page = public.get("/", headers={"Accept": BROWSER}).get_data(as_text=True)
+    assert "<h1>River Valley Poker &amp; &lt;Co&gt;</h1>" in page
+    (entry,) = audit_entries(office, "action=league_settings.update")
+    assert (entry["before"]["name"], entry["after"]["name"]) == ("Poker League", "River Valley Poker & <Co>")
+    assert_problem(office.patch("/api/v1/league-settings", json={"name": "  "}), 422, "name")
+    assert_problem(office.patch("/api/v1/league-settings", json={"name": "x" * 121}), 422, "name")
+    host = host_for(league.venue()["id"])
+    assert_problem(host.patch("/api/v1/league-settings", json={"name": "Mine"}), 403)
+    assert public.get("/api/v1/league-settings").get_json()["name"] == "River Valley Poker & <Co>"
