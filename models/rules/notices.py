@@ -24,6 +24,7 @@ class NoticeCode(StrEnum):
     AGE_UNVERIFIED = "age_unverified"
     MATCHES_REPORT = "matches_report"
     IGNORED_COLUMNS = "ignored_columns"
+    FIRST_SHEET_READ = "first_sheet_read"
 
 
 NOTICE_CODES = tuple(code.value for code in NoticeCode)
@@ -167,3 +168,13 @@ def matches_report(report_id: int, session: int) -> Notice:
 def ignored_columns(names: list[str]) -> Notice:
     """A spreadsheet's columns the report does not use (Notes, Tips…), read past."""
     return Notice(NoticeCode.IGNORED_COLUMNS, f"Columns ignored: {', '.join(names)}.", (), None)
+
+
+def first_sheet_read(name: str, sheets: int) -> Notice:
+    """A workbook of several sheets, none named Results: its first sheet was read."""
+    return Notice(
+        NoticeCode.FIRST_SHEET_READ,
+        f'The workbook has {sheets} sheets and none is named "Results": the first, "{name}", was read.',
+        (),
+        None,
+    )
