@@ -40,10 +40,11 @@ from api import (
 from api.errors import PROBLEM_MIMETYPE, ProblemSchema, http_problem, register_error_handlers
 from api.fields import MAX_ID
 from api.spec import ContractPlugin, error_headers, register_headers
+from api.tournaments import sheets
 from models.infra import clock
 
 REQUEST_ID_RE = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
-# Where a result report may come as text/csv (a host's spreadsheet export).
+# Where a result report may come as a sheet (a host's spreadsheet: CSV, .xlsx or .ods).
 CSV_PATHS = re.compile(r"^/api/v1/tournaments(/\d+)?$")
 
 
@@ -99,7 +100,8 @@ def _start_request() -> Response | None:
 
 
 def _refuse_unreadable_body() -> None:
-    """A body must be JSON (or CSV where a report is posted): anything else is a 400. A JSON body
+    """A body must be JSON (or a sheet where a report is posted: CSV, an .xlsx or .ods workbook,
+    or application/octet-stream holding one): anything else is a 400. A JSON body
     is read here, once (Flask keeps it for the view), and refused whole when no league body
     could be it: nested deeper than MAX_JSON_DEPTH, or holding a number of more digits than
     Python reads (either would fail every later reader with a 500)."""
@@ -115,12 +117,17 @@ def _refuse_unreadable_body() -> None:
     if request.is_json:
         _refuse_unreasonable_json()
         return
-    takes_csv = CSV_PATHS.match(request.path) is not None
-    if takes_csv and request.mimetype == "text/csv":
+    takes_sheet = CSV_PATHS.match(request.path) is not None
+    if takes_sheet and sheets.takes(request.mimetype, request.get_data(cache=True)):
         return
     raise BadRequest(
         "The body must be JSON, sent with Content-Type: application/json"
-        + (" (or text/csv for a result report)." if takes_csv else ".")
+        + (
+            f" (or a result report's sheet: {', '.join(sheets.SHEET_TYPES[:-1])}; "
+            f"{sheets.OCTET_STREAM} for a workbook)."
+            if takes_sheet
+            else "."
+        )
     )
 
 

@@ -37,6 +37,8 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "markupsafe",
         "flask_wtf",
         "wtforms",
+        "python_calamine",
+        "charset_normalizer",
         "api",
         "models",
     ),

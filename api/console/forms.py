@@ -30,16 +30,16 @@ class SignOutForm(FlaskForm):
 
 
 class ReportForm(FlaskForm):
-    """Tonight's results: the night, and the finishing order as a spreadsheet's CSV (a file, or
-    pasted), with the columns the API takes (place, and player_id, membership_number, email or
-    full_name; status)."""
+    """Tonight's results: the night, and the finishing order as a spreadsheet (a file: CSV, .xlsx
+    or .ods; or CSV pasted), with the columns the API takes (place, and player_id,
+    membership_number, email or full_name; status)."""
 
     date = DateField("Date", validators=[InputRequired("Give the night's date.")])
     session = IntegerField(
         "Session", default=1, validators=[InputRequired(), NumberRange(min=FIRST_SESSION, max=LAST_SESSION)]
     )
     kind = SelectField("Kind", choices=list(TOURNAMENT_KINDS))
-    sheet = FileField("Spreadsheet (CSV)")
+    sheet = FileField("Spreadsheet (CSV, .xlsx or .ods)")
     pasted = TextAreaField(
         "…or paste the rows (CSV, with its header row)", validators=[Optional(), Length(max=2_000_000)]
     )

@@ -1,7 +1,7 @@
-"""A venue's reports in the console: tonight's results from a spreadsheet or typed in a row per
-place, previewed (a dry run: nothing stored), then confirmed; a report corrected or voided; the
-recent reports and the standings. Sheets are read by the API's own intake, so every check,
-refusal and audit entry is the API's."""
+"""A venue's reports in the console: tonight's results from a spreadsheet (CSV, .xlsx or .ods) or
+typed in a row per place, previewed (a dry run: nothing stored), then confirmed; a report
+corrected or voided; the recent reports and the standings. Sheets are read by the API's own
+intake, so every check, refusal and audit entry is the API's."""
 
 from __future__ import annotations
 
@@ -27,8 +27,9 @@ from api.console.base import (
     with_reason,
 )
 from api.console.forms import ConfirmForm, CorrectionForm, ReportForm, TypedRowsForm, VoidForm
-from api.tournaments.csv_body import parse_report_csv
-from api.tournaments.intake import CORRECTION_IN, dry_run, from_csv, refusals
+from api.tournaments.csv_body import CsvReport
+from api.tournaments.intake import CORRECTION_IN, dry_run, from_sheet, refusals
+from api.tournaments.sheets import CSV_TYPE, read_sheet, upload_type
 from models.entities import STATUSES, Tournament, Venue
 from models.errors import LeagueError
 from models.rules.notices import unregistered
@@ -48,6 +49,15 @@ PICKED = re.compile(r"\(#(\d{1,10})\)\s*$")
 
 
 @dataclass(frozen=True)
+class Upload:
+    """A sheet as it came: its bytes, and the type they are read as (a workbook by its file
+    name's ending, else CSV)."""
+
+    body: bytes
+    mimetype: str = CSV_TYPE
+
+
+@dataclass(frozen=True)
 class Correction:
     """What a correction adds to a sheet: the report corrected, the version read, and why."""
 
@@ -59,7 +69,8 @@ class Correction:
 @bp.route("/venues/<id:venue_id>/report", methods=["GET", "POST"])
 @signed_in_only
 def report(venue_id: int) -> Any:
-    """Tonight's results: a spreadsheet's CSV, previewed (a dry run: nothing stored), then confirmed."""
+    """Tonight's results: a spreadsheet (CSV, .xlsx, .ods), previewed (a dry run: nothing stored),
+    then confirmed."""
     venue = hosted_venue(venue_id)
     form = ReportForm()
     if request.method == "GET":
@@ -71,23 +82,27 @@ def report(venue_id: int) -> Any:
             if token_missing(form)
             else page("console/report.html", 400, venue=venue, form=form)
         )
-    sheet = form.sheet.data.read() if form.sheet.data else (form.pasted.data or "").encode()
-    if not sheet.strip():
-        form.sheet.errors = ["Choose the spreadsheet (saved as CSV), or paste its rows below."]
+    if form.sheet.data:
+        upload = Upload(form.sheet.data.read(), upload_type(form.sheet.data.filename or ""))
+    else:
+        upload = Upload((form.pasted.data or "").encode())
+    if not upload.body.strip():
+        form.sheet.errors = ["Choose the spreadsheet (CSV, .xlsx or .ods), or paste its rows below."]
         return page("console/report.html", 400, venue=venue, form=form)
-    return _preview(venue, sheet_fields(venue, form.date.data, form.session.data, form.kind.data), sheet)
+    return _preview(venue, sheet_fields(venue, form.date.data, form.session.data, form.kind.data), upload)
 
 
-def _write(fields: dict[str, str], sheet_csv: bytes, correction: Correction | None) -> Written:
+def _write(
+    fields: dict[str, str], upload: Upload, correction: Correction | None
+) -> tuple[Written, CsvReport]:
     """The sheet stored as a new report, or as the correction of one: the API's own intake and
     services. A refusal names the sheet's rows and columns."""
     session, actor = db.session(), current()
     if correction is None:
-        data, sheet = from_csv(session, actor, sheet_csv, fields)
+        data, sheet = from_sheet(session, actor, upload.body, fields, mimetype=upload.mimetype)
     else:
-        data, sheet = from_csv(
-            session, actor, sheet_csv, {**fields, "reason": correction.reason}, CORRECTION_IN
-        )
+        corrected = {**fields, "reason": correction.reason}
+        data, sheet = from_sheet(session, actor, upload.body, corrected, CORRECTION_IN, upload.mimetype)
         data.pop("reason", None)
     with refusals(actor, sheet):
         if correction is None:
@@ -96,19 +111,20 @@ def _write(fields: dict[str, str], sheet_csv: bytes, correction: Correction | No
             written = correct_report(
                 session, actor, correction.report, data, correction.reason, correction.version
             )
-    return written._replace(notices=[*sheet.notices, *written.notices])
+    return written._replace(notices=[*sheet.notices, *written.notices]), sheet
 
 
 def _preview(
-    venue: Venue, fields: dict[str, str], sheet_csv: bytes, correction: Correction | None = None
+    venue: Venue, fields: dict[str, str], upload: Upload, correction: Correction | None = None
 ) -> Response:
     """The report as it would be stored (the intake's dry run), or its refusal beside the rows it
     concerns; nothing is stored either way."""
 
     def previewed() -> Response:
-        tournament, written_notices, registered = _write(fields, sheet_csv, correction)
+        written, sheet = _write(fields, upload, correction)
+        tournament, registered = written.tournament, written.registered
         # A dry run: its warnings name no id of a player it would register (none is stored).
-        notices = [unregistered(notice, registered) for notice in written_notices]
+        notices = [unregistered(notice, registered) for notice in written.notices]
         rows = [
             {
                 "place": result.place,
@@ -121,7 +137,7 @@ def _preview(
             for result in tournament.results
         ]
         confirm = ConfirmForm(formdata=None, **{name: fields[name] for name in ("date", "session", "kind")})
-        confirm.csv.data = sheet_csv.decode("utf-8", "replace")
+        confirm.csv.data = sheet.text  # the sheet as CSV (a workbook's, or a CSV decoded)
         if correction is not None:
             confirm.report_id.data = str(correction.report.id)
             confirm.version.data = str(correction.version or "")
@@ -133,19 +149,19 @@ def _preview(
     try:
         return dry_run(db.session(), previewed)
     except LeagueError as refusal:
-        return _refused(venue, fields, sheet_csv, correction, refusal)
+        return _refused(venue, fields, upload, correction, refusal)
 
 
 def _refused(
     venue: Venue,
     fields: dict[str, str],
-    sheet_csv: bytes,
+    upload: Upload,
     correction: Correction | None,
     refusal: LeagueError,
 ) -> Response:
     """The refusal beside the sheet's rows (by their `results.N` paths), in plainer words."""
     try:
-        sheet = parse_report_csv(sheet_csv)
+        sheet = read_sheet(upload.body, upload.mimetype)
     except LeagueError:
         sheet = None
     sheet_rows: list[dict[str, Any]] = sheet.results if sheet else []
@@ -189,12 +205,12 @@ def confirm(venue_id: int) -> Any:
             return refused_form()
         corrected = get_report(db.session(), current(), report_id)
         correction = Correction(corrected, hidden_id(form.version.data), form.reason.data or "")
-    sheet_csv = form.csv.data.encode()
+    upload = Upload(form.csv.data.encode())
     try:
-        tournament = _write(fields, sheet_csv, correction).tournament
+        tournament = _write(fields, upload, correction)[0].tournament
     except LeagueError:
         # Something changed since the preview (a suspension, another report): preview again.
-        return _preview(venue, fields, sheet_csv, correction)
+        return _preview(venue, fields, upload, correction)
     done = "Corrected" if correction else "Stored"
     flash(f"{done}: report {tournament.id}, {tournament.entrants} entrants on {tournament.date:%-d %B}.")
     return redirect(url_for("console.standings", venue_id=venue.id))
@@ -219,7 +235,7 @@ def correct(tournament_id: int) -> Any:
         return page("console/correct.html", 400, venue=venue, report=corrected, form=form)
     fields = sheet_fields(venue, corrected.date, corrected.session, corrected.kind)
     correction = Correction(corrected, hidden_id(form.version.data), form.reason.data.strip())
-    return _preview(venue, fields, (form.pasted.data or "").encode(), correction)
+    return _preview(venue, fields, Upload((form.pasted.data or "").encode()), correction)
 
 
 @bp.route("/venues/<id:venue_id>/standings")
@@ -281,7 +297,7 @@ def typed_rows(venue_id: int) -> Any:
         context = {"venue": venue, "form": form, "count": count, "known": known, "statuses": STATUSES}
         return page("console/rows.html", status, **context)
     fields = sheet_fields(venue, form.date.data, form.session.data, form.kind.data)
-    return _preview(venue, fields, _typed_sheet(request.form))
+    return _preview(venue, fields, Upload(_typed_sheet(request.form)))
 
 
 def _typed_sheet(posted: Any) -> bytes:

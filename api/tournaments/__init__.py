@@ -1,4 +1,5 @@
-"""Result reports: hosts post (JSON or CSV), retry safely, correct and void (R2-R7, R17, R18)."""
+"""Result reports: hosts post (JSON, or a spreadsheet: CSV, .xlsx, .ods), retry safely, correct
+and void (R2-R7, R17, R18)."""
 
 from api.tournaments.routes import blp
 

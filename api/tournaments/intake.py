@@ -1,5 +1,5 @@
 """A report coming in, by either door (the API's body or the console's sheet): loaded with the
-API's schemas, refused naming every problem (a spreadsheet's rows and columns for a CSV), and
+API's schemas, refused naming every problem (a spreadsheet's rows and columns for a sheet), and
 written for real or as a dry run. The caller is passed in, never looked up.
 
 R19: a report must not test whom the league knows. Every refusal of a report passes through
@@ -21,8 +21,9 @@ from werkzeug.exceptions import BadRequest
 
 from api import throttle
 from api.errors import flatten_messages
-from api.tournaments.csv_body import CsvReport, parse_report_csv
+from api.tournaments.csv_body import CsvReport
 from api.tournaments.schemas import CorrectionIn, CsvQuery, ReportIn
+from api.tournaments.sheets import CSV_TYPE, SHEET_TYPES, read_sheet
 from models.actor import Actor
 from models.errors import InvalidInput, LeagueError, Problem, refuse
 from models.rules.drafts import ReportDraft
@@ -47,11 +48,11 @@ def from_body(
     query: Mapping[str, str],
     json_body: Callable[[], Any],
 ) -> tuple[ReportDraft, CsvReport | None]:
-    """The report from a JSON body, or from a CSV body plus the query string (with the sheet,
-    to name its rows and columns in any refusal)."""
-    if mimetype == "text/csv":
+    """The report from a JSON body, or from a sheet's body (CSV or a workbook) plus the query
+    string (with the sheet, to name its rows and columns in any refusal)."""
+    if mimetype in SHEET_TYPES:
         fields = {name: value for name, value in query.items() if name in CSV_QUERY_FIELDS}
-        return from_csv(session, actor, body, fields, schema)
+        return from_sheet(session, actor, body, fields, schema, mimetype)
     if not body:
         raw: Any = {}  # nothing sent: every required field is named as missing
     else:
@@ -69,7 +70,20 @@ def from_csv(
     """A report (or with CORRECTION_IN a correction) from a spreadsheet's CSV and the fields a
     query string would give (venue_id, date, session, kind, reason): the API's CSV body and the
     console's upload, read and refused alike."""
-    sheet = parse_report_csv(csv)
+    return from_sheet(session, actor, csv, fields, schema)
+
+
+def from_sheet(
+    session: Session,
+    actor: Actor,
+    body: bytes,
+    fields: Mapping[str, Any],
+    schema: Schema = REPORT_IN,
+    mimetype: str = CSV_TYPE,
+) -> tuple[ReportDraft, CsvReport]:
+    """`from_csv` for any sheet: a CSV, or an .xlsx or .ods workbook (by `mimetype`,
+    `sheets.read_sheet`)."""
+    sheet = read_sheet(body, mimetype)
     return loaded(session, actor, schema, {**_typed(fields), "results": sheet.results}, sheet), sheet
 
 

@@ -1,4 +1,5 @@
-"""Result reports: hosts post (JSON or CSV), retry safely, correct and void (R2-R7, R17, R18)."""
+"""Result reports: hosts post (JSON, or a spreadsheet: CSV, .xlsx, .ods), retry safely, correct
+and void (R2-R7, R17, R18)."""
 
 from __future__ import annotations
 
@@ -64,7 +65,7 @@ blp = Blueprint(
 
 
 def _load(schema: Schema) -> tuple[ReportDraft, CsvReport | None]:
-    """The request's report (JSON, or CSV with the query string), loaded as the intake reads it."""
+    """The request's report (JSON, or a sheet with the query string), loaded as the intake reads it."""
     return from_body(
         db.session(),
         current_actor(),
@@ -224,9 +225,15 @@ class TournamentsViews(MethodView):
     def post(self, query: dict[str, Any]) -> Any:
         """Report a tournament's finishing order (host of the venue, or office)
 
-        JSON as below, or `text/csv` with `venue_id` and `date` (and `session`, `kind`,
-        `season_id`) in the query and the columns `place`, `status` and whichever of
-        `player_id`, `membership_number`, `email`, `full_name` name the player.
+        JSON as below, or a spreadsheet with `venue_id` and `date` (and `session`, `kind`,
+        `season_id`) in the query: `text/csv` (UTF-8, UTF-16 with its BOM, or Windows-1252),
+        an Excel workbook (`application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`)
+        or a LibreOffice one (`application/vnd.oasis.opendocument.spreadsheet`; either also as
+        `application/octet-stream`), whose sheet named Results (else its first) is read. A
+        header row names the columns: `place`, `status` and whichever of `player_id`,
+        `membership_number`, `email`, `full_name` (or first and last name) name the player, in
+        the words spreadsheets use ("Pos", "E-mail", "Surname"); places and statuses as hosts
+        write them ("1st", "W/D", "no show"). Problems name the sheet's rows and columns.
         The whole report is refused on any problem: nothing is stored, no player created.
         `?dry_run=1` checks it completely and answers (200) what would be stored, storing nothing.
         Emails and membership numbers that name no player count against a host's key

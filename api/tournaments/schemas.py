@@ -9,10 +9,12 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 from api.fields import Day, Id, Name, QueryBool, QueryId, StrictInt, Text, UtcDateTime
 from api.pagination import PageArgs
 from api.schemas import Answer, PlayerRef, WarningOut
+from api.tournaments.sheets import WORKBOOK_TYPES
 from models.entities import STATUSES, TOURNAMENT_KINDS
 from models.rules.drafts import FIRST_SESSION, LAST_SESSION
 
 MAX_ENTRANTS = 10_000
+SHEET_ONLY = "A spreadsheet body only (CSV, .xlsx, .ods)."
 
 
 IDENTIFIERS = ("player_id", "membership_number", "email", "new_player")
@@ -92,15 +94,18 @@ class VoidIn(Schema):
 
 
 class CsvQuery(Schema):
-    """For a text/csv body only: the report's fields that are not rows (a JSON body has them)."""
+    """For a spreadsheet body only (CSV or a workbook): the report's fields that are not rows (a
+    JSON body has them)."""
 
-    venue_id = QueryId(metadata={"description": "text/csv body only."})
-    date = Day(metadata={"description": "text/csv body only."})
-    session = fields.Integer(metadata={"description": "text/csv body only."})
-    kind = fields.String(metadata={"description": "text/csv body only."})
-    season_id = QueryId(metadata={"description": "text/csv body only."})
-    reason = fields.String(metadata={"description": "PUT with a text/csv body: the correction's reason."})
-    override_reason = fields.String(metadata={"description": "text/csv body only: override sanctions (R16)."})
+    venue_id = QueryId(metadata={"description": SHEET_ONLY})
+    date = Day(metadata={"description": SHEET_ONLY})
+    session = fields.Integer(metadata={"description": SHEET_ONLY})
+    kind = fields.String(metadata={"description": SHEET_ONLY})
+    season_id = QueryId(metadata={"description": SHEET_ONLY})
+    reason = fields.String(metadata={"description": "PUT with a spreadsheet body: the correction's reason."})
+    override_reason = fields.String(
+        metadata={"description": "Spreadsheet body only: override sanctions (R16)."}
+    )
     dry_run = QueryBool(
         load_default=False,
         metadata={
@@ -224,5 +229,7 @@ REPORT_BODY: dict[str, Any] = {
             "schema": {"type": "string", "format": "binary"},
             "example": "place,status,player_id,email,full_name\n1,,17,,\n2,,,ann@example.org,Ann Lee\n",
         },
+        # A workbook as the spreadsheet saved it (Excel's .xlsx, LibreOffice's .ods), raw.
+        **{workbook: {"schema": {"type": "string", "format": "binary"}} for workbook in WORKBOOK_TYPES},
     },
 }

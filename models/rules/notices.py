@@ -25,6 +25,7 @@ class NoticeCode(StrEnum):
     # Added later, so at the end: the spec's enumeration keeps its order for generated clients.
     SANCTIONED_PLAYER_KEPT = "sanctioned_player_kept"
     RESULTS_STAND = "results_stand"
+    FIRST_SHEET_READ = "first_sheet_read"
 
 
 NOTICE_CODES = tuple(code.value for code in NoticeCode)
@@ -203,3 +204,13 @@ def matches_report(report_id: int, session: int) -> Notice:
 def ignored_columns(names: list[str]) -> Notice:
     """A spreadsheet's columns the report does not use (Notes, Tips…), read past."""
     return Notice(NoticeCode.IGNORED_COLUMNS, f"Columns ignored: {', '.join(names)}.", (), None)
+
+
+def first_sheet_read(name: str, sheets: int) -> Notice:
+    """A workbook of several sheets, none named Results: its first sheet was read."""
+    return Notice(
+        NoticeCode.FIRST_SHEET_READ,
+        f'The workbook has {sheets} sheets and none is named "Results": the first, "{name}", was read.',
+        (),
+        None,
+    )

@@ -3,6 +3,7 @@ entrant status earns (R7, R8)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -27,6 +28,52 @@ class EntrantStatus(StrEnum):
     DECLARED_WITHDRAWAL = "declared_withdrawal"
     ABSENT = "absent"
     NO_SHOW = "no_show"
+
+
+# R6 in a host's words: how a sheet's status cell says each status, matched ignoring case,
+# surrounding spaces and underscores (so the codes themselves read too). JSON takes the codes only.
+STATUS_WORDS: dict[str, EntrantStatus] = {
+    "played": EntrantStatus.PLAYED,
+    "declared withdrawal": EntrantStatus.DECLARED_WITHDRAWAL,
+    "withdrew": EntrantStatus.DECLARED_WITHDRAWAL,
+    "withdrawn": EntrantStatus.DECLARED_WITHDRAWAL,
+    "w/d": EntrantStatus.DECLARED_WITHDRAWAL,
+    "wd": EntrantStatus.DECLARED_WITHDRAWAL,
+    "declared": EntrantStatus.DECLARED_WITHDRAWAL,
+    "absent": EntrantStatus.ABSENT,
+    "left": EntrantStatus.ABSENT,
+    "no show": EntrantStatus.NO_SHOW,
+    "no-show": EntrantStatus.NO_SHOW,
+    "noshow": EntrantStatus.NO_SHOW,
+    "dns": EntrantStatus.NO_SHOW,
+}
+# What a sheet's status cell may say, in a person's words (a refusal lists them).
+STATUS_WORDS_SAID = (
+    "played (or blank), withdrew (withdrawn, W/D, WD, declared), absent (left) "
+    "or no show (no-show, noshow, DNS)"
+)
+
+
+def status_of_word(word: str) -> EntrantStatus | None:
+    """R6: the status a sheet's cell writes ("W/D", " No-Show ", "declared_withdrawal"); a blank
+    cell is played. None when the word names no status (the report is refused, naming it)."""
+    key = " ".join(word.replace("_", " ").split()).casefold()
+    if not key:
+        return EntrantStatus.PLAYED
+    return STATUS_WORDS.get(key)
+
+
+# R4 in a host's words: a place as a sheet writes it: 1, " 1 ", "1.", "1st", "2nd", "3rd", "11th"
+# (ASCII digits; the ordinal's ending is read, not checked: "3th" is 3).
+PLACE_WORD = re.compile(r"([0-9]{1,18})(?:st|nd|rd|th|\.)?", re.IGNORECASE)
+
+
+def place_of_word(word: str) -> int | None:
+    """R4: the place a sheet's cell writes ("1st", "2nd", "1.", " 4 "), or None when it writes
+    none (the report is refused, naming the cell). Whether the places make a complete order is
+    `finishing_order_problems`'s to say, as for any report."""
+    match = PLACE_WORD.fullmatch(word.strip())
+    return int(match.group(1)) if match else None
 
 
 def played(status: str) -> bool:

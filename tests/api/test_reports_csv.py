@@ -172,8 +172,17 @@ def test_csv_empty_or_header_only(scene: Scene) -> None:
     refused_csv(scene, "place,player_id\n", 422, "results")
 
 
-def test_csv_not_utf8(scene: Scene) -> None:
-    refused_csv(scene, "place,email,full_name\n1,z@example.org,Zo\xeb Ng\n".encode("latin-1"), 422, "body")
+def test_csv_in_windows_1252_is_read_and_bytes_of_no_encoding_are_refused(scene: Scene) -> None:
+    """Excel's "CSV (Comma delimited)" on Windows is Windows-1252: its names read as written. A
+    byte that Windows-1252 leaves undefined (0x81), in a file that is not UTF-8, is refused."""
+    response = post_csv(scene, "place,email,full_name\n1,z@example.org,Zo\xeb Ng\n".encode("cp1252"))
+    assert response.status_code == 201, response.get_json()
+    player = response.get_json()["results"][0]["player"]["id"]
+    assert scene.office.get(f"/api/v1/players/{player}").get_json()["full_name"] == "Zo\xeb Ng"
+    problem = refused_csv(scene, b"place,email,full_name\n1,z@example.org,Zo\x81 Ng\n", 422, "body")
+    assert problem["errors"] == {
+        "body": ["The CSV is neither UTF-8 nor Windows-1252 text (byte 41 is 0x81): save it as 'CSV UTF-8'."]
+    }
 
 
 @pytest.mark.parametrize(

@@ -12,8 +12,12 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-# CSV request bodies (a host's spreadsheet) reach a generated client as raw content.
-CONFIG = "content_type_overrides:\n  text/csv: application/octet-stream\n"
+# Spreadsheet request bodies (a host's CSV, .xlsx or .ods) reach a generated client as raw content.
+CONFIG = (
+    "content_type_overrides:\n  text/csv: application/octet-stream\n"
+    "  application/vnd.openxmlformats-officedocument.spreadsheetml.sheet: application/octet-stream\n"
+    "  application/vnd.oasis.opendocument.spreadsheet: application/octet-stream\n"
+)
 
 
 def tool(name: str) -> str:

@@ -58,6 +58,7 @@ def test_the_enumerations_keep_their_values_in_order() -> None:
         "ignored_columns",
         "sanctioned_player_kept",
         "results_stand",
+        "first_sheet_read",
     )
     assert ACTOR_ROLES == ("public", "host", "office", "system")
     assert SEASON_DEFAULTS["double_qualifier_policy"] == "best_rank"

@@ -39,7 +39,8 @@ export function reportTonight(hostKey: string, venueId: number, playerIds: numbe
         results: playerIds.map((playerId, index) => ({ place: index + 1, player_id: playerId })),
       },
     })
-    .then(({ data, error }) => (error ? problemLine(error) : data.id));
+    // A 201 is the stored report; a 200 would be a dry run's answer (no id: nothing was stored).
+    .then(({ data, error }) => (error ? problemLine(error) : "id" in data ? data.id : "dry run"));
 }
 
 // A refusal as the website shows it: status, rule, and the fields named.
