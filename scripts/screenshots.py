@@ -1,8 +1,10 @@
 """The README's pictures, taken by headless Chromium from the demo league: the standings page
-other websites frame (light on a desktop, dark on a phone), and the web console's preview of a
-host's spreadsheet and its refusal of a suspended player.
+other websites frame (light on a desktop, dark on a phone), and the web console on a phone
+(390 px wide): a host's spreadsheet previewed, and refused for a suspended player and an email
+no one has, each reason under its row.
 
     .venv/bin/python scripts/screenshots.py          # writes docs/embed-*.png and docs/console-*.png
+    .venv/bin/python scripts/screenshots.py console  # only docs/console-*.png (or: embed)
 """
 
 from __future__ import annotations
@@ -32,7 +34,9 @@ SHOTS = {
     "standings-dark-phone": ("?rows=5&players=5&theme=dark", 390, 600),
 }
 SIZES = {f"embed-{name}": (width, height) for name, (_query, width, height) in SHOTS.items()}
-SIZES.update({"console-preview": (420, 700), "console-refused": (420, 700)})
+# The console as a host holds a phone at the bar: 390 × 844.
+SIZES.update({"console-preview": (390, 844), "console-refused": (390, 844)})
+UNKNOWN_EMAIL = "sam.the.new.regular@dockside-tap-quiz-night.example.org"
 
 
 def console_pages(client: Any, key: str) -> dict[str, str]:
@@ -50,8 +54,12 @@ def console_pages(client: Any, key: str) -> dict[str, str]:
     listed = client.get("/api/v1/sanctions?kind=suspension", headers={"Authorization": f"Bearer {key}"})
     suspended = listed.get_json()["items"][0]["player_id"]
     shots = {}
-    for name, players in (("console-preview", rows), ("console-refused", [*rows[:3], suspended, *rows[3:6]])):
-        sheet = "place,player_id\n" + "".join(f"{place},{pid}\n" for place, pid in enumerate(players, 1))
+    refused = [*rows[:3], suspended, *rows[3:5], UNKNOWN_EMAIL]
+    for name, players in (("console-preview", rows), ("console-refused", refused)):
+        sheet = "place,player_id,email\n" + "".join(
+            f"{place},{pid},\n" if isinstance(pid, int) else f"{place},,{pid}\n"
+            for place, pid in enumerate(players, 1)
+        )
         form = client.get("/console/venues/3/report")
         data = {
             "csrf_token": token(form),
@@ -64,7 +72,7 @@ def console_pages(client: Any, key: str) -> dict[str, str]:
     return shots
 
 
-def main() -> None:
+def main(wanted: list[str]) -> None:
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
         sys.exit("needs Debian's chromium (apt-get install chromium)")
@@ -105,6 +113,7 @@ def main() -> None:
             for name, (query, _w, _h) in SHOTS.items()
         }
         pages.update(console_pages(client, host_key))
+        pages = {name: page for name, page in pages.items() if not wanted or name.split("-")[0] in wanted}
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
             for name, html in pages.items():
@@ -118,4 +127,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

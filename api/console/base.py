@@ -33,22 +33,57 @@ F = TypeVar("F", bound=Callable[..., Any])
 CONSOLE_CSS = """
 header.bar{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:center;justify-content:space-between;
 border-bottom:1px solid var(--rule);padding-bottom:8px;margin-bottom:12px}
-nav a{margin-right:12px}
+header.bar form{display:flex;flex-wrap:wrap;gap:4px 8px;align-items:center}
+header.bar button{margin-top:0}
+nav a{margin-right:12px;display:inline-block;padding:4px 0}
 a{color:var(--s0)}
+h1,h2,p,li{overflow-wrap:break-word}
 label{display:block;font-weight:600;margin:10px 0 4px}
 input,select,textarea,button{font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--muted);
 border-radius:4px;padding:8px;max-width:100%}
 textarea{width:100%;min-height:8rem;font-family:ui-monospace,monospace}
 button{cursor:pointer;font-weight:600;background:var(--s0);color:#fff;border-color:var(--s0);margin-top:12px}
 button.quiet{background:var(--bg);color:var(--fg);border-color:var(--muted)}
+.actions button{margin-right:8px}
 :focus-visible{outline:3px solid var(--s0);outline-offset:2px}
 .error{color:var(--s4);font-weight:600}
 .flash{border-left:4px solid var(--s2);padding:8px 12px;background:var(--stripe)}
 .refused{border-left:4px solid var(--s4);padding:8px 12px;background:var(--stripe)}
 .warnings{border-left:4px solid var(--s1);padding:8px 12px;background:var(--stripe)}
-td.problem{color:var(--s4);font-weight:600}
+.problem{color:var(--s4);font-weight:600}
+td.problem,tbody th{overflow-wrap:anywhere}
+tr.flagged>*{border-bottom:0}
+table.rows tbody tr{background:none}
+tr.changed>*{background:var(--stripe)}
+.flag.changed{border-color:var(--s1);color:var(--s1);font-weight:600}
+.typed input{width:100%}
+td form input:not([type=checkbox]):not([type=radio]){width:100%;min-width:6rem}
+.typed td{min-width:6rem}
+.typed td.place{min-width:0}
+.window{color:var(--muted)}
+@media (max-width:520px){
+table.stack>thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);
+white-space:nowrap}
+table.stack,table.stack>caption,table.stack>tbody,table.stack>tbody>tr,table.stack>tbody>tr>*{display:block;
+width:100%}
+table.stack>tbody>tr{padding:6px 0;border-bottom:1px solid var(--rule)}
+table.stack>tbody>tr>*{border:0;padding:2px 0}
+table.stack>tbody>tr.flagged{border-bottom:0}
+table.stack [data-label]::before{content:attr(data-label) ": ";color:var(--muted);font-weight:400}
+table.typed>tbody>tr:not(.reason){display:grid;grid-template-columns:minmax(0,1fr) minmax(0,10rem);gap:0 8px}
+table.typed>tbody>tr>td{grid-column:1/-1}
+table.typed>tbody>tr>td.place{font-weight:600}
+table.typed>tbody>tr>td.place::before{content:"Place "}
+table.typed>tbody>tr>td.email{grid-column:1}
+table.typed>tbody>tr>td.status{grid-column:2}
+.typed label{margin:4px 0 2px}
+.typed select{width:100%}
+.wide{display:none}
+}
 @media print{header.bar,nav,form,.noprint{display:none}}
 """
+# A date as a host reads it, with its weekday: "Tue 1 Dec", "Tue 1 Dec 2026", "Tue 1 December 2026".
+DAY_SHAPES = {"short": "%a %-d %b", "year": "%a %-d %b %Y", "full": "%a %-d %B %Y"}
 
 
 @cache
@@ -57,12 +92,25 @@ def console_css() -> str:
 
 
 @bp.app_template_filter("league_time")
-def league_time(instant: datetime | None, shape: str = "%-d %b %Y %H:%M %Z") -> str:
+def league_time(instant: datetime | None, shape: str = "%a %-d %b %Y %H:%M %Z") -> str:
     """A stored instant (UTC) as the league's wall clock shows it, with the zone's abbreviation
-    (R2a): "1 Dec 2026 21:30 CST"."""
+    (R2a): "Tue 1 Dec 2026 21:30 CST"."""
     if instant is None:
         return ""
     return clock.local_time(instant, wall_clock.league_zone(db.session())).strftime(shape)
+
+
+@bp.app_template_filter("day")
+def day(value: date | str | None, shape: str = "short") -> str:
+    """A local date (R2a) with its weekday, as every console page shows dates: "Tue 1 Dec";
+    "Tue 1 Dec 2026" (`year`) and "Tue 1 December 2026" (`full`) where the year is needed. A
+    text that is no ISO date is shown as it is."""
+    if isinstance(value, str):
+        try:
+            return date.fromisoformat(value).strftime(DAY_SHAPES[shape])
+        except ValueError:
+            return value
+    return value.strftime(DAY_SHAPES[shape]) if value is not None else ""
 
 
 def page(template: str, status: int = 200, **context: Any) -> Response:

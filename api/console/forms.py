@@ -58,14 +58,24 @@ class ConfirmForm(FlaskForm):
 
 
 class CorrectionForm(FlaskForm):
-    pasted = TextAreaField(
-        "The rows, corrected (CSV, with its header row)", validators=[DataRequired(), Length(max=2_000_000)]
-    )
+    """R17: a report's rows again (typed rows, prefilled from the stored report; read from the
+    form by number), and why it is corrected."""
+
     reason = StringField(
         "Why it is corrected",
         validators=[DataRequired("Give the reason: it is kept with the report."), Length(max=2000)],
     )
     version = HiddenField()
+
+
+class AgainForm(FlaskForm):
+    """A refused sheet posted again as another session of the same night (a 409: the venue's
+    date and session already hold a report): the upload form's fields, hidden."""
+
+    date = HiddenField()
+    session = HiddenField()
+    kind = HiddenField()
+    pasted = HiddenField()
 
 
 class SearchForm(FlaskForm):

@@ -1,13 +1,12 @@
-"""A venue's reports in the console: tonight's results from a spreadsheet (CSV, .xlsx or .ods) or
-typed in a row per place, previewed (a dry run: nothing stored), then confirmed; a report
-corrected or voided; the recent reports and the standings. Sheets are read by the API's own
-intake, so every check, refusal and audit entry is the API's."""
+"""A venue's reports in the console: tonight's results from a spreadsheet (CSV, .xlsx or .ods),
+previewed (a dry run: nothing stored), then confirmed; a report voided; the recent reports (each
+saying until when the caller may correct or void it, R17) and the standings. Sheets are read by
+the API's own intake, so every check, refusal and audit entry is the API's. Rows typed by hand,
+and corrections, are in `typed.py`, previewed here."""
 
 from __future__ import annotations
 
-import csv
-import io
-import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +16,7 @@ from api import db
 from api.console.base import (
     bp,
     current,
+    day,
     hidden_id,
     hosted_venue,
     page,
@@ -26,26 +26,22 @@ from api.console.base import (
     token_missing,
     with_reason,
 )
-from api.console.forms import ConfirmForm, CorrectionForm, ReportForm, TypedRowsForm, VoidForm
+from api.console.forms import AgainForm, ConfirmForm, ReportForm, VoidForm
+from api.console.refusals import told
 from api.tournaments.csv_body import CsvReport
 from api.tournaments.intake import CORRECTION_IN, dry_run, from_sheet, refusals
 from api.tournaments.sheets import CSV_TYPE, read_sheet, upload_type
-from models.entities import STATUSES, Tournament, Venue
+from models.entities import Result, Tournament, Venue
 from models.errors import LeagueError
-from models.rules.notices import unregistered
+from models.rules.notices import Notice, unregistered
 from models.services import wall_clock
 from models.services.lookup import get_or_raise
 from models.services.paging import PageRequest
-from models.services.player_queries import players_by_id, players_of_venue
+from models.services.player_queries import players_by_id
 from models.services.season_queries import season_for
 from models.services.standings import venue_standings
 from models.services.tournament_queries import ReportFilters, get_report, list_reports
-from models.services.tournaments import Written, correct_report, submit_report, void_report
-
-# A refusal's path that names a row of the sheet ("results.3", "results.3.player_id").
-ROW_PATH = re.compile(r"results\.\d+(\.|$)")
-MOST_TYPED_ROWS = 200
-PICKED = re.compile(r"\(#(\d{1,10})\)\s*$")
+from models.services.tournaments import Written, change_window, correct_report, submit_report, void_report
 
 
 @dataclass(frozen=True)
@@ -89,7 +85,8 @@ def report(venue_id: int) -> Any:
     if not upload.body.strip():
         form.sheet.errors = ["Choose the spreadsheet (CSV, .xlsx or .ods), or paste its rows below."]
         return page("console/report.html", 400, venue=venue, form=form)
-    return _preview(venue, sheet_fields(venue, form.date.data, form.session.data, form.kind.data), upload)
+    fields = sheet_fields(venue, form.date.data, form.session.data, form.kind.data)
+    return preview_sheet(venue, fields, upload)
 
 
 def _write(
@@ -114,42 +111,74 @@ def _write(
     return written._replace(notices=[*sheet.notices, *written.notices]), sheet
 
 
-def _preview(
-    venue: Venue, fields: dict[str, str], upload: Upload, correction: Correction | None = None
-) -> Response:
-    """The report as it would be stored (the intake's dry run), or its refusal beside the rows it
-    concerns; nothing is stored either way."""
+# What a page does with a refusal of its sheet: the upload's page (refused.html), unless told.
+OnRefusal = Callable[[LeagueError], Response]
+# A corrected report's stored rows by place: (player id, status, display name).
+StoredRows = dict[int, tuple[int, str, str]]
+NOBODY = (0, "", "")
 
-    def previewed() -> Response:
-        written, sheet = _write(fields, upload, correction)
-        tournament, registered = written.tournament, written.registered
+
+def preview_sheet(
+    venue: Venue,
+    fields: dict[str, str],
+    sheet: Upload | bytes,
+    correction: Correction | None = None,
+    on_refusal: OnRefusal | None = None,
+) -> Response:
+    """The report as it would be stored (the intake's dry run), or its refusal under the rows it
+    concerns; nothing is stored either way. A correction's rows that differ from the stored
+    report are marked, and the players it leaves out named."""
+    session = db.session()
+    stored = _stored(correction)
+    upload = sheet if isinstance(sheet, Upload) else Upload(sheet)
+
+    def previewed() -> tuple[list[dict[str, Any]], list[Notice], str]:
+        written, read = _write(fields, upload, correction)
         # A dry run: its warnings name no id of a player it would register (none is stored).
-        notices = [unregistered(notice, registered) for notice in written.notices]
-        rows = [
-            {
-                "place": result.place,
-                "name": result.player.display_name,
-                "status": result.status.replace("_", " "),
-                "points": result.points,
-                # Registered by this report (when it is stored).
-                "new": result.player.id in registered,
-            }
-            for result in tournament.results
-        ]
-        confirm = ConfirmForm(formdata=None, **{name: fields[name] for name in ("date", "session", "kind")})
-        confirm.csv.data = sheet.text  # the sheet as CSV (a workbook's, or a CSV decoded)
-        if correction is not None:
-            confirm.report_id.data = str(correction.report.id)
-            confirm.version.data = str(correction.version or "")
-            confirm.reason.data = correction.reason
-        context: dict[str, Any] = {"venue": venue, "fields": fields, "notices": notices}
-        context["correction"] = correction
-        return page("console/preview.html", rows=rows, confirm=confirm, **context)
+        notices = [unregistered(notice, written.registered) for notice in written.notices]
+        return [_previewed_row(result, stored) for result in written.tournament.results], notices, read.text
 
     try:
-        return dry_run(db.session(), previewed)
+        rows, notices, sheet_text = dry_run(session, previewed)
     except LeagueError as refusal:
+        if on_refusal is not None:
+            return on_refusal(refusal)
         return _refused(venue, fields, upload, correction, refusal)
+    # The dry run is rolled back: a player it registered no longer exists (new when stored).
+    existing = players_by_id(session, {row["player_id"] for row in rows})
+    for row in rows:
+        row["new"] = row["player_id"] not in existing
+    kept = {row["player_id"] for row in rows}
+    dropped = [(place, name) for place, (player, _status, name) in stored.items() if player not in kept]
+    confirm = ConfirmForm(formdata=None, **{name: fields[name] for name in ("date", "session", "kind")})
+    confirm.csv.data = sheet_text  # the sheet as CSV (a workbook's, or a CSV decoded)
+    if correction is not None:
+        confirm.report_id.data = str(correction.report.id)
+        confirm.version.data = str(correction.version or "")
+        confirm.reason.data = correction.reason
+    context: dict[str, Any] = {"venue": venue, "fields": fields, "notices": notices, "dropped": dropped}
+    return page("console/preview.html", rows=rows, confirm=confirm, correction=correction, **context)
+
+
+def _stored(correction: Correction | None) -> StoredRows:
+    """A corrected report's rows as stored, read before the dry run replaces them: by place, the
+    player's id, the status and the player's name."""
+    if correction is None:
+        return {}
+    return {r.place: (r.player_id, r.status, r.player.display_name) for r in correction.report.results}
+
+
+def _previewed_row(result: Result, stored: StoredRows) -> dict[str, Any]:
+    """A row of the preview; in a correction's, whether it differs from the stored report's row
+    at its place (another player or another status)."""
+    return {
+        "place": result.place,
+        "player_id": result.player_id,
+        "name": result.player.display_name,
+        "status": result.status.replace("_", " "),
+        "points": result.points,
+        "changed": bool(stored) and stored.get(result.place, NOBODY)[:2] != (result.player_id, result.status),
+    }
 
 
 def _refused(
@@ -159,34 +188,24 @@ def _refused(
     correction: Correction | None,
     refusal: LeagueError,
 ) -> Response:
-    """The refusal beside the sheet's rows (by their `results.N` paths), in plainer words."""
+    """The refusal of a sheet: each reason in full under its row (by the `results.N` paths), in
+    the sheet's words; what no row is blamed for (the date, the session) is the lead."""
     try:
         sheet = read_sheet(upload.body, upload.mimetype)
     except LeagueError:
         sheet = None
     sheet_rows: list[dict[str, Any]] = sheet.results if sheet else []
     ids = {int(str(r["player_id"])) for r in sheet_rows if str(r.get("player_id", "")).isdigit()}
-    # What no row is blamed for (the date, the whole order) is said above the rows.
-    general = [p for p in refusal.problems if not (sheet and ROW_PATH.match(p.path))]
     names = {player_id: p.display_name for player_id, p in players_by_id(db.session(), ids).items()}
-    context: dict[str, Any] = {"venue": venue, "fields": fields, "refusal": refusal, "sheet": sheet}
-    context["correction"] = correction
-    return page("console/refused.html", refusal.status, names=names, plain=plain, general=general, **context)
-
-
-# The API's words for developers, as a bar manager would say them.
-PLAINER = (
-    ("; the office may override with override_reason", "; only the league office can let them play"),
-    ("override_reason", "the office's override"),
-)
-
-
-def plain(message: str) -> str:
-    """A refusal's message for the console: without the row and column it is written beside."""
-    said = message.split(": ", 1)[-1] if message.lower().startswith("row ") else message
-    for api_words, words in PLAINER:
-        said = said.replace(api_words, words)
-    return said
+    refused = told(refusal, len(sheet_rows), fields, "upload the sheet again")
+    again = None
+    if refused.next_session is not None and correction is None:
+        again = AgainForm(formdata=None, date=fields["date"], kind=fields["kind"])
+        again.session.data = str(refused.next_session)
+        again.pasted.data = sheet.text if sheet else upload.body.decode("utf-8", "replace")
+    context: dict[str, Any] = {"venue": venue, "fields": fields, "refused": refused, "sheet": sheet}
+    context |= {"names": names, "correction": correction, "again": again}
+    return page("console/refused.html", refusal.status, **context)
 
 
 @bp.route("/venues/<id:venue_id>/report/confirm", methods=["POST"])
@@ -210,32 +229,10 @@ def confirm(venue_id: int) -> Any:
         tournament = _write(fields, upload, correction)[0].tournament
     except LeagueError:
         # Something changed since the preview (a suspension, another report): preview again.
-        return _preview(venue, fields, upload, correction)
+        return preview_sheet(venue, fields, upload, correction)
     done = "Corrected" if correction else "Stored"
-    flash(f"{done}: report {tournament.id}, {tournament.entrants} entrants on {tournament.date:%-d %B}.")
+    flash(f"{done}: report {tournament.id}, {tournament.entrants} entrants on {day(tournament.date)}.")
     return redirect(url_for("console.standings", venue_id=venue.id))
-
-
-@bp.route("/reports/<id:tournament_id>/correct", methods=["GET", "POST"])
-@signed_in_only
-def correct(tournament_id: int) -> Any:
-    """R17: a report's rows again (prefilled as a sheet), with the reason; previewed, then stored."""
-    corrected = get_report(db.session(), current(), tournament_id)
-    venue = hosted_venue(corrected.venue_id)
-    form = CorrectionForm()
-    if request.method == "GET":
-        form.pasted.data = "place,player_id,status\n" + "".join(
-            f"{r.place},{r.player_id},{r.status}\n" for r in corrected.results
-        )
-        form.version.data = str(corrected.version)
-        return page("console/correct.html", venue=venue, report=corrected, form=form)
-    if not form.validate_on_submit():
-        if token_missing(form):
-            return refused_form()
-        return page("console/correct.html", 400, venue=venue, report=corrected, form=form)
-    fields = sheet_fields(venue, corrected.date, corrected.session, corrected.kind)
-    correction = Correction(corrected, hidden_id(form.version.data), form.reason.data.strip())
-    return _preview(venue, fields, Upload((form.pasted.data or "").encode()), correction)
 
 
 @bp.route("/venues/<id:venue_id>/standings")
@@ -253,10 +250,16 @@ def standings(venue_id: int) -> Any:
 @signed_in_only
 def reports(venue_id: int) -> Any:
     """R17: the venue's recent reports, newest first, each with its results; void one, with a
-    reason (hosts within the season's correction window, the office any time: the service says)."""
+    reason. Correct and Void are offered where the caller may use them: a host's until the last day
+    of the season's correction window (shown), the office's any time (`change_window`)."""
+    session, actor = db.session(), current()
     venue = hosted_venue(venue_id)
-    found = list_reports(db.session(), current(), ReportFilters(venue_id=venue.id), PageRequest(1, 20))
-    return page("console/reports.html", venue=venue, reports=found.items, void=VoidForm(formdata=None))
+    found = list_reports(session, actor, ReportFilters(venue_id=venue.id), PageRequest(1, 20)).items
+    today = wall_clock.at_venue(session, venue)  # R2a: the window is counted on the venue's clock
+    windows = {seen.id: change_window(actor, seen.report, today) for seen in found}
+    return page(
+        "console/reports.html", venue=venue, reports=found, windows=windows, void=VoidForm(formdata=None)
+    )
 
 
 @bp.route("/reports/<id:tournament_id>/void", methods=["POST"])
@@ -268,54 +271,10 @@ def void(tournament_id: int) -> Any:
 
     def voided(reason: str) -> str:
         void_report(session, actor, tournament, reason, hidden_id(form.version.data))
-        return f"Voided: report {tournament.id} of {tournament.date:%-d %B}. It no longer counts anywhere."
+        return f"Voided: report {tournament.id} of {day(tournament.date)}. It no longer counts anywhere."
 
     not_voided = f"Report {tournament.id} was not voided: "
     back = url_for("console.reports", venue_id=tournament.venue_id)
     return with_reason(
         form, back, not_voided + "give the reason (it is kept with the record).", voided, not_voided
     )
-
-
-@bp.route("/venues/<id:venue_id>/rows", methods=["GET", "POST"])
-@signed_in_only
-def typed_rows(venue_id: int) -> Any:
-    """Tonight's results typed in, a row per place: a player picked by name (the browser offers
-    the venue's players as you type), or a new one's full name and email. Read as the same sheet
-    an upload gives, previewed before anything is stored."""
-    venue = hosted_venue(venue_id)
-    asked = request.args.get("rows", "12")
-    count = min(int(asked), MOST_TYPED_ROWS) if asked.isdigit() and int(asked) > 0 else 12
-    form = TypedRowsForm()
-    if request.method == "GET":
-        form.date.data = wall_clock.at_venue(db.session(), venue)  # tonight, at the venue (R2a)
-    if request.method == "GET" or not form.validate_on_submit():
-        if request.method == "POST" and token_missing(form):
-            return refused_form()
-        status = 400 if request.method == "POST" else 200
-        known = players_of_venue(db.session(), venue.id, 3000)
-        context = {"venue": venue, "form": form, "count": count, "known": known, "statuses": STATUSES}
-        return page("console/rows.html", status, **context)
-    fields = sheet_fields(venue, form.date.data, form.session.data, form.kind.data)
-    return _preview(venue, fields, Upload(_typed_sheet(request.form)))
-
-
-def _typed_sheet(posted: Any) -> bytes:
-    """The typed rows as the CSV sheet an upload would give: a row per place, blank rows left out."""
-    buffer = io.StringIO()
-    out = csv.writer(buffer, lineterminator="\n")
-    out.writerow(["place", "player_id", "full_name", "email", "status"])
-    place = 0
-    for number in range(1, MOST_TYPED_ROWS + 1):
-        who = (posted.get(f"player_{number}") or "").strip()
-        email = (posted.get(f"email_{number}") or "").strip()
-        if not who and not email:
-            continue
-        place += 1
-        picked = PICKED.search(who)
-        entrant_status = posted.get(f"status_{number}") or "played"
-        if picked:
-            out.writerow([place, picked.group(1), "", "", entrant_status])
-        else:
-            out.writerow([place, "", who, email, entrant_status])
-    return buffer.getvalue().encode()

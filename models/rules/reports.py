@@ -1,11 +1,12 @@
 """R3-R6: a report's kind, a complete finishing order with each player once, and what each
-entrant status earns (R7, R8)."""
+entrant status earns (R7, R8); R17: the last day a host may still change a report."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date, timedelta
 from enum import StrEnum
 
 from models.errors import Problem
@@ -80,6 +81,12 @@ def played(status: str) -> bool:
     """R9: a result counts as played unless it is a no-show (a withdrawal or an absence counts).
     In SQL: `Result.played` (models/entities/tournaments.py)."""
     return status != EntrantStatus.NO_SHOW
+
+
+def last_day_to_change(day: date, correction_days: int) -> date:
+    """R17: the last day a host may correct or void a report of `day`: `correction_days` after
+    it (0: the night itself only). Both are dates on the venue's wall clock (R2a)."""
+    return day + timedelta(days=correction_days)
 
 
 def place_problems(places: Sequence[int]) -> dict[int, list[str]]:

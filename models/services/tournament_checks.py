@@ -117,6 +117,7 @@ def _gather(
         return [*problems, *too_many], None
     if places_readable:
         problems += finishing_order_problems([row["place"] for row in rows])
+    unreadable = unreadable | names_unsought(rows, season)
     readable = [row for index, row in enumerate(rows) if index not in unreadable]
     by_name = players_by_name(session, readable, venue, season)
     today = wall_clock.at_venue(session, venue) if venue is not None else wall_clock.in_league(session)
@@ -143,6 +144,15 @@ def _gather(
     notices += [sanction_overridden(b.row, b.player_id, b.sanction_id) for b in overridden]
     reason = report.get("override_reason") if overridden else None
     return problems, CheckedReport(venue, season, rows, entrants, notices, overridden, reason)
+
+
+def names_unsought(rows: list[ResultDraft], season: Season | None) -> frozenset[int]:
+    """R2, R5: without a season (the date refused, or no venue) a name alone cannot be looked up
+    (it names a player of the season's at the venue): those rows are left out of the player
+    checks, so the one problem that left the season unknown is said once, not once per row."""
+    if season is not None:
+        return frozenset()
+    return frozenset(index for index, row in enumerate(rows) if name_only(row))
 
 
 def too_many_entrants(session: Session, entrants: int) -> list[Problem]:

@@ -4,7 +4,8 @@ it passes; each is audited with the state before and after."""
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from dataclasses import dataclass
+from datetime import date
 from typing import Any, NamedTuple
 
 from sqlalchemy import Select, and_, bindparam, func, insert, select, update
@@ -19,7 +20,7 @@ from models.errors import Conflict, Forbidden, Problem, Stale
 from models.infra.clock import utcnow
 from models.rules.drafts import ReportDraft
 from models.rules.notices import Notice, matches_report
-from models.rules.reports import TournamentKind, score_report
+from models.rules.reports import TournamentKind, last_day_to_change, score_report
 from models.services import wall_clock
 from models.services.audit import plain, record
 from models.services.players import register_players
@@ -271,16 +272,39 @@ def record_override(session: Session, actor: Actor, tournament: Tournament, chec
     )
 
 
+@dataclass(frozen=True)
+class ChangeWindow:
+    """R17: whether an actor may correct or void a report today, and until when. `last_day` is
+    a host's last day to change it (a date on the venue's wall clock, R2a), None for the office
+    (any time) and for a host of another venue; `refusal` says why not, naming who still can."""
+
+    allowed: bool
+    last_day: date | None = None
+    refusal: str | None = None
+
+
+def change_window(actor: Actor, tournament: Tournament, today: date | None = None) -> ChangeWindow:
+    """R17, never raising: the office any time; a host of the report's venue until the season's
+    correction_days after the tournament date, on the venue's `today` (read when not given)."""
+    if actor.is_office:
+        return ChangeWindow(True)
+    if not actor.hosts_venue(tournament.venue_id):
+        refusal = (
+            f"Your key does not host venue {tournament.venue_id}: a host changes their own venues' reports."
+        )
+        return ChangeWindow(False, refusal=refusal)
+    days = tournament.season.correction_days
+    last_day = last_day_to_change(tournament.date, days)
+    if (today or _today_at(tournament)) > last_day:
+        return ChangeWindow(False, last_day, _window_closed(days, last_day))
+    return ChangeWindow(True, last_day)
+
+
 def may_change(actor: Actor, tournament: Tournament) -> None:
     """R17: the office any time; a host of the report's venue within the season's correction_days."""
-    if actor.is_office:
-        return
-    if not actor.hosts_venue(tournament.venue_id):
-        raise Forbidden(
-            f"Your key does not host venue {tournament.venue_id}: a host changes their own venues' reports.",
-            rule="R17",
-        )
-    _within_window(tournament.season.correction_days, tournament.date, _today_at(tournament))
+    window = change_window(actor, tournament)
+    if not window.allowed:
+        raise Forbidden(window.refusal or "", rule="R17")
 
 
 def _today_at(tournament: Tournament) -> date:
@@ -289,15 +313,18 @@ def _today_at(tournament: Tournament) -> date:
     return wall_clock.at_venue(session, tournament.venue_id)
 
 
+def _window_closed(days: int, last_day: date) -> str:
+    return (
+        f"A host may change a report within {days} days of the tournament "
+        f"(until {last_day.isoformat()}); only the league office can change it now."
+    )
+
+
 def _within_window(days: int, day: date, today: date) -> None:
     """R17, R2a: `today` is the date on the report's venue's wall clock."""
-    last_day = day + timedelta(days=days)
+    last_day = last_day_to_change(day, days)
     if today > last_day:
-        raise Forbidden(
-            f"A host may change a report within {days} days of the tournament "
-            f"(until {last_day.isoformat()}); ask the office.",
-            rule="R17",
-        )
+        raise Forbidden(_window_closed(days, last_day), rule="R17")
 
 
 def refuse_stale(tournament: Tournament, expected_version: int | None) -> None:

@@ -18,55 +18,18 @@ from flask.testing import FlaskClient
 
 from models.infra.clock import utcnow
 from tests.builders import Scene, audit_entries, days_ago, iso, utc_today
+from tests.support.console import (
+    SIGN_IN,
+    csrf,
+    hidden_fields,
+    reasons_by_place,
+    sheet,
+    signed_in,
+    text_of,
+    typed_values,
+    upload,
+)
 from tests.support.league import Caller, assert_problem, new_key
-
-SIGN_IN = "/console/sign-in"
-
-
-def text_of(response: Any) -> str:
-    """A page's visible words, one space apart."""
-    page = response.get_data(as_text=True)
-    page = page[page.find("<main>") :] if "<main>" in page else page
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
-
-
-def hidden_fields(response: Any) -> dict[str, str]:
-    """Every hidden field of a page's forms (the CSRF token, a preview's report)."""
-    page = response.get_data(as_text=True)
-    return {
-        name: html.unescape(value)
-        for name, value in re.findall(r'name="(\w+)" type="hidden" value="([^"]*)"', page)
-    }
-
-
-def csrf(response: Any) -> str:
-    return hidden_fields(response)["csrf_token"]
-
-
-def signed_in(app: Flask, key: str) -> FlaskClient:
-    """A browser of its own (cookie jar) signed in with the key."""
-    browser = app.test_client()
-    page = browser.get(SIGN_IN)
-    answer = browser.post(SIGN_IN, data={"key": key, "csrf_token": csrf(page)})
-    assert answer.status_code == 302 and answer.headers["Location"] == "/console/", text_of(answer)
-    return browser
-
-
-def sheet(rows: list[tuple[int, Any]]) -> str:
-    return "place,player_id\n" + "".join(f"{place},{player}\n" for place, player in rows)
-
-
-def upload(browser: FlaskClient, venue_id: int, csv: str, day: str | None = None, session: int = 1) -> Any:
-    form = browser.get(f"/console/venues/{venue_id}/report")
-    assert form.status_code == 200
-    data = {
-        "csrf_token": csrf(form),
-        "date": day or iso(utc_today()),
-        "session": str(session),
-        "kind": "regular",
-        "pasted": csv,
-    }
-    return browser.post(f"/console/venues/{venue_id}/report", data=data)
 
 
 def test_signing_in_makes_a_server_side_session_and_the_browser_never_keeps_the_key(
@@ -208,11 +171,12 @@ def test_a_host_previews_tonights_sheet_then_stores_it_and_sees_the_standings_r7
     assert entry["actor"] == "Host: Crown" and entry["actor_role"] == "host"
 
 
-def test_refusals_are_the_apis_shown_beside_the_rows_and_nothing_is_stored_r5_r16(
+def test_refusals_are_the_apis_each_reason_in_full_under_its_row_and_nothing_is_stored_r5_r16(
     app: Flask, scene: Scene
 ) -> None:
     """R5, R16: an unknown player and a suspended one refuse the sheet whole; each reason is
-    written beside its row, in words; nothing is stored, on preview or on confirm."""
+    written in full under its row, in the sheet's words ("Row 4 (place 3), column player_id: …",
+    never a JSON path); nothing is stored, on preview or on confirm."""
     ann, sam = scene.players("Ann", "Sam")
     suspended = scene.office.post(
         "/api/v1/sanctions",
@@ -230,15 +194,13 @@ def test_refusals_are_the_apis_shown_beside_the_rows_and_nothing_is_stored_r5_r1
     before = scene.stored_reports()
     refused = upload(host, scene.venue_id, sheet([(1, ann), (2, sam), (3, 999999)]), iso(days_ago(1)))
     assert refused.status_code == 422
-    rows = re.findall(
-        r"<tr><td>(\d+)</td><td>(\d+)</td><th scope=\"row\">([^<]*)</th>"
-        r"<td class=\"problem\">([^<]*)</td></tr>",
-        refused.get_data(as_text=True),
-    )
-    by_place = {place: html.unescape(problem).strip() for _line, place, _who, problem in rows}
+    by_place = reasons_by_place(refused)
     assert by_place["1"] == ""
-    assert "suspend" in by_place["2"].lower()
+    assert by_place["2"].startswith("Row 3 (place 2), column player_id: ") and "suspend" in by_place["2"]
+    assert by_place["3"].startswith("Row 4 (place 3), column player_id: ")
     assert "no player with id 999999" in by_place["3"]
+    assert "results." not in text_of(refused)
+    assert "Change the rows marked below, then upload the sheet again." in text_of(refused)
     assert scene.stored_reports() == before
 
 
@@ -509,24 +471,33 @@ def test_the_office_merges_a_new_look_alike_into_the_player_and_undoes_it_r5_r17
 
 
 def test_a_host_corrects_a_report_with_a_reason_previewed_first_r17(app: Flask, scene: Scene) -> None:
-    """R17: the report's rows come prefilled; the corrected order is previewed (nothing changes),
-    then stored as a correction with its reason, audited; without a reason it is refused."""
+    """R17: the report's rows come prefilled, each player picked by name; the corrected order is
+    previewed (nothing changes), then stored as a correction with its reason, audited; without a
+    reason it is refused."""
     ann, bob, cy = scene.players("Ann", "Bob", "Cy")
     report = scene.report([ann, bob, cy], days_ago(2))
     host = signed_in(app, scene.host.key)
     form = host.get(f"/console/reports/{report['id']}/correct")
-    assert form.status_code == 200 and f"1,{ann},played" in form.get_data(as_text=True)
+    assert form.status_code == 200
+    picked = typed_values(form)
+    assert all(picked[f"player_{n}"].endswith(f"(#{pid})") for n, pid in ((1, ann), (2, bob), (3, cy)))
+    assert [picked[f"status_{n}"] for n in (1, 2, 3)] == ["played"] * 3
     fields = {
         "csrf_token": csrf(form),
         "version": str(report["version"]),
-        "pasted": sheet([(1, bob), (2, ann), (3, cy)]),
+        "rows": "3",
+        "player_1": picked["player_2"],
+        "player_2": picked["player_1"],
+        "player_3": picked["player_3"],
     }
     unexplained = host.post(f"/console/reports/{report['id']}/correct", data={**fields, "reason": ""})
     assert unexplained.status_code == 400 and "Give the reason" in text_of(unexplained)
+    assert typed_values(unexplained)["player_1"] == picked["player_2"]  # the rows as typed
     preview = host.post(
         f"/console/reports/{report['id']}/correct", data={**fields, "reason": "Bob won, not Ann."}
     )
-    assert preview.status_code == 200 and re.search(r"1 Bob played \d+ 2 Ann", text_of(preview))
+    assert preview.status_code == 200
+    assert re.search(r"1 Bob changed played \d+ 2 Ann changed played \d+ 3 Cy played", text_of(preview))
     stored = scene.public.get(f"/api/v1/tournaments/{report['id']}").get_json()
     assert stored["results"][0]["player"]["id"] == ann  # not yet
     done = host.post(f"/console/venues/{scene.venue_id}/report/confirm", data=hidden_fields(preview))

@@ -68,8 +68,8 @@ def test_the_console_shows_audit_times_on_the_leagues_clock_r2a_r18(
     app: Flask, league: League, host_for: HostFor
 ) -> None:
     """R2a with R18: changes made at 02:30 UTC on 1 July and on 2 December are shown on the audit
-    page as the league's wall clock showed them, with its abbreviation: 30 June 21:30 CDT, 1
-    December 21:30 CST (never as UTC)."""
+    page as the league's wall clock showed them, with its weekday and abbreviation: Tue 30 June
+    21:30 CDT, Tue 1 December 21:30 CST (never as UTC)."""
     with time_machine.travel(utc("2026-07-01T02:30"), tick=False) as clock:
         town = LocalLeague(league, host_for, CHICAGO, "2026-06-01", "2026-12-31")
         venue = town.venue()
@@ -77,7 +77,7 @@ def test_the_console_shows_audit_times_on_the_leagues_clock_r2a_r18(
         clock.move_to(utc("2026-12-02T03:30"))
         ok(town.office.patch(f"/api/v1/venues/{venue}", json={"name": "Winter Name"}))
         page = text_of(signed_in(app, town.office.key).get("/console/audit?action=venue.update"))
-        assert "2026-12-01 21:30 CST" in page and "2026-06-30 21:30 CDT" in page, page
+        assert "Tue 1 Dec 2026 21:30 CST" in page and "Tue 30 Jun 2026 21:30 CDT" in page, page
         assert "UTC" not in page and "2026-12-02 03:30" not in page, page
 
 
@@ -94,12 +94,12 @@ def test_the_console_shows_a_publication_on_the_leagues_clock_r2a_r12(
         page = f"/console/seasons/{town.season_id}/qualifiers"
         clock.move_to(utc("2026-11-02T05:59"))
         provisional = text_of(signed_in(app, town.office.key).get(page))
-        assert "Provisional: the season runs to 1 November 2026." in provisional, provisional
+        assert "Provisional: the season runs to Sun 1 November 2026." in provisional, provisional
         clock.move_to(utc("2026-11-02T06:01"))
         publish = f"{SEASONS}/{town.season_id}/qualifiers/publish"
         ok(town.office.post(publish, json={"settlements": []}), 201)
         published = text_of(signed_in(app, town.office.key).get(page))
-        assert "Published on 2 November 2026, 00:01 CST." in published, published
+        assert "Published on Mon 2 November 2026, 00:01 CST." in published, published
 
 
 def test_the_console_standings_follow_the_season_running_at_the_venue_r2a_r2_r11(
@@ -116,7 +116,7 @@ def test_the_console_standings_follow_the_season_running_at_the_venue_r2a_r2_r11
         clock.move_to(utc("2026-11-02T05:59"))
         browser = signed_in(app, town.office.key)
         running = text_of(browser.get(f"/console/venues/{chicago}/standings"))
-        assert "· 1 tournament · as of 1 November 2026" in running, running
+        assert "· 1 tournament · as of Sun 1 November 2026" in running, running
         over = text_of(browser.get(f"/console/venues/{auckland}/standings"))
         assert "No season covers" in over and "today." in over, over
         clock.move_to(utc("2026-11-02T06:01"))

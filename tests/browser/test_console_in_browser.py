@@ -2,7 +2,7 @@
 sites frame), against gunicorn on each database: a host signs in with their key, uploads tonight's
 spreadsheet, reads the preview, stores it and sees the standings change; the office, signed in
 elsewhere, suspends a player, and the host's next upload naming them is refused on the page,
-beside the row; a form posted without its CSRF token is refused. Screenshots go to the test's
+under the row; a form posted without its CSRF token is refused. Screenshots go to the test's
 temporary folder."""
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def test_a_host_posts_tonights_sheet_and_a_suspended_player_is_refused_on_the_pa
 ) -> None:
     server, host_key, players = league
     base = f"http://127.0.0.1:{server.port}"
-    context = browser.new_context(viewport={"width": 420, "height": 900})
+    context = browser.new_context(viewport={"width": 390, "height": 844})  # a phone
     page = context.new_page()
     page.goto(f"{base}/console/sign-in")
     page.get_by_label("API key").fill(host_key)
@@ -73,15 +73,16 @@ def test_a_host_posts_tonights_sheet_and_a_suspended_player_is_refused_on_the_pa
     # The office, in a browser of its own, finds Eli and suspends him for two weeks.
     office_suspends(browser, base, server.office, "Eli", tmp_path)
 
-    # The host's next sheet naming Eli is refused, the reason beside his row.
+    # The host's next sheet naming Eli is refused, the reason under his row.
     page.get_by_role("link", name="Home").click()
     page.get_by_role("link", name="Post results").first.click()
     page.get_by_label("Date").fill(iso(days_ago(0)))
     page.get_by_label("Spreadsheet (CSV)").set_input_files(str(sheet))
     page.get_by_role("button", name="Preview").click()
     assert "Not stored" in page.locator("h1").inner_text()
-    eli = page.locator("main table tbody tr").nth(len(players) - 1)
-    assert "suspend" in eli.locator("td.problem").inner_text().lower()
+    assert "Eli" in page.locator("main table tbody tr.flagged th").inner_text()
+    reason = page.locator("main table tbody tr.reason td.problem")  # under Eli's row, in full
+    assert reason.count() == 1 and "suspend" in reason.inner_text().lower()
     page.screenshot(path=str(tmp_path / "console-refused.png"), full_page=True)
 
     # A form posted without its CSRF token, with this browser's own session cookie: refused.

@@ -1,0 +1,310 @@
+"""A host's league night on a phone, and the office's pages on one: every console page in headless
+Chromium at 390 × 844 (a phone held upright), against gunicorn on each database. On every page
+nothing needed is off-screen: no field, label or button of a form, no refusal reason and no
+table's key column (`th[scope=row]`) reaches past the viewport's right edge, and the page never
+scrolls sideways. A screenshot of each page goes to the test's temporary folder
+(`phone-<page>.png`).
+
+The host: signs in, uploads a sheet that is refused (a suspended player, R16; a place given
+twice, R4; a player named by a long email no one has, R5), each reason in full under its row;
+uploads tonight's sheet, previews it and stores it; types rows, grows the form with "More rows"
+without losing them, and is told a night already reported offers session 2; corrects a report
+(its rows prefilled, the changed ones marked) and voids another, where the window allows (R17).
+The office: sanctions (list, a refused and an issued one, the player's history), the season at a
+glance, qualifiers, keys, the audit log, duplicates."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Locator, Page
+
+from api.console.base import day
+from models.infra.migrate import alembic_config, upgrade
+from tests.builders import days_ago, iso
+from tests.support.browser import players_named
+from tests.support.databases import ScratchDatabases
+from tests.support.servers import Server, gunicorn
+
+PHONE = {"width": 390, "height": 844}
+LONG_NAME = "Bartholomew Featherstonehaugh-Wolfeschlegelsteinhausen"
+LONG_EMAIL = "margaret.fitzgerald-okonkwo.the.third@a-very-long-pub-quiz-domain.example.org"
+
+# What must never be off-screen on a phone: every part of a form, every refusal reason, every
+# table's key column, every link; and the page must not scroll sideways.
+OFF_SCREEN = """() => {
+  const width = window.innerWidth;
+  const needed = 'input:not([type=hidden]), select, textarea, button, label, .problem, th[scope=row], a';
+  const off = [];
+  for (const element of document.querySelectorAll(needed)) {
+    const box = element.getBoundingClientRect();
+    if (box.width === 0 && box.height === 0) continue;  // not shown (display: none)
+    if (box.right > width + 0.5) {
+      const named = (element.id || element.textContent || '').trim().slice(0, 60);
+      off.push(`${element.tagName.toLowerCase()} "${named}" ends at ${Math.round(box.right)}px`);
+    }
+  }
+  return {width, scrolled: document.documentElement.scrollWidth, off};
+}"""
+
+
+@pytest.fixture()
+def night(backend: str, scratch: ScratchDatabases, tmp_path: Path) -> Iterator[dict[str, Any]]:
+    """gunicorn on a new database with a league night's makings: a host key of its venue, players
+    (one with a long name, one suspended, one who looks like another), and reports stored 2, 3 and
+    12 days ago (the last outside a host's 7-day correction window, R17)."""
+    url = scratch.create(backend)
+    upgrade(alembic_config(url))
+    with gunicorn(url, 1, tmp_path, "--worker-class", "gthread", "--threads", "4") as (server, _process):
+        office = f"Bearer {server.office}"
+        status, _headers, key = server.request(
+            "POST",
+            "/api/v1/api-keys",
+            {"name": "Host: Phone Bar", "role": "host", "venue_ids": [server.venue_id]},
+            Authorization=office,
+        )
+        assert status == 201, key
+        ann, bob, cara, dev, eli = players_named(server, ("Cara", "Dev", "Eli"), "Phone")
+        long = server.write(
+            "POST",
+            "/api/v1/players",
+            {"full_name": LONG_NAME, "display_name": LONG_NAME, "email": "bart@example.org"},
+        )["id"]
+        server.write("POST", "/api/v1/players", {"full_name": "Anne Gunicorn", "email": "anne@example.org"})
+        players = [ann, bob, cara, dev, long]
+        reports = {
+            ago: server.write(
+                "POST",
+                "/api/v1/tournaments",
+                {
+                    "venue_id": server.venue_id,
+                    "date": iso(days_ago(ago)),
+                    "results": [{"place": p, "player_id": pid} for p, pid in enumerate(players, 1)],
+                },
+            )["id"]
+            for ago in (12, 3, 2)
+        }
+        server.write(
+            "POST",
+            "/api/v1/sanctions",
+            {
+                "player_id": eli,
+                "kind": "suspension",
+                "category": "berating",
+                "first_day": iso(days_ago(1)),
+                "last_day": iso(days_ago(-13)),
+                "reason": "Abuse of staff.",
+            },
+        )
+        yield {"server": server, "host_key": key["key"], "players": players, "eli": eli, "reports": reports}
+
+
+def fits(page: Page, name: str, shots: Path) -> None:
+    """The page at 390 px: screenshot taken, nothing needed off-screen, no sideways scroll."""
+    seen = page.evaluate(OFF_SCREEN)
+    page.screenshot(path=str(shots / f"phone-{name}.png"), full_page=True)
+    assert seen["width"] == PHONE["width"], seen
+    assert seen["scrolled"] <= seen["width"] and not seen["off"], (name, seen)
+
+
+def sign_in(browser: Browser, base: str, key: str, shots: Path | None = None) -> Page:
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(f"{base}/console/sign-in")
+    if shots is not None:
+        fits(page, "sign-in", shots)
+    field(page, "API key").fill(key)
+    page.get_by_role("button", name="Sign in").click()
+    return page
+
+
+def field(page: Page, label: str) -> Locator:
+    return page.get_by_label(label, exact=True)
+
+
+def test_a_hosts_league_night_fits_a_phone_r4_r5_r16_r17(
+    browser: Browser, night: dict[str, Any], tmp_path: Path
+) -> None:
+    server: Server = night["server"]
+    base = f"http://127.0.0.1:{server.port}"
+    page = sign_in(browser, base, night["host_key"], tmp_path)
+    fits(page, "home", tmp_path)
+    page.get_by_role("link", name="Post results").first.click()
+    fits(page, "report", tmp_path)
+    a_sheet_refused(page, night, tmp_path)
+    tonights_sheet_stored(page, night, tmp_path)
+    page.goto(f"{base}/console/venues/{server.venue_id}/rows")
+    rows_typed(page, night, tmp_path)
+    page.goto(f"{base}/console/venues/{server.venue_id}/reports")
+    corrected_and_voided(page, night, tmp_path)
+    page.goto(f"{base}/console/venues/{server.venue_id}/door-list")
+    fits(page, "door-list", tmp_path)
+    page.context.close()
+
+
+def a_sheet_refused(page: Page, night: dict[str, Any], shots: Path) -> None:
+    """R4, R5, R16: a sheet refused; each reason in full under its row, in the sheet's words."""
+    ann, bob, _cara, _dev, long = night["players"]
+    refused = shots / "refused.csv"
+    refused.write_text(
+        f"place,player_id,email\n1,{ann},\n2,{night['eli']},\n2,{bob},\n4,,{LONG_EMAIL}\n5,{long},\n"
+    )
+    field(page, "Spreadsheet (CSV)").set_input_files(str(refused))
+    page.get_by_role("button", name="Preview").click()
+    assert "Not stored" in page.locator("h1").inner_text()
+    reasons = page.locator("tr.reason td.problem").all_inner_texts()
+    assert any(r.startswith("Row 3 (place 2), column player_id: ") and "suspended" in r for r in reasons)
+    assert any(r.startswith("Row 4 (place 2), column place: Place 2 is also given") for r in reasons)
+    email = f"Row 5 (place 4), column email: No player has the email {LONG_EMAIL}"
+    assert any(r.startswith(email) for r in reasons), reasons
+    assert "results." not in page.locator("main").inner_text()
+    fits(page, "refused", shots)
+
+
+def tonights_sheet_stored(page: Page, night: dict[str, Any], shots: Path) -> None:
+    """Tonight's sheet previewed, then stored: the standings follow."""
+    ann, _bob, cara, dev, _long = night["players"]
+    page.get_by_role("link", name="Correct the spreadsheet and upload it again").click()
+    tonight = shots / "tonight.csv"
+    tonight.write_text(
+        "place,player_id\n" + "".join(f"{p},{pid}\n" for p, pid in enumerate([cara, dev, ann], 1))
+    )
+    field(page, "Date").fill(iso(days_ago(1)))
+    field(page, "Spreadsheet (CSV)").set_input_files(str(tonight))
+    page.get_by_role("button", name="Preview").click()
+    assert "Nothing is stored yet" in page.locator("main").inner_text()
+    fits(page, "preview", shots)
+    page.get_by_role("button", name="Store the report").click()
+    assert "Stored: report" in page.locator("main").inner_text()
+    fits(page, "standings", shots)
+
+
+def rows_typed(page: Page, night: dict[str, Any], shots: Path) -> None:
+    """R5: typed rows, each stacked on the phone; "More rows" keeps what was typed; a night already
+    reported (its session 1 taken) comes back with session 2 filled in, the rows kept."""
+    ann, bob, _cara, _dev, long = night["players"]
+    fits(page, "rows", shots)
+    offered = page.locator("#players option").evaluate_all("options => options.map(o => o.value)")
+    picked = {int(value.rsplit("#", 1)[1].rstrip(")")): value for value in offered}
+    typed = {
+        "Player in place 1": picked[long],
+        "Player in place 2": "Newcomer Nell",
+        "Email in place 2": "nell.new@example.org",
+        "Player in place 3": picked[ann],
+        "Player in place 4": picked[bob],
+    }
+    field(page, "Date").fill(iso(days_ago(2)))
+    for label, value in typed.items():
+        field(page, label).fill(value)
+    field(page, "Status in place 2").select_option("declared_withdrawal")
+    field(page, "Player in place 12").focus()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # no sideways scroll
+    page.get_by_role("button", name="More rows").click()
+    assert field(page, "Player in place 24").count() == 1 and field(page, "Player in place 25").count() == 0
+    assert {label: field(page, label).input_value() for label in typed} == typed
+    assert field(page, "Status in place 2").input_value() == "declared_withdrawal"
+    assert field(page, "Date").input_value() == iso(days_ago(2))
+    fits(page, "rows-more", shots)
+    page.get_by_role("button", name="Preview", exact=True).click()
+    taken = f"{day(days_ago(2), 'full')} already has a report for session 1 here"
+    assert taken in page.locator(".refused").inner_text()
+    assert field(page, "Session").input_value() == "2"
+    assert {label: field(page, label).input_value() for label in typed} == typed
+    fits(page, "rows-session-taken", shots)
+    page.get_by_role("button", name="Preview", exact=True).click()
+    assert "Nothing is stored yet" in page.locator("main").inner_text()
+    fits(page, "rows-preview", shots)
+    # R5: a typed row naming no one comes back as typed, its reason under it.
+    page.goto(page.url)  # the rows page again, empty
+    field(page, "Email in place 1").fill(LONG_EMAIL)
+    page.get_by_role("button", name="Preview", exact=True).click()
+    assert f"No player has the email {LONG_EMAIL}" in page.locator("#reason_1").inner_text()
+    assert field(page, "Email in place 1").input_value() == LONG_EMAIL
+    fits(page, "rows-refused", shots)
+
+
+def corrected_and_voided(page: Page, night: dict[str, Any], shots: Path) -> None:
+    """R17: Correct and Void offered until the window's last day, not after; a correction's rows
+    prefilled by name, the changed ones marked on its preview; a void with its reason."""
+    reports, long = night["reports"], night["players"][4]
+    words = page.locator("main").inner_text()
+    assert "Correct or void until" in words and "Only the league office can correct or void it now" in words
+    assert page.get_by_role("link", name=f"Correct report {reports[12]}").count() == 0
+    fits(page, "reports", shots)
+    page.goto(
+        page.url.replace(f"/venues/{night['server'].venue_id}/reports", f"/reports/{reports[12]}/correct")
+    )
+    assert "Only the league office can correct or void it now." in page.locator(".refused").inner_text()
+    fits(page, "correct-closed", shots)
+    page.go_back()
+    page.get_by_role("link", name=f"Correct report {reports[2]}").click()
+    assert field(page, "Player in place 5").input_value().endswith(f"(#{long})")
+    fits(page, "correct", shots)
+    first, second = (field(page, f"Player in place {n}").input_value() for n in (1, 2))
+    field(page, "Player in place 1").fill(second)
+    field(page, "Player in place 2").fill(first)
+    field(page, "Why it is corrected").fill("Bob won, not Ann.")
+    page.get_by_role("button", name="Preview the correction").click()
+    assert page.locator("tr.changed").count() == 2
+    fits(page, "correct-preview", shots)
+    page.get_by_role("button", name="Store the correction").click()
+    assert "Corrected: report" in page.locator("main").inner_text()
+    page.get_by_role("link", name="Home").click()
+    page.get_by_role("link", name="Recent reports").first.click()
+    field(page, f"Why report {reports[3]} should be voided").fill("Wrong night.")
+    page.get_by_role("button", name=f"Void report {reports[3]}").click()
+    assert "Voided: report" in page.locator("main").inner_text()
+    fits(page, "void", shots)
+
+
+def test_the_offices_pages_fit_a_phone_r5_r15_r16_r17(
+    browser: Browser, night: dict[str, Any], tmp_path: Path
+) -> None:
+    server: Server = night["server"]
+    base = f"http://127.0.0.1:{server.port}"
+    page = sign_in(browser, base, server.office)
+    fits(page, "office-home", tmp_path)
+    page.get_by_role("link", name="Sanctions").click()
+    field(page, "Player's name").fill("Bartholomew")
+    page.get_by_role("button", name="Find the player").click()
+    fits(page, "sanctions", tmp_path)
+    page.get_by_role("link", name=LONG_NAME).first.click()
+    fits(page, "sanction-issue", tmp_path)
+    # R15: a suspension shorter than the league's minimum is refused beside its last day.
+    field(page, "Kind").select_option("suspension")
+    field(page, "Category").select_option("fighting")
+    field(page, "First day").fill(iso(days_ago(0)))
+    field(page, "Last day (both days count; empty: permanent)").fill(iso(days_ago(-2)))
+    field(page, "Reason").fill("Fight at the bar.")
+    page.get_by_role("button", name="Issue the sanction").click()
+    assert "at least 14 days" in page.locator("main").inner_text()
+    fits(page, "sanction-refused", tmp_path)
+    # R16: issued after the fact, it names the stored results inside it, which stand.
+    field(page, "First day").fill(iso(days_ago(20)))
+    field(page, "Last day (both days count; empty: permanent)").fill(iso(days_ago(-5)))
+    page.get_by_role("button", name="Issue the sanction").click()
+    assert "Issued: sanction" in page.locator("main").inner_text()
+    fits(page, "sanction-history", tmp_path)
+    for name, path in (
+        ("seasons", "/console/seasons"),
+        ("qualifiers", f"/console/seasons/{server.season_id}/qualifiers"),
+        ("keys", "/console/keys"),
+        ("audit", "/console/audit"),
+        ("duplicates", "/console/duplicates"),
+    ):
+        page.goto(base + path)
+        fits(page, name, tmp_path)
+    # R5, R17: a look-alike merged into the player they are; the merge listed, to undo.
+    page.goto(f"{base}/console/duplicates")
+    page.locator("main form input[name=reason]").first.fill("The same Ann, a typo.")
+    page.locator("main form button").first.click()
+    assert "Merged: player" in page.locator("main").inner_text()
+    fits(page, "duplicates-merged", tmp_path)
+    page.goto(f"{base}/console/keys")
+    field(page, "Who holds it (e.g. Host: Crown, Sam)").fill("Host: Phone Bar, Sam")
+    page.get_by_role("button", name="Make the key").click()
+    assert "Give this to its holder now" in page.locator("main").inner_text()
+    fits(page, "key-made", tmp_path)
+    page.context.close()
