@@ -151,7 +151,7 @@ def a_sheet_refused(page: Page, night: dict[str, Any], shots: Path) -> None:
     refused.write_text(
         f"place,player_id,email\n1,{ann},\n2,{night['eli']},\n2,{bob},\n4,,{LONG_EMAIL}\n5,{long},\n"
     )
-    field(page, "Spreadsheet (CSV)").set_input_files(str(refused))
+    field(page, "Spreadsheet (CSV, .xlsx or .ods)").set_input_files(str(refused))
     page.get_by_role("button", name="Preview").click()
     assert "Not stored" in page.locator("h1").inner_text()
     reasons = page.locator("tr.reason td.problem").all_inner_texts()
@@ -172,7 +172,7 @@ def tonights_sheet_stored(page: Page, night: dict[str, Any], shots: Path) -> Non
         "place,player_id\n" + "".join(f"{p},{pid}\n" for p, pid in enumerate([cara, dev, ann], 1))
     )
     field(page, "Date").fill(iso(days_ago(1)))
-    field(page, "Spreadsheet (CSV)").set_input_files(str(tonight))
+    field(page, "Spreadsheet (CSV, .xlsx or .ods)").set_input_files(str(tonight))
     page.get_by_role("button", name="Preview").click()
     assert "Nothing is stored yet" in page.locator("main").inner_text()
     fits(page, "preview", shots)
