@@ -21,6 +21,7 @@ from api.console.base import (
     with_reason,
 )
 from api.console.forms import AuditQueryForm, KeyForm, MergeForm, RevokeForm, UndoForm
+from api.console.players import duplicate_fixes
 from models.entities import Player
 from models.errors import LeagueError
 from models.infra.clock import utcnow
@@ -111,6 +112,7 @@ def duplicates() -> Any:
     return page(
         "console/duplicates.html",
         candidates=candidates,
+        fixes=duplicate_fixes(candidates),
         merges=merges,
         names=names,
         merge=MergeForm(formdata=None),

@@ -27,12 +27,14 @@ from api.console.base import (
     with_reason,
 )
 from api.console.forms import ConfirmForm, CorrectionForm, ReportForm, TypedRowsForm, VoidForm
+from api.console.players import name_fixes
 from api.tournaments.csv_body import parse_report_csv
 from api.tournaments.intake import CORRECTION_IN, dry_run, from_csv, refusals
 from models.entities import STATUSES, Tournament, Venue
 from models.errors import LeagueError
 from models.infra.clock import utcnow
 from models.rules.notices import Notice
+from models.rules.players import player_labels
 from models.services import wall_clock
 from models.services.lookup import get_or_raise
 from models.services.paging import PageRequest
@@ -111,10 +113,13 @@ def _preview(
 
     def previewed() -> Response:
         tournament, notices = _write(fields, sheet_csv, correction)
+        labels = player_labels(
+            (result.player.id, result.player.display_name) for result in tournament.results
+        )
         rows = [
             {
                 "place": result.place,
-                "name": result.player.display_name,
+                "name": labels[result.player.id],
                 "status": result.status.replace("_", " "),
                 "points": result.points,
                 # Registered by this report (when it is stored).
@@ -232,7 +237,9 @@ def standings(venue_id: int) -> Any:
     venue = get_or_raise(session, Venue, venue_id, "venue")
     season = season_for(session, venue, wall_clock.at_venue(session, venue))
     table = venue_standings(session, season, venue) if season is not None else None
-    return page("console/standings.html", venue=venue, season=season, table=table)
+    # R19: rows of one display name show their numbers; the office may set one a name of its own.
+    fixes = name_fixes((row.player_id, row.display_name) for row in table.rows) if table else []
+    return page("console/standings.html", venue=venue, season=season, table=table, fixes=fixes)
 
 
 @bp.route("/venues/<id:venue_id>/reports")
@@ -242,7 +249,13 @@ def reports(venue_id: int) -> Any:
     reason (hosts within the season's correction window, the office any time: the service says)."""
     venue = hosted_venue(venue_id)
     found = list_reports(db.session(), current(), ReportFilters(venue_id=venue.id), PageRequest(1, 20))
-    return page("console/reports.html", venue=venue, reports=found.items, void=VoidForm(formdata=None))
+    # R19: as the API's list labels them: numbered where two players of the page share a name.
+    labels = player_labels(
+        (r.player.id, r.player.display_name) for report in found.items for r in report.results
+    )
+    return page(
+        "console/reports.html", venue=venue, reports=found.items, labels=labels, void=VoidForm(formdata=None)
+    )
 
 
 @bp.route("/reports/<id:tournament_id>/void", methods=["POST"])

@@ -31,6 +31,7 @@ from models.entities import Tournament
 from models.errors import InvalidInput, Problem, Stale
 from models.rules.drafts import ReportDraft
 from models.rules.notices import Notice
+from models.rules.players import player_labels
 from models.services.paging import Page
 from models.services.tournament_queries import (
     ReportFilters,
@@ -66,7 +67,9 @@ def _load(schema: Schema) -> tuple[ReportDraft, CsvReport | None]:
 
 def _written(tournament: Tournament, notices: list[Notice]) -> dict[str, Any]:
     """ReportWritten, written directly (every report answers it: the schema's per-field dump of
-    its rows was a large share of a report's cost). A test holds it to the schema's dump."""
+    its rows was a large share of a report's cost). A test holds it to the schema's dump. Its
+    players are labelled as the schema labels them (R19)."""
+    labels = player_labels((result.player.id, result.player.display_name) for result in tournament.results)
     return {
         "id": tournament.id,
         "venue_id": tournament.venue_id,
@@ -86,7 +89,11 @@ def _written(tournament: Tournament, notices: list[Notice]) -> dict[str, Any]:
         "results": [
             {
                 "place": result.place,
-                "player": {"id": result.player.id, "display_name": result.player.display_name},
+                "player": {
+                    "id": result.player.id,
+                    "display_name": result.player.display_name,
+                    "label": labels[result.player.id],
+                },
                 "status": result.status,
                 "placement_points": result.placement_points,
                 "participation_points": result.participation_points,
@@ -146,7 +153,7 @@ def expected_version(report_id: int) -> int | None:
 class TournamentsViews(MethodView):
     @blp.doc(operationId="list_reports")
     @blp.arguments(ReportQuery, location="query")
-    @blp.response(200, page_schema(ReportOut, "ReportPage"))
+    @blp.response(200, page_schema(ReportOut, "ReportPage", players=True))
     def get(self, args: dict[str, Any]) -> Page[SeenReport]:
         """List reports, newest first"""
         page = page_request(args)
