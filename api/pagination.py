@@ -7,7 +7,7 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from api.fields import QueryInt
-from api.schemas import Answer
+from api.schemas import Answer, TellsPlayersApart
 from models.services.paging import PageRequest
 
 MAX_PER_PAGE = 500
@@ -23,9 +23,11 @@ def page_request(args: dict[str, Any]) -> PageRequest:
     return PageRequest(args.pop("page"), args.pop("per_page"))
 
 
-def page_schema(item: type[Schema], name: str) -> type[Schema]:
-    """A list answer: items of one page, and the total count across pages."""
-    return Answer.from_dict(
+def page_schema(item: type[Schema], name: str, players: bool = False) -> type[Schema]:
+    """A list answer: items of one page, and the total count across pages. `players`: its items
+    name players, labelled together over the page (R19: `TellsPlayersApart`)."""
+    base = TellsPlayersApart if players else Answer
+    return base.from_dict(
         {
             "items": fields.List(fields.Nested(item)),
             "total": fields.Integer(),

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, fields, post_dump, validate
 from marshmallow.schema import SchemaMeta
 
 from models.rules.notices import NOTICE_CODES
+from models.rules.players import numbered_players, player_label
+
+T = TypeVar("T")
 
 
 class AnswerMeta(SchemaMeta):
@@ -29,11 +32,86 @@ class Answer(Schema, metaclass=AnswerMeta):
     OPTIONAL: ClassVar[tuple[str, ...]] = ()
 
 
+LABEL_WORDS = (
+    "How to show the player (R19): the display name, followed by the player number where another "
+    'player of this answer shares the display name ("Crystal K. #48"); else the display name alone.'
+)
+
+
+def _own_label(player: Any) -> str:
+    """A player's label where no other player is in sight (one player's answer): the display
+    name. An answer listing several players labels them together (`with_labels`)."""
+    if isinstance(player, dict):
+        return str(player.get("label") or player["display_name"])
+    return str(player.display_name)
+
+
+def label_field() -> fields.Function:
+    return fields.Function(_own_label, metadata={"type": "string", "description": LABEL_WORDS})
+
+
 class PlayerRef(Answer):
     """How the public sees a player anywhere in a response (R19)."""
 
-    id = fields.Integer()
-    display_name = fields.String()
+    id = fields.Integer(metadata={"description": "The player number."})
+    display_name = fields.String(metadata={"description": "As registered; two players may share one."})
+    label = label_field()
+
+
+def _is_player(value: dict[str, Any]) -> bool:
+    return "id" in value and "display_name" in value
+
+
+def _players_in(value: dict[str, Any] | list[Any], found: list[tuple[int, str]]) -> None:
+    """Every player of a JSON value, as (id, display name), into `found` (only containers are
+    walked into: a national season's lists hold tens of thousands of values)."""
+    if type(value) is dict:
+        if _is_player(value):
+            found.append((value["id"], value["display_name"]))
+            return
+        inners: Any = value.values()
+    else:
+        inners = value
+    for inner in inners:
+        if type(inner) is dict or type(inner) is list:
+            _players_in(inner, found)
+
+
+def _labelled(value: Any, numbered: set[int]) -> Any:
+    if type(value) is dict:
+        if _is_player(value):
+            player_id = value["id"]
+            return {**value, "label": player_label(player_id, value["display_name"], player_id in numbered)}
+        return {
+            key: _labelled(inner, numbered) if type(inner) is dict or type(inner) is list else inner
+            for key, inner in value.items()
+        }
+    return [
+        _labelled(inner, numbered) if type(inner) is dict or type(inner) is list else inner for inner in value
+    ]
+
+
+def with_labels(answer: T) -> T:
+    """R19: a copy of an answer (plain JSON data) with every player in it (an object with `id`
+    and `display_name`) given its `label`, computed over the whole answer: the player number
+    is added where two players of the answer share a display name. The answer itself is left
+    as it was (it may be a cached or published list). Each object's label is made of its own
+    display name: a published list keeps the names it was published with."""
+    if type(answer) is not dict and type(answer) is not list:
+        return answer
+    found: list[tuple[int, str]] = []
+    _players_in(answer, found)  # type: ignore[arg-type]
+    labelled: T = _labelled(answer, numbered_players(found))
+    return labelled
+
+
+class TellsPlayersApart(Answer):
+    """An answer that lists several players: once dumped, its players are labelled together
+    (`with_labels`), so two who share a display name show their player numbers (R19)."""
+
+    @post_dump
+    def _tell_apart(self, data: dict[str, Any], **_kwargs: Any) -> dict[str, Any]:
+        return with_labels(data)
 
 
 class WarningOut(Answer):

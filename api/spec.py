@@ -21,7 +21,7 @@ from marshmallow import Schema
 from api import contract
 from api.schemas import Answer
 from models.entities import CHART_KINDS, DOUBLE_QUALIFIER_POLICIES, ROLES, STATUSES, TOURNAMENT_KINDS
-from models.rules.discipline import CATEGORIES, KINDS
+from models.rules.discipline import CATEGORIES, DOOR_GROUPS, KINDS
 from models.rules.notices import NOTICE_CODES
 from models.rules.qualification import SKIP_REASONS
 
@@ -35,6 +35,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     "KeyRole": ROLES,
     "SanctionKind": KINDS,
     "SanctionCategory": CATEGORIES,
+    "DoorGroup": DOOR_GROUPS,
     "SkipReason": SKIP_REASONS,
     "NoticeCode": NOTICE_CODES,
 }

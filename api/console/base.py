@@ -86,9 +86,19 @@ table.typed>tbody>tr>td.status{grid-column:2}
 DAY_SHAPES = {"short": "%a %-d %b", "year": "%a %-d %b %Y", "full": "%a %-d %B %Y"}
 
 
+# The door list (R16): one line a player, wrapping on a phone; on paper, compact, to fit one sheet.
+DOOR_LIST_CSS = """
+.door{list-style:none;margin:0 0 8px;padding:0}
+.door li{padding:6px 0;border-bottom:1px solid var(--rule)}
+@media print{.door-list{font-size:10pt;line-height:1.25}.door-list h1{font-size:12pt}
+.door-list h2{font-size:10.5pt;margin:6px 0 2px}.door-list p{margin:0 0 3px}
+.door li{padding:1px 0;break-inside:avoid}}
+"""
+
+
 @cache
 def console_css() -> str:
-    return stylesheet("light") + CONSOLE_CSS
+    return stylesheet("light") + CONSOLE_CSS + DOOR_LIST_CSS
 
 
 @bp.app_template_filter("league_time")

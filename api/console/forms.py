@@ -160,3 +160,13 @@ class TypedRowsForm(FlaskForm):
         "Session", default=1, validators=[InputRequired(), NumberRange(min=FIRST_SESSION, max=LAST_SESSION)]
     )
     kind = SelectField("Kind", choices=list(TOURNAMENT_KINDS))
+
+
+class DisplayNameForm(FlaskForm):
+    """A display name of the office's choosing for a player who shares theirs with another (R19),
+    checked as the API's PATCH checks it."""
+
+    display_name = StringField(
+        "Display name", validators=[DataRequired("Give the display name."), Length(max=120)]
+    )
+    venue_id = HiddenField()  # the venue whose standings it was sent from, if any

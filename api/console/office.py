@@ -21,6 +21,7 @@ from api.console.base import (
     with_reason,
 )
 from api.console.forms import AuditQueryForm, KeyForm, MergeForm, NotDuplicateForm, RevokeForm, UndoForm
+from api.console.players import duplicate_fixes
 from models.entities import Player
 from models.errors import LeagueError
 from models.infra.clock import utcnow
@@ -116,6 +117,7 @@ def duplicates() -> Any:
         "console/duplicates.html",
         candidates=candidates,
         venues=venues_of_players(session, shown),
+        fixes=duplicate_fixes(candidates),
         merges=merges,
         names=names,
         merge=MergeForm(formdata=None),

@@ -12,6 +12,7 @@ from flask import flash, redirect, request, url_for
 from api import db
 from api.console.base import bp, current, hidden_id, page, refused_form, signed_in_only
 from api.console.forms import PublishForm
+from api.schemas import with_labels
 from models.entities import Season
 from models.errors import LeagueError
 from models.services import wall_clock
@@ -38,7 +39,9 @@ def seasons() -> Any:
         {
             "season": season,
             "missing": missing_reports(session, season, monday),
-            "lists": qualification_seen_by(actor, season_qualification(session, season, changes=False)).lists,
+            "lists": with_labels(
+                qualification_seen_by(actor, season_qualification(session, season, changes=False)).lists
+            ),
         }
         for season in running
     ]
@@ -69,7 +72,8 @@ def qualifiers(season_id: int) -> Any:
             flash(f"Published: the lists of {season.name} ({len(published.lists)} venues).")
             return redirect(url_for("console.qualifiers", season_id=season.id))
     found = qualification_seen_by(actor, season_qualification(session, season, changes=False))
-    return page("console/qualifiers.html", status, season=season, found=found, form=form, refusal=refusal)
+    context = {"found": found, "lists": with_labels(found.lists), "form": form, "refusal": refusal}
+    return page("console/qualifiers.html", status, season=season, **context)
 
 
 def _settlements() -> list[dict[str, int]]:

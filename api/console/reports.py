@@ -27,6 +27,7 @@ from api.console.base import (
     with_reason,
 )
 from api.console.forms import AgainForm, ConfirmForm, ReportForm, VoidForm
+from api.console.players import name_fixes
 from api.console.refusals import told
 from api.tournaments.csv_body import CsvReport
 from api.tournaments.intake import CORRECTION_IN, dry_run, from_sheet, refusals
@@ -34,6 +35,7 @@ from api.tournaments.sheets import CSV_TYPE, read_sheet, upload_type
 from models.entities import Result, Tournament, Venue
 from models.errors import LeagueError
 from models.rules.notices import Notice, unregistered
+from models.rules.players import player_labels
 from models.services import wall_clock
 from models.services.lookup import get_or_raise
 from models.services.paging import PageRequest
@@ -136,7 +138,10 @@ def preview_sheet(
         written, read = _write(fields, upload, correction)
         # A dry run: its warnings name no id of a player it would register (none is stored).
         notices = [unregistered(notice, written.registered) for notice in written.notices]
-        return [_previewed_row(result, stored) for result in written.tournament.results], notices, read.text
+        results = written.tournament.results
+        # R19: numbered where two players of the report share a display name.
+        labels = player_labels((result.player.id, result.player.display_name) for result in results)
+        return [_previewed_row(result, stored, labels) for result in results], notices, read.text
 
     try:
         rows, notices, sheet_text = dry_run(session, previewed)
@@ -168,13 +173,13 @@ def _stored(correction: Correction | None) -> StoredRows:
     return {r.place: (r.player_id, r.status, r.player.display_name) for r in correction.report.results}
 
 
-def _previewed_row(result: Result, stored: StoredRows) -> dict[str, Any]:
+def _previewed_row(result: Result, stored: StoredRows, labels: dict[int, str]) -> dict[str, Any]:
     """A row of the preview; in a correction's, whether it differs from the stored report's row
     at its place (another player or another status)."""
     return {
         "place": result.place,
         "player_id": result.player_id,
-        "name": result.player.display_name,
+        "name": labels[result.player_id],
         "status": result.status.replace("_", " "),
         "points": result.points,
         "changed": bool(stored) and stored.get(result.place, NOBODY)[:2] != (result.player_id, result.status),
@@ -243,7 +248,9 @@ def standings(venue_id: int) -> Any:
     venue = get_or_raise(session, Venue, venue_id, "venue")
     season = season_for(session, venue, wall_clock.at_venue(session, venue))
     table = venue_standings(session, season, venue) if season is not None else None
-    return page("console/standings.html", venue=venue, season=season, table=table)
+    # R19: rows of one display name show their numbers; the office may set one a name of its own.
+    fixes = name_fixes((row.player_id, row.display_name) for row in table.rows) if table else []
+    return page("console/standings.html", venue=venue, season=season, table=table, fixes=fixes)
 
 
 @bp.route("/venues/<id:venue_id>/reports")
@@ -257,8 +264,17 @@ def reports(venue_id: int) -> Any:
     found = list_reports(session, actor, ReportFilters(venue_id=venue.id), PageRequest(1, 20)).items
     today = wall_clock.at_venue(session, venue)  # R2a: the window is counted on the venue's clock
     windows = {seen.id: change_window(actor, seen.report, today) for seen in found}
+    # R19: as the API's list labels them: numbered where two players of the page share a name.
+    labels = player_labels(
+        (r.player.id, r.player.display_name) for seen in found for r in seen.report.results
+    )
     return page(
-        "console/reports.html", venue=venue, reports=found, windows=windows, void=VoidForm(formdata=None)
+        "console/reports.html",
+        venue=venue,
+        reports=found,
+        windows=windows,
+        labels=labels,
+        void=VoidForm(formdata=None),
     )
 
 

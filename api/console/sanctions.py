@@ -3,7 +3,7 @@ API's checks beside the fields, lifts one with a reason; a venue's hosts print t
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from flask import flash, redirect, request, url_for
 from marshmallow import ValidationError
@@ -23,15 +23,23 @@ from api.console.base import (
 from api.console.forms import LiftForm, SanctionForm, SearchForm
 from api.errors import flatten_messages
 from api.sanctions.schemas import SanctionIn
-from models.entities import Player
+from models.entities import Player, Venue
 from models.errors import LeagueError
+from models.rules.discipline import DoorGroup
+from models.rules.players import player_labels
 from models.services import wall_clock
 from models.services.access import require_office
 from models.services.league_queries import venues_of_actor
 from models.services.lookup import get_or_raise
 from models.services.paging import PageRequest
 from models.services.player_queries import search_players
-from models.services.sanction_queries import SanctionFilters, door_list, get_sanction, list_sanctions
+from models.services.sanction_queries import (
+    BarredPlayer,
+    SanctionFilters,
+    door_list,
+    get_sanction,
+    list_sanctions,
+)
 from models.services.sanctions import issue_sanction, lift_sanction
 
 SANCTION_IN = SanctionIn()
@@ -47,7 +55,9 @@ def sanctions() -> Any:
     search = SearchForm(request.args)
     found = search_players(session, actor, PageRequest(1, 20), search.q.data) if search.q.data else None
     recent = list_sanctions(session, actor, SanctionFilters(), PageRequest(1, 30))
-    return page("console/sanctions.html", search=search, found=found, recent=recent.items)
+    # R19: as the API's list labels them: numbered where two players of the list share a name.
+    labels = player_labels((s.player_id, s.player.display_name) for s in recent.items)
+    return page("console/sanctions.html", search=search, found=found, recent=recent.items, labels=labels)
 
 
 @bp.route("/players/<id:player_id>/sanctions", methods=["GET", "POST"])
@@ -125,12 +135,38 @@ def lift(sanction_id: int) -> Any:
     return with_reason(LiftForm(), back, missing, lifted, "")
 
 
+class DoorSection(NamedTuple):
+    group: str
+    title: str
+    lines: list[BarredPlayer]
+
+
+def door_sections(venue: Venue, barred: list[BarredPlayer]) -> list[DoorSection]:
+    """R16: the door list's three groups, in their order, each with its heading."""
+    titles = {
+        DoorGroup.VENUE: "Played here",
+        DoorGroup.REGION: f"Played elsewhere in {venue.region.name}",
+        DoorGroup.LEAGUE: "The rest of the league",
+    }
+    return [
+        DoorSection(group, title, [line for line in barred if line.group == group])
+        for group, title in titles.items()
+    ]
+
+
 @bp.route("/venues/<id:venue_id>/door-list")
 @signed_in_only
 def door(venue_id: int) -> Any:
-    """R16: who may not play at the venue tonight, and why: printable for the door."""
+    """R16: who may not play at the venue tonight, and why, by full name (R19: so the door can
+    recognise them), display name and number, in three groups: printable on one sheet."""
     venue = hosted_venue(venue_id, "the door list is for its hosts")
     session = db.session()
     tonight = wall_clock.at_venue(session, venue)  # R2a: the venue's night, whatever UTC says
     barred = door_list(session, current(), venue.id, tonight)
-    return page("console/door_list.html", venue=venue, day=tonight, barred=barred)
+    return page(
+        "console/door_list.html",
+        venue=venue,
+        day=tonight,
+        barred=barred,
+        sections=door_sections(venue, barred),
+    )

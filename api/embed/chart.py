@@ -5,6 +5,7 @@ requests). This module computes the geometry; the template writes it."""
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -87,6 +88,14 @@ def _short(name: str, chars: int) -> str:
     return name if len(name) <= chars else name[: chars - 1].rstrip() + "…"
 
 
+def _short_label(display_name: str, label: str, chars: int) -> str:
+    """A label cut to `chars`, its player number kept whole (R19): "Cryst… #48"."""
+    number = label[len(display_name) :] if label.startswith(display_name) else ""
+    if len(label) <= chars or chars - len(number) < 2:
+        return _short(label, chars)
+    return _short(display_name, chars - len(number)) + number
+
+
 def _spread(wanted: list[float], low: float, high: float) -> list[float]:
     """Label positions as near as possible to `wanted` (sorted ascending), at least LABEL_GAP
     apart, within [low, high]."""
@@ -106,14 +115,32 @@ def _date_label(day: date, dates: list[date]) -> str:
     return f"{day.day} {day:%b}" + (f" {day:%y}" if len(years) > 1 else "")
 
 
-def race_chart(race: Race, rows: list[Row], venue: str, season: str, frame: Frame = WIDE) -> Chart:
-    """The chart of the ranked `rows`' race, in their order (the leader first), in a frame."""
+def race_chart(
+    race: Race,
+    rows: list[Row],
+    venue: str,
+    season: str,
+    frame: Frame = WIDE,
+    labels: Mapping[int, str] | None = None,
+) -> Chart:
+    """The chart of the ranked `rows`' race, in their order (the leader first), in a frame. Each
+    player is named by their label in the standings (`labels`, R19: with the player number where
+    two players share a display name), else by display name."""
     right = frame.width - frame.labels
     bottom = frame.height - BOTTOM
+    names = labels or {}
     series = [
-        Series(i, row.player_id, row.display_name, rank_label(row), race.points[row.player_id], DASHES[i])
+        Series(
+            i,
+            row.player_id,
+            names.get(row.player_id, row.display_name),
+            rank_label(row),
+            race.points[row.player_id],
+            DASHES[i],
+        )
         for i, row in enumerate(rows)
     ]
+    display_names = {row.player_id: row.display_name for row in rows}
     dates = race.dates
     top_points = max((max(s.points, default=0) for s in series), default=0)
     y_max, y_step = nice_ceiling(top_points)
@@ -130,7 +157,7 @@ def race_chart(race: Race, rows: list[Row], venue: str, season: str, frame: Fram
     for s in series:
         s.dots = [(round(x_of(i), 1), round(y_of(p), 1)) for i, p in enumerate(s.points)]
         s.path = " ".join(f"{'M' if i == 0 else 'L'}{x},{y}" for i, (x, y) in enumerate(s.dots))
-        s.short_name = _short(s.name, frame.name_chars)
+        s.short_name = _short_label(display_names[s.player_id], s.name, frame.name_chars)
     ends = sorted(series, key=lambda s: s.dots[-1][1] if s.dots else bottom)
     for s, y in zip(
         ends, _spread([s.dots[-1][1] + 4 if s.dots else bottom for s in ends], TOP + 4, bottom), strict=True

@@ -1,6 +1,7 @@
 """Pages for other websites: a venue's standings with its points race, and a region's playoff
 qualifiers, as self-contained HTML that any site the league allows may frame. They show what
-the public sees (display names and points only, R19), and are cached like the API's answers."""
+the public sees (display names and points only, R19; two players who share a display name
+shown with their player numbers, "Crystal K. #48"), and are cached like the API's answers."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from api.blueprint import Blueprint
 from api.embed.chart import NARROW, WIDE, race_chart, rank_label
 from api.embed.schemas import HTML_ANSWER, QualifiersPageQuery, StandingsPageQuery
 from api.pages import framed_page
+from api.schemas import with_labels
 from models.actor import PUBLIC
 from models.entities import Region, Season
 from models.errors import NotFound
@@ -46,7 +48,9 @@ class StandingsPage(MethodView):
 
         The standings table (rank, T for a tie, display name, points, played, wins) and a chart
         of the leaders' standings points after each tournament, drawn as inline SVG, with its
-        figures as a table and in words. Paste `<iframe src="…" title="Standings"></iframe>`.
+        figures as a table and in words. Two players of the table who share a display name are
+        shown with their player numbers, in the table and the chart ("Crystal K. #48", R19).
+        Paste `<iframe src="…" title="Standings"></iframe>`.
         """
         session = db.session()
         table = standings_of(session, season_id, venue_id)
@@ -56,7 +60,7 @@ class StandingsPage(MethodView):
             race = points_race(session, table, [row.player_id for row in charted])
             # Drawn twice: wide, and narrow for phones (the page shows one, by its width).
             charts = [
-                race_chart(race, charted, table.venue.name, table.season.name, frame)
+                race_chart(race, charted, table.venue.name, table.season.name, frame, table.labels)
                 for frame in (WIDE, NARROW)
             ]
         return framed_page(
@@ -64,6 +68,7 @@ class StandingsPage(MethodView):
             args["theme"],
             table=table,
             rows=table.rows[: args["rows"]],
+            labels=table.labels,
             charts=charts,
             rank_label=rank_label,
         )
@@ -77,7 +82,8 @@ class QualifiersPage(MethodView):
         """A region's playoff qualifiers, venue by venue, as a page to frame (R12-R14)
 
         Each venue's qualifiers in playoff order with their flags, and whether the lists are
-        provisional (the season runs), final but not yet published, or published.
+        provisional (the season runs), final but not yet published, or published. Two players
+        of the page who share a display name are shown with their player numbers (R19).
         """
         session = db.session()
         season = get_or_raise(session, Season, season_id, "season")
@@ -105,7 +111,7 @@ class QualifiersPage(MethodView):
             args["theme"],
             season=season,
             region=region,
-            venues=venues,
+            venues=with_labels(venues),
             list_status=status,
             status_note=note,
             flag_labels=FLAG_LABELS,

@@ -42,7 +42,7 @@ blp = Blueprint("players", __name__, url_prefix="/api/v1/players", description="
 class PlayersViews(MethodView):
     @blp.doc(operationId="search_players")
     @blp.arguments(PlayerQuery, location="query")
-    @blp.response(200, page_schema(PlayerOut, "PlayerPage"))
+    @blp.response(200, page_schema(PlayerOut, "PlayerPage", players=True))
     def get(self, args: dict[str, Any]) -> Page[dict[str, Any]]:
         """Search players by name"""
         page = page_request(args)

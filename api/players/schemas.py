@@ -9,7 +9,7 @@ from marshmallow import Schema, fields, validate
 from api.fields import Day, Id, Name, Text, UtcDateTime
 from api.pagination import PageArgs
 from api.qualifiers.schemas import SKIP_REASON_WORDS
-from api.schemas import Answer, WarningOut
+from api.schemas import Answer, WarningOut, label_field
 from models.entities.tournaments import STATUSES, TOURNAMENT_KINDS
 from models.rules.qualifier_lists import LIST_STATUSES
 from models.services.player_queries import PERSONAL_FIELDS
@@ -39,8 +39,9 @@ class PlayerOut(Answer):
 
     OPTIONAL: ClassVar[tuple[str, ...]] = PERSONAL_FIELDS
 
-    id = fields.Integer()
-    display_name = fields.String()
+    id = fields.Integer(metadata={"description": "The player number."})
+    display_name = fields.String(metadata={"description": "As registered; two players may share one."})
+    label = label_field()
     home_venue_id = fields.Integer(allow_none=True)
     merged_into_id = fields.Integer(
         allow_none=True, metadata={"description": "Set when this record was merged into another (R17)."}

@@ -27,6 +27,7 @@ from api.qualifiers.schemas import (
     VenueQualifiersOut,
     WithdrawIn,
 )
+from api.schemas import with_labels
 from models.entities import Disqualification, QualifierPublication, Season, Venue
 from models.rules.qualifier_lists import Changes, VenueList, regions_of
 from models.services import wall_clock
@@ -102,15 +103,16 @@ def _csv_lines(lists: Sequence[VenueList]) -> Iterator[list[Any]]:
 def _season_body(found: Qualification) -> Response:
     """SeasonQualifiersOut, written directly: a national season's lists and regions are
     thousands of items (the schema's per-field dump was most of the answer's cost once the lists
-    are computed). The lists are plain data already; only the numbers, the timestamp and the day are
-    written as the schema's fields write them. A test holds it to the schema's dump."""
+    are computed). The lists are plain data already; only the numbers, the timestamp and the
+    day are written as the schema's fields write them, and its players labelled as the schema
+    labels them (R19: `with_labels`). A test holds it to the schema's dump."""
     venues = [
         {**venue, "average_attendance": exact_number(venue["average_attendance"])} for venue in found.lists
     ]
     body = {**_publication(found), "venues": venues, "regions": regions_of(found.lists)}
     body["published_at"] = utc_timestamp(body["published_at"])
     body["published_on"] = found.published_on.isoformat() if found.published_on else None
-    return Response(current_app.json.dumps(body), mimetype="application/json")
+    return Response(current_app.json.dumps(with_labels(body)), mimetype="application/json")
 
 
 def _answer(lists: Sequence[VenueList], body: Callable[[], Any], name: str) -> Any:
@@ -192,7 +194,7 @@ class DisqualificationsViews(MethodView):
     @blp.doc(operationId="list_disqualifications")
     @office_only
     @blp.arguments(PageArgs, location="query")
-    @blp.response(200, page_schema(DisqualificationOut, "DisqualificationPage"))
+    @blp.response(200, page_schema(DisqualificationOut, "DisqualificationPage", players=True))
     def get(self, args: dict[str, Any], season_id: int) -> Page[Disqualification]:
         """The season's disqualifications, withdrawn ones too, oldest first (office; R13)"""
         session = db.session()

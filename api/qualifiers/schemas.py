@@ -5,7 +5,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from api.fields import Day, ExactNumber, Id, Text, UtcDateTime
-from api.schemas import Answer, PlayerRef
+from api.schemas import Answer, PlayerRef, TellsPlayersApart
 from models.rules.qualification import FLAGS, SKIP_REASONS, SkipReason
 
 SKIP_REASON_WORDS = (
@@ -106,7 +106,7 @@ class PublicationFields(Answer):
     )
 
 
-class VenueQualifiersOut(VenueListOut, PublicationFields):
+class VenueQualifiersOut(TellsPlayersApart, VenueListOut, PublicationFields):
     pass
 
 
@@ -119,7 +119,7 @@ class RegionListOut(Answer):
     qualifiers = fields.List(fields.Nested(RegionQualifierOut))
 
 
-class SeasonQualifiersOut(PublicationFields):
+class SeasonQualifiersOut(TellsPlayersApart, PublicationFields):
     venues = fields.List(fields.Nested(VenueListOut))
     regions = fields.List(
         fields.Nested(RegionListOut), metadata={"description": "Each region's playoff list (R3)."}

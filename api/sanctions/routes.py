@@ -51,7 +51,7 @@ class SanctionsViews(MethodView):
     @blp.doc(operationId="list_sanctions")
     @host_or_office
     @blp.arguments(SanctionQuery, location="query")
-    @blp.response(200, page_schema(SanctionOut, "SanctionPage"))
+    @blp.response(200, page_schema(SanctionOut, "SanctionPage", players=True))
     def get(self, args: dict[str, Any]) -> Page[Sanction]:
         """List sanctions, newest first (hosts: suspensions and their venues' bans)"""
         page = page_request(args)
@@ -148,6 +148,7 @@ def _barred_body(venue_id: int, on: date, rows: list[BarredPlayer]) -> dict[str,
         "barred": [
             {
                 "player": row.player,
+                "group": row.group,
                 "last_day": row.last_day,
                 "permanent": row.last_day is None,
                 "sanction": row.sanction,
@@ -168,6 +169,8 @@ def _barred_csv(venue_id: int, on: date, rows: list[BarredPlayer]) -> Response:
             row.sanction.first_day.isoformat(),
             row.last_day.isoformat() if row.last_day else "permanent",
             row.sanction.id,
+            row.player.full_name,
+            row.group,
         ]
         for row in rows
     )
@@ -183,9 +186,13 @@ class DoorListViews(MethodView):
     def get(self, args: dict[str, Any], venue_id: int) -> Any:
         """The door list: who may not play at the venue on a day (R16)
 
-        League-wide suspensions and bans at this venue running that day, by display name.
-        For the venue's hosts and the office. CSV to print: `Accept: text/csv` or
-        `?format=csv` (generated clients: `get_door_list_csv`).
+        League-wide suspensions and bans at this venue running that day. Each barred player
+        with their full name, display name and player number, so the door can recognise them
+        (R19: the one answer where a host reads the full name of a player who never played
+        there). First those who played here, then those who played elsewhere in the venue's
+        region, then the rest of the league (`group`); within a group by display name, then
+        player number. For the venue's hosts and the office. CSV to print: `Accept: text/csv`
+        or `?format=csv` (generated clients: `get_door_list_csv`), with the same columns.
         """
         venue_id, on, rows = _door_list(venue_id, args)
         after_this_request(varies_by_accept)

@@ -9,10 +9,10 @@ from marshmallow import Schema, ValidationError, fields, pre_load, validate, val
 from api import db
 from api.fields import Day, Id, QueryId, StrictBool, Text, UtcDateTime
 from api.pagination import PageArgs
-from api.schemas import Answer, PlayerRef, WarningOut
+from api.schemas import Answer, PlayerRef, TellsPlayersApart, WarningOut
 from models.actor import ACTOR_ROLES
 from models.entities import TOURNAMENT_KINDS, Sanction
-from models.rules.discipline import CATEGORIES, KINDS
+from models.rules.discipline import CATEGORIES, DOOR_GROUPS, KINDS
 from models.services import wall_clock
 
 # Other names a caller may use for the days (the ones seasons use).
@@ -154,19 +154,39 @@ class DoorListQuery(Schema):
     format = fields.String(validate=validate.OneOf(["json", "csv"]))
 
 
+class DoorPlayerOut(PlayerRef):
+    """A barred player as the door sees them: the full name too, so the host can recognise them
+    (R19: the one answer where a host reads the full name of a player who never played there)."""
+
+    full_name = fields.String()
+
+
 class BarredOut(Answer):
-    player = fields.Nested(PlayerRef)
+    player = fields.Nested(DoorPlayerOut)
+    group = fields.String(
+        validate=validate.OneOf(DOOR_GROUPS),
+        metadata={
+            "description": "venue: played here (a result in a live report); region: else played at "
+            "another venue of this venue's region; league: everyone else. The list holds the "
+            "groups in that order."
+        },
+    )
     last_day = Day(allow_none=True, metadata={"description": "Null: permanent."})
     permanent = fields.Boolean()
     sanction = fields.Nested(SanctionOut, metadata={"description": "The sanction that bars them longest."})
     sanction_ids = fields.List(fields.Integer(), metadata={"description": "Every sanction that bars them."})
 
 
-class DoorListOut(Answer):
+class DoorListOut(TellsPlayersApart):
     venue_id = fields.Integer()
     on = Day()
     total = fields.Integer()
-    barred = fields.List(fields.Nested(BarredOut))
+    barred = fields.List(
+        fields.Nested(BarredOut),
+        metadata={
+            "description": "By group (venue, region, league), then display name, then player number (R16)."
+        },
+    )
 
 
 DOOR_LIST_COLUMNS = (
@@ -177,4 +197,6 @@ DOOR_LIST_COLUMNS = (
     "first_day",
     "last_day",
     "sanction_id",
+    "full_name",
+    "group",
 )

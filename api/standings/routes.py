@@ -29,7 +29,10 @@ blp = Blueprint("standings", __name__, url_prefix="/api/v1/seasons", description
 def _body(table: VenueStandings, page: Page[Row]) -> Response:
     """StandingsOut, written directly: the most read answer of all, and a national league's
     venue has hundreds of rows (the schema's per-field dump was most of its cost). The spec
-    conformance tests hold it to the schema. The page's rows keep their ranks in the whole table."""
+    conformance tests hold it to the schema. The page's rows keep their ranks in the whole table,
+    and their labels (R19: the player number where two rows of the whole table share a display
+    name, so that a player reads the same on every page)."""
+    labels = table.labels
     body = {
         "season_id": table.season.id,
         "venue_id": table.venue.id,
@@ -45,7 +48,11 @@ def _body(table: VenueStandings, page: Page[Row]) -> Response:
             {
                 "rank": row.rank,
                 "tied": row.tied,
-                "player": {"id": row.player_id, "display_name": row.display_name},
+                "player": {
+                    "id": row.player_id,
+                    "display_name": row.display_name,
+                    "label": labels[row.player_id],
+                },
                 "points": row.points,
                 "placement_points": row.placement_points,
                 "participation_points": row.participation_points,

@@ -71,7 +71,11 @@ class StandingsOut(Answer):
     pages = fields.Integer()
     standings = fields.List(
         fields.Nested(RowOut),
-        metadata={"description": "This page's rows, with their ranks in the whole table (R11)."},
+        metadata={
+            "description": "This page's rows, with their ranks in the whole table (R11), and their "
+            "players' labels as the whole table tells them apart (R19: the player number where "
+            "two rows of the table, on any page, share a display name)."
+        },
     )
 
 
@@ -112,7 +116,7 @@ STANDINGS_EXAMPLE = {
         {
             "rank": 1,
             "tied": False,
-            "player": {"id": 17, "display_name": "Ann L."},
+            "player": {"id": 17, "display_name": "Ann L.", "label": "Ann L."},
             "points": 215,
             "placement_points": 170,
             "participation_points": 35,
@@ -129,7 +133,7 @@ STANDINGS_EXAMPLE = {
         {
             "rank": 2,
             "tied": False,
-            "player": {"id": 4, "display_name": "Sam O."},
+            "player": {"id": 4, "display_name": "Sam O.", "label": "Sam O."},
             "points": 180,
             "placement_points": 140,
             "participation_points": 30,

@@ -33,6 +33,7 @@ from models.entities import Tournament
 from models.errors import InvalidInput, Problem, Stale
 from models.rules.drafts import ReportDraft
 from models.rules.notices import Notice, unregistered
+from models.rules.players import player_labels
 from models.services.paging import Page
 from models.services.tournament_queries import (
     ReportFilters,
@@ -93,13 +94,22 @@ def _results(tournament: Tournament, registered: dict[int, str] | None = None) -
     """A report's rows; in a dry run (`registered` given), each player says whether the report
     would register them (`new`, with no id: none was stored)."""
     rows = []
+    labels = player_labels((result.player.id, result.player.display_name) for result in tournament.results)
     for result in tournament.results:
-        player: dict[str, Any] = {"id": result.player.id, "display_name": result.player.display_name}
+        name = result.player.display_name
+        player: dict[str, Any] = {
+            "id": result.player.id,
+            "display_name": name,
+            "label": labels[result.player.id],
+        }
         if registered is not None:
             new = result.player.id in registered
+            # A player it would register has no number yet: their label is their name (R19).
+            label = name if new else labels[result.player.id]
             player = {
                 "id": None if new else result.player.id,
-                "display_name": player["display_name"],
+                "display_name": name,
+                "label": label,
                 "new": new,
             }
         rows.append(
@@ -117,7 +127,8 @@ def _results(tournament: Tournament, registered: dict[int, str] | None = None) -
 
 def _written(tournament: Tournament, notices: list[Notice]) -> dict[str, Any]:
     """ReportWritten, written directly (every report answers it: the schema's per-field dump of
-    its rows was a large share of a report's cost). A test holds it to the schema's dump."""
+    its rows was a large share of a report's cost). A test holds it to the schema's dump. Its
+    players are labelled as the schema labels them (R19)."""
     return {
         "id": tournament.id,
         "venue_id": tournament.venue_id,
@@ -203,7 +214,7 @@ def expected_version(report_id: int) -> int | None:
 class TournamentsViews(MethodView):
     @blp.doc(operationId="list_reports")
     @blp.arguments(ReportQuery, location="query")
-    @blp.response(200, page_schema(ReportOut, "ReportPage"))
+    @blp.response(200, page_schema(ReportOut, "ReportPage", players=True))
     def get(self, args: dict[str, Any]) -> Page[SeenReport]:
         """List reports, newest first"""
         page = page_request(args)

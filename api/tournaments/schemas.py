@@ -8,7 +8,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from api.fields import Day, Id, Name, QueryBool, QueryId, StrictInt, Text, UtcDateTime
 from api.pagination import PageArgs
-from api.schemas import Answer, PlayerRef, WarningOut
+from api.schemas import Answer, PlayerRef, TellsPlayersApart, WarningOut
 from api.tournaments.sheets import WORKBOOK_TYPES
 from models.entities import STATUSES, TOURNAMENT_KINDS
 from models.rules.drafts import FIRST_SESSION, LAST_SESSION
@@ -123,7 +123,7 @@ class ResultOut(Answer):
     points = fields.Integer()
 
 
-class ReportOut(Answer):
+class ReportOut(TellsPlayersApart):
     """A report as its caller sees it (`tournament_queries.SeenReport`)."""
 
     id = fields.Integer()

@@ -43,6 +43,31 @@ BARRING_KINDS = (SanctionKind.SUSPENSION, SanctionKind.VENUE_BAN)
 CATEGORIES = tuple(category.value for category in SanctionCategory)
 
 
+class DoorGroup(StrEnum):
+    """R16: where a barred player stands on a venue's door list, the ones the door is likeliest
+    to see first: they played at the venue, else elsewhere in its region, else anywhere."""
+
+    VENUE = "venue"  # a result in a live report at the venue
+    REGION = "region"  # none there; one at another venue of the venue's region
+    LEAGUE = "league"  # everyone else
+
+
+DOOR_GROUPS = tuple(group.value for group in DoorGroup)
+
+
+def door_group(played_here: bool, played_in_region: bool) -> DoorGroup:
+    """R16: a barred player's group on a venue's door list."""
+    if played_here:
+        return DoorGroup.VENUE
+    return DoorGroup.REGION if played_in_region else DoorGroup.LEAGUE
+
+
+def door_order(group: DoorGroup, display_name: str, player_id: int) -> tuple[int, str, int]:
+    """R16: a door list's order: by group (venue, region, league), then by display name
+    (ignoring case), then by player number."""
+    return (DOOR_GROUPS.index(group), display_name.casefold(), player_id)
+
+
 @dataclass(frozen=True)
 class Minimums:
     """R15: the league's minimum suspension lengths (league settings)."""

@@ -8,6 +8,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from datetime import date
+from functools import lru_cache
 from itertools import islice
 from typing import NamedTuple
 
@@ -46,6 +47,82 @@ def default_display_name(full_name: str) -> str:
         return full_name.strip()[:DISPLAY_NAME_MAX]
     initial = parts[-1][0].upper()
     return f"{parts[0][: DISPLAY_NAME_MAX - len(initial) - 2]} {initial}."
+
+
+# R19: telling apart players who share a display name ------------------------------------------
+
+
+@lru_cache(maxsize=1 << 16)
+def _shared_key(display_name: str) -> str:
+    """`display_key`, remembered: every list an answer shows is labelled, and names recur."""
+    return display_key(display_name)
+
+
+def display_name_clashes(players: Iterable[tuple[int, str]]) -> list[list[int]]:
+    """R19: the groups of players of one answer, given as (id, display name), who share a display
+    name: compared as `display_key` compares them (case, accents, punctuation and spacing
+    ignored, so "Crystal K." and "crystal k" are one name). The same player listed twice is no
+    clash. Each group lists its ids in the order first met; groups in the order of their first."""
+    groups: dict[str, dict[int, None]] = {}
+    for player_id, name in players:
+        groups.setdefault(_shared_key(name), {})[player_id] = None
+    return [list(ids) for ids in groups.values() if len(ids) > 1]
+
+
+def numbered_players(players: Iterable[tuple[int, str]]) -> set[int]:
+    """R19: the players of one answer shown with their player number: those whose display name
+    another player of the answer shares. Every other player is shown by display name alone."""
+    return {player_id for ids in display_name_clashes(players) for player_id in ids}
+
+
+def player_label(player_id: int, display_name: str, numbered: bool) -> str:
+    """R19: how a player is shown in a list: the display name, and the player number where it
+    is needed to tell them apart ("Crystal K. #48")."""
+    return f"{display_name} #{player_id}" if numbered else display_name
+
+
+def player_labels(players: Iterable[tuple[int, str]]) -> dict[int, str]:
+    """R19: each player of one answer, given as (id, display name), with their label."""
+    names = dict(players)
+    numbered = numbered_players(names.items())
+    return {
+        player_id: player_label(player_id, name, player_id in numbered) for player_id, name in names.items()
+    }
+
+
+def distinct_display_name(full_name: str, others: Iterable[str], taken: Iterable[str]) -> str | None:
+    """R19: a display name for the player named `full_name` that tells them apart from the players
+    sharing their display name (`others`: those players' full names; `taken`: the display names
+    in use among them, the player's own included), suggested to the office.
+
+    The first name and the shortest prefix of the surname that no other surname starts with
+    ("Crystal Kin." beside Crystal Kim), but never the whole surname: where only the whole one
+    would tell them apart, the longest prefix short of it ("Crystal Ki." for Crystal Kim beside
+    Crystal King), if it differs from every name taken. None when nothing short of the surname
+    does (a one-word name, or "Ko" beside "Kolb": the office then renames the other player)."""
+    parts = full_name.split()
+    if len(parts) < 2:
+        return None
+    first, surname = parts[0], parts[-1]
+    rivals = [normalise_name(other.split()[-1]) for other in others if other.split()]
+    needed = next(
+        (
+            n
+            for n in range(1, len(surname) + 1)
+            if not any(rival.startswith(normalise_name(surname[:n])) for rival in rivals)
+        ),
+        len(surname) + 1,
+    )
+    in_use = {display_key(name) for name in taken}
+    for n in range(max(1, min(needed, len(surname) - 1)), len(surname)):
+        prefix = surname[:n]
+        if not prefix[-1].isalnum():
+            continue
+        initials = f"{prefix[0].upper()}{prefix[1:]}"
+        candidate = f"{first[: DISPLAY_NAME_MAX - len(initials) - 2]} {initials}."
+        if display_key(candidate) not in in_use:
+            return candidate
+    return None
 
 
 def date_of_birth_problem(born: date, today: date) -> str | None:

@@ -27,7 +27,13 @@ from models.actor import Actor
 from models.entities.league import Venue
 from models.entities.players import DistinctPlayers, Player
 from models.entities.tournaments import Result, Tournament
-from models.rules.players import SHARED_WORD_MIN, NameIndex, normalise_name
+from models.rules.players import (
+    SHARED_WORD_MIN,
+    NameIndex,
+    display_name_clashes,
+    distinct_display_name,
+    normalise_name,
+)
 from models.rules.qualification import PlayerFacts
 from models.services.paging import Page, PageRequest, paginate
 from models.services.player_merge_queries import final_survivor, final_survivors, survivors_matching
@@ -295,6 +301,32 @@ def players_of_venue(session: Session, venue_id: int, most: int) -> list[VenuePl
         .limit(most)
     )
     return [VenuePlayer(row.id, row.display_name, row.full_name) for row in rows]
+
+
+class NameSuggestion(NamedTuple):
+    player: Player
+    suggestion: str | None  # a display name that tells the player apart, or None
+
+
+def distinct_name_suggestions(
+    session: Session, actor: Actor, players: Iterable[tuple[int, str]]
+) -> list[NameSuggestion]:
+    """R19: for the office, each player of one list (given as (id, display name)) whose display
+    name another player of the list shares, group by group, with a display name that would tell
+    them apart (`rules.players.distinct_display_name`, from the full names: None where nothing
+    short of the whole surname would). Empty for anyone else: the suggestions read full names."""
+    if not actor.is_office:
+        return []
+    groups = display_name_clashes(players)
+    found = players_by_id(session, {player_id for ids in groups for player_id in ids})
+    suggestions = []
+    for ids in groups:
+        group = [found[player_id] for player_id in ids if player_id in found]
+        taken = [player.display_name for player in group]
+        for player in group:
+            others = [other.full_name for other in group if other.id != player.id]
+            suggestions.append(NameSuggestion(player, distinct_display_name(player.full_name, others, taken)))
+    return suggestions
 
 
 def players_by_id(session: Session, ids: Iterable[int]) -> dict[int, Player]:

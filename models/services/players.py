@@ -23,6 +23,7 @@ from models.rules.players import (
     parse_membership_number,
 )
 from models.services import wall_clock
+from models.services.access import require_office
 from models.services.audit import record_each, record_update, snapshot
 from models.services.locks import take_players
 from models.services.lookup import require_exists
@@ -136,6 +137,7 @@ def register_players(
 def update_player(session: Session, actor: Actor, player: Player, changes: dict[str, Any]) -> Player:
     """Change a player's record (the office; audited). The row is locked first, as a merge locks
     it (locks.py), so the two never wait on each other crosswise."""
+    require_office(actor, "changes a player's record")
     player = take_players(session, [player.id])[player.id]
     before = snapshot(player)
     changes = _normalise(session, changes, player)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, false, func, or_, select, true
+from sqlalchemy import ColumnElement, and_, case, false, func, or_, select, true
 from sqlalchemy.orm import Session, selectinload
 
 from models.actor import Actor
@@ -17,7 +17,15 @@ from models.entities.league import Venue
 from models.entities.players import Player
 from models.entities.tournaments import Result, Tournament
 from models.errors import NotFound
-from models.rules.discipline import BARRING_KINDS, SanctionKind, Terms, add_months
+from models.rules.discipline import (
+    BARRING_KINDS,
+    DoorGroup,
+    SanctionKind,
+    Terms,
+    add_months,
+    door_group,
+    door_order,
+)
 from models.rules.notices import ReportRef
 from models.services import wall_clock
 from models.services.access import require_venue
@@ -154,10 +162,12 @@ def player_discipline(session: Session, actor: Actor, player: Player) -> dict[st
 @dataclass(frozen=True)
 class BarredPlayer:
     """One line of a venue's door list: a player who may not play there on the day, the sanction
-    that bars them longest, and every sanction that bars them."""
+    that bars them longest, every sanction that bars them, and the player's group (R16: played
+    at the venue, elsewhere in its region, or neither)."""
 
     player: Player
     sanctions: list[Sanction]
+    group: DoorGroup = DoorGroup.LEAGUE
 
     @property
     def sanction(self) -> Sanction:
@@ -183,9 +193,12 @@ def bars(venue_id: int, day: date) -> ColumnElement[bool]:
 
 
 def door_list(session: Session, actor: Actor, venue_id: int, on: date) -> list[BarredPlayer]:
-    """R15, R16: every player who may not play at the venue on the day, by display name: for
-    the venue's hosts and the office. The demo's players are on the demo's venues' lists only."""
-    get_or_raise(session, Venue, venue_id, "venue")
+    """R15, R16: every player who may not play at the venue on the day, for the venue's hosts
+    and the office: those who played there first, then those who played elsewhere in its
+    region, then the rest of the league (`door_order`). The lines hold the players' full names:
+    the door list is where a host may read those of players who never played there (R19). The
+    demo's players are on the demo's venues' lists only."""
+    venue = get_or_raise(session, Venue, venue_id, "venue")
     require_venue(actor, venue_id, "the door list is for its hosts")
     sanctions = session.scalars(
         select(Sanction)
@@ -196,8 +209,29 @@ def door_list(session: Session, actor: Actor, venue_id: int, on: date) -> list[B
     by_player: dict[int, list[Sanction]] = {}
     for sanction in sanctions:
         by_player.setdefault(sanction.player_id, []).append(sanction)
-    rows = [BarredPlayer(items[0].player, items) for items in by_player.values()]
-    return sorted(rows, key=lambda row: (row.player.display_name.casefold(), row.player.id))
+    groups = door_groups(session, venue, by_player)
+    rows = [
+        BarredPlayer(items[0].player, items, groups.get(player_id, DoorGroup.LEAGUE))
+        for player_id, items in by_player.items()
+    ]
+    return sorted(rows, key=lambda row: door_order(row.group, row.player.display_name, row.player.id))
+
+
+def door_groups(session: Session, venue: Venue, player_ids: Iterable[int]) -> dict[int, DoorGroup]:
+    """R16: the door-list group of each of these players who played in the venue's region (a
+    result in a live report at one of its venues), in one query; the others are the league's."""
+    ids = sorted(set(player_ids))
+    if not ids:
+        return {}
+    here = func.max(case((Tournament.venue_id == venue.id, 1), else_=0))
+    rows = session.execute(
+        select(Result.player_id, here)
+        .join(Tournament, Tournament.id == Result.tournament_id)
+        .join(Venue, Venue.id == Tournament.venue_id)
+        .where(Result.player_id.in_(ids), Tournament.live, Venue.region_id == venue.region_id)
+        .group_by(Result.player_id)
+    )
+    return {player_id: door_group(bool(played_here), True) for player_id, played_here in rows}
 
 
 def suspended_on(session: Session, day: date) -> set[int]:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
+from functools import cached_property
 from typing import Any, NamedTuple
 
 from sqlalchemy import case, func, select
@@ -15,6 +16,7 @@ from models.entities.league import Season, Venue
 from models.entities.players import Player
 from models.entities.tournaments import Result, Tournament
 from models.errors import NotFound
+from models.rules.players import player_labels
 from models.rules.race import Race
 from models.rules.race import points_race as race_of
 from models.rules.standings import Row, ranked_lines
@@ -31,6 +33,12 @@ class VenueStandings:
     tournaments: int
     entrants: int
     rows: list[Row]
+
+    @cached_property
+    def labels(self) -> dict[int, str]:
+        """R19: each row's player as lists show them: the display name, with the player number
+        where two rows of the table share a display name ("Crystal K. #48")."""
+        return player_labels((row.player_id, row.display_name) for row in self.rows)
 
     @property
     def average_attendance(self) -> Decimal:

@@ -742,7 +742,11 @@ def rename_ace(pub: Pub) -> None:
 
 def saw_rename(pub: Pub, c: Change) -> None:
     """The display name (all the public sees of a player, R19) is the new one everywhere."""
-    assert c.after["standings 1"]["standings"][0]["player"] == {"id": pub["Ace"], "display_name": "Ace High"}
+    assert c.after["standings 1"]["standings"][0]["player"] == {
+        "id": pub["Ace"],
+        "display_name": "Ace High",
+        "label": "Ace High",
+    }
     assert f",{pub['Ace']},Ace High," in c.after["standings 1 csv"]
     assert c.after["report 1"]["results"][0]["player"]["display_name"] == "Ace High"
     assert c.after["qualifiers 1"]["qualifiers"][0]["player"]["display_name"] == "Ace High"
@@ -787,7 +791,11 @@ def sql_rename(pub: Pub) -> None:
 
 
 def saw_sql_rename(pub: Pub, c: Change) -> None:
-    assert c.after["standings 1"]["standings"][0]["player"] == {"id": pub["Ace"], "display_name": "Ace Typo"}
+    assert c.after["standings 1"]["standings"][0]["player"] == {
+        "id": pub["Ace"],
+        "display_name": "Ace Typo",
+        "label": "Ace Typo",
+    }
     assert c.after["Ace"]["display_name"] == "Ace Typo"
     assert c.after["report 1"]["results"][0]["player"]["display_name"] == "Ace Typo"
 

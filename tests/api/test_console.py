@@ -251,7 +251,7 @@ def test_the_office_finds_a_player_issues_a_sanction_and_lifts_it_r15_r18(app: F
     listed = office.get(issued.headers["Location"])
     assert "Issued: sanction" in text_of(listed) and "Abuse of staff." in text_of(listed)
     door = signed_in(app, scene.host.key).get(f"/console/venues/{scene.venue_id}/door-list")
-    assert door.status_code == 200 and "Eli suspension (berating)" in text_of(door)
+    assert door.status_code == 200 and f"Eli #{eli} · suspension (berating)" in text_of(door)
     sanction_id = re.search(r"/console/sanctions/(\d+)/lift", listed.get_data(as_text=True)).group(1)  # type: ignore[union-attr]
     unexplained = office.post(
         f"/console/sanctions/{sanction_id}/lift", data={"csrf_token": csrf(listed), "reason": " "}

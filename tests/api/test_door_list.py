@@ -1,19 +1,33 @@
 """The door list (R15, R16): GET /venues/{id}/barred?on=DATE lists every player who may not play
-at the venue that day (league-wide suspensions and bans at that venue, none lifted), sorted by
-display name then id, as JSON or as CSV to print; for the venue's hosts and the office."""
+at the venue that day (league-wide suspensions and bans at that venue, none lifted), as JSON or
+as CSV to print; for the venue's hosts and the office. Each barred player with their full name,
+display name and player number (R19: the door must recognise them): first those who played at
+the venue, then those who played elsewhere in its region, then the rest of the league, each
+group by display name then id."""
 
 from __future__ import annotations
 
 import csv
 import io
+from datetime import date
 from typing import Any
 
 import pytest
 
-from tests.builders import SANCTIONS, Scene, ago, iso, sanctioned, utc_today
+from tests.builders import SANCTIONS, Scene, ago, days_ago, iso, sanctioned, utc_today
 from tests.support.league import Caller, assert_problem
 
-CSV_HEADER = ["display_name", "player_id", "kind", "category", "first_day", "last_day", "sanction_id"]
+CSV_HEADER = [
+    "display_name",
+    "player_id",
+    "kind",
+    "category",
+    "first_day",
+    "last_day",
+    "sanction_id",
+    "full_name",
+    "group",
+]
 
 
 def barred_url(venue_id: int, query: str = "") -> str:
@@ -32,6 +46,12 @@ def door_list(caller: Caller, venue_id: int, query: str = "") -> dict[str, Any]:
 def barred_ids(caller: Caller, venue_id: int, query: str = "") -> list[int]:
     """The ids of the players on the door list, in its order."""
     return [row["player"]["id"] for row in door_list(caller, venue_id, query)["barred"]]
+
+
+def full_name(scene: Scene, player_id: int) -> str:
+    """The full name the scene registered the player with."""
+    (name,) = [p["full_name"] for p in scene.roster if p["id"] == player_id]
+    return str(name)
 
 
 def csv_rows(response: Any) -> list[list[str]]:
@@ -76,17 +96,29 @@ def door(scene: Scene) -> dict[str, Any]:
 
 def test_todays_door_list_r16(scene: Scene, door: dict[str, Any]) -> None:
     """R16: today, a running suspension and a ban here bar; a ban elsewhere, a warning, a reminder,
-    a lifted, an expired and a future suspension do not. Sorted by display name."""
+    a lifted, an expired and a future suspension do not. Sorted by display name (neither played
+    anywhere: both are the league's). R19: each with their full name, to be recognised."""
     body = door_list(scene.host, scene.venue_id)
     assert (body["venue_id"], body["on"], body["total"]) == (scene.venue_id, iso(utc_today()), 2)
     adams, baker = body["barred"]
     players, made = door["players"], door["sanctions"]
-    assert adams["player"] == {"id": players["adams"], "display_name": "Adams"}
+    assert adams["player"] == {
+        "id": players["adams"],
+        "display_name": "Adams",
+        "label": "Adams",
+        "full_name": full_name(scene, players["adams"]),
+    }
+    assert (adams["group"], baker["group"]) == ("league", "league")
     assert (adams["last_day"], adams["permanent"]) == (None, True)
     assert adams["sanction"]["id"] == made["adams"]["id"]
     assert (adams["sanction"]["kind"], adams["sanction"]["venue_id"]) == ("venue_ban", scene.venue_id)
     assert adams["sanction_ids"] == [made["adams"]["id"]]
-    assert baker["player"] == {"id": players["baker"], "display_name": "Baker"}
+    assert baker["player"] == {
+        "id": players["baker"],
+        "display_name": "Baker",
+        "label": "Baker",
+        "full_name": full_name(scene, players["baker"]),
+    }
     assert (baker["last_day"], baker["permanent"]) == (ago(-9), False)
     assert baker["sanction"]["id"] == made["baker"]["id"]
     assert baker["sanction"]["category"] == "fighting"
@@ -166,12 +198,15 @@ def test_the_sanction_shown_is_the_one_that_bars_longest_r16(scene: Scene) -> No
 
 
 def test_sorted_by_display_name_then_id_r16(scene: Scene) -> None:
-    """R16: by display name, and two players of the same name by id (sanctioned in the other order)."""
+    """R16: by display name, and two players of the same name by id (sanctioned in the other order);
+    R19: those two show their player numbers."""
     first, second = scene.players("Sam Same", "Sam Same")
     zed, abe = scene.players("Zed", "Abe")
     for player in (zed, second, abe, first):
         sanctioned(scene.office, player, "suspension", "fighting", first_day=ago(1))
     assert barred_ids(scene.host, scene.venue_id) == [abe, first, second, zed]
+    labels = [row["player"]["label"] for row in door_list(scene.host, scene.venue_id)["barred"]]
+    assert labels == ["Abe", f"Sam Same #{first}", f"Sam Same #{second}", "Zed"]
 
 
 def test_door_list_as_csv_r16(scene: Scene, door: dict[str, Any]) -> None:
@@ -187,8 +222,20 @@ def test_door_list_as_csv_r16(scene: Scene, door: dict[str, Any]) -> None:
             ago(40),
             "permanent",
             str(made["adams"]["id"]),
+            full_name(scene, players["adams"]),
+            "league",
         ],
-        ["Baker", str(players["baker"]), "suspension", "fighting", ago(5), ago(-9), str(made["baker"]["id"])],
+        [
+            "Baker",
+            str(players["baker"]),
+            "suspension",
+            "fighting",
+            ago(5),
+            ago(-9),
+            str(made["baker"]["id"]),
+            full_name(scene, players["baker"]),
+            "league",
+        ],
     ]
     assert csv_rows(scene.host.get(barred_url(scene.venue_id, "?format=csv"))) == expected
     accept = scene.host.get(barred_url(scene.venue_id), headers={"Accept": "text/csv"})
@@ -233,3 +280,130 @@ def test_a_host_ban_is_on_their_door_list_r15(scene: Scene) -> None:
         "Host: Crown",
     )
     assert barred_ids(scene.host, scene.venue_id, f"?on={ago(1)}") == []
+
+
+TOURNAMENTS = "/api/v1/tournaments"
+
+
+def test_played_here_first_then_the_region_then_the_league_r16_r19(scene: Scene, make_scene: Any) -> None:
+    """R16: the door list groups its players: who played at the venue (a result in a live report
+    there), then who played at another venue of its region, then the rest of the league (played
+    in another region, never played, or only in a report since voided); each group by display
+    name then id, in the JSON (`group`) and in the CSV (its `group` and `full_name` columns)."""
+    neighbour = int(scene.league.venue(scene.region["id"], name="The Neighbour")["id"])
+    away = make_scene()
+    zara, yul, mona, abe, ann, bea = scene.players("Zara", "Yul", "Mona", "Abe", "Ann", "Bea")
+    first = scene.report([zara, mona])  # Zara played here, and so did Mona...
+    scene.posted(scene.body([yul, zara], days_ago(9), venue_id=neighbour), scene.office)
+    scene.posted(scene.body([yul, mona], days_ago(8), venue_id=neighbour), scene.office)
+    away.report([abe, bea])
+    voided = scene.report([ann, abe])
+    void = scene.office.post(f"{TOURNAMENTS}/{voided['id']}/void", json={"reason": "Wrong venue."})
+    assert void.status_code == 200, void.get_data(as_text=True)
+    # ...but Mona's result here is corrected away: she played in the region only.
+    correct = scene.office.put(
+        f"{TOURNAMENTS}/{first['id']}",
+        json={**scene.body([zara, ann], date.fromisoformat(first["date"])), "reason": "Misread the sheet."},
+    )
+    assert correct.status_code == 200, correct.get_data(as_text=True)
+    for player in (zara, yul, mona, abe, ann, bea):
+        sanctioned(scene.office, player, "suspension", "fighting", first_day=ago(1))
+
+    body = door_list(scene.host, scene.venue_id)
+    got = [(row["group"], row["player"]["display_name"]) for row in body["barred"]]
+    # Zara and Ann (corrected in) played here; Yul and Mona at the neighbour; Abe away, Bea never.
+    assert got == [
+        ("venue", "Ann"),
+        ("venue", "Zara"),
+        ("region", "Mona"),
+        ("region", "Yul"),
+        ("league", "Abe"),
+        ("league", "Bea"),
+    ]
+    assert body["total"] == 6
+    printed = csv_rows(scene.host.get(barred_url(scene.venue_id, "?format=csv")))
+    assert printed[0] == CSV_HEADER
+    assert [(r[0], r[7], r[8]) for r in printed[1:]] == [
+        (name, full_name(scene, row["player"]["id"]), group)
+        for (group, name), row in zip(got, body["barred"], strict=True)
+    ]
+    # At the neighbour, its own players come first and the Crown's are its region's.
+    there = [
+        (row["group"], row["player"]["display_name"]) for row in door_list(scene.office, neighbour)["barred"]
+    ]
+    assert there == [
+        ("venue", "Mona"),
+        ("venue", "Yul"),
+        ("venue", "Zara"),
+        ("region", "Ann"),
+        ("league", "Abe"),
+        ("league", "Bea"),
+    ]
+
+
+def test_a_voided_report_puts_no_one_in_the_venues_group_r16_r17(scene: Scene) -> None:
+    """R16, R17: a voided report counts nowhere, not even on the door list: its players are the
+    league's until they play here in a live report."""
+    (ivy,) = scene.players("Ivy")
+    report = scene.report([ivy, scene.player("Other")])
+    sanctioned(scene.office, ivy, "suspension", "fighting", first_day=ago(1))
+    assert [row["group"] for row in door_list(scene.host, scene.venue_id)["barred"]] == ["venue"]
+    void = scene.office.post(f"{TOURNAMENTS}/{report['id']}/void", json={"reason": "Posted twice."})
+    assert void.status_code == 200, void.get_data(as_text=True)
+    assert [row["group"] for row in door_list(scene.host, scene.venue_id)["barred"]] == ["league"]
+
+
+def test_the_door_list_names_a_stranger_in_full_but_nothing_else_does_r19(
+    scene: Scene, make_scene: Any
+) -> None:
+    """R19: the host reads the full name of a barred player who never played at their venue on
+    the door list (JSON and CSV), so the door can recognise them; the player's page and the
+    search still show that host the display name only, as they show the public."""
+    away = make_scene()
+    stranger = int(scene.league.player("Crystal Kingfisher")["id"])
+    away.report([stranger, away.player("Someone")])
+    sanctioned(scene.office, stranger, "suspension", "fighting", first_day=ago(1))
+    (row,) = door_list(scene.host, scene.venue_id)["barred"]
+    assert row["player"] == {
+        "id": stranger,
+        "display_name": "Crystal K.",
+        "label": "Crystal K.",
+        "full_name": "Crystal Kingfisher",
+    }
+    assert row["group"] == "league"
+    printed = csv_rows(scene.host.get(barred_url(scene.venue_id, "?format=csv")))
+    assert printed[1][0] == "Crystal K." and printed[1][7:] == ["Crystal Kingfisher", "league"]
+    page = scene.host.get(f"/api/v1/players/{stranger}")
+    assert page.status_code == 200 and "full_name" not in page.get_json()
+    assert "Kingfisher" not in page.get_data(as_text=True)
+    for text in ("Kingfisher", "crystal kingf"):
+        found = scene.host.get(f"/api/v1/players?q={text}").get_json()["items"]
+        assert stranger not in [p["id"] for p in found], text
+    found = scene.host.get("/api/v1/players?q=Crystal K").get_json()["items"]
+    assert [p for p in found if p["id"] == stranger][0].keys().isdisjoint({"full_name", "email"})
+    # The office reads the full name everywhere.
+    assert scene.office.get(f"/api/v1/players/{stranger}").get_json()["full_name"] == "Crystal Kingfisher"
+
+
+def test_two_barred_players_of_one_display_name_show_their_numbers_r16_r19(scene: Scene) -> None:
+    """R19: Crystal Kim and Crystal King are both "Crystal K."; on the door list each shows their
+    full name and their number ("Crystal K. #48"), the display name left as it is."""
+    kim = int(scene.league.player("Crystal Kim")["id"])
+    king = int(scene.league.player("Crystal King")["id"])
+    for player in (king, kim):
+        sanctioned(scene.office, player, "suspension", "fighting", first_day=ago(1))
+    rows = door_list(scene.host, scene.venue_id)["barred"]
+    assert [row["player"] for row in rows] == [
+        {"id": kim, "display_name": "Crystal K.", "label": f"Crystal K. #{kim}", "full_name": "Crystal Kim"},
+        {
+            "id": king,
+            "display_name": "Crystal K.",
+            "label": f"Crystal K. #{king}",
+            "full_name": "Crystal King",
+        },
+    ]
+    # The sanction each row holds names its player the same way.
+    assert [row["sanction"]["player"]["label"] for row in rows] == [
+        f"Crystal K. #{kim}",
+        f"Crystal K. #{king}",
+    ]

@@ -41,7 +41,7 @@ def test_the_console_door_list_shows_the_venues_tonight_r2a_r16(
         browser = signed_in(app, town.office.key)
         tonight = text_of(browser.get(f"/console/venues/{chicago}/door-list"))
         assert ", 1 December 2026 These players may not play here tonight" in tonight, tonight
-        assert "Sam Barred suspension (fighting) 1 December 2026" in tonight, tonight
+        assert f"Sam Barred #{sam} · suspension (fighting) · last day 1 December 2026" in tonight, tonight
         there = text_of(browser.get(f"/console/venues/{auckland}/door-list"))
         assert ", 2 December 2026 These players" in there and "Nobody is barred tonight." in there, there
         clock.move_to(utc("2026-12-02T06:01"))

@@ -256,7 +256,7 @@ def test_the_office_disqualifies_and_lists_disqualifications_r13(three: Any) -> 
     assert response.status_code == 201, response.get_data(as_text=True)
     item = response.get_json()
     assert (item["season_id"], item["player_id"], item["reason"]) == (scene.season_id, ace, "Collusion.")
-    assert item["player"] == {"id": ace, "display_name": "Ace"}
+    assert item["player"] == {"id": ace, "display_name": "Ace", "label": "Ace"}
     assert item["withdrawn"] is False
     listed = scene.office.get(dq_path(scene))
     assert listed.status_code == 200

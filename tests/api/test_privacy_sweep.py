@@ -1,10 +1,12 @@
-"""R19 privacy, walking the app's own spec: email, date of birth, membership number and PIN are
-personal. The public never sees them; a host sees them only for players of the host's venues (home
-venue, or a venue where they have a result); the office sees them. A rich league is seeded (the
+"""R19 privacy, walking the app's own spec: full name, email, date of birth, membership number and
+PIN are personal. The public never sees them; a host sees them only for players of the host's
+venues (home venue, or a venue where they have a result), and the full names of the players
+barred at the host's venues on its door list; the office sees them. A rich league is seeded (the
 demo league, then players, reports, a correction, a void, every kind of sanction, a lift, a
-disqualification, a merge, a publication, warnings and errors), and then EVERY GET operation of
-/openapi.json is called with real ids, as JSON and as CSV, and every answer body is searched for
-every personal value. A new endpoint is walked without changing this file."""
+disqualification, a merge, a publication, warnings and errors; and Crystal Kim and Crystal King,
+both "Crystal K."), and then EVERY GET operation of /openapi.json is called with real ids, as
+JSON and as CSV, and every answer body is searched for every personal value (and for the two
+Crystals' surnames). A new endpoint is walked without changing this file."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import csv
 import io
 import itertools
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,7 +26,11 @@ from tests.builders import SANCTIONS, SEASONS, TOURNAMENTS, HostFor, ago, sancti
 from tests.support.league import Caller, League, assert_problem
 
 PLAYERS = "/api/v1/players"
-PERSONAL_KEYS = ("email", "date_of_birth", "membership_number", "pin")
+PERSONAL_KEYS = ("email", "date_of_birth", "membership_number", "pin", "full_name")
+# R19: the one answer where a host reads the full name of a player not of their venues.
+DOOR_LISTS = ("GET /api/v1/venues/{venue_id}/barred", "GET /api/v1/venues/{venue_id}/barred.csv")
+# Crystal Kim and Crystal King are both "Crystal K.": a surname beyond its initial must not show.
+SURNAMES = re.compile(r"crystal\s+ki(m|ng)\b", re.IGNORECASE)
 UNKNOWN_ID = 987654321
 # Per path parameter, how many ids are tried (players: every one seeded here, see `Seeded.ids`).
 CAP = 6
@@ -40,6 +47,7 @@ class Seeded:
     crown: int  # the demo venue the host sweep's host keeps
     own: list[int]  # players added here whose home venue is The Crown
     foreign: list[int]  # players added here who never played at The Crown nor call it home
+    crystals: list[int]  # Crystal Kim and Crystal King, both "Crystal K.", played at The Anchor
     host_answers: list[tuple[str, Any]] = field(default_factory=list)  # seeding answers to the host
     public_answers: list[tuple[str, Any]] = field(default_factory=list)
 
@@ -117,6 +125,10 @@ def seed(runner: Any, office: Caller, public: Caller, league: League, host_for: 
     response = office.post(f"{TOURNAMENTS}/{doomed['id']}/void", json={"reason": "Wrong venue."})
     assert response.status_code == 200, response.get_data(as_text=True)
     third = created(office, TOURNAMENTS, report_body(old_venue, old_id, ago(68), [bob, dan, cara, fay]))
+    # R19: two players of one display name, in the standings, the lists and the pages (numbered).
+    kim = add_player(office, "Crystal Kim", email="crystal.kim@example.org", home_venue_id=old_venue)
+    king = add_player(office, "Crystal King", email="crystal.king@example.org", home_venue_id=old_venue)
+    created(office, TOURNAMENTS, report_body(old_venue, old_id, ago(66), [kim, king, cara, fay]))
 
     # Sanctions of each kind, a lift, a disqualification, a merge, a publication.
     reminder = sanctioned(office, fay, "reminder", "late_arrival", first_day=ago(20), last_day=ago(20))
@@ -138,7 +150,7 @@ def seed(runner: Any, office: Caller, public: Caller, league: League, host_for: 
     public_answers = public_seeding_answers(public, crown, demo_season, dan)
 
     listed = listed_ids(office)
-    mine = [alice, bob, cara, dan, fay, gil, dupe, hal, twin, own_new]
+    mine = [alice, bob, cara, dan, fay, gil, dupe, hal, twin, own_new, kim, king]
     ids = {
         "player_id": list(dict.fromkeys([*mine, *listed["players"]])),  # every player
         "season_id": first_ids([old_id, demo_season], listed["seasons"]),
@@ -161,6 +173,7 @@ def seed(runner: Any, office: Caller, public: Caller, league: League, host_for: 
         crown=crown,
         own=[alice, own_new],
         foreign=[bob, cara, dan, fay, gil, dupe],
+        crystals=[kim, king],
         host_answers=answers,
         public_answers=public_answers,
     )
@@ -452,7 +465,9 @@ def test_the_public_never_sees_a_personal_value_anywhere_r19(
     seeded: Seeded, office: Caller, public: Caller
 ) -> None:
     """R19: every GET operation of the spec, as the public, with real ids, JSON and CSV, lists
-    and errors: no email, date of birth or membership number of anyone, and no personal key."""
+    and errors: no full name, email, date of birth or membership number of anyone, no personal
+    key, and no surname of Crystal Kim or Crystal King beyond its initial (they are told apart
+    by their numbers: "Crystal K. #48")."""
     spec = spec_of(public)
     secrets = personal_values(office, seeded.ids["player_id"])
     kinds = {s.key for s in secrets}
@@ -462,6 +477,7 @@ def test_the_public_never_sees_a_personal_value_anywhere_r19(
     office_answer = office.get(f"{PLAYERS}/{seeded.foreign[0]}")
     as_answer = Answer("office", "", {}, 200, office_answer.mimetype, office_answer.get_data(as_text=True))
     assert leaks(as_answer, secrets) and personal_keys(as_answer)
+    assert SURNAMES.search(office.get(f"{PLAYERS}/{seeded.crystals[0]}").get_data(as_text=True))
 
     answers, walked = walk(public, spec, seeded.ids)
     operations = {f"GET {path}" for path, _, _ in get_operations(spec)}
@@ -486,9 +502,16 @@ def test_the_public_never_sees_a_personal_value_anywhere_r19(
         for name, r in seeded.public_answers
     ]:
         found = leaks(answer, secrets) + [f"key {k}" for k in personal_keys(answer)]
+        if SURNAMES.search(answer.text):
+            found.append(f"a surname: {SURNAMES.search(answer.text).group(0)}")  # type: ignore[union-attr]
         if found:
             problems.append(describe(answer, found))
     assert not problems, f"{len(problems)} answer(s) leak personal data:\n" + "\n".join(problems[:40])
+    # The two Crystals are listed to the public, told apart by their numbers (so there was
+    # something to leak).
+    numbered = {f"Crystal K. #{pid}" for pid in seeded.crystals}
+    assert any(all(label in a.text for label in numbered) for a in answers if "json" in a.mimetype)
+    assert any(all(label in a.text for label in numbered) for a in answers if a.mimetype == "text/html")
 
 
 def allowed_players(office: Caller, venue_id: int, player_ids: list[int]) -> set[int]:
@@ -522,8 +545,12 @@ def test_a_host_sees_personal_values_only_of_their_venues_players_r19(
     allowed = allowed_players(office, seeded.crown, seeded.ids["player_id"])
     assert set(seeded.own) <= allowed
     assert set(seeded.foreign).isdisjoint(allowed)
-    shared = {s.value for s in secrets if s.player_id in allowed}
-    forbidden = [s for s in secrets if s.player_id not in allowed and s.value not in shared]
+    shared = {s.value.lower() for s in secrets if s.player_id in allowed}
+    # A value the host may read holds any value it contains ("Alice Wonderprivat", a look-alike's
+    # name, is in "Alice Wonderprivate", the host's own player's).
+    forbidden = [
+        s for s in secrets if s.player_id not in allowed and not any(s.value.lower() in v for v in shared)
+    ]
     assert {s.player_id for s in forbidden} >= set(seeded.foreign) - {seeded.foreign[-1]}
     own_values = [s for s in secrets if s.player_id in seeded.own and s.key == "email"]
     assert own_values
@@ -536,14 +563,30 @@ def test_a_host_sees_personal_values_only_of_their_venues_players_r19(
     ]
     problems = []
     for answer in answers + seeding:
-        found = leaks(answer, forbidden)
+        # R19: the door list of the host's venue names its barred players in full, whoever they are.
+        door = answer.operation in DOOR_LISTS and answer.url.startswith(f"/api/v1/venues/{seeded.crown}/")
+        hidden = [s for s in forbidden if not (door and s.key == "full_name")]
+        found = leaks(answer, hidden)
         if "json" in answer.mimetype and answer.text:
             for key, holder in keys_in(json.loads(answer.text)):
+                if door and key == "full_name":
+                    continue
                 if key in PERSONAL_KEYS and not is_error_map(holder) and holder.get("id") not in allowed:
                     found.append(f"key {key} on player {holder.get('id')}")
+        if SURNAMES.search(answer.text):
+            found.append("a Crystal's surname")
         if found:
             problems.append(describe(answer, sorted(set(found))))
     assert not problems, f"{len(problems)} answer(s) leak personal data:\n" + "\n".join(problems[:40])
+    # The Crown's door list does name, in full, players barred there who never played there
+    # (Dan, suspended; Hal, banned from The Crown), and nothing else of them.
+    crown_door = f"/api/v1/venues/{seeded.crown}/"
+    doors = [
+        a for a in answers if a.operation in DOOR_LISTS and a.status == 200 and a.url.startswith(crown_door)
+    ]
+    assert {a.mimetype for a in doors} == {"application/json", "text/csv"} and all(
+        "Dan Driftwood" in a.text and "Hal Harbour" in a.text for a in doors
+    )
     # ...and the host does see their own players' personal values somewhere.
     shown = [a for a in answers if leaks(a, own_values)]
     assert shown, "the host never saw a personal value of their own venue's players"

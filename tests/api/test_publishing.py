@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from api import db
 from api.qualifiers.routes import _publication
 from api.qualifiers.schemas import SeasonQualifiersOut
 from models.actor import PUBLIC
@@ -368,12 +369,11 @@ def test_season_lists_written_directly_are_the_schemas_dump_r12(four: Any, app: 
     def compare() -> None:
         answer = scene.public.get(f"{qualifiers_path(scene.season_id)}?view={view}")
         assert answer.status_code == 200
-        with app.app_context():
-            session = app.extensions["league_db"].read_sessionmaker()
-            found = qualification_of(session, PUBLIC, scene.season_id, current=view == "current")
+        # A GET's context: the publication's day is read on the league's clock (R2a).
+        with app.test_request_context():
+            found = qualification_of(db.session(), PUBLIC, scene.season_id, current=view == "current")
             body = {**_publication(found), "venues": found.lists, "regions": regions_of(found.lists)}
             expected = json.loads(json.dumps(SeasonQualifiersOut().dump(body)))
-            session.close()
         assert answer.get_json() == expected
 
     compare()

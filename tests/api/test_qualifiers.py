@@ -146,14 +146,14 @@ def test_venue_list_shape_and_the_cut_default_of_20_percent_r12(make_scene: Make
     assert listing["quota"] == 2
     assert listing["qualifiers"] == [
         {
-            "player": {"id": ace, "display_name": "Ace"},
+            "player": {"id": ace, "display_name": "Ace", "label": "Ace"},
             "rank": 1,
             "points": 30,
             "flags": [],
             "moved_up_past": [],
         },
         {
-            "player": {"id": bee, "display_name": "Bee"},
+            "player": {"id": bee, "display_name": "Bee", "label": "Bee"},
             "rank": 2,
             "points": 20,
             "flags": [],
@@ -289,7 +289,7 @@ def test_disqualified_player_is_skipped_and_their_standings_stay_r13(make_scene:
     assert [q["moved_up_past"] for q in listing["qualifiers"]] == [[ace], [ace]]
     assert listing["skipped"] == [
         {
-            "player": {"id": ace, "display_name": "Ace"},
+            "player": {"id": ace, "display_name": "Ace", "label": "Ace"},
             "rank": 1,
             "points": 30,
             "reason": "disqualified",
@@ -403,7 +403,7 @@ def test_qualified_elsewhere_names_the_venue_and_the_next_moves_up_r13_r14(
     assert ids_of(listing["qualifiers"]) == [bee, cat]
     assert listing["skipped"] == [
         {
-            "player": {"id": star, "display_name": "Star"},
+            "player": {"id": star, "display_name": "Star", "label": "Star"},
             "rank": 1,
             "points": 30,
             "reason": "qualified_elsewhere",

@@ -47,7 +47,8 @@ def test_host_reports_own_venue_and_gets_the_stored_report_r7(scene: Scene) -> N
     assert [r["player"]["id"] for r in report["results"]] == ids
     names = {p["id"]: p["display_name"] for p in scene.roster}
     assert all(r["player"]["display_name"] == names[r["player"]["id"]] for r in report["results"])
-    assert set(report["results"][0]["player"]) == {"id", "display_name"}
+    assert set(report["results"][0]["player"]) == {"id", "display_name", "label"}
+    assert all(r["player"]["label"] == r["player"]["display_name"] for r in report["results"])
     assert all(r["status"] == "played" for r in report["results"])
     assert points_by_place(report) == [
         (1, 30, 0, 30),

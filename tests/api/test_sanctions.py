@@ -54,7 +54,7 @@ def test_office_records_a_suspension_with_every_field_r15(scene: Scene) -> None:
     assert response.status_code == 201, response.get_json()
     body = response.get_json()
     assert isinstance(body["id"], int)
-    assert body["player"] == {"id": player, "display_name": "Dana Dealer"}
+    assert body["player"] == {"id": player, "display_name": "Dana Dealer", "label": "Dana Dealer"}
     assert body["player_id"] == player
     assert (body["kind"], body["category"], body["venue_id"]) == ("suspension", "berating", None)
     assert (body["first_day"], body["last_day"]) == (ago(30), ago(16))

@@ -411,7 +411,7 @@ def test_standings_body_and_every_row_field_r11(scene):
         return {
             "rank": rank,
             "tied": False,
-            "player": {"id": pid, "display_name": name},
+            "player": {"id": pid, "display_name": name, "label": name},
             "points": points,
             "placement_points": points,
             "participation_points": 0,

@@ -11,12 +11,15 @@ from hypothesis import strategies as st
 
 from models.errors import problem_map
 from models.rules.discipline import (
+    DoorGroup,
     Minimums,
     Terms,
     add_months,
     barred_problem,
     barred_rows,
     day_month,
+    door_group,
+    door_order,
     earliest_last_day,
     last_of_days,
     last_of_months,
@@ -334,3 +337,50 @@ def test_r16_barred_players_refuse_the_report_unless_the_office_overrides_with_a
         ("results.0.player_id", "R16"),
     ]
     assert sanction_override(False, [], None) == ([], [])
+
+
+# The door list's groups (R16) ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("played_here", "played_in_region", "group"),
+    [
+        (True, True, DoorGroup.VENUE),
+        (True, False, DoorGroup.VENUE),  # the venue is in its own region: here counts first
+        (False, True, DoorGroup.REGION),
+        (False, False, DoorGroup.LEAGUE),
+    ],
+)
+def test_r16_a_barred_players_group_on_the_door_list(played_here, played_in_region, group):
+    assert door_group(played_here, played_in_region) == group
+
+
+def test_r16_the_door_list_is_by_group_then_display_name_then_number():
+    lines = [
+        (DoorGroup.LEAGUE, "Abe", 1),
+        (DoorGroup.VENUE, "zara", 9),
+        (DoorGroup.REGION, "Mona", 4),
+        (DoorGroup.VENUE, "Crystal K.", 49),
+        (DoorGroup.VENUE, "crystal k.", 48),
+        (DoorGroup.LEAGUE, "Abe", 0),
+    ]
+    ordered = sorted(lines, key=lambda line: door_order(*line))
+    assert ordered == [
+        (DoorGroup.VENUE, "crystal k.", 48),
+        (DoorGroup.VENUE, "Crystal K.", 49),
+        (DoorGroup.VENUE, "zara", 9),
+        (DoorGroup.REGION, "Mona", 4),
+        (DoorGroup.LEAGUE, "Abe", 0),
+        (DoorGroup.LEAGUE, "Abe", 1),
+    ]
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(list(DoorGroup)), st.text(max_size=5), st.integers(1, 99)), max_size=12
+    )
+)
+def test_r16_no_player_of_a_later_group_comes_before_an_earlier_ones(lines):
+    ordered = [line[0] for line in sorted(lines, key=lambda line: door_order(*line))]
+    ranks = [list(DoorGroup).index(group) for group in ordered]
+    assert ranks == sorted(ranks)

@@ -22,7 +22,7 @@ from models.entities import (
 )
 from models.entities.base import table_of
 from models.entities.tournaments import LIVE_SQL, live_in, played_in
-from models.rules.discipline import BARRING_KINDS, CATEGORIES, KINDS, LEAGUE_WIDE_KINDS
+from models.rules.discipline import BARRING_KINDS, CATEGORIES, DOOR_GROUPS, KINDS, LEAGUE_WIDE_KINDS
 from models.rules.notices import NOTICE_CODES
 from models.rules.qualification import FLAGS, POLICIES, SKIP_REASONS
 from models.rules.reports import EntrantStatus
@@ -62,6 +62,13 @@ def test_the_enumerations_keep_their_values_in_order() -> None:
     )
     assert ACTOR_ROLES == ("public", "host", "office", "system")
     assert SEASON_DEFAULTS["double_qualifier_policy"] == "best_rank"
+
+
+def test_r16_the_door_lists_groups_keep_their_values_in_order() -> None:
+    """R16: the door list's groups, in the order the list holds them; plain strings (the spec's
+    DoorGroup)."""
+    assert DOOR_GROUPS == ("venue", "region", "league")
+    assert all(type(value) is str for value in DOOR_GROUPS)
 
 
 def test_the_tuples_hold_plain_strings() -> None:

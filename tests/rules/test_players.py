@@ -15,11 +15,17 @@ from models.rules.players import (
     NameIndex,
     age_on,
     default_display_name,
+    display_key,
+    display_name_clashes,
+    distinct_display_name,
     edit_distance,
     name_match_limit,
     normalise_email,
     normalise_name,
+    numbered_players,
     parse_membership_number,
+    player_label,
+    player_labels,
     similar_names,
 )
 
@@ -283,3 +289,133 @@ def test_age_on_never_decreases(born, on):
         return
     assert age_on(born, on) >= 0
     assert age_on(born, on) <= on.year - born.year
+
+
+# Telling apart players of one display name (R19) -------------------------------------------------
+
+
+def test_r19_crystal_kim_and_crystal_king_both_default_to_crystal_k():
+    """R19: the default display name shows no more of a surname than its initial."""
+    assert default_display_name("Crystal Kim") == default_display_name("Crystal King") == "Crystal K."
+
+
+def test_r19_only_players_who_share_a_display_name_are_numbered():
+    listed = [(48, "Crystal K."), (7, "Ann L."), (49, "Crystal K."), (12, "Bob M.")]
+    assert display_name_clashes(listed) == [[48, 49]]
+    assert numbered_players(listed) == {48, 49}
+    assert player_labels(listed) == {48: "Crystal K. #48", 7: "Ann L.", 49: "Crystal K. #49", 12: "Bob M."}
+    assert player_label(48, "Crystal K.", numbered=True) == "Crystal K. #48"
+    assert player_label(7, "Ann L.", numbered=False) == "Ann L."
+
+
+def test_r19_names_are_shared_as_display_keys_compare_them():
+    """R19: case, accents, punctuation and spacing do not tell two names apart on a page."""
+    listed = [(1, "Crystal K."), (2, "crystal  k"), (3, "Crýstal K"), (4, "Crystal L.")]
+    assert display_name_clashes(listed) == [[1, 2, 3]]
+    assert player_labels(listed)[4] == "Crystal L."
+
+
+def test_r19_the_same_player_twice_is_no_clash():
+    """A player listed twice in one answer (a qualifier and a region's list) is one player."""
+    listed = [(48, "Crystal K."), (48, "Crystal K."), (7, "Ann L.")]
+    assert display_name_clashes(listed) == []
+    assert player_labels(listed) == {48: "Crystal K.", 7: "Ann L."}
+
+
+def test_r19_three_of_one_name_are_one_group_in_order_of_first_sight():
+    listed = [(9, "Sam S."), (3, "Ann L."), (5, "Sam S."), (4, "Ann L."), (1, "Sam S.")]
+    assert display_name_clashes(listed) == [[9, 5, 1], [3, 4]]
+
+
+@given(
+    st.lists(st.tuples(st.integers(1, 30), st.sampled_from(["Ann L.", "ann l", "Bo K.", "Cy"])), max_size=20)
+)
+def test_r19_a_label_is_the_display_name_with_the_number_only_where_needed(listed):
+    """R19: every label starts with the display name; it carries the number exactly when another
+    player of the answer has the same display key; so labels of distinct players never repeat."""
+    names = dict(listed)
+    labels = player_labels(listed)
+    assert labels.keys() == names.keys()
+    for player_id, name in names.items():
+        shared = any(
+            display_key(other) == display_key(name) for pid, other in names.items() if pid != player_id
+        )
+        assert labels[player_id] == (f"{name} #{player_id}" if shared else name)
+    keys = [display_key(label) if "#" not in label else label for label in labels.values()]
+    assert len(keys) == len(set(keys))
+
+
+@pytest.mark.parametrize(
+    ("full_name", "others", "taken", "suggested"),
+    [
+        # The shortest prefix no other surname starts with...
+        ("Crystal King", ["Crystal Kim"], ["Crystal K.", "Crystal K."], "Crystal Kin."),
+        # ...short of the whole surname: the longest prefix that still differs from the names taken.
+        ("Crystal Kim", ["Crystal King"], ["Crystal K.", "Crystal K."], "Crystal Ki."),
+        ("Crystal Kowalski", ["Crystal Kim"], ["Crystal K.", "Crystal K."], "Crystal Ko."),
+        ("Crystal Kingsley", ["Crystal King", "Crystal Kim"], ["Crystal K."] * 3, "Crystal Kings."),
+        ("Crystal King", ["Crystal Kingsley", "Crystal Kim"], ["Crystal K."] * 3, "Crystal Kin."),
+        # Accents and case are compared as names are: "Kím" is "kim".
+        ("Crystal King", ["crystal kím"], ["Crystal K."], "Crystal Kin."),
+        ("José Álvarez", ["Jose Alvarado"], ["José Á."], "José Álvare."),
+        # Middle names play no part: the first name and the last one.
+        ("Crystal Ann King", ["Crystal Kim"], ["Crystal K."], "Crystal Kin."),
+        # Two of one full name: the prefix short of the surname still tells the display names apart.
+        ("Crystal Kim", ["Crystal Kim"], ["Crystal K.", "Crystal K."], "Crystal Ki."),
+        # A name already taken is passed over for a longer prefix.
+        ("Crystal Kingston", ["Crystal Kim"], ["Crystal K.", "Crystal Kin."], "Crystal King."),
+    ],
+)
+def test_r19_a_distinct_display_name_shows_as_little_of_the_surname_as_tells_them_apart(
+    full_name, others, taken, suggested
+):
+    assert distinct_display_name(full_name, others, taken) == suggested
+
+
+@pytest.mark.parametrize(
+    ("full_name", "others", "taken"),
+    [
+        ("Crystal Ko", ["Crystal Kolb"], ["Crystal K.", "Crystal K."]),  # only "Ko" itself would
+        ("Crystal K", ["Crystal Kim"], ["Crystal K.", "Crystal K."]),  # a one-letter surname
+        ("Crystal", ["Crystal Kim"], ["Crystal", "Crystal"]),  # no surname at all
+        ("Crystal Kim", ["Crystal King"], ["Crystal K.", "Crystal Ki."]),  # the one prefix is taken
+    ],
+)
+def test_r19_no_suggestion_where_only_the_whole_surname_would_do(full_name, others, taken):
+    """R19: never the whole surname: the office renames the other player, or types a name."""
+    assert distinct_display_name(full_name, others, taken) is None
+
+
+SURNAMES = st.text(alphabet="abcdefghijkl", min_size=1, max_size=8).map(str.capitalize)
+
+
+@given(st.lists(SURNAMES, min_size=2, max_size=5))
+def test_r19_a_suggestion_is_never_the_whole_surname_and_never_a_name_taken(surnames):
+    """R19: for each of several Crystals of one display name, a suggestion (where there is one)
+    keeps the first name, shows a strict prefix of the surname with a dot, and differs from every
+    display name taken; and where a prefix no other surname starts with is short of the whole
+    surname, the suggestion tells the player apart from every other."""
+    full_names = [f"Crystal {surname}" for surname in surnames]
+    taken = [default_display_name(name) for name in full_names]
+    for i, (name, surname) in enumerate(zip(full_names, surnames, strict=True)):
+        others = full_names[:i] + full_names[i + 1 :]
+        suggestion = distinct_display_name(name, others, taken)
+        if suggestion is None:
+            continue
+        assert suggestion.startswith("Crystal ") and suggestion.endswith(".")
+        shown = suggestion[len("Crystal ") : -1]
+        assert surname.startswith(shown) and len(shown) < len(surname)
+        assert display_key(suggestion) not in {display_key(t) for t in taken}
+        rivals = [other.split()[-1].lower() for other in others]
+        if any(
+            n < len(surname)
+            for n in range(1, len(surname))
+            if not any(r.startswith(surname[:n].lower()) for r in rivals)
+        ):
+            assert not any(r.startswith(shown.lower()) for r in rivals)
+
+
+def test_r19_a_suggestion_fits_the_stored_width():
+    long_first = "A" * 200
+    suggestion = distinct_display_name(f"{long_first} King", ["X Kim"], ["A K."])
+    assert suggestion is not None and len(suggestion) <= DISPLAY_NAME_MAX and suggestion.endswith(" Kin.")
