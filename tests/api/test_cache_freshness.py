@@ -722,7 +722,7 @@ def demo_views(pub: Pub) -> dict[str, View]:
 
 
 def remove_demo(pub: Pub) -> None:
-    assert "Demo league removed." in pub.a.cli("demo", "remove")
+    assert "Demo league removed." in pub.a.cli("demo", "remove", "--yes")
 
 
 def saw_demo_removed(pub: Pub, c: Change) -> None:
