@@ -40,13 +40,13 @@ def test_the_console_door_list_shows_the_venues_tonight_r2a_r16(
         sanctioned(town.office, sam, first_day="2026-11-17", last_day="2026-12-01")
         browser = signed_in(app, town.office.key)
         tonight = text_of(browser.get(f"/console/venues/{chicago}/door-list"))
-        assert ", 1 December 2026 These players may not play here tonight" in tonight, tonight
-        assert f"Sam Barred #{sam} · suspension (fighting) · last day 1 December 2026" in tonight, tonight
+        assert ", Tue 1 December 2026 These players may not play here tonight" in tonight, tonight
+        assert f"Sam Barred #{sam} · suspension (fighting) · last day Tue 1 Dec 2026" in tonight, tonight
         there = text_of(browser.get(f"/console/venues/{auckland}/door-list"))
-        assert ", 2 December 2026 These players" in there and "Nobody is barred tonight." in there, there
+        assert ", Wed 2 December 2026 These players" in there and "Nobody is barred tonight." in there, there
         clock.move_to(utc("2026-12-02T06:01"))
         wednesday = text_of(browser.get(f"/console/venues/{chicago}/door-list"))
-        assert ", 2 December 2026 These players" in wednesday and "Sam Barred" not in wednesday, wednesday
+        assert ", Wed 2 December 2026 These players" in wednesday and "Sam Barred" not in wednesday, wednesday
 
 
 def test_the_console_report_forms_are_dated_the_venues_today_r2a_r2(
