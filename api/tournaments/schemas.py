@@ -8,7 +8,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from api.fields import Day, Id, Name, QueryBool, QueryId, StrictInt, Text, UtcDateTime
 from api.pagination import PageArgs
-from api.schemas import Answer, PlayerRef, TellsPlayersApart, WarningOut
+from api.schemas import Answer, PlayerRef, TellsPlayersApart, WarningOut, label_field
 from api.tournaments.sheets import WORKBOOK_TYPES
 from models.entities import STATUSES, TOURNAMENT_KINDS
 from models.rules.drafts import FIRST_SESSION, LAST_SESSION
@@ -161,6 +161,7 @@ class DryRunPlayer(Answer):
 
     id = fields.Integer(allow_none=True, metadata={"description": "Null for a new player: none is stored."})
     display_name = fields.String()
+    label = label_field()
     new = fields.Boolean(metadata={"description": "True: the report would register this player (R5)."})
 
 

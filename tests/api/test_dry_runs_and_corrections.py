@@ -42,9 +42,10 @@ def test_a_dry_run_answers_what_would_be_stored_and_stores_nothing(scene: Scene)
         "warnings",
     ]
     assert points_by_place(answer)[:3] == [(1, 30, 0, 30), (2, 20, 0, 20), (3, 10, 0, 10)]
-    assert answer["results"][9]["player"] == {"id": None, "display_name": "Dry R.", "new": True}
+    new = {"id": None, "display_name": "Dry R.", "label": "Dry R.", "new": True}
+    assert answer["results"][9]["player"] == new
     assert [r["player"] for r in answer["results"][:9]] == [
-        {"id": i, "display_name": p["display_name"], "new": False}
+        {"id": i, "display_name": p["display_name"], "label": p["display_name"], "new": False}
         for i, p in zip(ids, scene.roster[-9:], strict=True)
     ]
     assert scene.counts() == before and audit_total(scene) == log
@@ -110,9 +111,11 @@ def test_a_dry_run_correction_changes_nothing_r17(scene: Scene) -> None:
     assert answer["results"][0]["player"] == {
         "id": ids[-1],
         "display_name": scene.roster[-1]["display_name"],
+        "label": scene.roster[-1]["display_name"],
         "new": False,
     }
-    assert answer["results"][4]["player"] == {"id": None, "display_name": "Late C.", "new": True}
+    new = {"id": None, "display_name": "Late C.", "label": "Late C.", "new": True}
+    assert answer["results"][4]["player"] == new
     assert scene.public.get(url).get_json()["results"][0]["player"]["id"] == ids[0]
     assert scene.public.get(url).get_json()["version"] == 1
     corrected = scene.host.put(url, json={"results": results, "reason": "x"})
