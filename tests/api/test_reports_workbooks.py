@@ -8,7 +8,6 @@ console's upload reads the same files."""
 
 from __future__ import annotations
 
-import html
 import io
 import re
 import zipfile
@@ -27,6 +26,7 @@ from odf.text import P
 from sqlalchemy import Connection, event
 
 from tests.builders import TOURNAMENTS, Scene, audit_entries, days_ago, iso
+from tests.support.console import hidden_fields, signed_in, text_of
 from tests.support.league import Caller, assert_problem
 
 SHEETS = Path(__file__).resolve().parents[1] / "fixtures" / "spreadsheets"
@@ -533,30 +533,6 @@ def test_a_small_workbook_that_would_lay_out_huge_is_refused_before_it_is_read(
 # The console ----------------------------------------------------------------------------------
 
 
-def hidden_fields(response: Any) -> dict[str, str]:
-    page = response.get_data(as_text=True)
-    return {
-        name: html.unescape(value)
-        for name, value in re.findall(r'name="(\w+)" type="hidden" value="([^"]*)"', page)
-    }
-
-
-def words(response: Any) -> str:
-    page = response.get_data(as_text=True)
-    page = page[page.find("<main>") :] if "<main>" in page else page
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
-
-
-def console(app: Flask, key: str) -> FlaskClient:
-    browser = app.test_client()
-    page = browser.get("/console/sign-in")
-    signed = browser.post(
-        "/console/sign-in", data={"key": key, "csrf_token": hidden_fields(page)["csrf_token"]}
-    )
-    assert signed.status_code == 302, words(signed)
-    return browser
-
-
 def upload(browser: FlaskClient, scene: Scene, body: bytes, filename: str) -> Any:
     form = browser.get(f"/console/venues/{scene.venue_id}/report")
     assert form.status_code == 200
@@ -577,18 +553,18 @@ def test_a_host_uploads_a_workbook_in_the_console_previews_it_and_stores_it_r6(
 ) -> None:
     """R6: the console's upload reads the .xlsx as the API does: the preview shows its rows and
     its warnings and stores nothing; confirming stores them, names and statuses as written."""
-    host = console(app, scene.host.key)
+    host = signed_in(app, scene.host.key)
     before = scene.stored_reports()
     preview = upload(host, scene, fixture("excel-two-sheets.xlsx"), "Tuesday.xlsx")
-    assert preview.status_code == 200, words(preview)
-    said = words(preview)
+    assert preview.status_code == 200, text_of(preview)
+    said = text_of(preview)
     assert FIRST_SHEET["message"] in said and "Columns ignored: Notes." in said
     assert re.search(
         r"1 Zoë B\. new player played \d+ 2 Renée L\. new player declared withdrawal \d+", said
     ), said
     assert scene.stored_reports() == before
     stored = host.post(f"/console/venues/{scene.venue_id}/report/confirm", data=hidden_fields(preview))
-    assert stored.status_code == 302, words(stored)
+    assert stored.status_code == 302, text_of(stored)
     assert scene.stored_reports() == before + 1
     entry = audit_entries(scene.office, "action=tournament.create")[0]
     report = scene.office.get(f"{TOURNAMENTS}/{entry['entity_id']}").get_json()
@@ -603,18 +579,18 @@ def test_a_host_uploads_a_workbook_in_the_console_previews_it_and_stores_it_r6(
 def test_the_consoles_upload_refuses_a_password_protected_workbook_and_stores_nothing(
     app: Flask, scene: Scene
 ) -> None:
-    host = console(app, scene.host.key)
+    host = signed_in(app, scene.host.key)
     with stores_nothing(scene):
         refused_page = upload(host, scene, fixture("password-protected.xlsx"), "Tuesday.xlsx")
     assert refused_page.status_code == 422
-    assert "Nothing was stored." in words(refused_page) and PASSWORD in words(refused_page)
+    assert "Nothing was stored." in text_of(refused_page) and PASSWORD in text_of(refused_page)
 
 
 def test_the_consoles_upload_over_the_size_limit_is_413_and_stores_nothing(
     make_app: Any, scene: Scene
 ) -> None:
     small = make_app(MAX_CONTENT_LENGTH=4096)
-    host = console(small, scene.host.key)
+    host = signed_in(small, scene.host.key)
     with stores_nothing(scene):
         answer = upload(host, scene, fixture("excel-two-sheets.xlsx"), "Tuesday.xlsx")
     assert answer.status_code == 413
