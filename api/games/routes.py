@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from http import HTTPStatus
 from typing import Any
 
 from flask.views import MethodView
 
 from api import db
 from api.blueprint import Blueprint
+from api.contract import answers
 from api.games.schemas import GamePage, GamesQuery
 from api.pagination import page_request
 from models.services.game_queries import list_games
@@ -18,6 +20,7 @@ blp = Blueprint("games", __name__, url_prefix="/api/v1/games", description="Sche
 @blp.route("")
 class GamesViews(MethodView):
     @blp.doc(operationId="list_games")
+    @answers(HTTPStatus.NOT_FOUND)
     @blp.arguments(GamesQuery, location="query")
     @blp.response(200, GamePage)
     def get(self, args: dict[str, Any]) -> dict[str, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import (
     JSON,
@@ -29,9 +29,6 @@ from models.entities.base import Base
 from models.infra.clock import utcnow
 from models.rules.charts import ChartKind
 from models.rules.qualification import DoubleQualifierPolicy
-
-if TYPE_CHECKING:
-    from models.entities.schedules import VenueNight
 
 CHART_KINDS = tuple(kind.value for kind in ChartKind)
 DOUBLE_QUALIFIER_POLICIES = tuple(policy.value for policy in DoubleQualifierPolicy)
@@ -76,10 +73,7 @@ class Venue(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, onupdate=utcnow)
 
     region: Mapped[Region] = relationship()
-    # Its regular nights (models/entities/schedules.py), by weekday and start.
-    nights: Mapped[list[VenueNight]] = relationship(
-        order_by="(VenueNight.weekday, VenueNight.starts_at)", viewonly=True
-    )
+    # `nights`: its regular nights, by weekday and start (VenueNight's backref, schedules.py).
 
     @hybrid_property
     def in_demo(self) -> bool:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime
+import datetime as dt
+from datetime import datetime
 
 from sqlalchemy import (
     CheckConstraint,
@@ -15,9 +16,10 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
 )
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, backref, mapped_column, relationship
 
 from models.entities.base import Base
+from models.entities.league import Venue
 from models.infra.clock import utcnow
 from models.rules.schedules import EXCEPTION_KINDS
 
@@ -38,6 +40,12 @@ class VenueNight(Base):
     starts_at: Mapped[str] = mapped_column(String(5))
     sessions: Mapped[int] = mapped_column(Integer, default=1)
 
+    # Venue.nights: the venue's regular nights, by weekday and start (read only).
+    venue: Mapped[Venue] = relationship(
+        backref=backref("nights", order_by="(VenueNight.weekday, VenueNight.starts_at)", viewonly=True),
+        viewonly=True,
+    )
+
 
 class ScheduleException(Base):
     """A night cancelled, moved (to `to_date`) or added (a make-up night), on a local date."""
@@ -50,8 +58,8 @@ class ScheduleException(Base):
     kind: Mapped[str] = mapped_column(
         Enum(*EXCEPTION_KINDS, name="schedule_exception_kind", native_enum=False, create_constraint=True)
     )
-    date: Mapped[date] = mapped_column(Date)
-    to_date: Mapped[date | None] = mapped_column(Date)
+    date: Mapped[dt.date] = mapped_column(Date)
+    to_date: Mapped[dt.date | None] = mapped_column(Date)
     starts_at: Mapped[str | None] = mapped_column(String(5))
     sessions: Mapped[int | None] = mapped_column(Integer)
     note: Mapped[str | None] = mapped_column(Text)

@@ -4,6 +4,7 @@ dates on the venue's wall clock, handed in by the caller; no clock is read here.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -41,8 +42,8 @@ class ScheduleChange:
     """A change to the schedule on one date: cancelled, moved (to `to_date`) or added."""
 
     kind: str
-    date: date
-    to_date: date | None = None
+    date: dt.date
+    to_date: dt.date | None = None
     starts_at: str | None = None
     sessions: int | None = None
     note: str | None = None
@@ -52,11 +53,11 @@ class ScheduleChange:
 class Night:
     """A night the schedule gives on a local date."""
 
-    date: date
+    date: dt.date
     starts_at: str
     sessions: int
     cancelled: bool = False
-    moved_from: date | None = None
+    moved_from: dt.date | None = None
     make_up: bool = False
     note: str | None = None
     extra: dict[str, object] = field(default_factory=dict, compare=False)
@@ -116,7 +117,7 @@ def nights_between(
     """The nights from `first` to `last`, exceptions applied: a cancelled night is listed as
     cancelled, a moved one on its new date (with `moved_from`), an added one as a make-up."""
     changed = {(e.kind, e.date): e for e in exceptions}
-    window = max((abs((e.to_date - e.date).days) for e in exceptions if e.to_date), default=0)
+    window = max((abs((e.to_date - e.date).days) for e in exceptions if e.to_date is not None), default=0)
     scheduled = regular_nights(schedule, first - timedelta(days=window), last + timedelta(days=window))
     nights: list[Night] = []
     for night in scheduled:

@@ -30,8 +30,13 @@ def game_range(session: Session, first: date | None, last: date | None) -> tuple
     """The range asked for: this week when neither end is given; one end alone gives a week."""
     if first is None and last is None:
         return this_week(session)
-    first = first if first is not None else last - timedelta(days=6)  # type: ignore[operator]
-    last = last if last is not None else first + timedelta(days=6)
+    if first is None:
+        assert last is not None
+        return _checked(last - timedelta(days=6), last)
+    return _checked(first, last if last is not None else first + timedelta(days=6))
+
+
+def _checked(first: date, last: date) -> tuple[date, date]:
     if last < first:
         raise InvalidInput.at("to", "`to` comes on or after `from`.")
     if (last - first).days + 1 > MOST_DAYS:

@@ -52,10 +52,18 @@ def set_schedule(
     """The venue's regular nights, whole (the office, or a host of the venue); audited."""
     require_venue(actor, venue.id, "a host sets the schedule of their own venues")
     schedule = check_schedule(nights)
-    before = schedule_snapshot(schedule_of(session, venue.id))
+    before = {"schedule": schedule_snapshot(schedule_of(session, venue.id))}
     replace_schedule(session, venue, schedule)
     after = schedule_of(session, venue.id)
-    record(session, actor, "venue.schedule", "venue", venue.id, before=before, after=schedule_snapshot(after))
+    record(
+        session,
+        actor,
+        "venue.schedule",
+        "venue",
+        venue.id,
+        before=before,
+        after={"schedule": schedule_snapshot(after)},
+    )
     return after
 
 

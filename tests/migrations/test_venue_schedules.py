@@ -25,7 +25,9 @@ def add_venue(conn: Connection, region: int) -> int:
     )
 
 
-def add_night(conn: Connection, venue: int, weekday: int, starts_at: str = "19:00", sessions: int = 1) -> None:
+def add_night(
+    conn: Connection, venue: int, weekday: int, starts_at: str = "19:00", sessions: int = 1
+) -> None:
     conn.execute(
         text(
             "INSERT INTO venue_nights (venue_id, weekday, starts_at, sessions)"
