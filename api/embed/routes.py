@@ -1,7 +1,8 @@
 """Pages for other websites: a venue's standings with its points race, a region's playoff
 qualifiers and a region's games of the week, as self-contained HTML that any site the league
-allows may frame. They show what the public sees (display names and points only, R19; two players who share a display name
-shown with their player numbers, "Crystal K. #48"), and are cached like the API's answers."""
+allows may frame. They show what the public sees (display names and points only, R19; two
+players who share a display name shown with their player numbers, "Crystal K. #48"), and are
+cached like the API's answers."""
 
 from __future__ import annotations
 
