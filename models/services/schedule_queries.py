@@ -178,3 +178,24 @@ def missing_reports(session: Session, season: Season, monday: date) -> list[Miss
         if missed:
             found.append(MissingVenue(venue, scheduled=True, nights=tuple(sorted(set(missed)))))
     return found
+
+
+@dataclass(frozen=True)
+class HostNights:
+    """A host's venues' nights around today: tonight's games, and the nights of the last week
+    that passed without a report (the latest first), each on its venue's clock (R2a)."""
+
+    tonight: list[Game]
+    missing: list[Game]
+
+
+def host_nights(session: Session, venues: Sequence[Venue]) -> HostNights:
+    tonight: list[Game] = []
+    missing: list[Game] = []
+    for venue in venues:
+        today = wall_clock.at_venue(session, venue)
+        week = games_between(session, today - timedelta(days=6), today, venue_id=venue.id)
+        tonight += [g for g in week if g.night.date == today and not g.night.cancelled]
+        missing += [g for g in week if g.missing]
+    missing.sort(key=lambda g: (g.night.date, g.night.starts_at), reverse=True)
+    return HostNights(tonight, missing)
