@@ -70,8 +70,10 @@ class Game:
 
     @property
     def uid(self) -> str:
-        """Stable across fetches: the venue, the local date and the start."""
-        return f"venue-{self.venue.id}-{self.night.date.isoformat()}-{self.night.starts_at.replace(':', '')}"
+        """Stable across fetches: the venue, the local date and the start. A moved night keeps
+        the date it was scheduled on, so a calendar moves its event rather than adding one."""
+        day = self.night.moved_from or self.night.date
+        return f"venue-{self.venue.id}-{day.isoformat()}-{self.night.starts_at.replace(':', '')}"
 
 
 def schedules_by_venue(

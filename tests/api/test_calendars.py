@@ -65,6 +65,12 @@ def test_r2a_a_venues_feed_across_the_november_dst_change(league: League, host_f
     assert "The Crown" in str(tuesday["summary"]) and str(tuesday["location"]) == "The Crown, Riverton"
     assert tuesday.decoded("dtend").astimezone(UTC) == datetime(2026, 11, 4, 5, 0, tzinfo=UTC)
     assert str(found[date(2026, 11, 10)]["status"]) == "CANCELLED"
+    moved = {"kind": "moved", "date": "2026-11-17", "to": "2026-11-18"}
+    ok(here.office.post(f"/api/v1/venues/{venue}/schedule-exceptions", json=moved), 201)
+    after = events(feed(here.office.client, path))
+    assert date(2026, 11, 17) not in after  # moved: the same event (its UID), on its new date
+    assert str(after[date(2026, 11, 18)]["uid"]) == str(found[date(2026, 11, 17)]["uid"])
+    found = events(feed(here.office.client, path))
     assert str(tuesday["status"]) == "CONFIRMED"
     assert [str(tz["tzid"]) for tz in calendar.walk("VTIMEZONE")] == [CHICAGO]
     again = events(feed(here.office.client, path))
