@@ -39,6 +39,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "wtforms",
         "python_calamine",
         "charset_normalizer",
+        "icalendar",
         "api",
         "models",
     ),

@@ -15,6 +15,7 @@ from api.console.base import COOKIE, bp, current, page, refused_form, signed_in_
 from api.console.forms import SignInForm, SignOutForm
 from models.services.console_sign_ins import sign_in, sign_out
 from models.services.league_queries import venues_of_actor
+from models.services.schedule_queries import HostNights, host_nights
 
 # Where a sign-in may lead: a page of the console, in printable ASCII (no control character could
 # reach the Location header, no other site could be named).
@@ -76,4 +77,9 @@ def renew_csrf_secret() -> None:
 @bp.route("/")
 @signed_in_only
 def home() -> Any:
-    return page("console/home.html", venues=venues_of_actor(db.session(), current()))
+    """A host's venues, led by a night that passed without its report (the latest first) and
+    tonight's games there (R2a: each on its venue's clock); the office's links."""
+    session, actor = db.session(), current()
+    venues = venues_of_actor(session, actor)
+    nights = host_nights(session, venues) if actor.is_host else HostNights([], [])
+    return page("console/home.html", venues=venues, nights=nights)

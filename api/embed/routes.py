@@ -1,25 +1,29 @@
-"""Pages for other websites: a venue's standings with its points race, and a region's playoff
-qualifiers, as self-contained HTML that any site the league allows may frame. They show what
-the public sees (display names and points only, R19; two players who share a display name
-shown with their player numbers, "Crystal K. #48"), and are cached like the API's answers."""
+"""Pages for other websites: a venue's standings with its points race, a region's playoff
+qualifiers and a region's games of the week, as self-contained HTML that any site the league
+allows may frame. They show what the public sees (display names and points only, R19; two
+players who share a display name shown with their player numbers, "Crystal K. #48"), and are
+cached like the API's answers."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Response
+from flask import Response, url_for
 from flask.views import MethodView
 
 from api import db
 from api.blueprint import Blueprint
 from api.embed.chart import NARROW, WIDE, race_chart, rank_label
-from api.embed.schemas import HTML_ANSWER, QualifiersPageQuery, StandingsPageQuery
+from api.embed.schemas import HTML_ANSWER, QualifiersPageQuery, StandingsPageQuery, Themed
 from api.pages import framed_page
 from api.schemas import with_labels
 from models.actor import PUBLIC
 from models.entities import Region, Season
 from models.errors import NotFound
 from models.rules.qualification import Flag
+from models.rules.schedules import days
+from models.services import wall_clock
+from models.services.game_queries import region_week
 from models.services.lookup import get_or_raise
 from models.services.qualifier_queries import qualification_seen_by, season_qualification
 from models.services.standings import points_race, standings_of
@@ -115,4 +119,30 @@ class QualifiersPage(MethodView):
             list_status=status,
             status_note=note,
             flag_labels=FLAG_LABELS,
+        )
+
+
+@blp.route("/regions/<id:region_id>/games")
+class GamesPage(MethodView):
+    @blp.doc(operationId="get_games_page", responses=HTML_ANSWER)
+    @blp.arguments(Themed, location="query")
+    def get(self, args: dict[str, Any], region_id: int) -> Response:
+        """A region's games of this week, by day, as a page to frame (R2a)
+
+        Each night's venue, city and local start (with its zone where it differs from the
+        league's), cancelled and moved nights marked, a link to the venue's standings page, and an
+        "add to calendar" link to the region's calendar feed.
+        """
+        session = db.session()
+        region, first, last, games = region_week(session, region_id)
+        by_day = [(day, [g for g in games if g.night.date == day]) for day in days(first, last)]
+        return framed_page(
+            "embed/games.html",
+            args["theme"],
+            region=region,
+            first=first,
+            last=last,
+            by_day=by_day,
+            league_zone=wall_clock.league_zone(session),
+            calendar=url_for("calendars.RegionCalendar", region_id=region.id),
         )

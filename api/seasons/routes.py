@@ -25,9 +25,9 @@ from api.seasons.schemas import (
 from models.entities import Season
 from models.services.lookup import get_or_raise
 from models.services.paging import Page
+from models.services.schedule_queries import missing_reports
 from models.services.season_queries import list_seasons
 from models.services.seasons import create_season, update_season
-from models.services.tournament_queries import missing_reports
 
 blp = Blueprint("seasons", __name__, url_prefix="/api/v1/seasons", description="Seasons (R2).")
 
@@ -96,7 +96,12 @@ class MissingReportsViews(MethodView):
     @blp.arguments(MissingQuery, location="query")
     @blp.response(200, MissingReportsOut)
     def get(self, args: dict[str, Any], season_id: int) -> dict[str, Any]:
-        """Active venues of the season with no report in a week (office), to chase them"""
+        """Active venues of the season with a report missing in a week (office), to chase them
+
+        A venue with a schedule is listed when a night of that week (exceptions applied) has
+        passed in its own zone (R2a) with no report that night (`scheduled`: true, `nights`);
+        a venue without one when it has no report that week at all (`scheduled`: false).
+        """
         session = db.session()
         season = get_or_raise(session, Season, season_id, "season")
         monday: date = args["week"]

@@ -141,6 +141,14 @@ class MissingVenueOut(Answer):
     name = fields.String()
     region_id = fields.Integer()
     city = fields.String(allow_none=True)
+    scheduled = fields.Boolean(
+        metadata={
+            "description": "The venue has regular nights; false: the weekly rule (no report that week)."
+        }
+    )
+    nights = fields.List(
+        Day(), metadata={"description": "Its scheduled nights that passed without a report."}
+    )
 
 
 class MissingReportsOut(Answer):

@@ -7,17 +7,27 @@ from typing import Any
 from flask.views import MethodView
 
 from api import db
-from api.auth import current_actor, office_only
+from api.auth import current_actor, host_or_office, office_only
 from api.blueprint import Blueprint
 from api.contract import ID, conflicts, links
 from api.pagination import page_request, page_schema
 from api.schemas import patch_of
-from api.venues.schemas import VenueIn, VenueOut, VenuePatch, VenueQuery
-from models.entities import Venue
+from api.venues.schemas import (
+    ExceptionIn,
+    ExceptionList,
+    ExceptionOut,
+    ScheduleIn,
+    VenueIn,
+    VenueOut,
+    VenuePatch,
+    VenueQuery,
+)
+from models.entities import ScheduleException, Venue
 from models.services.league import create_venue, update_venue
 from models.services.league_queries import list_venues
 from models.services.lookup import get_or_raise
 from models.services.paging import Page
+from models.services.schedules import add_exception, delete_exception, list_exceptions, set_schedule
 
 blp = Blueprint("venues", __name__, url_prefix="/api/v1/venues", description="Venues (R1).")
 
@@ -66,3 +76,52 @@ class VenueByIdViews(MethodView):
         session = db.session()
         venue = get_or_raise(session, Venue, venue_id, "venue")
         return update_venue(session, current_actor(), venue, changes)
+
+
+@blp.route("/<id:venue_id>/schedule")
+class VenueScheduleViews(MethodView):
+    @blp.doc(operationId="set_venue_schedule")
+    @host_or_office
+    @blp.arguments(ScheduleIn)
+    @blp.response(200, VenueOut)
+    def put(self, data: dict[str, Any], venue_id: int) -> Venue:
+        """Set a venue's regular nights, whole (office, or a host of the venue)"""
+        session = db.session()
+        venue = get_or_raise(session, Venue, venue_id, "venue")
+        set_schedule(session, current_actor(), venue, data["schedule"])
+        return venue
+
+
+@blp.route("/<id:venue_id>/schedule-exceptions")
+class ScheduleExceptionsViews(MethodView):
+    @blp.doc(operationId="list_schedule_exceptions")
+    @host_or_office
+    @blp.response(200, ExceptionList)
+    def get(self, venue_id: int) -> dict[str, Any]:
+        """A venue's nights cancelled, moved or added (office, or a host of the venue)"""
+        session = db.session()
+        venue = get_or_raise(session, Venue, venue_id, "venue")
+        items = list_exceptions(session, current_actor(), venue)
+        return {"items": items, "total": len(items)}
+
+    @blp.doc(operationId="create_schedule_exception")
+    @host_or_office
+    @blp.arguments(ExceptionIn)
+    @blp.response(201, ExceptionOut)
+    def post(self, data: dict[str, Any], venue_id: int) -> ScheduleException:
+        """Cancel, move or add a night (office, or a host of the venue; R2: inside a season)"""
+        session = db.session()
+        venue = get_or_raise(session, Venue, venue_id, "venue")
+        return add_exception(session, current_actor(), venue, data)
+
+
+@blp.route("/<id:venue_id>/schedule-exceptions/<id:exception_id>")
+class ScheduleExceptionViews(MethodView):
+    @blp.doc(operationId="delete_schedule_exception")
+    @host_or_office
+    @blp.response(204)
+    def delete(self, venue_id: int, exception_id: int) -> None:
+        """Take a schedule exception back (office, or a host of the venue)"""
+        session = db.session()
+        venue = get_or_raise(session, Venue, venue_id, "venue")
+        delete_exception(session, current_actor(), venue, exception_id)

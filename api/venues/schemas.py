@@ -2,11 +2,40 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, validate
 
-from api.fields import Id, Name, QueryId, StrictBool, Text, UtcDateTime, ZoneName
+from api.fields import Day, Id, Name, QueryId, StrictBool, StrictInt, Text, UtcDateTime, ZoneName
 from api.pagination import PageArgs
 from api.schemas import Answer
+from models.rules.schedules import EXCEPTION_KINDS, MOST_SESSIONS
+
+HH_MM = r"^([01]\d|2[0-3]):[0-5]\d$"
+TIME = validate.Regexp(HH_MM, error="A start time is HH:MM, 00:00 to 23:59.")
+SESSIONS = validate.Range(min=1, max=MOST_SESSIONS, error=f"Sessions are 1 to {MOST_SESSIONS}.")
+
+
+class NightIn(Schema):
+    weekday = StrictInt(
+        required=True,
+        validate=validate.Range(min=1, max=7, error="A weekday is 1 (Monday) to 7 (Sunday)."),
+        metadata={"description": "ISO weekday: Monday 1 to Sunday 7."},
+    )
+    starts_at = fields.String(
+        required=True, validate=TIME, metadata={"description": "Local start, HH:MM (R2a)."}
+    )
+    sessions = StrictInt(
+        validate=SESSIONS, metadata={"description": "Tournaments that night; 1 if left out."}
+    )
+
+
+class NightOut(Answer):
+    weekday = fields.Integer()
+    starts_at = fields.String()
+    sessions = fields.Integer()
+
+
+class ScheduleIn(Schema):
+    schedule = fields.List(fields.Nested(NightIn), required=True)
 
 
 class VenueIn(Schema):
@@ -27,6 +56,11 @@ class VenueIn(Schema):
 class VenuePatch(VenueIn):
     """A PATCH names only the fields it changes."""
 
+    schedule = fields.List(
+        fields.Nested(NightIn),
+        metadata={"description": "The venue's regular nights, whole (replacing the ones before)."},
+    )
+
 
 class VenueOut(Answer):
     id = fields.Integer()
@@ -37,6 +71,40 @@ class VenueOut(Answer):
     timezone = fields.String(allow_none=True, metadata={"description": "Null: the league's zone (R2a)."})
     created_at = UtcDateTime()
     updated_at = UtcDateTime()
+    schedule = fields.List(
+        fields.Nested(NightOut),
+        attribute="nights",
+        metadata={"description": "The venue's regular nights: weekday, local start, sessions."},
+    )
+
+
+class ExceptionIn(Schema):
+    kind = fields.String(required=True, validate=validate.OneOf(EXCEPTION_KINDS))
+    date = Day(required=True, metadata={"description": "The scheduled night (or the make-up's date)."})
+    to = Day(metadata={"description": "A moved night's new date."})
+    starts_at = fields.String(
+        validate=TIME, metadata={"description": "HH:MM; a make-up night's is required."}
+    )
+    sessions = StrictInt(validate=SESSIONS, metadata={"description": "A make-up night's; 1 if left out."})
+    note = Text(max_length=500, allow_none=True)
+
+
+class ExceptionOut(Answer):
+    id = fields.Integer()
+    venue_id = fields.Integer()
+    kind = fields.String()
+    date = Day()
+    to = Day(attribute="to_date", allow_none=True)
+    starts_at = fields.String(allow_none=True)
+    sessions = fields.Integer(allow_none=True)
+    note = fields.String(allow_none=True)
+    created_by = fields.String()
+    created_at = UtcDateTime()
+
+
+class ExceptionList(Answer):
+    items = fields.List(fields.Nested(ExceptionOut))
+    total = fields.Integer()
 
 
 class VenueQuery(PageArgs):

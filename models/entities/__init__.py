@@ -18,6 +18,7 @@ from models.entities.league import (
 from models.entities.merges import PlayerMerge
 from models.entities.players import DistinctPlayers, Player
 from models.entities.qualification import Disqualification, QualifierPublication
+from models.entities.schedules import ScheduleException, VenueNight
 from models.entities.service import UNVERSIONED_TABLES, ConsoleSignIn, DataVersion, IdempotentRequest
 from models.entities.standings import StandingLine
 from models.entities.tournaments import STATUSES, TOURNAMENT_KINDS, Result, Tournament
@@ -49,8 +50,10 @@ __all__ = [
     "Result",
     "Season",
     "Sanction",
+    "ScheduleException",
     "SeasonRegion",
     "StandingLine",
     "Tournament",
     "Venue",
+    "VenueNight",
 ]

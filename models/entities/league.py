@@ -73,6 +73,7 @@ class Venue(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, onupdate=utcnow)
 
     region: Mapped[Region] = relationship()
+    # `nights`: its regular nights, by weekday and start (VenueNight's backref, schedules.py).
 
     @hybrid_property
     def in_demo(self) -> bool:

@@ -19,6 +19,7 @@ from models.entities.league import PointsChart, Region, Season, Venue
 from models.entities.merges import PlayerMerge
 from models.entities.players import DistinctPlayers, Player
 from models.entities.qualification import Disqualification, QualifierPublication
+from models.entities.schedules import ScheduleException, VenueNight
 from models.entities.service import ConsoleSignIn, IdempotentRequest
 from models.entities.standings import StandingLine
 from models.entities.tournaments import Result, Tournament
@@ -31,6 +32,7 @@ from models.services.league import create_chart, create_region, create_venue
 from models.services.locks import hold_writes, take_chart, take_players, take_season
 from models.services.players import create_player
 from models.services.sanctions import issue_sanction
+from models.services.schedules import set_schedule
 from models.services.seasons import create_season
 from models.services.tournaments import submit_report
 
@@ -82,6 +84,9 @@ VENUES = [
     ("Dockside Tap", "Port Ellis"),
     ("The Foundry", "Millbrook"),
 ]
+# Each venue's regular night: the weekday its weekly results fall on (the season starts on a
+# Monday, the venues play Tuesday to Friday in turn: `_play_weeks`), and its start.
+STARTS = ["19:00", "19:30", "20:00", "19:00"]
 
 
 def demo_season_dates(today: date) -> tuple[date, date]:
@@ -147,9 +152,17 @@ def load_demo(session: Session, only_if_empty: bool = True, today: date | None =
             },
         )
         players.append(player)
+    _schedules(session, venues)
     _play_weeks(session, rng, venues, players, starts, today)
     _discipline(session, venues, players, today)
     return True
+
+
+def _schedules(session: Session, venues: list[Venue]) -> None:
+    """Each venue's regular night, so the games, calendars and week page show something."""
+    for offset, venue in enumerate(venues):
+        night = {"weekday": offset + 2, "starts_at": STARTS[offset % len(STARTS)], "sessions": 1}
+        set_schedule(session, DEMO, venue, [night])
 
 
 def _discipline(session: Session, venues: list[Venue], players: list[Player], today: date) -> None:
@@ -291,6 +304,8 @@ def _delete(session: Session, plan: DemoRemoval) -> None:
         delete(ConsoleSignIn).where(ConsoleSignIn.api_key_id.in_(keys)),
         delete(IdempotentRequest).where(IdempotentRequest.api_key_id.in_(keys)),
         delete(ApiKeyVenue).where(ApiKeyVenue.venue_id.in_(venues)),
+        delete(VenueNight).where(VenueNight.venue_id.in_(venues)),
+        delete(ScheduleException).where(ScheduleException.venue_id.in_(venues)),
         delete(ApiKey).where(ApiKey.id.in_(keys)),
     ):
         session.execute(statement)

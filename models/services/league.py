@@ -24,6 +24,8 @@ from models.rules.reports import TournamentKind
 from models.services.audit import record, record_update, snapshot
 from models.services.locks import take_chart
 from models.services.lookup import require_exists
+from models.services.schedule_queries import schedule_of
+from models.services.schedules import check_schedule, replace_schedule, schedule_snapshot
 from models.services.scoring import chart_rule, rescore_season
 from models.services.season_queries import covers_regions
 
@@ -64,7 +66,11 @@ def create_venue(session: Session, actor: Actor, data: dict[str, Any]) -> Venue:
 
 
 def update_venue(session: Session, actor: Actor, venue: Venue, changes: dict[str, Any]) -> Venue:
-    before = snapshot(venue)
+    """A venue's fields, and its regular nights when `schedule` is given (whole); audited."""
+    changes = dict(changes)
+    nights = changes.pop("schedule", None)
+    schedule = None if nights is None else check_schedule(nights)
+    before = snapshot(venue, schedule=schedule_snapshot(schedule_of(session, venue.id)))
     if "region_id" in changes:
         require_exists(session, Region, changes["region_id"], "region_id", "region")
         if changes["region_id"] != venue.region_id:
@@ -77,8 +83,11 @@ def update_venue(session: Session, actor: Actor, venue: Venue, changes: dict[str
     )
     for key, value in changes.items():
         setattr(venue, key, value)
+    if schedule is not None:
+        replace_schedule(session, venue, schedule)
     session.flush()
-    record_update(session, actor, "venue.update", "venue", venue.id, before=before, after=snapshot(venue))
+    after = snapshot(venue, schedule=schedule_snapshot(schedule_of(session, venue.id)))
+    record_update(session, actor, "venue.update", "venue", venue.id, before=before, after=after)
     return venue
 
 

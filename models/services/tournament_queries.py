@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnExpressionArgument, not_, select, true
+from sqlalchemy import ColumnExpressionArgument, Select, not_, select, true
 from sqlalchemy.orm import Session, selectinload
 
 from models.actor import Actor
@@ -116,7 +116,14 @@ def missing_reports(session: Session, season: Season, monday: date) -> list[Venu
         Tournament.live,
         Tournament.date.between(monday, sunday),
     )
-    query = venues_of(season).where(Venue.active.is_(True), Venue.id.not_in(reported))
+    query = chased_venues(session, season).where(Venue.id.not_in(reported))
+    return list(session.scalars(query.order_by(Venue.name, Venue.id)))
+
+
+def chased_venues(session: Session, season: Season) -> Select[Any]:
+    """The active venues of the season whose reports the office chases (the demo's only in the
+    demo's own season)."""
+    query = venues_of(season).where(Venue.active.is_(True))
     if not demo_season(session, season):
         query = query.where(not_(Venue.in_demo))
-    return list(session.scalars(query.order_by(Venue.name, Venue.id)))
+    return query

@@ -14,9 +14,11 @@ from html.parser import HTMLParser
 from typing import Any
 
 import pytest
+import time_machine
 
 from tests.builders import MakeScene, Scene, ago, days_ago, iso, read_qualifiers
-from tests.support.league import assert_problem
+from tests.support.league import League, assert_problem
+from tests.support.local_dates import CHICAGO, LocalLeague, ok, utc
 
 HTML = {"Accept": "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8"}  # as a browser asks
 
@@ -354,3 +356,37 @@ def test_published_lists_say_so_with_the_day_and_flags_in_words_r12(make_scene: 
     assert re.search(r"Published on \d{1,2} \w+ \d{4}", page.text)
     assert page.tables[0][2][1] == "Cy" and "Tie settled by draw" in page.tables[0][2][3]
     assert "Level at the cut and left out: Bob (30 points)." in page.text
+
+
+@time_machine.travel(utc("2026-12-02T18:00"), tick=False)  # Wednesday 2 December, noon in Chicago
+def test_r2a_a_regions_games_page_lists_the_weeks_nights_by_day(league: League, host_for: Any) -> None:
+    """The week's nights by day (venue, city, local start, marked when cancelled), each venue
+    linked to its standings page, an "add to calendar" link to the region's feed; framed, themed
+    and cached like the other pages."""
+    here = LocalLeague(league, host_for, CHICAGO, "2026-11-02", "2027-01-31")
+    crown = int(league.venue(here.region_id, name="The Crown", city="Riverton")["id"])
+    lion = int(league.venue(here.region_id, name="Red Lion", city="Millbrook")["id"])
+    tuesday = {"weekday": 2, "starts_at": "19:00", "sessions": 1}
+    friday = {"weekday": 5, "starts_at": "20:30", "sessions": 1}
+    ok(here.office.put(f"/api/v1/venues/{crown}/schedule", json={"schedule": [tuesday]}))
+    ok(here.office.put(f"/api/v1/venues/{lion}/schedule", json={"schedule": [friday]}))
+    cancel = {"kind": "cancelled", "date": "2026-12-04", "note": "Closed"}
+    ok(here.office.post(f"/api/v1/venues/{lion}/schedule-exceptions", json=cancel), 201)
+    path = f"/embed/regions/{here.region_id}/games"
+    response = here.office.client.get(path, headers=HTML)
+    page = read(response)
+    body = response.get_data(as_text=True)
+    assert "Tuesday 1 December" in page.text and "Sunday 6 December" in page.text
+    text = page.text.replace(" ,", ",")
+    assert "19:00 The Crown, Riverton" in text and "20:30 Red Lion, Millbrook Cancelled Closed" in text
+    assert f'href="/embed/seasons/{here.season_id}/venues/{crown}/standings"' in body
+    assert f'href="/api/v1/regions/{here.region_id}/calendar.ics"' in body
+    assert "script" not in page.tags
+    policy = response.headers["Content-Security-Policy"]
+    assert "default-src 'none'" in policy and policy.endswith("frame-ancestors *")
+    dark = read(here.office.client.get(f"{path}?theme=dark"))
+    assert dark.style != page.style
+    etag = response.headers["ETag"]
+    assert here.office.client.get(path, headers={"If-None-Match": etag, **HTML}).status_code == 304
+    assert_problem(here.office.client.get(f"{path}?theme=neon"), 422, "theme")
+    assert here.office.client.get("/embed/regions/999999/games", headers=HTML).status_code == 404

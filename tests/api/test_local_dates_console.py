@@ -121,3 +121,27 @@ def test_the_console_standings_follow_the_season_running_at_the_venue_r2a_r2_r11
         assert "No season covers" in over and "today." in over, over
         clock.move_to(utc("2026-11-02T06:01"))
         assert "No season covers" in text_of(browser.get(f"/console/venues/{chicago}/standings"))
+
+
+def test_the_console_home_leads_with_last_nights_missing_report_and_tonights_game_r2a(
+    app: Flask, league: League, host_for: HostFor
+) -> None:
+    """R2a: at noon on Wednesday 2 December in Chicago, a host of a venue playing Tuesday and
+    Wednesday is told first that Tuesday's report is missing, then tonight's 19:30 game. Once
+    Tuesday's report is in, only tonight's game is shown."""
+    with time_machine.travel(utc("2026-12-02T18:00"), tick=False):
+        town = LocalLeague(league, host_for, CHICAGO, "2026-11-01", "2026-12-31")
+        venue = town.venue()
+        nights = [{"weekday": 2, "starts_at": "19:00"}, {"weekday": 3, "starts_at": "19:30", "sessions": 2}]
+        ok(town.office.put(f"/api/v1/venues/{venue}/schedule", json={"schedule": nights}))
+        host = town.host(venue)
+        browser = signed_in(app, host.key)
+        home = text_of(browser.get("/console/"))
+        missing = home.index("No report yet for")
+        assert "on Tue 1 Dec (19:00): post its results" in home, home
+        assert missing < home.index("Tonight") < home.index("19:30, 2 sessions"), home
+        ok(town.report(venue, "2026-12-01", town.players(3)), 201)
+        home = text_of(browser.get("/console/"))
+        assert "No report yet" not in home and "19:30, 2 sessions" in home, home
+        office_home = text_of(signed_in(app, town.office.key).get("/console/"))
+        assert "Tonight" not in office_home

@@ -117,6 +117,7 @@ def sign_in(browser: Browser, base: str, key: str, shots: Path | None = None) ->
         fits(page, "sign-in", shots)
     field(page, "API key").fill(key)
     page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(f"{base}/console/")  # the home page loaded before it is measured
     return page
 
 

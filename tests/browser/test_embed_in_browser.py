@@ -168,3 +168,37 @@ def test_a_site_the_league_does_not_allow_cannot_frame_the_pages(
             frame.locator("table").first.wait_for()
         assert (frame.locator("table").count() > 0) is shown, allowed
         page.close()
+
+
+def test_the_weeks_games_render_in_a_frame_with_links_to_standings_and_the_calendar(
+    browser: Browser, service: Server, other_site: tuple[str, dict[str, str]], tmp_path: Path
+) -> None:
+    """R2a: the region's week by day, on a desktop and a phone: each night's venue links to its
+    standings page, and "Add to calendar" to the region's feed."""
+    origin, pages = other_site
+    nights = [{"weekday": day, "starts_at": "19:00", "sessions": 1} for day in range(1, 8)]
+    venue = service.write("PUT", f"/api/v1/venues/{service.venue_id}/schedule", {"schedule": nights})
+    base = f"http://127.0.0.1:{service.port}"
+    games = f"{base}/embed/regions/{venue['region_id']}/games"
+    for theme, width in (("light", 900), ("dark", 390)):
+        pages["/pub"] = framing(f"{games}?theme={theme}")
+        context = browser.new_context(viewport={"width": width, "height": 1400})
+        page = context.new_page()
+        frame = framed(page, f"{origin}/pub")
+        frame.locator("h1").wait_for()
+        assert "games this week" in frame.locator("h1").inner_text()
+        assert frame.locator("section.day").count() == 7
+        assert frame.locator("li.game").count() == 7
+        link = frame.locator("li.game a").first
+        assert (
+            link.get_attribute("href")
+            == f"/embed/seasons/{service.season_id}/venues/{service.venue_id}/standings"
+        )
+        calendar = frame.locator("a.calendar")
+        assert calendar.get_attribute("href") == f"/api/v1/regions/{venue['region_id']}/calendar.ics"
+        box = frame.locator("main").bounding_box()
+        assert box is not None and box["width"] <= width
+        page.screenshot(path=str(tmp_path / f"games-{theme}-{width}.png"), full_page=True)
+        context.close()
+    status, headers, feed = service.request("GET", f"/api/v1/regions/{venue['region_id']}/calendar.ics")
+    assert status == 200 and headers["content-type"].startswith("text/calendar") and b"BEGIN:VEVENT" in feed

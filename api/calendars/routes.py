@@ -1,0 +1,74 @@
+"""A venue's or a region's scheduled nights as an iCalendar feed (RFC 5545) that a phone can
+subscribe to: the past 2 weeks and the next 12, each night at its venue's local time with the
+venue's zone (a VTIMEZONE), cancelled nights kept as STATUS:CANCELLED so a phone removes them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+
+from flask import Response
+from flask.views import MethodView
+from icalendar import Calendar, Event
+
+from api import db
+from api.blueprint import Blueprint
+from models.services.game_queries import WEEKS_AHEAD, WEEKS_BEHIND, region_feed, venue_feed
+from models.services.schedule_queries import Game
+
+blp = Blueprint("calendars", __name__, url_prefix="/api/v1", description="Calendar feeds (RFC 5545).")
+
+UID_DOMAIN = "poker-league"
+CALENDAR_ANSWER = {
+    200: {
+        "description": "An iCalendar feed (RFC 5545): one event per scheduled night.",
+        "content": {"text/calendar": {"schema": {"type": "string"}}},
+    }
+}
+STAMP = datetime(2026, 1, 1, tzinfo=UTC)  # DTSTAMP: fixed, so a feed changes only with its nights
+
+
+def event_of(game: Game) -> Event:
+    event = Event()
+    event.add("uid", f"{game.uid}@{UID_DOMAIN}")
+    event.add("dtstamp", STAMP)
+    event.add("dtstart", game.starts)
+    event.add("dtend", game.ends)
+    event.add("summary", f"Poker at {game.venue.name}" + (" (cancelled)" if game.night.cancelled else ""))
+    event.add("location", ", ".join(part for part in (game.venue.name, game.venue.city) if part))
+    event.add("status", "CANCELLED" if game.night.cancelled else "CONFIRMED")
+    if game.night.note:
+        event.add("description", game.night.note)
+    return event
+
+
+def feed(name: str, games: Sequence[Game]) -> Response:
+    calendar = Calendar()
+    calendar.add("prodid", "-//Poker League//Games//EN")
+    calendar.add("version", "2.0")
+    calendar.add("x-wr-calname", name)
+    for game in games:
+        calendar.add_component(event_of(game))
+    if games:
+        first = games[0].night.date - timedelta(weeks=WEEKS_BEHIND)
+        last = games[-1].night.date + timedelta(weeks=WEEKS_AHEAD)
+        calendar.add_missing_timezones(first_date=first, last_date=last)
+    return Response(calendar.to_ical(), mimetype="text/calendar")
+
+
+@blp.route("/venues/<id:venue_id>/calendar.ics")
+class VenueCalendar(MethodView):
+    @blp.doc(operationId="get_venue_calendar", responses=CALENDAR_ANSWER)
+    def get(self, venue_id: int) -> Response:
+        """A venue's scheduled nights as a calendar feed (the past 2 weeks, the next 12)"""
+        venue, games = venue_feed(db.session(), venue_id)
+        return feed(f"Poker at {venue.name}", games)
+
+
+@blp.route("/regions/<id:region_id>/calendar.ics")
+class RegionCalendar(MethodView):
+    @blp.doc(operationId="get_region_calendar", responses=CALENDAR_ANSWER)
+    def get(self, region_id: int) -> Response:
+        """A region's scheduled nights as a calendar feed (the past 2 weeks, the next 12)"""
+        region, games = region_feed(db.session(), region_id)
+        return feed(f"Poker in {region.name}", games)

@@ -1,0 +1,5 @@
+"""The league's games: the venues' scheduled nights (R2, R2a)."""
+
+from api.games.routes import blp
+
+__all__ = ["blp"]

@@ -1,0 +1,50 @@
+"""The league's games: every venue's scheduled nights in a range of local dates (R2, R2a)."""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+from typing import Any
+
+from flask.views import MethodView
+
+from api import db
+from api.blueprint import Blueprint
+from api.contract import answers
+from api.games.schemas import GamePage, GamesQuery
+from api.pagination import page_request
+from models.services.game_queries import list_games
+
+blp = Blueprint("games", __name__, url_prefix="/api/v1/games", description="Scheduled games (R2a).")
+
+
+@blp.route("")
+class GamesViews(MethodView):
+    @blp.doc(operationId="list_games")
+    @answers(HTTPStatus.NOT_FOUND)
+    @blp.arguments(GamesQuery, location="query")
+    @blp.response(200, GamePage)
+    def get(self, args: dict[str, Any]) -> dict[str, Any]:
+        """The venues' scheduled nights in a range of local dates (default: this week)
+
+        Each night on its venue's wall clock (R2a), with its season, whether its report is in,
+        and `missing` for a night before the venue's today without one. Cancelled nights are
+        listed as cancelled, moved ones on their new date, make-up nights as `make_up`.
+        """
+        page = page_request(args)
+        first, last, found = list_games(
+            db.session(),
+            page,
+            args.get("first"),
+            args.get("last"),
+            region_id=args.get("region_id"),
+            venue_id=args.get("venue_id"),
+        )
+        return {
+            "starts_on": first,
+            "ends_on": last,
+            "items": found.items,
+            "total": found.total,
+            "page": found.page,
+            "per_page": found.per_page,
+            "pages": found.pages,
+        }

@@ -1,0 +1,69 @@
+"""Schemas of the league's games: a range of local dates in, the scheduled nights out."""
+
+from __future__ import annotations
+
+from marshmallow import fields
+
+from api.fields import Day, QueryId
+from api.pagination import PageArgs
+from api.schemas import Answer
+
+
+class GamesQuery(PageArgs):
+    first = Day(
+        data_key="from", metadata={"description": "The first local date; default this week's Monday."}
+    )
+    last = Day(
+        data_key="to",
+        metadata={"description": "The last local date (at most 92 days on); default its Sunday."},
+    )
+    region_id = QueryId()
+    venue_id = QueryId()
+
+
+class GameRegionOut(Answer):
+    id = fields.Integer()
+    name = fields.String()
+
+
+class GameVenueOut(Answer):
+    id = fields.Integer()
+    name = fields.String()
+    city = fields.String(allow_none=True)
+    region = fields.Nested(GameRegionOut)
+
+
+class GameSeasonOut(Answer):
+    id = fields.Integer()
+    name = fields.String()
+
+
+class GameOut(Answer):
+    venue = fields.Nested(GameVenueOut)
+    date = Day(attribute="night.date", metadata={"description": "The local date at the venue (R2a)."})
+    weekday = fields.Integer(attribute="night.weekday", metadata={"description": "ISO: Monday 1."})
+    starts_at = fields.String(attribute="night.starts_at", metadata={"description": "Local HH:MM."})
+    timezone = fields.String(attribute="zone", metadata={"description": "The venue's zone (R2a)."})
+    starts = fields.DateTime(
+        format="iso", metadata={"description": "The start as an instant, with its offset."}
+    )
+    sessions = fields.Integer(attribute="night.sessions")
+    season = fields.Nested(GameSeasonOut, allow_none=True, metadata={"description": "Null: in no season."})
+    reported = fields.Boolean(metadata={"description": "A live regular report at the venue that date."})
+    missing = fields.Boolean(
+        metadata={"description": "Its date is before the venue's today, with no report."}
+    )
+    cancelled = fields.Boolean(attribute="night.cancelled")
+    make_up = fields.Boolean(attribute="night.make_up")
+    moved_from = Day(attribute="night.moved_from", allow_none=True)
+    note = fields.String(attribute="night.note", allow_none=True)
+
+
+class GamePage(Answer):
+    starts_on = Day()
+    ends_on = Day()
+    items = fields.List(fields.Nested(GameOut))
+    total = fields.Integer()
+    page = fields.Integer()
+    per_page = fields.Integer()
+    pages = fields.Integer()

@@ -1,0 +1,67 @@
+"""A venue's regular nights and the exceptions to them (R2a: local dates and wall-clock times)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from datetime import datetime
+
+from sqlalchemy import (
+    CheckConstraint,
+    Date,
+    DateTime,
+    Enum,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import Mapped, backref, mapped_column, relationship
+
+from models.entities.base import Base
+from models.entities.league import Venue
+from models.infra.clock import utcnow
+from models.rules.schedules import EXCEPTION_KINDS
+
+
+class VenueNight(Base):
+    """One regular night of a venue's week: ISO weekday (Monday 1), local start "HH:MM", sessions."""
+
+    __tablename__ = "venue_nights"
+    __table_args__ = (
+        UniqueConstraint("venue_id", "weekday", "starts_at"),
+        CheckConstraint("weekday >= 1 AND weekday <= 7", name="weekday"),
+        CheckConstraint("sessions >= 1 AND sessions <= 20", name="sessions"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    venue_id: Mapped[int] = mapped_column(ForeignKey("venues.id"), index=True)
+    weekday: Mapped[int] = mapped_column(Integer)
+    starts_at: Mapped[str] = mapped_column(String(5))
+    sessions: Mapped[int] = mapped_column(Integer, default=1)
+
+    # Venue.nights: the venue's regular nights, by weekday and start (read only).
+    venue: Mapped[Venue] = relationship(
+        backref=backref("nights", order_by="(VenueNight.weekday, VenueNight.starts_at)", viewonly=True),
+        viewonly=True,
+    )
+
+
+class ScheduleException(Base):
+    """A night cancelled, moved (to `to_date`) or added (a make-up night), on a local date."""
+
+    __tablename__ = "schedule_exceptions"
+    __table_args__ = (UniqueConstraint("venue_id", "kind", "date"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    venue_id: Mapped[int] = mapped_column(ForeignKey("venues.id"), index=True)
+    kind: Mapped[str] = mapped_column(
+        Enum(*EXCEPTION_KINDS, name="schedule_exception_kind", native_enum=False, create_constraint=True)
+    )
+    date: Mapped[dt.date] = mapped_column(Date)
+    to_date: Mapped[dt.date | None] = mapped_column(Date)
+    starts_at: Mapped[str | None] = mapped_column(String(5))
+    sessions: Mapped[int | None] = mapped_column(Integer)
+    note: Mapped[str | None] = mapped_column(Text)
+    created_by: Mapped[str] = mapped_column(String(120))
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)

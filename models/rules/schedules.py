@@ -1,0 +1,179 @@
+"""A venue's regular nights and the exceptions to them (R2, R2a): which nights a schedule gives
+in a range of local dates, and which of them are missing their report. Pure: the dates are local
+dates on the venue's wall clock, handed in by the caller; no clock is read here."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime, timedelta
+from enum import StrEnum
+from zoneinfo import ZoneInfo
+
+from models.errors import Problem
+
+MOST_SESSIONS = 20
+HOURS_PLAYED = 4  # a night's estimated length, for a calendar's end
+_HH_MM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
+
+
+class ExceptionKind(StrEnum):
+    CANCELLED = "cancelled"
+    MOVED = "moved"
+    ADDED = "added"
+
+
+EXCEPTION_KINDS = tuple(kind.value for kind in ExceptionKind)
+
+
+@dataclass(frozen=True)
+class RegularNight:
+    """One regular night of the week: ISO weekday (Monday 1), start "HH:MM", sessions."""
+
+    weekday: int
+    starts_at: str
+    sessions: int = 1
+
+
+@dataclass(frozen=True)
+class ScheduleChange:
+    """A change to the schedule on one date: cancelled, moved (to `to_date`) or added."""
+
+    kind: str
+    date: dt.date
+    to_date: dt.date | None = None
+    starts_at: str | None = None
+    sessions: int | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Night:
+    """A night the schedule gives on a local date."""
+
+    date: dt.date
+    starts_at: str
+    sessions: int
+    cancelled: bool = False
+    moved_from: dt.date | None = None
+    make_up: bool = False
+    note: str | None = None
+    extra: dict[str, object] = field(default_factory=dict, compare=False)
+
+    @property
+    def weekday(self) -> int:
+        return self.date.isoweekday()
+
+
+def valid_time(text: object) -> bool:
+    return isinstance(text, str) and bool(_HH_MM.match(text))
+
+
+def schedule_problems(nights: Sequence[RegularNight], path: str = "schedule") -> list[Problem]:
+    """Bad nights of a schedule: a weekday outside 1-7, a time not HH:MM in 00:00-23:59, a
+    session count outside 1-20, the same weekday and time twice. Each names its field."""
+    problems: list[Problem] = []
+    seen: dict[tuple[int, str], int] = {}
+    for index, night in enumerate(nights):
+        if not 1 <= night.weekday <= 7:
+            problems.append(Problem(f"{path}.{index}.weekday", "A weekday is 1 (Monday) to 7 (Sunday)."))
+        if not valid_time(night.starts_at):
+            problems.append(Problem(f"{path}.{index}.starts_at", "A start time is HH:MM, 00:00 to 23:59."))
+        if not 1 <= night.sessions <= MOST_SESSIONS:
+            problems.append(Problem(f"{path}.{index}.sessions", f"Sessions are 1 to {MOST_SESSIONS}."))
+        key = (night.weekday, night.starts_at)
+        if key in seen:
+            problems.append(
+                Problem(f"{path}.{index}.weekday", f"The same weekday and time as {path}.{seen[key]}.")
+            )
+        seen.setdefault(key, index)
+    return problems
+
+
+def days(first: date, last: date) -> Iterable[date]:
+    day = first
+    while day <= last:
+        yield day
+        day += timedelta(days=1)
+
+
+def regular_nights(schedule: Sequence[RegularNight], first: date, last: date) -> list[Night]:
+    """The schedule's nights from `first` to `last` (both included), before any exception."""
+    by_day: dict[int, list[RegularNight]] = {}
+    for night in schedule:
+        by_day.setdefault(night.weekday, []).append(night)
+    return [
+        Night(day, night.starts_at, night.sessions)
+        for day in days(first, last)
+        for night in sorted(by_day.get(day.isoweekday(), []), key=lambda n: n.starts_at)
+    ]
+
+
+def nights_between(
+    schedule: Sequence[RegularNight], exceptions: Sequence[ScheduleChange], first: date, last: date
+) -> list[Night]:
+    """The nights from `first` to `last`, exceptions applied: a cancelled night is listed as
+    cancelled, a moved one on its new date (with `moved_from`), an added one as a make-up."""
+    changed = {(e.kind, e.date): e for e in exceptions}
+    window = max((abs((e.to_date - e.date).days) for e in exceptions if e.to_date is not None), default=0)
+    scheduled = regular_nights(schedule, first - timedelta(days=window), last + timedelta(days=window))
+    nights: list[Night] = []
+    for night in scheduled:
+        nights.extend(_applied(night, changed))
+    nights.extend(
+        Night(e.date, e.starts_at or "19:00", e.sessions or 1, make_up=True, note=e.note)
+        for e in exceptions
+        if e.kind == ExceptionKind.ADDED
+    )
+    kept = [night for night in nights if first <= night.date <= last]
+    return sorted(kept, key=lambda n: (n.date, n.starts_at))
+
+
+def _applied(night: Night, changed: dict[tuple[str, date], ScheduleChange]) -> list[Night]:
+    cancelled = changed.get((ExceptionKind.CANCELLED, night.date))
+    if cancelled is not None:
+        return [replace(night, cancelled=True, note=cancelled.note)]
+    moved = changed.get((ExceptionKind.MOVED, night.date))
+    if moved is not None and moved.to_date is not None:
+        starts = moved.starts_at or night.starts_at
+        return [replace(night, date=moved.to_date, starts_at=starts, moved_from=night.date, note=moved.note)]
+    return [night]
+
+
+def scheduled_on(schedule: Sequence[RegularNight], day: date) -> bool:
+    return any(night.weekday == day.isoweekday() for night in schedule)
+
+
+def exception_problems(exception: ScheduleChange, schedule: Sequence[RegularNight]) -> list[Problem]:
+    """An exception's own checks: times, sessions, a moved night's new date."""
+    problems: list[Problem] = []
+    if exception.starts_at is not None and not valid_time(exception.starts_at):
+        problems.append(Problem("starts_at", "A start time is HH:MM, 00:00 to 23:59."))
+    if exception.sessions is not None and not 1 <= exception.sessions <= MOST_SESSIONS:
+        problems.append(Problem("sessions", f"Sessions are 1 to {MOST_SESSIONS}."))
+    if exception.kind == ExceptionKind.MOVED and exception.to_date is None:
+        problems.append(Problem("to", "A moved night says its new date."))
+    if exception.kind == ExceptionKind.MOVED and exception.to_date == exception.date:
+        problems.append(Problem("to", "A moved night moves to another date."))
+    if exception.kind == ExceptionKind.ADDED and exception.starts_at is None:
+        problems.append(Problem("starts_at", "A make-up night says when it starts."))
+    return problems
+
+
+def starts(night: Night, zone: str) -> datetime:
+    """The night's start as an instant: its local date and time on the venue's wall clock."""
+    hours, minutes = (int(part) for part in night.starts_at.split(":"))
+    return datetime(night.date.year, night.date.month, night.date.day, hours, minutes, tzinfo=ZoneInfo(zone))
+
+
+def is_missing(night: Night, today: date, reported: bool) -> bool:
+    """A night whose local date is before the venue's today, not cancelled, with no report."""
+    return not night.cancelled and not reported and night.date < today
+
+
+def week_missing(nights: Sequence[Night], today: date, reported_days: set[date]) -> bool:
+    """A scheduled venue is missing a week's report when one of its nights that week has passed
+    (its date before the venue's today) with no report that night."""
+    return any(is_missing(night, today, night.date in reported_days) for night in nights)

@@ -1,0 +1,138 @@
+"""Writing venues' schedules: the regular nights (the office, or a host of the venue) and the
+exceptions to them (a night cancelled, moved or added), each audited (R18)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from models.actor import Actor
+from models.entities import ScheduleException, Venue, VenueNight
+from models.errors import NotFound, Problem, refuse
+from models.rules.schedules import (
+    ExceptionKind,
+    RegularNight,
+    ScheduleChange,
+    exception_problems,
+    schedule_problems,
+)
+from models.services.access import require_venue
+from models.services.audit import record, snapshot
+from models.services.schedule_queries import exceptions_of, regular, schedule_of
+from models.services.season_queries import season_for
+
+
+def schedule_snapshot(rows: list[VenueNight]) -> list[dict[str, Any]]:
+    return [{"weekday": r.weekday, "starts_at": r.starts_at, "sessions": r.sessions} for r in rows]
+
+
+def check_schedule(nights: list[dict[str, Any]], path: str = "schedule") -> list[RegularNight]:
+    """The schedule as rule values, or a refusal naming each bad field (nothing changes)."""
+    schedule = [RegularNight(n["weekday"], n["starts_at"], n.get("sessions", 1)) for n in nights]
+    refuse("The schedule cannot be set.", schedule_problems(schedule, path))
+    return schedule
+
+
+def replace_schedule(session: Session, venue: Venue, schedule: list[RegularNight]) -> None:
+    """The venue's regular nights become `schedule` (checked already); the caller audits."""
+    session.execute(delete(VenueNight).where(VenueNight.venue_id == venue.id))
+    session.add_all(
+        VenueNight(venue_id=venue.id, weekday=n.weekday, starts_at=n.starts_at, sessions=n.sessions)
+        for n in schedule
+    )
+    session.flush()
+    session.expire(venue, ["nights"])
+
+
+def set_schedule(
+    session: Session, actor: Actor, venue: Venue, nights: list[dict[str, Any]]
+) -> list[VenueNight]:
+    """The venue's regular nights, whole (the office, or a host of the venue); audited."""
+    require_venue(actor, venue.id, "a host sets the schedule of their own venues")
+    schedule = check_schedule(nights)
+    before = {"schedule": schedule_snapshot(schedule_of(session, venue.id))}
+    replace_schedule(session, venue, schedule)
+    after = schedule_of(session, venue.id)
+    record(
+        session,
+        actor,
+        "venue.schedule",
+        "venue",
+        venue.id,
+        before=before,
+        after={"schedule": schedule_snapshot(after)},
+    )
+    return after
+
+
+def _change_of(data: dict[str, Any]) -> ScheduleChange:
+    return ScheduleChange(
+        data["kind"],
+        data["date"],
+        data.get("to"),
+        data.get("starts_at"),
+        data.get("sessions"),
+        data.get("note"),
+    )
+
+
+def _season_problems(session: Session, venue: Venue, change: ScheduleChange) -> list[Problem]:
+    """R2: an exception's dates lie inside a season covering the venue."""
+    problems = []
+    for path, day in (("date", change.date), ("to", change.to_date)):
+        if day is not None and season_for(session, venue, day) is None:
+            problems.append(Problem(path, f"{day.isoformat()} is in no season covering this venue.", "R2"))
+    return problems
+
+
+def _duplicate_problems(session: Session, venue: Venue, change: ScheduleChange) -> list[Problem]:
+    taken = select(ScheduleException.id).where(
+        ScheduleException.venue_id == venue.id,
+        ScheduleException.kind == change.kind,
+        ScheduleException.date == change.date,
+    )
+    if session.scalar(taken) is None:
+        return []
+    return [Problem("date", f"This venue already has a {change.kind} night on {change.date.isoformat()}.")]
+
+
+def add_exception(session: Session, actor: Actor, venue: Venue, data: dict[str, Any]) -> ScheduleException:
+    """A night cancelled, moved or added (a make-up night); audited. A night outside every
+    season covering the venue (R2), a bad time or count, and the same exception twice are refused."""
+    require_venue(actor, venue.id, "a host changes the schedule of their own venues")
+    change = _change_of(data)
+    problems = exception_problems(change, regular(schedule_of(session, venue.id)))
+    problems += _season_problems(session, venue, change) + _duplicate_problems(session, venue, change)
+    refuse("The schedule cannot be changed so.", problems)
+    row = ScheduleException(
+        venue_id=venue.id,
+        kind=change.kind,
+        date=change.date,
+        to_date=change.to_date if change.kind == ExceptionKind.MOVED else None,
+        starts_at=change.starts_at,
+        sessions=change.sessions if change.kind == ExceptionKind.ADDED else None,
+        note=change.note,
+        created_by=actor.name,
+    )
+    session.add(row)
+    session.flush()
+    record(session, actor, "schedule_exception.create", "schedule_exception", row.id, after=snapshot(row))
+    return row
+
+
+def list_exceptions(session: Session, actor: Actor, venue: Venue) -> list[ScheduleException]:
+    require_venue(actor, venue.id, "a host reads the schedule changes of their own venues")
+    return exceptions_of(session, venue.id)
+
+
+def delete_exception(session: Session, actor: Actor, venue: Venue, exception_id: int) -> None:
+    require_venue(actor, venue.id, "a host changes the schedule of their own venues")
+    row = session.get(ScheduleException, exception_id)
+    if row is None or row.venue_id != venue.id:
+        raise NotFound(f"Venue {venue.id} has no schedule exception {exception_id}.")
+    before = snapshot(row)
+    session.delete(row)
+    session.flush()
+    record(session, actor, "schedule_exception.delete", "schedule_exception", exception_id, before=before)

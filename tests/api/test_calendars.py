@@ -1,0 +1,91 @@
+"""Calendar feeds (RFC 5545) of a venue's and a region's scheduled nights (R2a), parsed back with
+icalendar: a Tuesday 19:00 night in America/Chicago is 19:00 local on both sides of the November
+(2026-11-01) and March (2027-03-14) DST changes, so 00:00Z then 01:00Z in the fall and 01:00Z then
+00:00Z in the spring; each event's UID is stable; a cancelled night stays, as CANCELLED."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from typing import Any
+
+import time_machine
+from icalendar import Calendar
+
+from tests.support.league import League, assert_problem
+from tests.support.local_dates import CHICAGO, HostFor, LocalLeague, ok, utc
+
+TUESDAY = {"weekday": 2, "starts_at": "19:00", "sessions": 1}
+
+
+def feed(caller: Any, path: str) -> Calendar:
+    response = caller.get(path)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    assert response.mimetype == "text/calendar"
+    return Calendar.from_ical(response.get_data())
+
+
+def events(calendar: Calendar) -> dict[date, Any]:
+    return {event.decoded("dtstart").date(): event for event in calendar.walk("VEVENT")}
+
+
+def venue_with_tuesdays(
+    league: League, host_for: HostFor, starts_on: str, ends_on: str
+) -> tuple[LocalLeague, int]:
+    here = LocalLeague(league, host_for, CHICAGO, starts_on, ends_on)
+    venue = int(league.venue(here.region_id, name="The Crown", city="Riverton", timezone=CHICAGO)["id"])
+    ok(here.office.put(f"/api/v1/venues/{venue}/schedule", json={"schedule": [TUESDAY]}))
+    return here, venue
+
+
+def assert_utc(event: Any, instant: datetime) -> None:
+    start = event.decoded("dtstart")
+    assert (start.hour, start.minute, str(start.tzinfo)) == (19, 0, CHICAGO)
+    assert start.astimezone(UTC) == instant
+
+
+@time_machine.travel(utc("2026-10-20T17:00"), tick=False)
+def test_r2a_a_venues_feed_across_the_november_dst_change(league: League, host_for: HostFor) -> None:
+    here, venue = venue_with_tuesdays(league, host_for, "2026-09-07", "2026-12-20")
+    ok(
+        here.office.post(
+            f"/api/v1/venues/{venue}/schedule-exceptions",
+            json={"kind": "cancelled", "date": "2026-11-10", "note": "Closed"},
+        ),
+        201,
+    )
+    path = f"/api/v1/venues/{venue}/calendar.ics"
+    calendar = feed(here.office.client, path)
+    found = events(calendar)
+    # Two weeks back (6 October) to twelve ahead (12 January), on the venue's clock.
+    assert min(found) == date(2026, 10, 6) and max(found) == date(2027, 1, 12) and len(found) == 15
+    assert_utc(found[date(2026, 10, 27)], datetime(2026, 10, 28, 0, 0, tzinfo=UTC))  # CDT
+    assert_utc(found[date(2026, 11, 3)], datetime(2026, 11, 4, 1, 0, tzinfo=UTC))  # CST
+    tuesday = found[date(2026, 11, 3)]
+    assert str(tuesday["uid"]).startswith(f"venue-{venue}-2026-11-03-1900@")
+    assert "The Crown" in str(tuesday["summary"]) and str(tuesday["location"]) == "The Crown, Riverton"
+    assert tuesday.decoded("dtend").astimezone(UTC) == datetime(2026, 11, 4, 5, 0, tzinfo=UTC)
+    assert str(found[date(2026, 11, 10)]["status"]) == "CANCELLED"
+    moved = {"kind": "moved", "date": "2026-11-17", "to": "2026-11-18"}
+    ok(here.office.post(f"/api/v1/venues/{venue}/schedule-exceptions", json=moved), 201)
+    after = events(feed(here.office.client, path))
+    assert date(2026, 11, 17) not in after  # moved: the same event (its UID), on its new date
+    assert str(after[date(2026, 11, 18)]["uid"]) == str(found[date(2026, 11, 17)]["uid"])
+    found = events(feed(here.office.client, path))
+    assert str(tuesday["status"]) == "CONFIRMED"
+    assert [str(tz["tzid"]) for tz in calendar.walk("VTIMEZONE")] == [CHICAGO]
+    again = events(feed(here.office.client, path))
+    assert [str(e["uid"]) for e in again.values()] == [str(e["uid"]) for e in found.values()]
+    first = here.office.client.get(path)
+    assert first.headers["ETag"]
+    assert here.office.client.get(path, headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
+
+
+@time_machine.travel(utc("2027-03-02T18:00"), tick=False)
+def test_r2a_a_regions_feed_across_the_march_dst_change(league: League, host_for: HostFor) -> None:
+    here, venue = venue_with_tuesdays(league, host_for, "2027-01-04", "2027-05-30")
+    found = events(feed(here.office.client, f"/api/v1/regions/{here.region_id}/calendar.ics"))
+    assert_utc(found[date(2027, 3, 9)], datetime(2027, 3, 10, 1, 0, tzinfo=UTC))  # CST
+    assert_utc(found[date(2027, 3, 16)], datetime(2027, 3, 17, 0, 0, tzinfo=UTC))  # CDT
+    assert str(found[date(2027, 3, 9)]["uid"]).startswith(f"venue-{venue}-2027-03-09-1900@")
+    assert_problem(here.office.client.get("/api/v1/regions/999999/calendar.ics"), 404)
+    assert_problem(here.office.client.get("/api/v1/venues/999999/calendar.ics"), 404)

@@ -1,0 +1,123 @@
+"""A venue's schedule through HTTP (R2, R2a, R18): its regular nights, set by the office (in the
+venue's PATCH) or a host of the venue (PUT …/schedule), and the nights cancelled, moved or added;
+bad input named by field with nothing changed; every change audited."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import time_machine
+
+from tests.builders import audit_entries
+from tests.support.league import League, assert_problem
+from tests.support.local_dates import CHICAGO, HostFor, LocalLeague, ok, utc
+
+TUESDAY = {"weekday": 2, "starts_at": "19:00", "sessions": 1}
+FRIDAY = {"weekday": 5, "starts_at": "20:30", "sessions": 2}
+WEDNESDAY_NOON = utc("2026-12-02T18:00")  # Wednesday 2 December, 12:00 in Chicago
+
+
+def local(league: League, host_for: HostFor) -> LocalLeague:
+    return LocalLeague(league, host_for, CHICAGO, "2026-11-02", "2027-01-31")
+
+
+def schedule(caller: Any, venue_id: int) -> list[dict[str, Any]]:
+    return list(ok(caller.get(f"/api/v1/venues/{venue_id}"))["schedule"])
+
+
+def test_r18_the_office_sets_a_schedule_in_the_venues_patch_and_it_is_audited(
+    league: League, host_for: HostFor
+) -> None:
+    here = local(league, host_for)
+    venue = here.venue()
+    answer = ok(here.office.patch(f"/api/v1/venues/{venue}", json={"schedule": [FRIDAY, TUESDAY]}))
+    assert answer["schedule"] == [TUESDAY, FRIDAY]
+    assert schedule(league.office, venue) == [TUESDAY, FRIDAY]
+    entry = audit_entries(here.office, f"action=venue.update&entity_id={venue}")[0]
+    assert entry["before"]["schedule"] == [] and entry["after"]["schedule"] == [TUESDAY, FRIDAY]
+
+
+def test_r18_a_host_sets_their_own_venues_schedule_only(league: League, host_for: HostFor) -> None:
+    here = local(league, host_for)
+    venue, other = here.venue(), here.venue()
+    host = here.host(venue)
+    answer = ok(
+        host.put(
+            f"/api/v1/venues/{venue}/schedule", json={"schedule": [{"weekday": 2, "starts_at": "19:00"}]}
+        )
+    )
+    assert answer["schedule"] == [TUESDAY]
+    assert_problem(host.put(f"/api/v1/venues/{other}/schedule", json={"schedule": [TUESDAY]}), 403)
+    assert_problem(host.patch(f"/api/v1/venues/{venue}", json={"schedule": [FRIDAY]}), 403)
+    assert_problem(league.office.client.put(f"/api/v1/venues/{venue}/schedule", json={"schedule": []}), 401)
+    assert audit_entries(here.office, f"action=venue.schedule&entity_id={venue}")[0]["after"] == {
+        "schedule": [TUESDAY]
+    }
+    assert schedule(league.office, other) == []
+
+
+def test_r2a_bad_nights_are_refused_by_field_and_nothing_changes(league: League, host_for: HostFor) -> None:
+    here = local(league, host_for)
+    venue = here.venue()
+    ok(here.office.put(f"/api/v1/venues/{venue}/schedule", json={"schedule": [TUESDAY]}))
+    bad = [
+        ([TUESDAY, {"weekday": 8, "starts_at": "19:00"}], "schedule.1.weekday"),
+        ([{"weekday": 0, "starts_at": "19:00"}], "schedule.0.weekday"),
+        ([{"weekday": 3, "starts_at": "24:00"}], "schedule.0.starts_at"),
+        ([{"weekday": 3, "starts_at": "7pm"}], "schedule.0.starts_at"),
+        ([{"weekday": 3, "starts_at": "19:00", "sessions": 21}], "schedule.0.sessions"),
+        ([{"weekday": 3, "starts_at": "19:00", "sessions": 0}], "schedule.0.sessions"),
+        ([FRIDAY, FRIDAY], "schedule.1.weekday"),
+    ]
+    for nights, field in bad:
+        assert_problem(
+            here.office.put(f"/api/v1/venues/{venue}/schedule", json={"schedule": nights}), 422, field
+        )
+        assert_problem(here.office.patch(f"/api/v1/venues/{venue}", json={"schedule": nights}), 422, field)
+    assert schedule(here.office, venue) == [TUESDAY]
+
+
+@time_machine.travel(WEDNESDAY_NOON, tick=False)
+def test_r2_r18_exceptions_cancel_move_and_add_nights_inside_a_season(
+    league: League, host_for: HostFor
+) -> None:
+    here = local(league, host_for)
+    venue = here.venue()
+    host = here.host(venue)
+    path = f"/api/v1/venues/{venue}/schedule-exceptions"
+    ok(host.put(f"/api/v1/venues/{venue}/schedule", json={"schedule": [TUESDAY, FRIDAY]}))
+    cancelled = ok(host.post(path, json={"kind": "cancelled", "date": "2026-12-08", "note": "Closed"}), 201)
+    assert (cancelled["kind"], cancelled["date"], cancelled["note"]) == ("cancelled", "2026-12-08", "Closed")
+    moved = {"kind": "moved", "date": "2026-12-11", "to": "2026-12-12", "starts_at": "18:00", "note": "Darts"}
+    assert ok(host.post(path, json=moved), 201)["to"] == "2026-12-12"
+    added = {"kind": "added", "date": "2026-12-13", "starts_at": "15:00", "sessions": 1, "note": "Make-up"}
+    made = ok(host.post(path, json=added), 201)
+    assert [e["kind"] for e in ok(host.get(path))["items"]] == ["cancelled", "moved", "added"]
+    # The same exception twice; outside every season (R2); bad times and counts: each named.
+    assert_problem(host.post(path, json={"kind": "cancelled", "date": "2026-12-08"}), 422, "date")
+    assert_problem(host.post(path, json={"kind": "cancelled", "date": "2027-03-02"}), 422, "date", rule="R2")
+    assert_problem(
+        host.post(path, json={**moved, "date": "2026-12-18", "to": "2027-02-02"}), 422, "to", rule="R2"
+    )
+    assert_problem(
+        host.post(path, json={**added, "date": "2026-12-20", "starts_at": "25:00"}), 422, "starts_at"
+    )
+    assert_problem(host.post(path, json={**added, "date": "2026-12-20", "sessions": 21}), 422, "sessions")
+    assert_problem(host.post(path, json={"kind": "postponed", "date": "2026-12-20"}), 422, "kind")
+    assert len(ok(host.get(path))["items"]) == 3
+    entries = audit_entries(here.office, "action=schedule_exception.create")
+    assert {e["entity_id"] for e in entries} >= {cancelled["id"], made["id"]}
+    assert host.delete(f"{path}/{made['id']}").status_code == 204
+    assert_problem(host.delete(f"{path}/{made['id']}"), 404)
+    assert audit_entries(here.office, "action=schedule_exception.delete")[0]["entity_id"] == made["id"]
+    other = here.venue()
+    assert_problem(host.post(f"/api/v1/venues/{other}/schedule-exceptions", json=added), 403)
+    assert_problem(here.office.client.get(path), 401)
+
+
+@time_machine.travel(WEDNESDAY_NOON, tick=False)
+def test_r2_a_report_on_an_unscheduled_date_is_still_accepted(league: League, host_for: HostFor) -> None:
+    here = local(league, host_for)
+    venue = here.venue()
+    ok(here.office.put(f"/api/v1/venues/{venue}/schedule", json={"schedule": [FRIDAY]}))
+    ok(here.report(venue, "2026-12-01", here.players(3)), 201)

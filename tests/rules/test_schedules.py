@@ -1,0 +1,97 @@
+"""A venue's schedule (R2, R2a): the nights it gives in a range of local dates, with exceptions,
+which of them are missing, and their starts across the DST changes of America/Chicago."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+import pytest
+
+from models.rules.schedules import (
+    Night,
+    RegularNight,
+    ScheduleChange,
+    is_missing,
+    nights_between,
+    schedule_problems,
+    starts,
+    week_missing,
+)
+
+pytestmark = pytest.mark.rules
+
+TUESDAY = RegularNight(2, "19:00")
+FRIDAY = RegularNight(5, "20:30", 2)
+
+
+def test_r2a_a_weekly_schedule_gives_its_weekdays_in_order() -> None:
+    nights = nights_between([FRIDAY, TUESDAY], [], date(2026, 11, 30), date(2026, 12, 13))
+    assert [(n.date, n.starts_at, n.sessions) for n in nights] == [
+        (date(2026, 12, 1), "19:00", 1),
+        (date(2026, 12, 4), "20:30", 2),
+        (date(2026, 12, 8), "19:00", 1),
+        (date(2026, 12, 11), "20:30", 2),
+    ]
+    assert all(n.weekday in (2, 5) for n in nights)
+
+
+def test_r2a_exceptions_cancel_move_and_add_nights() -> None:
+    changes = [
+        ScheduleChange("cancelled", date(2026, 12, 1), note="Closed for a wedding"),
+        ScheduleChange("moved", date(2026, 12, 4), date(2026, 12, 5), "18:00", note="Darts final"),
+        ScheduleChange("added", date(2026, 12, 6), None, "15:00", 1, "Make-up"),
+    ]
+    nights = nights_between([TUESDAY, FRIDAY], changes, date(2026, 11, 30), date(2026, 12, 6))
+    assert nights == [
+        Night(date(2026, 12, 1), "19:00", 1, cancelled=True, note="Closed for a wedding"),
+        Night(date(2026, 12, 5), "18:00", 2, moved_from=date(2026, 12, 4), note="Darts final"),
+        Night(date(2026, 12, 6), "15:00", 1, make_up=True, note="Make-up"),
+    ]
+
+
+def test_r2a_a_night_moved_into_the_range_from_outside_it_is_listed() -> None:
+    changes = [ScheduleChange("moved", date(2026, 12, 8), date(2026, 12, 6))]
+    nights = nights_between([TUESDAY], changes, date(2026, 11, 30), date(2026, 12, 6))
+    assert [(n.date, n.moved_from) for n in nights] == [
+        (date(2026, 12, 1), None),
+        (date(2026, 12, 6), date(2026, 12, 8)),
+    ]
+
+
+def test_r2_bad_nights_are_named_by_field() -> None:
+    bad = [RegularNight(0, "19:00"), RegularNight(2, "24:00"), RegularNight(3, "7:00", 21), TUESDAY, TUESDAY]
+    paths = [p.path for p in schedule_problems(bad)]
+    assert paths == [
+        "schedule.0.weekday",
+        "schedule.1.starts_at",
+        "schedule.2.starts_at",
+        "schedule.2.sessions",
+        "schedule.4.weekday",
+    ]
+    assert schedule_problems([TUESDAY, FRIDAY, RegularNight(7, "00:00"), RegularNight(1, "23:59")]) == []
+
+
+def test_r2a_a_night_is_missing_only_once_its_local_date_has_passed_unreported() -> None:
+    """On a Wednesday, Tuesday's night without a report is missing; Friday's is not yet."""
+    week = nights_between([TUESDAY, FRIDAY], [], date(2026, 11, 30), date(2026, 12, 6))
+    wednesday = date(2026, 12, 2)
+    assert [n.date for n in week if is_missing(n, wednesday, False)] == [date(2026, 12, 1)]
+    assert week_missing(week, wednesday, set())
+    assert not week_missing(week, wednesday, {date(2026, 12, 1)})
+    assert not is_missing(Night(date(2026, 12, 1), "19:00", 1, cancelled=True), wednesday, False)
+    assert not is_missing(week[0], date(2026, 12, 1), False)  # the night itself: not yet
+
+
+@pytest.mark.parametrize(
+    ("day", "utc"),
+    [
+        (date(2026, 10, 27), datetime(2026, 10, 28, 0, 0, tzinfo=UTC)),  # CDT, -05:00
+        (date(2026, 11, 3), datetime(2026, 11, 4, 1, 0, tzinfo=UTC)),  # CST, -06:00
+        (date(2027, 3, 9), datetime(2027, 3, 10, 1, 0, tzinfo=UTC)),  # CST, -06:00
+        (date(2027, 3, 16), datetime(2027, 3, 17, 0, 0, tzinfo=UTC)),  # CDT, -05:00
+    ],
+)
+def test_r2a_a_night_starts_at_its_local_time_on_both_sides_of_a_dst_change(day: date, utc: datetime) -> None:
+    start = starts(Night(day, "19:00", 1), "America/Chicago")
+    assert (start.hour, start.minute) == (19, 0)
+    assert start.astimezone(UTC) == utc
