@@ -159,6 +159,16 @@ def exception_problems(exception: ScheduleChange, schedule: Sequence[RegularNigh
         problems.append(Problem("to", "A moved night moves to another date."))
     if exception.kind == ExceptionKind.ADDED and exception.starts_at is None:
         problems.append(Problem("starts_at", "A make-up night says when it starts."))
+    regular = exception.kind in (ExceptionKind.CANCELLED, ExceptionKind.MOVED)
+    if regular and not scheduled_on(schedule, exception.date):
+        problems.append(
+            Problem(
+                "date",
+                f"{exception.date:%A %-d %B %Y} is not one of the venue's regular nights: only a "
+                "regular night is cancelled or moved (a make-up night is kind added, and deleted "
+                "when it is off).",
+            )
+        )
     return problems
 
 

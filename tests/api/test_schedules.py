@@ -121,3 +121,24 @@ def test_r2_a_report_on_an_unscheduled_date_is_still_accepted(league: League, ho
     venue = here.venue()
     ok(here.office.put(f"/api/v1/venues/{venue}/schedule", json={"schedule": [FRIDAY]}))
     ok(here.report(venue, "2026-12-01", here.players(3)), 201)
+
+
+def test_r2_only_a_regular_night_is_cancelled_or_moved(league: League, host_for: HostFor) -> None:
+    """R2: a venue that plays Tuesdays cannot cancel or move a Wednesday: that night is not
+    scheduled (a make-up night is added, and deleted when it is off); nothing is stored."""
+    here = local(league, host_for)
+    venue = here.venue()
+    host = here.host(venue)
+    path = f"/api/v1/venues/{venue}/schedule-exceptions"
+    ok(host.put(f"/api/v1/venues/{venue}/schedule", json={"schedule": [TUESDAY]}))
+    for body in (
+        {"kind": "cancelled", "date": "2026-12-09"},
+        {"kind": "moved", "date": "2026-12-09", "to": "2026-12-10"},
+    ):
+        problem = assert_problem(host.post(path, json=body), 422, "date")
+        assert (
+            "Wednesday 9 December 2026 is not one of the venue's regular nights"
+            in problem["errors"]["date"][0]
+        )
+    assert ok(host.get(path))["items"] == []
+    assert ok(host.post(path, json={"kind": "cancelled", "date": "2026-12-08"}), 201)["date"] == "2026-12-08"

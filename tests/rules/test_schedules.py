@@ -8,9 +8,11 @@ from datetime import UTC, date, datetime
 import pytest
 
 from models.rules.schedules import (
+    ExceptionKind,
     Night,
     RegularNight,
     ScheduleChange,
+    exception_problems,
     is_missing,
     nights_between,
     schedule_problems,
@@ -95,3 +97,14 @@ def test_r2a_a_night_starts_at_its_local_time_on_both_sides_of_a_dst_change(day:
     start = starts(Night(day, "19:00", 1), "America/Chicago")
     assert (start.hour, start.minute) == (19, 0)
     assert start.astimezone(UTC) == utc
+
+
+def test_r2_only_a_regular_night_is_cancelled_or_moved() -> None:
+    tuesdays = [RegularNight(2, "19:00", 1)]
+    wednesday = date(2026, 12, 9)
+    for kind, to in ((ExceptionKind.CANCELLED, None), (ExceptionKind.MOVED, date(2026, 12, 10))):
+        change = ScheduleChange(kind, wednesday, to_date=to)
+        assert [p.path for p in exception_problems(change, tuesdays)] == ["date"]
+        assert exception_problems(ScheduleChange(kind, date(2026, 12, 8), to_date=to), tuesdays) == []
+    added = ScheduleChange(ExceptionKind.ADDED, wednesday, starts_at="19:00", sessions=1)
+    assert exception_problems(added, tuesdays) == []
