@@ -1,4 +1,4 @@
-"""Standings are a list like the others (API.md): `page` and `per_page` (default 50, at most 500)
+"""Standings are a list like the others: `page` and `per_page` (default 50, at most 500)
 page their rows, which keep the ranks of the whole table (R11), ties across a page's edge
 included; the answer says the total; the CSV always holds every row; each page is its own ETag."""
 
