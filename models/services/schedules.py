@@ -20,6 +20,7 @@ from models.rules.schedules import (
 )
 from models.services.access import require_venue
 from models.services.audit import record, snapshot
+from models.services.locks import hold_writes
 from models.services.schedule_queries import exceptions_of, regular, schedule_of
 from models.services.season_queries import season_for
 
@@ -102,6 +103,9 @@ def add_exception(session: Session, actor: Actor, venue: Venue, data: dict[str, 
     """A night cancelled, moved or added (a make-up night); audited. A night outside every
     season covering the venue (R2), a bad time or count, and the same exception twice are refused."""
     require_venue(actor, venue.id, "a host changes the schedule of their own venues")
+    # R17a: writers one at a time from here (locks.py), so a second identical night sent at the
+    # same moment sees the first and is refused as one (422 naming `date`), not by the unique index.
+    hold_writes(session)
     change = _change_of(data)
     problems = exception_problems(change, regular(schedule_of(session, venue.id)))
     problems += _season_problems(session, venue, change) + _duplicate_problems(session, venue, change)

@@ -603,3 +603,68 @@ def test_r17a_fifteen_reports_racing_a_chart_change_keep_no_stale_points(live: L
         )
         expected.append({"answers": {200: 1, 201: 15}, "stale": NONE_STALE, "lines current": True})
     assert outcomes == expected, outcomes
+
+
+# Once-only records of issue 24 and 25: a unique pair, a unique night --------------------------
+
+
+def test_r17a_ten_records_of_one_pair_as_two_people_store_it_once(live: Live) -> None:
+    """R17a, R5: ten requests at once recording that the same two players are two people, five
+    from each side: one 201, nine 409s naming R17a, one pair stored (the database's unique pair
+    answers the requests that passed the check together), one audit entry per player."""
+    outcomes, expected = [], []
+    for _ in range(REPEATS):
+        older, newer = live.player(), live.player()
+        before = live.audited("player.not_duplicate")
+        sides = [(older, newer), (newer, older)] * 5
+        answers = at_once(
+            live,
+            [("POST", f"{PLAYERS}/{a}/not-duplicate", {"other_id": b, **REASON}) for a, b in sides],
+        )
+        stored = live.scalar(
+            "SELECT count(*) FROM distinct_players WHERE low_id = :low AND high_id = :high",
+            low=min(older, newer),
+            high=max(older, newer),
+        )
+        outcomes.append(
+            {
+                "answers": statuses(answers),
+                "audited": live.audited("player.not_duplicate") - before,
+                "stored": stored,
+                "wrong": refusals(answers, ("R17a",)),
+            }
+        )
+        expected.append({"answers": {201: 1, 409: 9}, "audited": 2, "stored": 1, "wrong": []})
+    assert outcomes == expected, outcomes
+
+
+def test_r2_ten_identical_make_up_nights_are_recorded_once(live: Live) -> None:
+    """R2, R18: ten requests at once adding the same make-up night at one venue: one 201; every
+    other is refused as the same exception twice (422 naming `date`; on SQLite a request may also
+    be told to send again, a 409), one night stored, one audit entry."""
+    outcomes, expected = [], []
+    path = f"/api/v1/venues/{live.server.venue_id}/schedule-exceptions"
+    for n in range(REPEATS):
+        night = {"kind": "added", "date": ago(-1 - n), "starts_at": "19:00", "sessions": 1, "note": "Make-up"}
+        before = live.audited("schedule_exception.create")
+        answers = at_once(live, [("POST", path, night) for _ in range(10)])
+        stored = live.scalar(
+            "SELECT count(*) FROM schedule_exceptions WHERE venue_id = :venue AND date = :day",
+            venue=live.server.venue_id,
+            day=night["date"],
+        )
+        refused = [body for status, body in answers if status != 201]
+        named = all(
+            ("date" in body.get("errors", {})) if body.get("status") == 422 else body.get("status") == 409
+            for body in refused
+        )
+        outcomes.append(
+            {
+                "won": sum(status == 201 for status, _ in answers),
+                "audited": live.audited("schedule_exception.create") - before,
+                "stored": stored,
+                "refused as the same night": named and len(refused) == 9,
+            }
+        )
+        expected.append({"won": 1, "audited": 1, "stored": 1, "refused as the same night": True})
+    assert outcomes == expected, outcomes
