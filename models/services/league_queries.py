@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, selectinload
 
 from models.actor import Actor
 from models.entities.league import PointsChart, Region, Season, Venue
@@ -27,7 +27,9 @@ def list_venues(
     text: str | None = None,
 ) -> Page[Venue]:
     """Venues by name; of a region, active or not, or whose name or city holds `text`."""
-    query = select(Venue).order_by(Venue.name, Venue.id)
+    # Each venue's regular nights come in one more query for the whole page, not one per venue.
+    nights = selectinload(Venue.nights)  # type: ignore[attr-defined]
+    query = select(Venue).options(nights).order_by(Venue.name, Venue.id)
     if region_id is not None:
         query = query.where(Venue.region_id == region_id)
     if active is not None:

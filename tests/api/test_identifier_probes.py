@@ -14,10 +14,11 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from sqlalchemy import Connection, event
+from sqlalchemy import Connection
 
 from tests.builders import TOURNAMENTS, Scene, days_ago, iso, unique_email, unique_name
 from tests.support.league import Caller, assert_problem, new_key
+from tests.support.statements import statements
 
 DRY_RUN = f"{TOURNAMENTS}?dry_run=1"
 # The date of birth every guessed membership number starts with: 1 January 1990.
@@ -54,15 +55,8 @@ def limited(make_app: Any) -> Flask:
 @pytest.fixture()
 def players_read(connection: Connection) -> Iterator[list[str]]:
     """Every statement that reads the players table from now on."""
-    seen: list[str] = []
-
-    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        if PLAYERS_READ.search(statement):
-            seen.append(statement)
-
-    event.listen(connection, "before_cursor_execute", record)
-    yield seen
-    event.remove(connection, "before_cursor_execute", record)
+    with statements(connection, PLAYERS_READ) as seen:
+        yield seen
 
 
 def test_r19_unknown_membership_numbers_count_and_a_spent_key_meets_a_429_before_any_lookup(

@@ -23,11 +23,12 @@ from flask.testing import FlaskClient
 from odf.opendocument import OpenDocumentSpreadsheet
 from odf.table import Table, TableCell, TableRow
 from odf.text import P
-from sqlalchemy import Connection, event
+from sqlalchemy import Connection
 
 from tests.builders import TOURNAMENTS, Scene, audit_entries, days_ago, iso
 from tests.support.console import hidden_fields, signed_in, text_of
 from tests.support.league import Caller, assert_problem
+from tests.support.statements import statements
 
 SHEETS = Path(__file__).resolve().parents[1] / "fixtures" / "spreadsheets"
 CSV = "text/csv"
@@ -378,15 +379,8 @@ def test_an_octet_stream_that_is_no_workbook_is_a_400(scene: Scene) -> None:
 @pytest.fixture()
 def players_read(connection: Connection) -> Iterator[list[str]]:
     """Every statement that reads the players table from now on."""
-    seen: list[str] = []
-
-    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        if PLAYERS_READ.search(statement):
-            seen.append(statement)
-
-    event.listen(connection, "before_cursor_execute", record)
-    yield seen
-    event.remove(connection, "before_cursor_execute", record)
+    with statements(connection, PLAYERS_READ) as seen:
+        yield seen
 
 
 def test_r19_a_workbook_over_max_entrants_is_refused_by_its_count_none_of_its_rows_looked_up(

@@ -3,31 +3,15 @@ form of "runs on a day" agreeing with the pure rule's."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import date, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, event, select
+from sqlalchemy import Connection, select
 
 from models.entities import Sanction
 from models.services.sanction_queries import runs_on
 from tests.builders import Scene, days_ago, utc_today
-
-
-@contextmanager
-def statements(connection: Connection) -> Iterator[list[str]]:
-    """Every SQL statement the app sends while the block runs."""
-    seen: list[str] = []
-
-    def note(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        seen.append(statement)
-
-    event.listen(connection, "before_cursor_execute", note)
-    try:
-        yield seen
-    finally:
-        event.remove(connection, "before_cursor_execute", note)
+from tests.support.statements import statements
 
 
 def test_r16_a_report_of_40_players_checks_sanctions_in_one_query(

@@ -7,10 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 import time_machine
+from sqlalchemy import Connection
 
 from tests.builders import audit_entries
 from tests.support.league import League, assert_problem
 from tests.support.local_dates import CHICAGO, HostFor, LocalLeague, ok, utc
+from tests.support.statements import statements
 
 TUESDAY = {"weekday": 2, "starts_at": "19:00", "sessions": 1}
 FRIDAY = {"weekday": 5, "starts_at": "20:30", "sessions": 2}
@@ -142,3 +144,19 @@ def test_r2_only_a_regular_night_is_cancelled_or_moved(league: League, host_for:
         )
     assert ok(host.get(path))["items"] == []
     assert ok(host.post(path, json={"kind": "cancelled", "date": "2026-12-08"}), 201)["date"] == "2026-12-08"
+
+
+def test_r2_a_page_of_venues_loads_their_nights_in_one_query(
+    league: League, host_for: HostFor, connection: Connection
+) -> None:
+    """R2: the venue list gives every venue's regular nights, read for the whole page at once."""
+    here = local(league, host_for)
+    venues = [here.venue() for _ in range(4)]
+    for venue in venues:
+        ok(here.office.patch(f"/api/v1/venues/{venue}", json={"schedule": [TUESDAY, FRIDAY]}))
+    with statements(connection) as seen:
+        items = ok(here.office.get("/api/v1/venues?per_page=50"))["items"]
+    assert {item["id"] for item in items} >= set(venues)
+    assert all(item["schedule"] == [TUESDAY, FRIDAY] for item in items if item["id"] in venues)
+    on_nights = [s for s in seen if "FROM venue_nights" in s]
+    assert len(on_nights) == 1, on_nights
