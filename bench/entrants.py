@@ -40,8 +40,7 @@ from bench.national import (  # noqa: E402
     progress,
     serve,
 )
-from bench.scratch import scratch_database  # noqa: E402
-from models.infra.clock import today  # noqa: E402
+from bench.scratch import scratch_database, today  # noqa: E402
 from models.infra.db import make_engine  # noqa: E402
 from models.infra.migrate import alembic_config, upgrade  # noqa: E402
 

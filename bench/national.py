@@ -46,10 +46,9 @@ from gunicorn import version_info as gunicorn_version  # noqa: E402
 from sqlalchemy import Engine, Table, insert, text  # noqa: E402
 from sqlalchemy.orm import Session  # noqa: E402
 
-from bench.scratch import scratch_database  # noqa: E402
+from bench.scratch import scratch_database, today  # noqa: E402
 from models.actor import SYSTEM  # noqa: E402
 from models.entities import Base, Player, Region, Result, Season, Tournament, Venue  # noqa: E402
-from models.infra.clock import today  # noqa: E402
 from models.infra.db import make_engine, make_sessionmaker  # noqa: E402
 from models.infra.migrate import alembic_config, upgrade  # noqa: E402
 from models.rules.charts import DEFAULT_CHART  # noqa: E402

@@ -26,7 +26,7 @@ from sqlalchemy import insert  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
 
 from app import create_app  # noqa: E402
-from bench.scratch import scratch_database  # noqa: E402
+from bench.scratch import scratch_database, today  # noqa: E402
 from models.entities import Player, Region, Result, Season, Tournament, Venue  # noqa: E402
 from models.infra.migrate import alembic_config, upgrade  # noqa: E402
 from models.rules.charts import DEFAULT_CHART  # noqa: E402
@@ -40,7 +40,7 @@ REGIONS, VENUES, PLAYERS, WEEKS, ENTRANTS, TRAVELLERS = 20, 400, 30_000, 12, 25,
 def load(app: Any, rng: random.Random) -> int:
     """The league, in bulk (the services would take minutes for 30,000 players)."""
     session = app.extensions["league_db"].sessionmaker()
-    start = date.today() - timedelta(weeks=WEEKS + 2)
+    start = today() - timedelta(weeks=WEEKS + 2)
     session.execute(insert(Region), [{"id": r + 1, "name": f"Region {r + 1}"} for r in range(REGIONS)])
     session.execute(
         insert(Venue),

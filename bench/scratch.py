@@ -1,5 +1,5 @@
 """A scratch database for a benchmark: an SQLite file, or a PostgreSQL database made for the run
-and dropped after it."""
+and dropped after it. And the day the benchmarks' leagues are dated from."""
 
 from __future__ import annotations
 
@@ -8,9 +8,12 @@ import tempfile
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import date
 
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
+
+from models.infra.clock import default_zone, today_in
 
 
 @contextmanager
@@ -34,3 +37,8 @@ def scratch_database(postgres_url: str | None) -> Iterator[str]:
         with admin.connect() as conn:
             conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+def today() -> date:
+    """Today on the league's clock as a new league reckons it (LEAGUE_TIMEZONE, else UTC; R2a)."""
+    return today_in(default_zone())
