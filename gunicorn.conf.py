@@ -14,3 +14,10 @@ def post_worker_init(worker: Any) -> None:
     worker, never in an app that a test or a command builds."""
     gc.collect()
     gc.freeze()
+
+
+# An idle keep-alive connection stays open this long (seconds). gunicorn's default (2 s) is shorter
+# than the pause between a website's or a load balancer's requests on one connection, so a client
+# often reuses a connection at the moment the worker closes it and gets "connection reset". Keep
+# it longer than the idle timeout of the load balancer in front (60 s on most).
+keepalive = 75

@@ -384,12 +384,15 @@ def free_port() -> int:
 
 
 @contextmanager
-def serve(url: str, workers: int, log_path: Path) -> Iterator[Server]:
-    """gunicorn serving the app on `url` on a free port, until the block ends."""
+def serve(url: str, workers: int, log_path: Path, threads: int = 1) -> Iterator[Server]:
+    """gunicorn serving the app on `url` on a free port, until the block ends (`threads` > 1: that
+    many threads in each worker, as ./scripts/serve runs it)."""
     port = free_port()
     env = {**os.environ, "DATABASE_URL": url, "RATELIMIT_ENABLED": "0", "LOG_LEVEL": "WARNING"}
     gunicorn = Path(sys.executable).parent / "gunicorn"
     command = [str(gunicorn), "-w", str(workers), "-b", f"127.0.0.1:{port}", "app:create_app()"]
+    if threads > 1:
+        command += ["--worker-class", "gthread", "--threads", str(threads)]
     if gunicorn_version >= (25, 1):
         command.append("--no-control-socket")  # else a socket under ~/.gunicorn, shared with any other
     with log_path.open("ab") as log:
