@@ -56,6 +56,7 @@ from models.rules.charts import DEFAULT_CHART  # noqa: E402
 from models.rules.players import default_display_name, display_key, normalise_name  # noqa: E402
 from models.rules.reports import score_report  # noqa: E402
 from models.services.keys import create_key  # noqa: E402
+from models.services.ratings import rate_new_report, rebuild_ratings  # noqa: E402
 from models.services.standing_lines import rebuild_lines  # noqa: E402
 
 # The league at scale 1.
@@ -318,9 +319,67 @@ def bulk_history(engine: Engine, league: League) -> None:
     # Results loaded behind the service's back: their standing lines are summed here, as
     # `flask --app app standings rebuild` would.
     rebuild_lines(session, range(1, len(league.history) + 1))
+    rebuild_ratings(session)  # R20: and the ratings, as `flask --app app ratings rebuild` would
     session.commit()
     session.close()
     reset_sequences(engine, ("tournaments", "results"))
+
+
+RATING_SAMPLES = 200
+
+
+def rating_figures(engine: Engine, league: League) -> dict[str, float]:
+    """R20 on the full league, in process: a full rebuild of every rating (timed, rolled back),
+    and the ratings' share of a new report (`rate_new_report` alone, for a 25-player report later
+    than every other, each in a savepoint rolled back), p50 and p95."""
+    session = make_sessionmaker(engine)()
+    results = session.scalar(text("SELECT COUNT(*) FROM results")) or 0
+    began = time.perf_counter()
+    rated, points = rebuild_ratings(session)
+    rebuild_s = time.perf_counter() - began
+    session.rollback()
+    rng = random.Random(7)
+    last_day = session.scalar(text("SELECT MAX(date) FROM tournaments"))
+    if isinstance(last_day, str):
+        last_day = date.fromisoformat(last_day)
+    season_id = session.scalar(text("SELECT MAX(id) FROM seasons"))
+    players_ids, venue_ids = sorted(league.home), sorted(league.venue_region)
+    timings = []
+    for sample in range(RATING_SAMPLES):
+        savepoint = session.begin_nested()
+        field = rng.sample(players_ids, REPORT_SIZE)
+        tournament = session.scalars(
+            insert(Tournament).returning(Tournament),
+            [
+                {
+                    "venue_id": venue_ids[sample % len(venue_ids)],
+                    "season_id": season_id,
+                    "date": last_day + timedelta(days=1),
+                    "session": 1,
+                    "kind": "regular",
+                    "entrants": REPORT_SIZE,
+                    "reported_by": "bench",
+                    "reported_by_role": "office",
+                }
+            ],
+        ).one()
+        rows = [{"player_id": p, "place": i, "status": "played"} for i, p in enumerate(field, start=1)]
+        session.execute(insert(Result), [{**row, "tournament_id": tournament.id} for row in rows])
+        session.flush()
+        began = time.perf_counter()
+        rate_new_report(session, tournament, rows)
+        timings.append((time.perf_counter() - began) * 1000)
+        savepoint.rollback()
+    session.rollback()
+    session.close()
+    return {
+        "results": float(results),
+        "players_rated": float(rated),
+        "history_points": float(points),
+        "rebuild_s": round(rebuild_s, 2),
+        "report_rating_p50_ms": round(statistics.median(timings), 3),
+        "report_rating_p95_ms": round(percentile(timings, 0.95), 3),
+    }
 
 
 def insert_rows(session: Session, entity: type[Base], rows: list[dict[str, Any]]) -> None:
@@ -705,6 +764,11 @@ def run_database(
         posts = [extras.post(client, venues[i % len(venues)]) for i in range(5 * workers + EMPTY_POSTS)]
         full_fresh = posts[5 * workers :]
         peak_mb = max(peak_mb, server.worker_peak_mb())
+    progress(database, "timing the ratings (R20): a full rebuild and a report's share")
+    engine = make_engine(url)
+    ratings = rating_figures(engine, league)
+    engine.dispose()
+    progress(database, f"ratings: {json.dumps(ratings)}")
     timings["report_empty_p50"] = statistics.median(empty)
     timings["report_full_fresh_p50"] = statistics.median(full_fresh)
     floor = timings["health"]
@@ -718,6 +782,8 @@ def run_database(
     measures["bulk_load_s"] = {"value": round(bulk_s, 1)}
     measures["season_load_s"] = {"value": round(season_s, 1)}
     measures["season_reports_per_s"] = {"value": round(len(league.current) / season_s, 1)}
+    for name, value in ratings.items():
+        measures[f"ratings_{name}"] = {"value": value}
     return measures, extras.posted
 
 
