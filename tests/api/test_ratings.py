@@ -7,6 +7,7 @@ table's ranks, filters and provisional players, a player's rating and its histor
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
@@ -354,3 +355,47 @@ def test_r20_random_corrections_voids_merges_and_undos_leave_the_ratings_a_rebui
             assert_ratings_current(connection)
 
     run()
+
+
+def test_r20_the_embedded_page_draws_the_top_20_with_a_sparkline_each_r19(
+    scene: Scene, office: Caller, public: Caller
+) -> None:
+    """R20, R19: /embed/ratings is a frameable page of the table's top 20 (rank, label,
+    rating, tournaments) with one server-drawn sparkline per player, a point per rated tournament;
+    two players sharing a display name show their numbers; no personal data, whoever asks."""
+    twins = scene.players("Sam K.", "Sam K.")
+    others = scene.add_players(21)
+    everyone = [*twins, *others]
+    post(scene, order(everyone), days_ago(9))
+    post(scene, order([*twins, *others[:3]]), days_ago(8))
+    response = public.get("/embed/ratings")
+    assert response.status_code == 200 and response.mimetype == "text/html"
+    assert response.headers["Content-Security-Policy"].endswith("frame-ancestors *")
+    assert "X-Frame-Options" not in response.headers
+    html = response.get_data(as_text=True)
+    body_rows = re.findall(r"<tr><td>(.*?)</tr>", html, flags=re.S)
+    assert len(body_rows) == 20
+    top = table(public)["items"][:20]
+    for row, shown_row in zip(body_rows, top, strict=True):
+        assert f"{shown_row['rating']:.2f}" in row
+        assert shown_row["player"]["label"] in row
+        points = re.search(r'<polyline[^>]*points="([^"]+)"', row)
+        assert points is not None
+        rated = shown_row["tournaments"]
+        assert len(points.group(1).split()) == max(rated, 2)
+    assert f"Sam K. #{twins[0]}" in html and f"Sam K. #{twins[1]}" in html
+    for caller in (public, office):
+        text_of_page = caller.get("/embed/ratings").get_data(as_text=True)
+        for roster_entry in scene.roster:
+            assert roster_entry["full_name"] not in text_of_page
+            assert roster_entry["email"] not in text_of_page
+    assert public.get("/embed/ratings?rows=5").get_data(as_text=True).count("<polyline") == 5
+    assert public.get("/embed/ratings?rows=0").status_code == 422
+    assert public.get("/embed/ratings?theme=neon").status_code == 422
+
+
+def test_r20_an_empty_league_has_an_empty_table_and_page(public: Caller) -> None:
+    """R20: with no rated tournament the table is empty and the page says so."""
+    body = table(public)
+    assert body["items"] == [] and body["total"] == 0 and body["established"] == 0
+    assert "No rated tournaments yet." in public.get("/embed/ratings").get_data(as_text=True)
