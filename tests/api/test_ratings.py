@@ -13,6 +13,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import pytest
+from flask import Flask
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
@@ -20,6 +21,7 @@ from sqlalchemy import Connection, text
 
 from models.services import ratings as rating_service
 from tests.builders import TOURNAMENTS, MakeScene, Scene, days_ago, iso
+from tests.support.console import signed_in, text_of
 from tests.support.databases import assert_ratings_current
 from tests.support.league import Caller, assert_problem
 
@@ -399,3 +401,16 @@ def test_r20_an_empty_league_has_an_empty_table_and_page(public: Caller) -> None
     body = table(public)
     assert body["items"] == [] and body["total"] == 0 and body["established"] == 0
     assert "No rated tournaments yet." in public.get("/embed/ratings").get_data(as_text=True)
+
+
+def test_r20_the_consoles_player_page_shows_the_rating(app: Flask, scene: Scene, public: Caller) -> None:
+    """R20: the office's player page in the console shows the player's rating as the API gives
+    it (rating, rated tournaments, provisional), and says so when the player is not yet rated."""
+    ann, bob, cat = scene.players("Ann", "Bob", "Cat")
+    post(scene, order([ann, bob]), days_ago(3))
+    office = signed_in(app, scene.office.key)
+    rating = public.get(f"{PLAYERS}/{ann}").get_json()["rating"]
+    words = text_of(office.get(f"/console/players/{ann}/sanctions"))
+    assert f"Skill rating (R20): {rating['rating']:.2f}" in words
+    assert "after 1 rated tournament, provisional" in words
+    assert "Skill rating (R20): not yet rated." in text_of(office.get(f"/console/players/{cat}/sanctions"))
