@@ -243,11 +243,14 @@ def cache_reset() -> None:
 @standings_cli.command("rebuild")
 @click.option("--season", "seasons", type=int, multiple=True, help="Only this season (repeatable).")
 def standings_rebuild(seasons: tuple[int, ...]) -> None:
-    """Recompute the stored standing lines from the results (after loading results in bulk or by
-    hand; the service keeps them up to date itself)."""
+    """Recompute the stored standing lines, and the ratings (R20), from the results (after loading
+    results in bulk or by hand; the service keeps them up to date itself)."""
     with writing() as session:
         lines = rebuild_lines(session, list(seasons) or None)
+        # R20: results loaded behind the service's back are behind the ratings too (league-wide).
+        players, points = rebuild_ratings(session)
     click.echo(f"Standing lines rebuilt: {lines} line(s).")
+    click.echo(f"Ratings rebuilt: {players} player(s) rated, {points} point(s) of history.")
 
 
 @ratings_cli.command("rebuild")

@@ -49,7 +49,7 @@ from sqlalchemy.orm import Session  # noqa: E402
 from bench.scratch import scratch_database  # noqa: E402
 from models.actor import SYSTEM  # noqa: E402
 from models.entities import Base, Player, Region, Result, Season, Tournament, Venue  # noqa: E402
-from models.infra.clock import today  # noqa: E402
+from models.infra.clock import default_zone, today_in  # noqa: E402
 from models.infra.db import make_engine, make_sessionmaker  # noqa: E402
 from models.infra.migrate import alembic_config, upgrade  # noqa: E402
 from models.rules.charts import DEFAULT_CHART  # noqa: E402
@@ -58,6 +58,12 @@ from models.rules.reports import score_report  # noqa: E402
 from models.services.keys import create_key  # noqa: E402
 from models.services.ratings import rate_new_report, rebuild_ratings  # noqa: E402
 from models.services.standing_lines import rebuild_lines  # noqa: E402
+
+
+def today() -> date:
+    """Today on the league's wall clock (R2a: the default zone, as the bench league sets none)."""
+    return today_in(default_zone())
+
 
 # The league at scale 1.
 REGIONS, VENUES, PLAYERS, WEEKS, HISTORY_SEASONS = 10, 400, 30_000, 12, 4
@@ -328,6 +334,17 @@ def bulk_history(engine: Engine, league: League) -> None:
 RATING_SAMPLES = 200
 
 
+def timed_ratings(url: str, league: League, database: str) -> dict[str, float]:
+    progress(database, "timing the ratings (R20): a full rebuild and a report's share")
+    engine = make_engine(url)
+    try:
+        ratings = rating_figures(engine, league)
+    finally:
+        engine.dispose()
+    progress(database, f"ratings: {json.dumps(ratings)}")
+    return ratings
+
+
 def rating_figures(engine: Engine, league: League) -> dict[str, float]:
     """R20 on the full league, in process: a full rebuild of every rating (timed, rolled back),
     and the ratings' share of a new report (`rate_new_report` alone, for a 25-player report later
@@ -570,20 +587,26 @@ def progress(database: str, message: str) -> None:
 
 class Extras:
     """Reports of exactly REPORT_SIZE regulars posted for measuring at the measured venues: extra
-    sessions (the season's own reports are session 1), one on each of the season's days before a
-    second on any, so that no day piles up look-alike reports (a new report is compared with the
-    same day's, R4)."""
+    sessions (the season's own reports are session 1), each later in the rating order (R20: date,
+    session, id) than the ones before, so that each is rated as a new report, not replayed. On
+    the empty league they go one a day from the season's first day (no day piles up look-alike
+    reports: a new report is compared with the same day's, R4); once the season is loaded
+    (`to_the_end`), on today, sessions 2, 3, ... after the season's last reports."""
 
     def __init__(self, league: League, venues: list[int], keys: dict[int, str], rng: random.Random) -> None:
-        self.league, self.rng, self.keys = league, rng, keys
-        self.slots = {v: self._slots(league.seasons[-1][0]) for v in venues}
+        self.league, self.rng, self.keys, self.venues = league, rng, keys, venues
+        self.slots = {v: self._days(league.seasons[-1][0]) for v in venues}
         self.posted = 0
 
     @staticmethod
-    def _slots(starts_on: date) -> Iterator[tuple[date, int]]:
-        for session in range(2, 100):
-            for back in range((today() - starts_on).days + 1):
-                yield today() - timedelta(days=back), session
+    def _days(starts_on: date) -> Iterator[tuple[date, int]]:
+        for back in range((today() - starts_on).days, -1, -1):
+            yield today() - timedelta(days=back), 2
+
+    def to_the_end(self) -> None:
+        """From now on, each after the season's last report: today, from session 3 on (session 2
+        of today may be taken by an empty-league report)."""
+        self.slots = {v: ((today(), session) for session in range(3, 100)) for v in self.venues}
 
     def post(self, client: Client, venue: int, including: int | None = None) -> float:
         regulars = [p for p in self.league.regulars[venue] if p != including]
@@ -754,6 +777,7 @@ def run_database(
         for history_id in range(1, len(league.history) + 1):
             client.post(f"/api/v1/seasons/{history_id}/qualifiers/publish", {}, office)
         progress(database, f"current season posted in {season_s:.0f} s, history published; measuring")
+        extras.to_the_end()
         timings = measure_full(client, extras, league, season["id"], workers, database, office)
         peak_mb = server.worker_peak_mb()
     # History alone, compared like with like: reports on the full league, posted to fresh workers
@@ -764,11 +788,7 @@ def run_database(
         posts = [extras.post(client, venues[i % len(venues)]) for i in range(5 * workers + EMPTY_POSTS)]
         full_fresh = posts[5 * workers :]
         peak_mb = max(peak_mb, server.worker_peak_mb())
-    progress(database, "timing the ratings (R20): a full rebuild and a report's share")
-    engine = make_engine(url)
-    ratings = rating_figures(engine, league)
-    engine.dispose()
-    progress(database, f"ratings: {json.dumps(ratings)}")
+    ratings = timed_ratings(url, league, database)
     timings["report_empty_p50"] = statistics.median(empty)
     timings["report_full_fresh_p50"] = statistics.median(full_fresh)
     floor = timings["health"]
