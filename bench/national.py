@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import itertools
 import json
 import math
 import os
@@ -604,9 +605,9 @@ class Extras:
             yield today() - timedelta(days=back), 2
 
     def to_the_end(self) -> None:
-        """From now on, each after the season's last report: today, from session 3 on (session 2
-        of today may be taken by an empty-league report)."""
-        self.slots = {v: ((today(), session) for session in range(3, 100)) for v in self.venues}
+        """From now on, each after the season's last report: today, sessions 2, 3, ... (the
+        empty-league reports went one a day from the season's start: today's are free)."""
+        self.slots = {v: ((today(), session) for session in range(2, 100)) for v in self.venues}
 
     def post(self, client: Client, venue: int, including: int | None = None) -> float:
         regulars = [p for p in self.league.regulars[venue] if p != including]
@@ -694,20 +695,24 @@ def measure_full(
     progress(database, "qualifiers")
     qualifiers = f"/api/v1/seasons/{season_id}/qualifiers"
     qualifiers_warm = repeat(client, qualifiers, QUALIFIER_WARM, 2 * workers)
+    # Reads of the whole season: written at the other venues in turn (each venue has 98 sessions
+    # of today, R20's order; the standings cycles take most of the first venue's).
+    others = itertools.cycle(venues[1:] or venues)
     qualifiers_cold = after_writes(
-        QUALIFIER_CYCLES, lambda: extras.post(client, venue), lambda: client.get(qualifiers)
+        QUALIFIER_CYCLES, lambda: extras.post(client, next(others)), lambda: client.get(qualifiers)
     )
     progress(database, f"qualifiers after write {statistics.median(qualifiers_cold):.0f} ms; reports pages")
     middle = max(1, len(league.current) // PAGE_SIZE // 2)
     page = f"/api/v1/tournaments?season_id={season_id}&per_page={PAGE_SIZE}&page={middle}"
     page_warm = repeat(client, page, WARM_SAMPLES, warmup)
-    page_cold = after_writes(COLD_CYCLES, lambda: extras.post(client, venue), lambda: client.get(page))
+    page_cold = after_writes(COLD_CYCLES, lambda: extras.post(client, next(others)), lambda: client.get(page))
     progress(database, "player profiles")
-    player = league.regulars[venue][0]
+    home = venues[1 % len(venues)]
+    player = league.regulars[home][0]
     profile = f"/api/v1/players/{player}"
     profile_warm = repeat(client, profile, WARM_SAMPLES, warmup)
     profile_cold = after_writes(
-        PROFILE_CYCLES, lambda: extras.post(client, venue, including=player), lambda: client.get(profile)
+        PROFILE_CYCLES, lambda: extras.post(client, home, including=player), lambda: client.get(profile)
     )
     progress(database, "merges")
     merges = merge_timings(client, extras, league, office)

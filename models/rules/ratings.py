@@ -46,7 +46,7 @@ def rate(entrants: Sequence[tuple[Skill, int]]) -> list[Skill]:
     ranked by place (a shared place would be a tie, as the model takes it)."""
     if len(entrants) < 2:
         return [skill for skill, _ in entrants]
-    teams = [[MODEL.create_rating([skill.mu, skill.sigma])] for skill, _ in entrants]
+    teams = [[MODEL.rating(mu=skill.mu, sigma=skill.sigma)] for skill, _ in entrants]
     after = MODEL.rate(teams, ranks=[float(place) for _, place in entrants])
     return [
         Skill(team[0].mu, team[0].sigma, skill.tournaments + 1)

@@ -9,8 +9,9 @@ again, in the same order with the same inputs, so the floats come out bit for bi
 rating_queries.py's.
 
 Exact under concurrent writers: SQLite lets one writer at a time; on PostgreSQL every writer takes
-the data version's row lock at its first change and keeps it to commit (migration 0008), and these
-functions take it too (`hold_writes`) before they read anything. So while one report is rated, no
+the data version's row lock at its first change and keeps it to commit (migration 0008): a new
+report's first change is its own INSERT, and a replay or a rebuild takes the lock itself
+(`hold_writes`) before it reads anything. So while one report is rated, no
 other writer is between its first change and its commit, and every statement here (read committed:
 each sees what is committed when it starts) reads every other writer's reports and ratings
 committed: ten reports racing are rated one after another, each from the states the one before
@@ -24,7 +25,7 @@ from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Select, delete, func, insert, select, tuple_
+from sqlalchemy import Select, bindparam, delete, func, insert, select, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -106,7 +107,8 @@ def rate_new_report(session: Session, tournament: Tournament, results: Sequence[
     if _defer(session, point):
         return
     session.flush()
-    hold_writes(session)
+    # No `hold_writes` here: the report's own INSERT was this transaction's first change, which
+    # took the writers' lock (migration 0008) before anything below reads.
     newest = _newest_point(session)
     if newest is not None and point < newest:
         replay_from(session, point)
@@ -124,7 +126,7 @@ def rate_new_report(session: Session, tournament: Tournament, results: Sequence[
         for (player, place), skill in zip(entrants, after, strict=True)
     ]
     connection = session.connection()
-    connection.execute(insert(table_of(RatingPoint)), points)
+    connection.execute(ADD_POINTS, points)
     connection.execute(_upsert(connection.dialect.name), [_rating_row(point, row) for row in points])
 
 
@@ -172,15 +174,24 @@ def _upsert(dialect: str) -> Any:
     )
 
 
-def _states(session: Session, players: Iterable[int]) -> dict[int, Skill]:
+def _states_query() -> Select[Any]:
     ratings = table_of(PlayerRating)
+    return select(ratings.c.player_id, ratings.c.mu, ratings.c.sigma, ratings.c.tournaments).where(
+        ratings.c.player_id.in_(bindparam("players", expanding=True))
+    )
+
+
+# Built once, on the tables (building a statement costs more than running it, at a report's size).
+STATES = _states_query()
+ADD_POINTS = insert(table_of(RatingPoint))
+
+
+def _states(session: Session, players: Iterable[int]) -> dict[int, Skill]:
+    """The stored states of these players (those never rated are absent)."""
     states: dict[int, Skill] = {}
+    connection = session.connection()
     for chunk in _chunks(set(players)):
-        found = session.connection().execute(
-            select(ratings.c.player_id, ratings.c.mu, ratings.c.sigma, ratings.c.tournaments).where(
-                ratings.c.player_id.in_(chunk)
-            )
-        )
+        found = connection.execute(STATES, {"players": chunk})
         states.update((player, Skill(mu, sigma, count)) for player, mu, sigma, count in found)
     return states
 
@@ -289,7 +300,7 @@ def _replay(session: Session, reports: Iterable[tuple[Point, int, list[tuple[int
     history = computed_ratings(reports, states, last)
     connection = session.connection()
     if history:
-        connection.execute(insert(table_of(RatingPoint)), history)
+        connection.execute(ADD_POINTS, history)
     ratings = table_of(PlayerRating)
     changed = sorted(last)
     for chunk in _chunks(changed):
