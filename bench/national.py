@@ -589,24 +589,25 @@ def progress(database: str, message: str) -> None:
 class Extras:
     """Reports of exactly REPORT_SIZE regulars posted for measuring at the measured venues: extra
     sessions (the season's own reports are session 1), each later in the rating order (R20: date,
-    session, id) than the ones before, so that each is rated as a new report, not replayed. On
-    the empty league they go one a day from the season's first day (no day piles up look-alike
-    reports: a new report is compared with the same day's, R4); once the season is loaded
-    (`to_the_end`), on today, sessions 2, 3, ... after the season's last reports."""
+    session, id) than the ones measured before it, so that each is rated as a new report, not a
+    replay. On the empty league they go one a day over the last 30 days of the last history season
+    (so the current season, posted later in date order, comes after them: no day piles up
+    look-alike reports, a new report being compared with the same day's, R4); once the season is
+    loaded (`to_the_end`), on today, sessions 2, 3, ... after the season's last reports."""
 
     def __init__(self, league: League, venues: list[int], keys: dict[int, str], rng: random.Random) -> None:
         self.league, self.rng, self.keys, self.venues = league, rng, keys, venues
-        self.slots = {v: self._days(league.seasons[-1][0]) for v in venues}
+        last_history_day = league.seasons[-2][1]
+        self.slots = {v: self._days(last_history_day - timedelta(days=29), last_history_day) for v in venues}
         self.posted = 0
 
     @staticmethod
-    def _days(starts_on: date) -> Iterator[tuple[date, int]]:
-        for back in range((today() - starts_on).days, -1, -1):
-            yield today() - timedelta(days=back), 2
+    def _days(first: date, last: date) -> Iterator[tuple[date, int]]:
+        for offset in range((last - first).days + 1):
+            yield first + timedelta(days=offset), 2
 
     def to_the_end(self) -> None:
-        """From now on, each after the season's last report: today, sessions 2, 3, ... (the
-        empty-league reports went one a day from the season's start: today's are free)."""
+        """From now on, each after the season's last report: today, sessions 2, 3, ..."""
         self.slots = {v: ((today(), session) for session in range(2, 100)) for v in self.venues}
 
     def post(self, client: Client, venue: int, including: int | None = None) -> float:

@@ -414,3 +414,20 @@ def test_r20_the_consoles_player_page_shows_the_rating(app: Flask, scene: Scene,
     assert f"Skill rating (R20): {rating['rating']:.2f}" in words
     assert "after 1 rated tournament, provisional" in words
     assert "Skill rating (R20): not yet rated." in text_of(office.get(f"/console/players/{cat}/sanctions"))
+
+
+def test_r20_standings_rebuild_after_a_bulk_load_rebuilds_the_ratings_too(
+    scene: Scene, public: Caller, runner: Any, db_session: Any
+) -> None:
+    """R20: `flask --app app standings rebuild`, run after results were loaded behind the
+    service's back, recomputes the ratings as well (they are league-wide)."""
+    ann, bob = scene.players("Ann", "Bob")
+    post(scene, order([ann, bob]), days_ago(4))
+    before = rows_by_player(public)
+    db_session.execute(text("DELETE FROM player_ratings"))
+    db_session.commit()
+    assert rows_by_player(public) == {}
+    outcome = runner.invoke(args=["standings", "rebuild"])
+    assert outcome.exit_code == 0, outcome.output
+    assert "Ratings rebuilt: 2 player(s) rated" in outcome.output
+    assert rows_by_player(public) == before
