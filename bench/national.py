@@ -54,6 +54,7 @@ from models.infra.clock import default_zone, today_in  # noqa: E402
 from models.infra.db import make_engine, make_sessionmaker  # noqa: E402
 from models.infra.migrate import alembic_config, upgrade  # noqa: E402
 from models.rules.charts import DEFAULT_CHART  # noqa: E402
+from models.rules.drafts import LAST_SESSION  # noqa: E402
 from models.rules.players import default_display_name, display_key, normalise_name  # noqa: E402
 from models.rules.reports import score_report  # noqa: E402
 from models.services.keys import create_key  # noqa: E402
@@ -607,8 +608,24 @@ class Extras:
             yield first + timedelta(days=offset), 2
 
     def to_the_end(self) -> None:
-        """From now on, each after the season's last report: today, sessions 2, 3, ..."""
-        self.slots = {v: ((today(), session) for session in range(2, 100)) for v in self.venues}
+        """From now on, each after the season's last report: today, at a session number that
+        never goes down from one post to the next (whatever the venue: the order is date, session,
+        id) and is new at its venue. Past session 99 (the last there is), a venue's free sessions
+        of today are used, lowest first: those posts are replays (none at the default counts)."""
+        used: dict[int, set[int]] = {v: set() for v in self.venues}
+        level = [2]
+
+        def slots(venue: int) -> Iterator[tuple[date, int]]:
+            while True:
+                while level[0] in used[venue] and level[0] <= LAST_SESSION:
+                    level[0] += 1
+                session = level[0]
+                if session > LAST_SESSION:
+                    session = min(set(range(2, LAST_SESSION + 1)) - used[venue])
+                used[venue].add(session)
+                yield today(), session
+
+        self.slots = {v: slots(v) for v in self.venues}
 
     def post(self, client: Client, venue: int, including: int | None = None) -> float:
         regulars = [p for p in self.league.regulars[venue] if p != including]
