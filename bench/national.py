@@ -707,15 +707,16 @@ def measure_full(
     progress(database, f"report p50 {statistics.median(posts):.1f} ms; standings")
     standings = f"/api/v1/seasons/{season_id}/venues/{venue}/standings"
     standings_warm = repeat(client, standings, WARM_SAMPLES * 2, warmup)
+    # Written at every measured venue in turn (this one among them): each venue has 98 sessions of
+    # today, and the writes after the season take session numbers that never go down (R20's order).
+    turns = itertools.cycle(venues)
     standings_cold = after_writes(
-        STANDINGS_CYCLES, lambda: extras.post(client, venue), lambda: client.get(standings)
+        STANDINGS_CYCLES, lambda: extras.post(client, next(turns)), lambda: client.get(standings)
     )
     progress(database, "qualifiers")
     qualifiers = f"/api/v1/seasons/{season_id}/qualifiers"
     qualifiers_warm = repeat(client, qualifiers, QUALIFIER_WARM, 2 * workers)
-    # Reads of the whole season: written at the other venues in turn (each venue has 98 sessions
-    # of today, R20's order; the standings cycles take most of the first venue's).
-    others = itertools.cycle(venues[1:] or venues)
+    others = turns
     qualifiers_cold = after_writes(
         QUALIFIER_CYCLES, lambda: extras.post(client, next(others)), lambda: client.get(qualifiers)
     )
