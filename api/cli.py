@@ -1,5 +1,5 @@
 """Commands: `flask --app app db …` (migrations, backup and restore), `keys create`, `demo load`,
-`cache reset`, `standings rebuild`."""
+`cache reset`, `standings rebuild`, `ratings rebuild`."""
 
 from __future__ import annotations
 
@@ -22,10 +22,12 @@ from models.entities import ROLES
 from models.errors import LeagueError
 from models.infra.db import SQLITE_WRITE_INTENT
 from models.infra.migrate import alembic_config
+from models.services.audit import record
 from models.services.demo import load_demo, remove_demo
 from models.services.demo_checks import check_removal
 from models.services.demo_queries import DemoRemoval, removal_plan
 from models.services.keys import create_key
+from models.services.ratings import rebuild_ratings
 from models.services.standing_lines import rebuild_lines
 from models.services.versioning import renew_epoch
 
@@ -34,6 +36,7 @@ keys_cli = AppGroup("keys", help="API keys.")
 demo_cli = AppGroup("demo", help="The demo league.")
 cache_cli = AppGroup("cache", help="Cached answers.")
 standings_cli = AppGroup("standings", help="Stored standing lines.")
+ratings_cli = AppGroup("ratings", help="Stored skill ratings (R20).")
 
 
 @contextmanager
@@ -240,11 +243,26 @@ def cache_reset() -> None:
 @standings_cli.command("rebuild")
 @click.option("--season", "seasons", type=int, multiple=True, help="Only this season (repeatable).")
 def standings_rebuild(seasons: tuple[int, ...]) -> None:
-    """Recompute the stored standing lines from the results (after loading results in bulk or by
-    hand; the service keeps them up to date itself)."""
+    """Recompute the stored standing lines, and the ratings (R20), from the results (after loading
+    results in bulk or by hand; the service keeps them up to date itself)."""
     with writing() as session:
         lines = rebuild_lines(session, list(seasons) or None)
+        # R20: results loaded behind the service's back are behind the ratings too (league-wide).
+        players, points = rebuild_ratings(session)
     click.echo(f"Standing lines rebuilt: {lines} line(s).")
+    click.echo(f"Ratings rebuilt: {players} player(s) rated, {points} point(s) of history.")
+
+
+@ratings_cli.command("rebuild")
+def ratings_rebuild() -> None:
+    """Recompute every skill rating and its history from the results (R20), in one transaction:
+    a failure partway changes nothing (the service keeps them current itself)."""
+    with writing() as session:
+        players, points = rebuild_ratings(session)
+        record(
+            session, SYSTEM, "ratings.rebuild", "ratings", None, after={"players": players, "points": points}
+        )
+    click.echo(f"Ratings rebuilt: {players} player(s) rated, {points} point(s) of history.")
 
 
 def register_cli(app: Flask) -> None:
@@ -253,3 +271,4 @@ def register_cli(app: Flask) -> None:
     app.cli.add_command(demo_cli)
     app.cli.add_command(cache_cli)
     app.cli.add_command(standings_cli)
+    app.cli.add_command(ratings_cli)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import itertools
 import json
 import math
 import os
@@ -52,9 +53,11 @@ from models.entities import Base, Player, Region, Result, Season, Tournament, Ve
 from models.infra.db import make_engine, make_sessionmaker  # noqa: E402
 from models.infra.migrate import alembic_config, upgrade  # noqa: E402
 from models.rules.charts import DEFAULT_CHART  # noqa: E402
+from models.rules.drafts import LAST_SESSION  # noqa: E402
 from models.rules.players import default_display_name, display_key, normalise_name  # noqa: E402
 from models.rules.reports import score_report  # noqa: E402
 from models.services.keys import create_key  # noqa: E402
+from models.services.ratings import rate_new_report, rebuild_ratings  # noqa: E402
 from models.services.standing_lines import rebuild_lines  # noqa: E402
 
 # The league at scale 1.
@@ -317,9 +320,78 @@ def bulk_history(engine: Engine, league: League) -> None:
     # Results loaded behind the service's back: their standing lines are summed here, as
     # `flask --app app standings rebuild` would.
     rebuild_lines(session, range(1, len(league.history) + 1))
+    rebuild_ratings(session)  # R20: and the ratings, as `flask --app app ratings rebuild` would
     session.commit()
     session.close()
     reset_sequences(engine, ("tournaments", "results"))
+
+
+RATING_SAMPLES = 200
+
+
+def timed_ratings(url: str, league: League, database: str) -> dict[str, float]:
+    progress(database, "timing the ratings (R20): a full rebuild and a report's share")
+    engine = make_engine(url)
+    try:
+        ratings = rating_figures(engine, league)
+    finally:
+        engine.dispose()
+    progress(database, f"ratings: {json.dumps(ratings)}")
+    return ratings
+
+
+def rating_figures(engine: Engine, league: League) -> dict[str, float]:
+    """R20 on the full league, in process: a full rebuild of every rating (timed, rolled back),
+    and the ratings' share of a new report (`rate_new_report` alone, for a 25-player report later
+    than every other, each in a savepoint rolled back), p50 and p95."""
+    session = make_sessionmaker(engine)()
+    results = session.scalar(text("SELECT COUNT(*) FROM results")) or 0
+    began = time.perf_counter()
+    rated, points = rebuild_ratings(session)
+    rebuild_s = time.perf_counter() - began
+    session.rollback()
+    rng = random.Random(7)
+    last_day = session.scalar(text("SELECT MAX(date) FROM tournaments"))
+    if isinstance(last_day, str):
+        last_day = date.fromisoformat(last_day)
+    season_id = session.scalar(text("SELECT MAX(id) FROM seasons"))
+    players_ids, venue_ids = sorted(league.home), sorted(league.venue_region)
+    timings = []
+    for sample in range(RATING_SAMPLES):
+        savepoint = session.begin_nested()
+        field = rng.sample(players_ids, REPORT_SIZE)
+        tournament = session.scalars(
+            insert(Tournament).returning(Tournament),
+            [
+                {
+                    "venue_id": venue_ids[sample % len(venue_ids)],
+                    "season_id": season_id,
+                    "date": last_day + timedelta(days=1),
+                    "session": 1,
+                    "kind": "regular",
+                    "entrants": REPORT_SIZE,
+                    "reported_by": "bench",
+                    "reported_by_role": "office",
+                }
+            ],
+        ).one()
+        rows = [{"player_id": p, "place": i, "status": "played"} for i, p in enumerate(field, start=1)]
+        session.execute(insert(Result), [{**row, "tournament_id": tournament.id} for row in rows])
+        session.flush()
+        began = time.perf_counter()
+        rate_new_report(session, tournament, rows)
+        timings.append((time.perf_counter() - began) * 1000)
+        savepoint.rollback()
+    session.rollback()
+    session.close()
+    return {
+        "results": float(results),
+        "players_rated": float(rated),
+        "history_points": float(points),
+        "rebuild_s": round(rebuild_s, 2),
+        "report_rating_p50_ms": round(statistics.median(timings), 3),
+        "report_rating_p95_ms": round(percentile(timings, 0.95), 3),
+    }
 
 
 def insert_rows(session: Session, entity: type[Base], rows: list[dict[str, Any]]) -> None:
@@ -513,20 +585,43 @@ def progress(database: str, message: str) -> None:
 
 class Extras:
     """Reports of exactly REPORT_SIZE regulars posted for measuring at the measured venues: extra
-    sessions (the season's own reports are session 1), one on each of the season's days before a
-    second on any, so that no day piles up look-alike reports (a new report is compared with the
-    same day's, R4)."""
+    sessions (the season's own reports are session 1), each later in the rating order (R20: date,
+    session, id) than the ones measured before it, so that each is rated as a new report, not a
+    replay. On the empty league they go one a day over the last 30 days of the last history season
+    (so the current season, posted later in date order, comes after them: no day piles up
+    look-alike reports, a new report being compared with the same day's, R4); once the season is
+    loaded (`to_the_end`), on today, sessions 2, 3, ... after the season's last reports."""
 
     def __init__(self, league: League, venues: list[int], keys: dict[int, str], rng: random.Random) -> None:
-        self.league, self.rng, self.keys = league, rng, keys
-        self.slots = {v: self._slots(league.seasons[-1][0]) for v in venues}
+        self.league, self.rng, self.keys, self.venues = league, rng, keys, venues
+        last_history_day = league.seasons[-2][1]
+        self.slots = {v: self._days(last_history_day - timedelta(days=29), last_history_day) for v in venues}
         self.posted = 0
 
     @staticmethod
-    def _slots(starts_on: date) -> Iterator[tuple[date, int]]:
-        for session in range(2, 100):
-            for back in range((today() - starts_on).days + 1):
-                yield today() - timedelta(days=back), session
+    def _days(first: date, last: date) -> Iterator[tuple[date, int]]:
+        for offset in range((last - first).days + 1):
+            yield first + timedelta(days=offset), 2
+
+    def to_the_end(self) -> None:
+        """From now on, each after the season's last report: today, at a session number that
+        never goes down from one post to the next (whatever the venue: the order is date, session,
+        id) and is new at its venue. Past session 99 (the last there is), a venue's free sessions
+        of today are used, lowest first: those posts are replays (none at the default counts)."""
+        used: dict[int, set[int]] = {v: set() for v in self.venues}
+        level = [2]
+
+        def slots(venue: int) -> Iterator[tuple[date, int]]:
+            while True:
+                while level[0] in used[venue] and level[0] <= LAST_SESSION:
+                    level[0] += 1
+                session = level[0]
+                if session > LAST_SESSION:
+                    session = min(set(range(2, LAST_SESSION + 1)) - used[venue])
+                used[venue].add(session)
+                yield today(), session
+
+        self.slots = {v: slots(v) for v in self.venues}
 
     def post(self, client: Client, venue: int, including: int | None = None) -> float:
         regulars = [p for p in self.league.regulars[venue] if p != including]
@@ -608,26 +703,31 @@ def measure_full(
     progress(database, f"report p50 {statistics.median(posts):.1f} ms; standings")
     standings = f"/api/v1/seasons/{season_id}/venues/{venue}/standings"
     standings_warm = repeat(client, standings, WARM_SAMPLES * 2, warmup)
+    # Written at every measured venue in turn (this one among them): each venue has 98 sessions of
+    # today, and the writes after the season take session numbers that never go down (R20's order).
+    turns = itertools.cycle(venues)
     standings_cold = after_writes(
-        STANDINGS_CYCLES, lambda: extras.post(client, venue), lambda: client.get(standings)
+        STANDINGS_CYCLES, lambda: extras.post(client, next(turns)), lambda: client.get(standings)
     )
     progress(database, "qualifiers")
     qualifiers = f"/api/v1/seasons/{season_id}/qualifiers"
     qualifiers_warm = repeat(client, qualifiers, QUALIFIER_WARM, 2 * workers)
+    others = turns
     qualifiers_cold = after_writes(
-        QUALIFIER_CYCLES, lambda: extras.post(client, venue), lambda: client.get(qualifiers)
+        QUALIFIER_CYCLES, lambda: extras.post(client, next(others)), lambda: client.get(qualifiers)
     )
     progress(database, f"qualifiers after write {statistics.median(qualifiers_cold):.0f} ms; reports pages")
     middle = max(1, len(league.current) // PAGE_SIZE // 2)
     page = f"/api/v1/tournaments?season_id={season_id}&per_page={PAGE_SIZE}&page={middle}"
     page_warm = repeat(client, page, WARM_SAMPLES, warmup)
-    page_cold = after_writes(COLD_CYCLES, lambda: extras.post(client, venue), lambda: client.get(page))
+    page_cold = after_writes(COLD_CYCLES, lambda: extras.post(client, next(others)), lambda: client.get(page))
     progress(database, "player profiles")
-    player = league.regulars[venue][0]
+    home = venues[1 % len(venues)]
+    player = league.regulars[home][0]
     profile = f"/api/v1/players/{player}"
     profile_warm = repeat(client, profile, WARM_SAMPLES, warmup)
     profile_cold = after_writes(
-        PROFILE_CYCLES, lambda: extras.post(client, venue, including=player), lambda: client.get(profile)
+        PROFILE_CYCLES, lambda: extras.post(client, home, including=player), lambda: client.get(profile)
     )
     progress(database, "merges")
     merges = merge_timings(client, extras, league, office)
@@ -697,6 +797,7 @@ def run_database(
         for history_id in range(1, len(league.history) + 1):
             client.post(f"/api/v1/seasons/{history_id}/qualifiers/publish", {}, office)
         progress(database, f"current season posted in {season_s:.0f} s, history published; measuring")
+        extras.to_the_end()
         timings = measure_full(client, extras, league, season["id"], workers, database, office)
         peak_mb = server.worker_peak_mb()
     # History alone, compared like with like: reports on the full league, posted to fresh workers
@@ -707,6 +808,7 @@ def run_database(
         posts = [extras.post(client, venues[i % len(venues)]) for i in range(5 * workers + EMPTY_POSTS)]
         full_fresh = posts[5 * workers :]
         peak_mb = max(peak_mb, server.worker_peak_mb())
+    ratings = timed_ratings(url, league, database)
     timings["report_empty_p50"] = statistics.median(empty)
     timings["report_full_fresh_p50"] = statistics.median(full_fresh)
     floor = timings["health"]
@@ -720,6 +822,8 @@ def run_database(
     measures["bulk_load_s"] = {"value": round(bulk_s, 1)}
     measures["season_load_s"] = {"value": round(season_s, 1)}
     measures["season_reports_per_s"] = {"value": round(len(league.current) / season_s, 1)}
+    for name, value in ratings.items():
+        measures[f"ratings_{name}"] = {"value": value}
     return measures, extras.posted
 
 

@@ -21,6 +21,7 @@ from models.infra.migrate import alembic_config, upgrade
 from tests.support.databases import (
     BACKENDS,
     ScratchDatabases,
+    assert_ratings_current,
     assert_standing_lines_current,
     rearm_data_version,
 )
@@ -94,6 +95,7 @@ def app(base_app: Flask, connection: Connection) -> Iterator[Flask]:
     yield base_app
     db.sessionmaker, db.read_sessionmaker = original
     assert_standing_lines_current(connection)
+    assert_ratings_current(connection)
 
 
 @pytest.fixture()

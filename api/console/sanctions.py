@@ -32,7 +32,9 @@ from models.services.access import require_office
 from models.services.league_queries import venues_of_actor
 from models.services.lookup import get_or_raise
 from models.services.paging import PageRequest
+from models.services.player_merge_queries import final_survivor
 from models.services.player_queries import search_players
+from models.services.rating_queries import player_rating
 from models.services.sanction_queries import (
     BarredPlayer,
     SanctionFilters,
@@ -97,6 +99,7 @@ def player_sanctions(player_id: int) -> Any:
         "console/player_sanctions.html",
         status,
         player=player,
+        rating=player_rating(session, final_survivor(session, player)),  # R20
         form=form,
         problems=problems,
         sanctions=listed,

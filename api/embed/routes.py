@@ -1,8 +1,8 @@
 """Pages for other websites: a venue's standings with its points race, a region's playoff
-qualifiers and a region's games of the week, as self-contained HTML that any site the league
-allows may frame. They show what the public sees (display names and points only, R19; two
-players who share a display name shown with their player numbers, "Crystal K. #48"), and are
-cached like the API's answers."""
+qualifiers, a region's games of the week and the league's skill ratings, as self-contained HTML
+that any site the league allows may frame. They show what the public sees (display names and
+points only, R19; two players who share a display name shown with their player numbers,
+"Crystal K. #48"), and are cached like the API's answers."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from flask.views import MethodView
 from api import db
 from api.blueprint import Blueprint
 from api.embed.chart import NARROW, WIDE, race_chart, rank_label
-from api.embed.schemas import HTML_ANSWER, QualifiersPageQuery, StandingsPageQuery, Themed
+from api.embed.schemas import HTML_ANSWER, QualifiersPageQuery, RatingsPageQuery, StandingsPageQuery, Themed
+from api.embed.sparkline import sparkline
 from api.pages import framed_page
 from api.schemas import with_labels
 from models.actor import PUBLIC
@@ -26,6 +27,7 @@ from models.services import wall_clock
 from models.services.game_queries import region_week
 from models.services.lookup import get_or_raise
 from models.services.qualifier_queries import qualification_seen_by, season_qualification
+from models.services.rating_queries import histories, rating_table
 from models.services.standings import points_race, standings_of
 
 blp = Blueprint(
@@ -145,4 +147,35 @@ class GamesPage(MethodView):
             by_day=by_day,
             league_zone=wall_clock.league_zone(session),
             calendar=url_for("calendars.RegionCalendar", region_id=region.id),
+        )
+
+
+@blp.route("/ratings")
+class RatingsPage(MethodView):
+    @blp.doc(operationId="get_ratings_page", responses=HTML_ANSWER)
+    @blp.arguments(RatingsPageQuery, location="query")
+    def get(self, args: dict[str, Any]) -> Response:
+        """The league's skill ratings, as a page to frame (R20)
+
+        The top of the rating table (20 unless told: rank, T for a tie, display name, P for a
+        provisional player, rating, rated tournaments) with a sparkline of each player's rating
+        after every rated tournament, drawn as inline SVG (described in words for screen
+        readers). Two players of the page who share a display name are shown with their player
+        numbers (R19). Paste `<iframe src="…" title="Skill ratings"></iframe>`.
+        """
+        session = db.session()
+        table = rating_table(session)
+        rows = table[: args["rows"]]
+        ids = [row.player.id for row in rows]
+        labelled = with_labels(
+            [{"id": row.player.id, "display_name": row.player.display_name} for row in rows]
+        )
+        drawn = histories(session, ids)
+        return framed_page(
+            "embed/ratings.html",
+            args["theme"],
+            rows=rows,
+            total=len(table),
+            labels={player["id"]: player["label"] for player in labelled},
+            lines={player: sparkline(points) for player, points in drawn.items()},
         )

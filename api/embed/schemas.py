@@ -42,3 +42,14 @@ class StandingsPageQuery(Themed):
 
 class QualifiersPageQuery(Themed):
     pass
+
+
+MOST_RATED = 100
+
+
+class RatingsPageQuery(Themed):
+    rows = QueryInt(
+        load_default=20,
+        validate=validate.Range(min=1, max=MOST_RATED),
+        metadata={"description": f"How many players to show, the best first (1-{MOST_RATED}; default 20)."},
+    )

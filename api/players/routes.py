@@ -23,15 +23,18 @@ from api.players.schemas import (
     PlayerProfileOut,
     PlayerQuery,
 )
+from api.ratings.schemas import RatingHistoryOut
 from api.schemas import patch_of
 from models.entities import DistinctPlayers, Player
 from models.services.distinct_players import record_distinct
 from models.services.lookup import get_or_raise
 from models.services.paging import Page
+from models.services.player_merge_queries import final_survivor
 from models.services.player_merges import merge_players
 from models.services.player_queries import as_seen_by, player_as_seen_by, search_players
 from models.services.players import create_player, update_player
 from models.services.qualifier_queries import player_qualification
+from models.services.rating_queries import player_rating, rating_history
 from models.services.sanction_queries import ladder_for
 from models.services.standings import player_seasons
 
@@ -79,6 +82,8 @@ class PlayerByIdViews(MethodView):
             **player_as_seen_by(session, actor, player),
             "seasons": player_seasons(session, player),
             "qualification": player_qualification(session, actor, player),
+            # R20: a merged-away id shows its survivor's rating (its results are rated there).
+            "rating": player_rating(session, final_survivor(session, player)),
         }
         ladder = ladder_for(session, actor, player)
         return profile if ladder is None else {**profile, "discipline": ladder}
@@ -93,6 +98,26 @@ class PlayerByIdViews(MethodView):
         session, actor = db.session(), current_actor()
         player = get_or_raise(session, Player, player_id, "player")
         return player_as_seen_by(session, actor, update_player(session, actor, player, changes))
+
+
+@blp.route("/<id:player_id>/rating-history")
+class PlayerRatingHistoryViews(MethodView):
+    @blp.doc(operationId="get_player_rating_history")
+    @blp.response(200, RatingHistoryOut)
+    def get(self, player_id: int) -> dict[str, Any]:
+        """A player's skill rating after each rated tournament (R20)
+
+        One point per rated tournament, in the rating order (date, session, report). A player
+        merged away answers for the player its results moved to (R17).
+        """
+        session = db.session()
+        player = get_or_raise(session, Player, player_id, "player")
+        survivor = session.get_one(Player, final_survivor(session, player))
+        return {
+            "player": survivor,
+            "rating": player_rating(session, survivor.id),
+            "points": rating_history(session, survivor.id),
+        }
 
 
 @blp.route("/<id:player_id>/merge")

@@ -9,6 +9,7 @@ from marshmallow import Schema, fields, validate
 from api.fields import Day, Id, Name, Text, UtcDateTime
 from api.pagination import PageArgs
 from api.qualifiers.schemas import SKIP_REASON_WORDS
+from api.ratings.schemas import RatingOut
 from api.schemas import Answer, WarningOut, label_field
 from models.entities.tournaments import STATUSES, TOURNAMENT_KINDS
 from models.rules.qualifier_lists import LIST_STATUSES
@@ -147,6 +148,14 @@ class PlayerProfileOut(PlayerOut):
     seasons = fields.List(
         fields.Nested(PlayerSeasonOut),
         metadata={"description": "Per season and venue (each venue its own league, R1)."},
+    )
+    rating = fields.Nested(
+        RatingOut,
+        allow_none=True,
+        metadata={
+            "description": "The league-wide skill rating (R20; a merged-away player's survivor's); "
+            "null if never rated. Its history: /players/{id}/rating-history."
+        },
     )
 
 

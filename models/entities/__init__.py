@@ -18,6 +18,7 @@ from models.entities.league import (
 from models.entities.merges import PlayerMerge
 from models.entities.players import DistinctPlayers, Player
 from models.entities.qualification import Disqualification, QualifierPublication
+from models.entities.ratings import PlayerRating, RatingPoint
 from models.entities.schedules import ScheduleException, VenueNight
 from models.entities.service import UNVERSIONED_TABLES, ConsoleSignIn, DataVersion, IdempotentRequest
 from models.entities.standings import StandingLine
@@ -43,9 +44,11 @@ __all__ = [
     "LeagueSettings",
     "Player",
     "PlayerMerge",
+    "PlayerRating",
     "PointsChart",
     "PointsChartBand",
     "QualifierPublication",
+    "RatingPoint",
     "Region",
     "Result",
     "Season",

@@ -66,6 +66,8 @@ class Tournament(Base):
             postgresql_where=text(LIVE_SQL),
         ),
         Index("ix_tournaments_season_venue_date", "season_id", "venue_id", "date"),
+        # The rating order (R20): the reports from a date, session and id on.
+        Index("ix_tournaments_rating_order", "date", "session", "id"),
         CheckConstraint("session >= 1", name="session_positive"),
         CheckConstraint("entrants >= 1", name="entrants_positive"),
     )

@@ -24,7 +24,7 @@ from models.entities.service import ConsoleSignIn, IdempotentRequest
 from models.entities.standings import StandingLine
 from models.entities.tournaments import Result, Tournament
 from models.errors import Conflict
-from models.services import wall_clock
+from models.services import ratings, wall_clock
 from models.services.audit import record
 from models.services.demo_checks import check_removal
 from models.services.demo_queries import DemoRemoval, removal_plan
@@ -153,7 +153,9 @@ def load_demo(session: Session, only_if_empty: bool = True, today: date | None =
         )
         players.append(player)
     _schedules(session, venues)
-    _play_weeks(session, rng, venues, players, starts, today)
+    # R20: the weeks are written venue by venue, out of date order: rated once, at the end.
+    with ratings.deferred(session):
+        _play_weeks(session, rng, venues, players, starts, today)
     _discipline(session, venues, players, today)
     return True
 
@@ -251,7 +253,11 @@ def remove_demo(session: Session, expected: DemoRemoval | None = None) -> DemoRe
         )
     assert locked is not None
     check_removal(session, locked)
+    earliest = ratings.earliest_of_reports(session, locked.reports)
     _delete(session, locked)
+    # R20: the demo's rating history went with its reports; the players it kept are rated again
+    # from its first report on, without it.
+    ratings.replay_from(session, earliest)
     removed = {
         "venues": list(locked.venues),
         "seasons": list(locked.seasons),

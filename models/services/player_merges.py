@@ -21,6 +21,7 @@ from models.services.access import require_office
 from models.services.audit import plain, record, snapshot
 from models.services.locks import hold_writes, take_players
 from models.services.player_merge_checks import check_merge, check_undo
+from models.services.ratings import earliest_of_results, replay_from
 from models.services.standing_line_queries import places_of_results
 from models.services.standing_lines import refresh_places
 
@@ -99,7 +100,8 @@ def _records_of(session: Session, player_id: int) -> dict[str, Any]:
 
 def _move(session: Session, moved: dict[str, Any], to: int, players: tuple[int, int]) -> None:
     """Give the moved results, sanctions and disqualifications to player `to`; both players'
-    standing lines where the results count are recomputed (R1, R9-R11)."""
+    standing lines where the results count are recomputed (R1, R9-R11), and the ratings from
+    the earliest moved result on (R20)."""
     for entity, ids in (
         (Result, moved["results"]),
         (Sanction, moved["sanctions"]),
@@ -108,6 +110,8 @@ def _move(session: Session, moved: dict[str, Any], to: int, players: tuple[int, 
         if ids:
             session.execute(update(entity).where(entity.id.in_(ids)).values(player_id=to))
     refresh_places(session, places_of_results(session, moved["results"]), set(players))
+    # R20: the moved results are rated under their new player from the earliest of them on.
+    replay_from(session, earliest_of_results(session, moved["results"]))
 
 
 def undo_merge(session: Session, actor: Actor, merge: PlayerMerge, reason: str) -> PlayerMerge:

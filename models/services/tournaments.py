@@ -24,6 +24,7 @@ from models.rules.reports import TournamentKind, last_day_to_change, score_repor
 from models.services import wall_clock
 from models.services.audit import plain, record
 from models.services.players import register_players
+from models.services.ratings import point_of, rate_new_report, replay_from
 from models.services.scoring import chart_rule
 from models.services.standing_lines import add_results, refresh_places
 from models.services.tournament_checks import CheckedReport, check_report
@@ -192,6 +193,7 @@ def submit_report(session: Session, actor: Actor, report: ReportDraft) -> Writte
     _store_results(session, tournament, results)
     if tournament.kind == TournamentKind.REGULAR:
         add_results(session, checked.season, tournament.venue_id, [result for result, _ in results])
+    rate_new_report(session, tournament, [result for result, _ in results])
     record(
         session, actor, "tournament.create", "tournament", tournament.id, after=report_snapshot(tournament)
     )
@@ -437,6 +439,7 @@ def correct_report(
     claim_version(session, tournament, read_version, expected_version)
     before = {**report_snapshot(tournament), "version": read_version}
     counted_before = _counted(tournament)
+    rated_before = point_of(tournament)
     players_before = {r.player_id for r in tournament.results}
     # Old results go first: the new ones reuse places and players (unique per report).
     tournament.results.clear()
@@ -454,6 +457,8 @@ def correct_report(
     _store_results(session, tournament, results)
     players = players_before | {result["player_id"] for result, _ in results}
     _refresh_standings(session, [counted_before, tournament], players)
+    # R20: from wherever the report was or now is in the rating order, the earlier.
+    replay_from(session, min(rated_before, point_of(tournament)))
     record(
         session,
         actor,
@@ -500,6 +505,7 @@ def void_report(
     _claim(session, tournament, tournament.version, expected_version, "voided", voided)
     before = {**report_snapshot(tournament), "voided": False, "void_reason": None}
     _refresh_standings(session, [tournament], {r.player_id for r in tournament.results})
+    replay_from(session, point_of(tournament))  # R20: as if it had never been rated
     record(
         session,
         actor,

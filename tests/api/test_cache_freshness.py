@@ -380,6 +380,9 @@ def league_views(pub: Pub) -> dict[str, View]:
         "venue 1": View("public", f"/api/v1/venues/{pub['v1']}"),
         "venues": View("public", "/api/v1/venues"),
         "league settings": View("public", "/api/v1/league-settings"),
+        "ratings": View("public", "/api/v1/ratings?per_page=500"),
+        "ratings page": View("public", "/embed/ratings", "text/html"),
+        "Ace ratings": View("public", f"{PLAYERS}/{pub['Ace']}/rating-history"),
     }
 
 
@@ -468,6 +471,18 @@ def assert_fresh_on_both(pub: Pub, views: dict[str, View], before: Seen) -> dict
     return {name: answer.body for name, answer in now["B"].items()}
 
 
+def rated_points(history: dict[str, Any]) -> list[tuple[int, int]]:
+    """R20: (report, place) of each point of a player's rating history."""
+    return [(point["tournament_id"], point["place"]) for point in history["points"]]
+
+
+def rated_total(table: dict[str, Any]) -> int:
+    return int(table["total"])
+
+
+RATINGS = ("ratings", "ratings page", "Ace ratings")
+
+
 # The writes ----------------------------------------------------------------------------------------
 
 
@@ -503,6 +518,8 @@ def saw_report(pub: Pub, c: Change) -> None:
     assert qualifier_ids(c.after["qualifiers 1"]) == [pub["Bee"]]
     assert profile_season(c.after["Ace"], pub["season"], pub["v1"])["played"] == 2
     assert c.after["reports"]["total"] == 4
+    # R20: Ace's rating moves on by the new report.
+    assert len(rated_points(c.after["Ace ratings"])) == len(rated_points(c.before["Ace ratings"])) + 1
 
 
 def post_report_elsewhere(pub: Pub) -> None:
@@ -532,6 +549,7 @@ def saw_correction(pub: Pub, c: Change) -> None:
     assert qualifier_ids(c.after["qualifiers 1"]) == [pub["Bee"]]
     assert qualifier_ids(venue_list(c.after["qualifiers"], pub["v1"])) == [pub["Bee"]]
     assert profile_season(c.after["Ace"], pub["season"], pub["v1"])["points"] == 20
+    assert (pub["t1"], 2) in rated_points(c.after["Ace ratings"])  # R20: rated again at place 2
 
 
 def void(pub: Pub) -> None:
@@ -547,6 +565,7 @@ def saw_void(pub: Pub, c: Change) -> None:
     (voided,) = [r for r in c.after["reports to office"]["items"] if r["id"] == pub["t1"]]
     assert voided["voided"] is True
     assert [s["venue_id"] for s in c.after["Ace"]["seasons"]] == [pub["v3"]]
+    assert pub["t1"] not in [report for report, _ in rated_points(c.after["Ace ratings"])]  # R20
 
 
 def rescore(pub: Pub) -> None:
@@ -673,6 +692,9 @@ def saw_merge(pub: Pub, c: Change) -> None:
         pub["Ace"],
         [],
     )
+    # R20: Zed's results are rated under Ace; Zed is off the table.
+    assert len(rated_points(c.after["Ace ratings"])) > len(rated_points(c.before["Ace ratings"]))
+    assert pub["Zed"] not in [row["player"]["id"] for row in c.after["ratings"]["items"]]
 
 
 def undo_merge(pub: Pub) -> None:
@@ -686,6 +708,8 @@ def saw_undo(pub: Pub, c: Change) -> None:
     assert points(c.after["standings 2"]) == {pub["Zed"]: 30, pub["Fay"]: 20}
     assert qualifier_ids(c.after["qualifiers 2"]) == [pub["Zed"]]
     assert c.after["Zed to host 1"]["merged_into_id"] is None
+    assert pub["Zed"] in [row["player"]["id"] for row in c.after["ratings"]["items"]]  # R20
+    assert len(rated_points(c.after["Ace ratings"])) < len(rated_points(c.before["Ace ratings"]))
     assert [s["venue_id"] for s in c.after["Ace"]["seasons"] if s["season_id"] == pub["season"]] == [
         pub["v1"]
     ]
@@ -734,6 +758,7 @@ def saw_demo_removed(pub: Pub, c: Change) -> None:
     assert sorted(s["name"] for s in c.after["seasons"]["items"]) == ["Now", "Past"]
     assert sorted(v["name"] for v in c.after["venues"]["items"]) == ["Anchor", "Crown", "Lion"]
     assert c.after["reports"]["total"] == 3
+    assert rated_total(c.after["ratings"]) < rated_total(c.before["ratings"])  # R20: its players gone
 
 
 def rename_ace(pub: Pub) -> None:
@@ -751,6 +776,7 @@ def saw_rename(pub: Pub, c: Change) -> None:
     assert c.after["report 1"]["results"][0]["player"]["display_name"] == "Ace High"
     assert c.after["qualifiers 1"]["qualifiers"][0]["player"]["display_name"] == "Ace High"
     assert (c.after["Ace"]["display_name"], c.after["Ace to host 1"]["display_name"]) == ("Ace High",) * 2
+    assert "Ace High" in c.after["ratings page"] and c.after["Ace ratings"]["player"]["label"] == "Ace High"
     assert "Ace High" in [p["display_name"] for p in c.after["players to host 1"]["items"]]
 
 
@@ -800,6 +826,28 @@ def saw_sql_rename(pub: Pub, c: Change) -> None:
     assert c.after["report 1"]["results"][0]["player"]["display_name"] == "Ace Typo"
 
 
+def spoil_ace_ratings(pub: Pub) -> None:
+    """R20: Ace's rating history spoiled by hand in SQL (a bulk load behind the service's back)."""
+    engine = create_engine(make_url(pub.url))
+    try:
+        with engine.begin() as conn:
+            conn.execute(
+                text("UPDATE rating_points SET place = 99 WHERE player_id = :id"), {"id": pub["Ace"]}
+            )
+    finally:
+        engine.dispose()
+
+
+def rebuild_ratings(pub: Pub) -> None:
+    pub.a.cli("ratings", "rebuild")
+
+
+def saw_ratings_rebuilt(pub: Pub, c: Change) -> None:
+    """R20: a command, not a request, rebuilds the ratings: every worker answers the rebuilt ones."""
+    assert {place for _, place in rated_points(c.before["Ace ratings"])} == {99}
+    assert 99 not in {place for _, place in rated_points(c.after["Ace ratings"])}
+
+
 def league_settings(pub: Pub) -> None:
     ok(pub.office.patch("/api/v1/league-settings", json={"min_suspension_days": 21}))
 
@@ -817,16 +865,22 @@ def saw_league_settings(pub: Pub, c: Change) -> None:
 QUALIFIERS = ("qualifiers 1", "qualifiers")
 WRITES = {
     "report": Write(
-        post_report, ("standings 1", "standings 1 csv", "qualifiers 1", "Ace", "reports"), saw_report
+        post_report,
+        ("standings 1", "standings 1 csv", "qualifiers 1", "Ace", "reports", *RATINGS),
+        saw_report,
     ),
     "report-elsewhere-r19": Write(
         post_report_elsewhere, ("Ace to host 2", "standings 2", "Ace"), saw_report_elsewhere
     ),
     "correction-r17": Write(
-        correct, ("standings 1", "standings 1 csv", "report 1", *QUALIFIERS, "Ace"), saw_correction
+        correct,
+        ("standings 1", "standings 1 csv", "report 1", *QUALIFIERS, "Ace", *RATINGS),
+        saw_correction,
     ),
     "void-r17": Write(
-        void, ("standings 1", "qualifiers 1", "report 1", "reports", "reports to office", "Ace"), saw_void
+        void,
+        ("standings 1", "qualifiers 1", "report 1", "reports", "reports to office", "Ace", *RATINGS),
+        saw_void,
     ),
     "season-rescore": Write(
         rescore, ("standings 1", "standings 1 csv", "standings 2", "report 1", "season", "Ace"), saw_rescore
@@ -851,18 +905,18 @@ WRITES = {
         withdraw, ("qualifiers 1", "qualifiers 1 to host 1"), saw_withdrawal, setup=disqualify_ace
     ),
     "merge-r17": Write(
-        merge_zed_into_ace, ("standings 2", "qualifiers 2", "Ace", "Zed to host 1"), saw_merge
+        merge_zed_into_ace, ("standings 2", "qualifiers 2", "Ace", "Zed to host 1", *RATINGS), saw_merge
     ),
     "merge-undo-r17": Write(
         undo_merge,
-        ("standings 2", "qualifiers 2", "Ace", "Zed to host 1"),
+        ("standings 2", "qualifiers 2", "Ace", "Zed to host 1", *RATINGS),
         saw_undo,
         setup=merge_zed_into_ace,
     ),
     "publish-r12": Write(publish, ("past qualifiers", "Ace"), saw_publication),
     "demo-remove-cli": Write(
         remove_demo,
-        ("seasons", "venues", "reports"),
+        ("seasons", "venues", "reports", "ratings", "ratings page"),
         saw_demo_removed,
         setup=load_demo,
         more_views=demo_views,
@@ -877,6 +931,9 @@ WRITES = {
             "Ace",
             "Ace to host 1",
             "players to host 1",
+            "ratings",
+            "ratings page",
+            "Ace ratings",
         ),
         saw_rename,
     ),
@@ -885,6 +942,9 @@ WRITES = {
     ),
     "home-venue-r19": Write(move_zed_home, ("Zed to host 1", "players to host 1"), saw_new_home),
     "plain-sql-rename": Write(sql_rename, ("standings 1", "Ace", "report 1"), saw_sql_rename),
+    "ratings-rebuild-cli-r20": Write(
+        rebuild_ratings, ("Ace ratings",), saw_ratings_rebuilt, setup=spoil_ace_ratings
+    ),
     "league-settings": Write(league_settings, ("league settings",), saw_league_settings),
 }
 

@@ -25,7 +25,7 @@ from sqlalchemy.engine import make_url
 
 from models.infra.migrate import alembic_config, upgrade
 from tests.builders import SEASONS, TOURNAMENTS, ago
-from tests.support.databases import ScratchDatabases, assert_standing_lines_current
+from tests.support.databases import ScratchDatabases, assert_ratings_current, assert_standing_lines_current
 from tests.support.servers import Server, gunicorn
 
 WORKERS = 4
@@ -98,6 +98,19 @@ class Live:
         try:
             with engine.connect() as conn, conn.begin():
                 assert_standing_lines_current(conn)
+        except AssertionError:
+            return False
+        finally:
+            engine.dispose()
+        return True
+
+    def ratings_current(self) -> bool:
+        """R20: whether the stored ratings and their history are, float for float, a rebuild's
+        (as tests/conftest.py checks after every test in a transaction)."""
+        engine = create_engine(make_url(self.url))
+        try:
+            with engine.connect() as conn, conn.begin():
+                assert_ratings_current(conn)
         except AssertionError:
             return False
         finally:
@@ -667,4 +680,57 @@ def test_r2_ten_identical_make_up_nights_are_recorded_once(live: Live) -> None:
             }
         )
         expected.append({"won": 1, "audited": 1, "stored": 1, "refused as the same night": True})
+    assert outcomes == expected, outcomes
+
+
+# Ratings (R20) -----------------------------------------------------------------------------------
+
+
+def test_r20_ten_reports_racing_at_ten_venues_leave_the_ratings_a_rebuilds(live: Live) -> None:
+    """R20: ten reports of overlapping players at ten venues sent at once, some later than every
+    rated report and some earlier (a replay), are each rated from the states the one committed
+    before left: afterwards the stored ratings and history equal a rebuild, float for float, and
+    every report is rated (a 409 asking to send again, which SQLite may answer, is sent again)."""
+    region = live.write("GET", f"/api/v1/venues/{live.server.venue_id}")["region_id"]
+    venues = [
+        live.write("POST", "/api/v1/venues", {"name": f"Race {uuid.uuid4().hex[:8]}", "region_id": region})[
+            "id"
+        ]
+        for _ in range(10)
+    ]
+    pool = [live.player() for _ in range(8)]
+    outcomes, expected = [], []
+    for n in range(REPEATS):
+        live.report(pool[:4])  # something rated already, later than the earlier racers
+        bodies = []
+        for i, venue in enumerate(venues):
+            players = [pool[(i + k + n) % len(pool)] for k in range(4)]
+            day = ago(50 - n) if i % 3 == 0 else ago(1)  # every third one earlier: a replay
+            bodies.append(
+                {
+                    "venue_id": venue,
+                    "date": day,
+                    "session": 1 + n,
+                    "results": [{"place": p, "player_id": pid} for p, pid in enumerate(players, start=1)],
+                }
+            )
+        answers = at_once(live, [("POST", TOURNAMENTS, body) for body in bodies])
+        for (status, _), body in zip(answers, bodies, strict=True):
+            if status == 409:  # SQLite's "send it again"
+                live.write("POST", TOURNAMENTS, body)
+        rated = live.scalar(
+            "SELECT count(DISTINCT tournament_id) FROM rating_points WHERE venue_id IN ("
+            + ",".join(str(v) for v in venues)
+            + ") AND session = :number",
+            number=1 + n,
+        )
+        outcomes.append(
+            {
+                "stored": sum(status in (201, 409) for status, _ in answers),
+                "rated": rated,
+                "ratings current": live.ratings_current(),
+                "lines current": live.lines_current(),
+            }
+        )
+        expected.append({"stored": 10, "rated": 10, "ratings current": True, "lines current": True})
     assert outcomes == expected, outcomes

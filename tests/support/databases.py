@@ -1,5 +1,6 @@
 """Scratch databases of either backend (SQLite files, PostgreSQL databases dropped at the end), and
-the check every database test ends with: the stored standing lines are the results'."""
+the checks every database test ends with: the stored standing lines are the results', and the
+stored ratings a computation from scratch's (R20)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from models.entities import Player, Season, StandingLine
 from models.rules.standings import Line, line_points
+from models.services.rating_queries import from_scratch, stored
 from models.services.standing_lines import (
     counted_results,
     line_columns,
@@ -108,3 +110,19 @@ def assert_standing_lines_current(connection: Connection) -> None:
                 .where(StandingLine.season_id == season.id)
             ):
                 assert points == line_points(Line(*line), tiers), (season.id, line)
+
+
+def assert_ratings_current(connection: Connection) -> None:
+    """After every test, whatever it wrote and however (R20): the stored ratings and their history
+    are, float for float, what a computation from scratch over the results now gives. A write that
+    forgets the ratings fails the test that makes it."""
+    if not connection.in_transaction() or connection.invalidated:
+        return
+    with Session(bind=connection, join_transaction_mode="create_savepoint") as session:
+        ratings, history = stored(session)
+        want_ratings, want_history = from_scratch(session)
+        assert history == want_history, (
+            f"the stored rating history is not a rebuild's: {len(history - want_history)} point(s) "
+            f"stored not computed, {len(want_history - history)} computed not stored"
+        )
+        assert ratings == want_ratings, "the stored ratings are not a rebuild's"

@@ -1,0 +1,276 @@
+"""Reading skill ratings (R20): the rated reports in the rating order, the computation from
+scratch (what the stored ratings must equal), the league's rating table, a player's rating and
+its history. Keeping the stored ratings current is ratings.py's."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Any, NamedTuple
+
+from sqlalchemy import Connection, Select, select, tuple_
+from sqlalchemy.orm import Session
+
+from models.entities.base import table_of
+from models.entities.league import Region, Venue
+from models.entities.players import Player
+from models.entities.ratings import PlayerRating, RatingPoint
+from models.entities.tournaments import Result, Tournament, live_in, played_in
+from models.errors import InvalidInput, Problem
+from models.rules.ratings import NEW, Skill, ordinal, provisional, rate, table_ranks
+
+
+class Point(NamedTuple):
+    """A report's place in the rating order (R20): date, session, then id."""
+
+    date: date
+    session: int
+    tournament_id: int
+
+
+def order_of(columns: Any) -> tuple[Any, Any, Any]:
+    """The rating order on columns holding date, session and id."""
+    return (columns.date, columns.session, columns.id)
+
+
+def point_of(tournament: Tournament) -> Point:
+    return Point(tournament.date, tournament.session, tournament.id)
+
+
+# One rated report: its point, its venue and its rated entrants (player, place) by place.
+Rated = tuple[Point, int, list[tuple[int, int]]]
+
+
+def _entrants_query(point: Point | None) -> Select[Any]:
+    reports, results = table_of(Tournament), table_of(Result)
+    query = (
+        select(
+            reports.c.id,
+            reports.c.date,
+            reports.c.session,
+            reports.c.venue_id,
+            results.c.player_id,
+            results.c.place,
+        )
+        .join(results, results.c.tournament_id == reports.c.id)
+        .where(live_in(reports.c), played_in(results.c))
+        .order_by(*order_of(reports.c), results.c.place)
+    )
+    if point is not None:
+        query = query.where(tuple_(*order_of(reports.c)) >= tuple(point))
+    return query
+
+
+def rated_entrants(session: Session | Connection, point: Point | None) -> list[Rated]:
+    """R20: every live report (every kind) from this point of the order on (all: None), with its
+    entrants but no-shows, in order of date, session and id, each report's entrants by place."""
+    reports: list[Rated] = []
+    current: int | None = None
+    for tournament_id, day, number, venue_id, player_id, place in session.execute(_entrants_query(point)):
+        if tournament_id != current:
+            current = tournament_id
+            reports.append((Point(day, number, tournament_id), venue_id, []))
+        reports[-1][2].append((player_id, place))
+    return reports
+
+
+def computed_ratings(
+    reports: Iterable[Rated], states: dict[int, Skill], last: dict[int, Point]
+) -> list[dict[str, Any]]:
+    """R20: rate these reports in order from `states` (each player's before the first; new
+    players start at the model's defaults), which are left as the reports leave them, with each
+    rated player's last point in `last`; returns the history rows. A report with fewer than two
+    rated entrants changes nothing and leaves no point."""
+    history: list[dict[str, Any]] = []
+    for point, venue_id, entrants in reports:
+        if len(entrants) < 2:
+            continue
+        after = rate([(states.get(player, NEW), place) for player, place in entrants])
+        for (player, place), skill in zip(entrants, after, strict=True):
+            states[player] = skill
+            last[player] = point
+            history.append(
+                {
+                    "tournament_id": point.tournament_id,
+                    "player_id": player,
+                    "date": point.date,
+                    "session": point.session,
+                    "venue_id": venue_id,
+                    "place": place,
+                    "entrants": len(entrants),
+                    "mu": skill.mu,
+                    "sigma": skill.sigma,
+                    "tournaments": skill.tournaments,
+                }
+            )
+    return history
+
+
+def from_scratch(session: Session | Connection) -> tuple[dict[int, tuple[Any, ...]], set[tuple[Any, ...]]]:
+    """R20: the ratings and history a computation from scratch over the current data gives, as
+    `stored` answers them: what the stored ratings must equal, float for float."""
+    states: dict[int, Skill] = {}
+    last: dict[int, Point] = {}
+    history = computed_ratings(rated_entrants(session, None), states, last)
+    ratings = {
+        player: (skill.mu, skill.sigma, skill.tournaments, *last[player]) for player, skill in states.items()
+    }
+    return ratings, {tuple(row[name] for name in HISTORY_COLUMNS) for row in history}
+
+
+HISTORY_COLUMNS = (
+    "tournament_id",
+    "player_id",
+    "date",
+    "session",
+    "venue_id",
+    "place",
+    "entrants",
+    "mu",
+    "sigma",
+    "tournaments",
+)
+
+
+def stored(session: Session | Connection) -> tuple[dict[int, tuple[Any, ...]], set[tuple[Any, ...]]]:
+    """The stored ratings and history, in the shape of `from_scratch`."""
+    ratings, points = table_of(PlayerRating), table_of(RatingPoint)
+    rows = session.execute(
+        select(
+            ratings.c.player_id,
+            ratings.c.mu,
+            ratings.c.sigma,
+            ratings.c.tournaments,
+            ratings.c.last_date,
+            ratings.c.last_session,
+            ratings.c.last_tournament_id,
+        )
+    )
+    current = {row[0]: tuple(row[1:]) for row in rows}
+    history = {tuple(row) for row in session.execute(select(*(points.c[name] for name in HISTORY_COLUMNS)))}
+    return current, history
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    """A row of the rating table (R20)."""
+
+    rank: int
+    tied: bool
+    player: Player
+    rating: Decimal
+    mu: float
+    sigma: float
+    tournaments: int
+    provisional: bool
+    last_played: date
+
+
+def rating_of(rating: PlayerRating) -> dict[str, Any]:
+    return {
+        "rating": ordinal(rating.mu, rating.sigma),
+        "mu": rating.mu,
+        "sigma": rating.sigma,
+        "tournaments": rating.tournaments,
+        "provisional": provisional(rating.tournaments),
+        "last_played": rating.last_date,
+    }
+
+
+def rating_table(session: Session, region_id: int | None = None, min_tournaments: int = 0) -> list[RatingRow]:
+    """R20: the league's rating table, best first: the established players ranked (equal shown
+    ratings share a rank, 1, 2, 2, 4), then the provisional ones (fewer than 5 rated
+    tournaments), ranked on after them. `region_id`: only players with a rated result at a venue
+    of the region (their league-wide rating); `min_tournaments`: only players with at least that
+    many rated tournaments. An unknown region is refused naming `region_id`."""
+    query = (
+        select(PlayerRating, Player)
+        .join(Player, Player.id == PlayerRating.player_id)
+        .where(PlayerRating.tournaments >= min_tournaments)
+    )
+    if region_id is not None:
+        if session.get(Region, region_id) is None:
+            raise InvalidInput(
+                f"No region {region_id}.", problems=[Problem("region_id", f"No region {region_id}.")]
+            )
+        played_there = (
+            select(RatingPoint.player_id)
+            .join(Venue, Venue.id == RatingPoint.venue_id)
+            .where(Venue.region_id == region_id)
+        )
+        query = query.where(PlayerRating.player_id.in_(played_there))
+    rows = [(rating, player, ordinal(rating.mu, rating.sigma)) for rating, player in session.execute(query)]
+    table: list[RatingRow] = []
+    for is_provisional in (False, True):
+        group = sorted(
+            (row for row in rows if provisional(row[0].tournaments) == is_provisional),
+            key=lambda row: (-row[2], -row[0].mu, row[1].id),
+        )
+        ranks = table_ranks([shown for _, _, shown in group])
+        offset = len(table)
+        shared = {rank for index, rank in enumerate(ranks) if index and ranks[index - 1] == rank}
+        for (rating, player, shown), rank in zip(group, ranks, strict=True):
+            table.append(
+                RatingRow(
+                    rank + offset,
+                    rank in shared,
+                    player,
+                    shown,
+                    rating.mu,
+                    rating.sigma,
+                    rating.tournaments,
+                    is_provisional,
+                    rating.last_date,
+                )
+            )
+    return table
+
+
+def player_rating(session: Session, player_id: int) -> dict[str, Any] | None:
+    """R20: a player's rating (None when never rated)."""
+    rating = session.get(PlayerRating, player_id)
+    return None if rating is None else rating_of(rating)
+
+
+def rating_history(session: Session, player_id: int) -> list[dict[str, Any]]:
+    """R20: one point per rated tournament of the player, in the rating order: the report, its
+    date and venue, the place, the rated entrants, and the rating after it."""
+    points = session.execute(
+        select(RatingPoint, Venue.name)
+        .join(Venue, Venue.id == RatingPoint.venue_id)
+        .where(RatingPoint.player_id == player_id)
+        .order_by(RatingPoint.date, RatingPoint.session, RatingPoint.tournament_id)
+    )
+    return [
+        {
+            "tournament_id": point.tournament_id,
+            "date": point.date,
+            "session": point.session,
+            "venue_id": point.venue_id,
+            "venue_name": venue_name,
+            "place": point.place,
+            "entrants": point.entrants,
+            "rating": ordinal(point.mu, point.sigma),
+            "mu": point.mu,
+            "sigma": point.sigma,
+            "tournaments": point.tournaments,
+        }
+        for point, venue_name in points
+    ]
+
+
+def histories(session: Session, player_ids: Sequence[int]) -> dict[int, list[Decimal]]:
+    """The shown rating after each rated tournament of these players (a sparkline's points)."""
+    found: dict[int, list[Decimal]] = {player: [] for player in player_ids}
+    if not player_ids:
+        return found
+    rows = session.execute(
+        select(RatingPoint.player_id, RatingPoint.mu, RatingPoint.sigma)
+        .where(RatingPoint.player_id.in_(list(player_ids)))
+        .order_by(RatingPoint.player_id, RatingPoint.date, RatingPoint.session, RatingPoint.tournament_id)
+    )
+    for player, mu, sigma in rows:
+        found[player].append(ordinal(mu, sigma))
+    return found
