@@ -1,0 +1,402 @@
+"""R21 a player's data rights, through HTTP on both databases: the export (everything held, its
+audit values readable, itself audited), the erasure (personal fields gone, "Former player N",
+results, standings and qualifiers standing, the audit log's values "[erased]" while its rows stay,
+R18), and the sweeps that prove nothing of an erased player is left: every GET of the spec as the
+office, and every text and JSON column of every table of the database."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from sqlalchemy import Connection, inspect, text
+from sqlalchemy.exc import DatabaseError
+
+from tests.builders import SANCTIONS, SEASONS, TOURNAMENTS, HostFor, ago, audit_entries, sanctioned
+from tests.support.league import Caller, League, assert_problem
+
+PLAYERS = "/api/v1/players"
+ALICE = {
+    "full_name": "Alicia Wonderprivate",
+    "display_name": "Alicia Wonderprivate",
+    "email": "alicia.wonder@example.org",
+    "membership_number": "198507211234",
+}
+DUPE_EMAIL = "ally.w@example.org"
+# Every personal value of Alicia's (and of her duplicate record), as any answer or column could
+# hold it: the names, the derived keys, the email, the date of birth, the membership number.
+SECRETS = (
+    "Alicia Wonderprivate",
+    "alicia wonderprivate",
+    "Wonderprivate",
+    "alicia.wonder@example.org",
+    "1985-07-21",
+    "198507211234",
+    "Ally Wonderprivate",
+    DUPE_EMAIL,
+)
+UNKNOWN_ID = 987654321
+
+
+def created(caller: Caller, path: str, body: dict[str, Any], status: int = 201) -> dict[str, Any]:
+    response = caller.post(path, json=body)
+    assert response.status_code == status, (path, response.get_data(as_text=True))
+    data: dict[str, Any] = response.get_json()
+    return data
+
+
+def report(venue_id: int, season_id: int, day: str, order: list[int]) -> dict[str, Any]:
+    return {
+        "venue_id": venue_id,
+        "season_id": season_id,
+        "date": day,
+        "results": [{"place": place, "player_id": pid} for place, pid in enumerate(order, start=1)],
+    }
+
+
+class Seeded:
+    def __init__(self, office: Caller, league: League) -> None:
+        region = league.region(name="Rights Marches")
+        self.venue = league.venue(region["id"], name="The Lantern")["id"]
+        self.season = league.season(
+            name="Rights season", starts_on=ago(80), ends_on=ago(10), region_ids=[region["id"]]
+        )["id"]
+        self.alice = created(office, PLAYERS, {**ALICE, "home_venue_id": self.venue})["id"]
+        self.dupe = created(
+            office,
+            PLAYERS,
+            {"full_name": "Ally Wonderprivate", "email": DUPE_EMAIL, "display_name": "Ally W."},
+        )["id"]
+        self.others = [
+            created(office, PLAYERS, {"full_name": f"Other Person{n}", "email": f"o{n}@example.org"})["id"]
+            for n in range(4)
+        ]
+        bob, cal, dee, eve = self.others
+        self.reports = [
+            created(
+                office, TOURNAMENTS, report(self.venue, self.season, ago(70), [self.alice, bob, cal, dee])
+            )["id"],
+            created(
+                office, TOURNAMENTS, report(self.venue, self.season, ago(60), [bob, self.dupe, eve, cal])
+            )["id"],
+        ]
+        # A CSV report naming her duplicate record by email, as hosts send them.
+        sheet = f"place,status,player_id,email\n1,,{eve},\n2,,,{DUPE_EMAIL}\n3,,{dee},\n"
+        response = office.post(
+            f"{TOURNAMENTS}?venue_id={self.venue}&season_id={self.season}&date={ago(50)}",
+            data=sheet.encode(),
+            content_type="text/csv",
+        )
+        assert response.status_code == 201, response.get_data(as_text=True)
+        self.sanction = sanctioned(
+            office,
+            self.alice,
+            "warning",
+            "berating",
+            first_day=ago(40),
+            last_day=ago(40),
+            reason="Alicia Wonderprivate shouted at the dealer.",
+        )["id"]
+        created(
+            office,
+            f"{PLAYERS}/{self.alice}/merge",
+            {"duplicate_id": self.dupe, "reason": "Ally Wonderprivate is Alicia."},
+            200,
+        )
+        created(
+            office,
+            f"{PLAYERS}/{self.alice}/not-duplicate",
+            {"other_id": bob, "reason": "Not Alicia Wonderprivate."},
+        )
+        created(office, f"{SEASONS}/{self.season}/qualifiers/publish", {"settlements": [], "note": "Done."})
+
+
+@pytest.fixture()
+def seeded(office: Caller, league: League) -> Seeded:
+    return Seeded(office, league)
+
+
+def erase(office: Caller, player_id: int, **body: Any) -> Any:
+    return office.post(f"{PLAYERS}/{player_id}/erase", json={"reason": "Asked by email on 1 Dec.", **body})
+
+
+def export(office: Caller, player_id: int) -> dict[str, Any]:
+    response = office.get(f"{PLAYERS}/{player_id}/data-export")
+    assert response.status_code == 200, response.get_data(as_text=True)
+    data: dict[str, Any] = response.get_json()
+    return data
+
+
+def found_in(body: str) -> list[str]:
+    folded = body.casefold()
+    return [secret for secret in SECRETS if secret.casefold() in folded]
+
+
+# The export ------------------------------------------------------------------------------------
+
+
+def test_r21_the_export_holds_every_personal_field_result_sanction_merge_and_audit_entry(
+    office: Caller, seeded: Seeded
+) -> None:
+    data = export(office, seeded.alice)
+    assert data["player"]["full_name"] == ALICE["full_name"]
+    assert data["player"]["email"] == ALICE["email"]
+    assert data["player"]["date_of_birth"] == "1985-07-21"
+    assert data["player"]["membership_number"] == ALICE["membership_number"]
+    assert data["player"]["pin"] == "1234"
+    assert sorted(r["id"] for r in data["records"]) == sorted([seeded.alice, seeded.dupe])
+    reports = {row["report"]["id"] for row in data["results"]}
+    assert set(seeded.reports) <= reports and len(reports) == 3
+    assert all(row["points"] >= 0 and "place" in row for row in data["results"])
+    assert [s["id"] for s in data["sanctions"]] == [seeded.sanction]
+    assert [m["duplicate_id"] for m in data["merges"]] == [seeded.dupe]
+    assert data["rating"] is None  # R20: filled once ratings exist
+    # Its audit entries, their personal values readable (sealed in the database).
+    created_entry = next(
+        e for e in data["audit_log"] if e["action"] == "player.create" and e["entity_id"] == seeded.alice
+    )
+    assert created_entry["after"]["email"] == ALICE["email"]
+    assert any(e["action"] == "sanction.create" for e in data["audit_log"])
+    assert any(e["action"] == "player.merge" for e in data["audit_log"])
+
+
+def test_r21_the_export_is_audited_without_personal_values_and_never_cached(
+    office: Caller, seeded: Seeded
+) -> None:
+    export(office, seeded.alice)
+    export(office, seeded.alice)
+    entries = audit_entries(office, f"action=player.data_export&entity_id={seeded.alice}")
+    assert len(entries) == 2
+    assert found_in(json.dumps(entries)) == []
+    download = office.get(f"{PLAYERS}/{seeded.alice}/data-export?download=true")
+    assert download.status_code == 200
+    assert download.headers["Content-Disposition"].startswith("attachment")
+
+
+def test_r21_only_the_office_exports(
+    seeded: Seeded, public: Caller, host_for: HostFor, office: Caller
+) -> None:
+    assert_problem(public.get(f"{PLAYERS}/{seeded.alice}/data-export"), 401)
+    assert_problem(host_for(seeded.venue).get(f"{PLAYERS}/{seeded.alice}/data-export"), 403)
+    assert_problem(office.get(f"{PLAYERS}/{UNKNOWN_ID}/data-export"), 404)
+
+
+# The erasure ------------------------------------------------------------------------------------
+
+
+def test_r21_erasure_removes_the_personal_fields_and_keeps_results_standings_and_qualifiers(
+    office: Caller, seeded: Seeded
+) -> None:
+    standings = f"{SEASONS}/{seeded.season}/venues/{seeded.venue}/standings"
+    qualifiers = f"{SEASONS}/{seeded.season}/qualifiers"
+
+    def points(path: str) -> Any:
+        response = office.get(path)
+        assert response.status_code == 200, response.get_data(as_text=True)
+        body = response.get_json()
+        assert body
+        return json.loads(re.sub(r'"(display_name|label)": "[^"]*"', '"name": ""', json.dumps(body)))
+
+    before = (
+        points(standings),
+        points(qualifiers),
+        office.get(f"{SANCTIONS}/{seeded.sanction}").get_json()["kind"],
+    )
+    response = erase(office, seeded.dupe)  # a merged-away id: erased with its survivor
+    assert response.status_code == 200, response.get_data(as_text=True)
+    erased = response.get_json()
+    assert erased["player_id"] == seeded.alice
+    assert sorted(erased["erased_ids"]) == sorted([seeded.alice, seeded.dupe])
+    assert erased["display_name"] == f"Former player {seeded.alice}"
+    player = office.get(f"{PLAYERS}/{seeded.alice}").get_json()
+    assert player["display_name"] == f"Former player {seeded.alice}"
+    assert player["email"] is None and player["membership_number"] is None and player["date_of_birth"] is None
+    assert not player["full_name"]
+    assert (
+        points(standings),
+        points(qualifiers),
+        office.get(f"{SANCTIONS}/{seeded.sanction}").get_json()["kind"],
+    ) == before
+    # The export of an erased player: the record, no personal values.
+    data = export(office, seeded.alice)
+    assert {
+        data["player"][k] for k in ("full_name", "email", "date_of_birth", "membership_number", "pin")
+    } == {None}
+    assert found_in(json.dumps(data)) == []
+    assert data["player"]["erased"] is True
+
+
+def test_r21_the_audit_log_reads_erased_and_its_rows_stay(office: Caller, seeded: Seeded) -> None:
+    entries_before = audit_entries(office, "entity=player&action=player.create")
+    count = office.get("/api/v1/audit-log").get_json()["total"]
+    assert any(ALICE["email"] in json.dumps(e) for e in entries_before)
+    assert erase(office, seeded.alice).status_code == 200
+    after = office.get("/api/v1/audit-log").get_json()["total"]
+    assert after == count + 1  # nothing deleted: one entry more, the erasure's
+    created_entry = next(
+        e
+        for e in audit_entries(office, "entity=player&action=player.create")
+        if e["entity_id"] == seeded.alice
+    )
+    assert created_entry["after"]["email"] == "[erased]"
+    assert created_entry["after"]["full_name"] == "[erased]"
+    assert created_entry["after"]["home_venue_id"] == seeded.venue  # non-personal fields stay plain
+    sanction = audit_entries(office, f"entity=sanction&entity_id={seeded.sanction}")[0]
+    assert sanction["after"]["reason"] == "[erased]"
+    assert sanction["after"]["kind"] == "warning"
+    erasure = audit_entries(office, "action=player.erase")[0]
+    assert erasure["entity_id"] == seeded.alice and erasure["reason"] == "Asked by email on 1 Dec."
+    # Another player's values stay readable.
+    other = next(
+        e
+        for e in audit_entries(office, "entity=player&action=player.create")
+        if e["entity_id"] == seeded.others[0]
+    )
+    assert other["after"]["email"] == "o0@example.org"
+
+
+def test_r21_search_and_r5_look_alikes_no_longer_find_the_old_name(office: Caller, seeded: Seeded) -> None:
+    assert erase(office, seeded.alice).status_code == 200
+    found = office.get(f"{PLAYERS}?q=Wonderprivate").get_json()["items"]
+    assert found == []
+    response = office.post(
+        PLAYERS, json={"full_name": "Alicia Wonderprivate", "email": "new.alicia@example.org"}
+    )
+    assert response.status_code == 201
+    assert not any(w.get("code") == "possible_duplicate" for w in response.get_json().get("warnings", []))
+
+
+def test_r21_the_office_may_choose_the_display_name_but_not_a_personal_value(
+    office: Caller, seeded: Seeded
+) -> None:
+    assert_problem(erase(office, seeded.alice, display_name="Other Person1"), 422, "display_name", rule="R21")
+    assert_problem(
+        erase(office, seeded.alice, display_name="alicia wonderprivate"), 422, "display_name", rule="R21"
+    )
+    response = erase(office, seeded.alice, display_name="The Quiet One")
+    assert response.status_code == 200
+    assert office.get(f"{PLAYERS}/{seeded.alice}").get_json()["display_name"] == "The Quiet One"
+
+
+def test_r21_r17a_a_second_erasure_is_a_409_and_changes_nothing(office: Caller, seeded: Seeded) -> None:
+    assert erase(office, seeded.alice).status_code == 200
+    count = office.get("/api/v1/audit-log").get_json()["total"]
+    assert_problem(erase(office, seeded.alice, display_name="Someone Else"), 409, rule="R17a")
+    assert_problem(erase(office, seeded.dupe), 409, rule="R17a")
+    assert office.get("/api/v1/audit-log").get_json()["total"] == count
+    assert (
+        office.get(f"{PLAYERS}/{seeded.alice}").get_json()["display_name"] == f"Former player {seeded.alice}"
+    )
+
+
+def test_r21_bad_erasures_are_refused_and_change_nothing(
+    office: Caller, public: Caller, host_for: HostFor, seeded: Seeded
+) -> None:
+    host = host_for(seeded.venue)  # (its key's creation is audited)
+    count = office.get("/api/v1/audit-log").get_json()["total"]
+    assert_problem(office.post(f"{PLAYERS}/{seeded.alice}/erase", json={}), 422, "reason")
+    assert_problem(public.post(f"{PLAYERS}/{seeded.alice}/erase", json={"reason": "x"}), 401)
+    assert_problem(host.post(f"{PLAYERS}/{seeded.alice}/erase", json={"reason": "x"}), 403)
+    assert_problem(erase(office, UNKNOWN_ID), 404)
+    assert office.get("/api/v1/audit-log").get_json()["total"] == count
+    assert office.get(f"{PLAYERS}/{seeded.alice}").get_json()["email"] == ALICE["email"]
+
+
+# The sweeps -------------------------------------------------------------------------------------
+
+
+def example(param: dict[str, Any], ids: dict[str, list[int]]) -> list[str]:
+    name = param["name"]
+    for stem, values in ids.items():
+        if name.startswith(stem):
+            return [str(v) for v in values]
+    return ["1"]
+
+
+def test_r21_sweep_no_answer_to_the_office_holds_an_erased_value(office: Caller, seeded: Seeded) -> None:
+    """After the erasure, EVERY GET operation of the spec is called as the office with the ids of
+    the seeded league (the erased player's first), and no answer holds any personal value of
+    hers: not her names, email, date of birth or membership number, nor her duplicate's."""
+    assert erase(office, seeded.alice).status_code == 200
+    spec = office.get("/openapi.json").get_json()
+    ids = {
+        "player": [seeded.alice, seeded.dupe],
+        "venue": [seeded.venue],
+        "season": [seeded.season],
+        "tournament": seeded.reports,
+        "sanction": [seeded.sanction],
+        "merge": [m["id"] for m in office.get("/api/v1/player-merges").get_json()["items"]],
+        "region": [r["id"] for r in office.get("/api/v1/regions").get_json()["items"]],
+    }
+    walked = 0
+    leaks = []
+    for path, item in spec["paths"].items():
+        operation = item.get("get")
+        if operation is None:
+            continue
+        params = [
+            p for p in operation.get("parameters", []) + item.get("parameters", []) if p["in"] == "path"
+        ]
+        urls = [path]
+        for param in params:
+            urls = [u.replace("{" + param["name"] + "}", v) for u in urls for v in example(param, ids)]
+        for url in urls:
+            for query in ("", "?per_page=500"):
+                response = office.get(url + query)
+                walked += 1
+                found = found_in(response.get_data(as_text=True))
+                if found:
+                    leaks.append((url + query, response.status_code, found))
+    assert walked > 40
+    assert leaks == []
+
+
+def text_columns(conn: Connection) -> dict[str, list[str]]:
+    """Every table's columns that can hold text: strings, text, JSON (reflected)."""
+    found: dict[str, list[str]] = {}
+    inspector = inspect(conn)
+    for table in inspector.get_table_names():
+        for column in inspector.get_columns(table):
+            kind = str(column["type"]).upper()
+            if any(word in kind for word in ("CHAR", "TEXT", "JSON", "STRING")):
+                found.setdefault(table, []).append(column["name"])
+    return found
+
+
+def test_r21_sweep_no_table_of_the_database_holds_an_erased_value_in_plain_text(
+    office: Caller, seeded: Seeded, connection: Connection
+) -> None:
+    """Before the erasure her values are in the database (the scan sees them where the service
+    keeps them in plain text: the players table); after it, no text or JSON column of any table
+    holds one: the audit log's are sealed under her key, which is gone."""
+    columns = text_columns(connection)
+    assert {"audit_log", "players", "sanctions", "player_merges", "qualifier_publications"} <= columns.keys()
+
+    def scan() -> list[tuple[str, str, str]]:
+        hits = []
+        for table, names in columns.items():
+            for row in connection.execute(text(f"SELECT {', '.join(names)} FROM {table}")):
+                for name, value in zip(names, row, strict=True):
+                    if value is None:
+                        continue
+                    body = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+                    hits += [(table, name, secret) for secret in found_in(body)]
+        return hits
+
+    before = scan()
+    assert {table for table, _, _ in before} >= {"players"}
+    assert not any(table == "audit_log" for table, _, _ in before)  # sealed from the first entry
+    assert erase(office, seeded.alice).status_code == 200
+    assert scan() == []
+
+
+def test_r18_r21_the_triggers_still_refuse_update_and_delete_after_the_erasure(
+    office: Caller, seeded: Seeded, connection: Connection
+) -> None:
+    assert erase(office, seeded.alice).status_code == 200
+    for statement in ("UPDATE audit_log SET reason = 'x'", "DELETE FROM audit_log"):
+        with pytest.raises(DatabaseError, match="R18"):  # noqa: SIM117 - the savepoint must roll back
+            with connection.begin_nested():
+                connection.execute(text(statement))
