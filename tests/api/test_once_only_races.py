@@ -668,3 +668,34 @@ def test_r2_ten_identical_make_up_nights_are_recorded_once(live: Live) -> None:
         )
         expected.append({"won": 1, "audited": 1, "stored": 1, "refused as the same night": True})
     assert outcomes == expected, outcomes
+
+
+def test_r21_r17a_ten_erasures_of_one_player_erase_it_once(live: Live) -> None:
+    """R21, R17a: ten erasures of one player sent together, five by its own id and five by the id
+    of a record merged into it (erased with it): one 200, nine 409s saying it was erased already,
+    one player.erase audit entry, one row per record in the list of erasures, and the player's
+    audit key deleted."""
+    outcomes, expected = [], []
+    for _ in range(REPEATS):
+        survivor, duplicate = live.player(), live.player()
+        live.write("POST", f"{PLAYERS}/{survivor}/merge", {"duplicate_id": duplicate, **REASON})
+        before = live.audited("player.erase")
+        answers = at_once(
+            live,
+            [("POST", f"{PLAYERS}/{(survivor, duplicate)[i % 2]}/erase", REASON) for i in range(10)],
+        )
+        outcomes.append(
+            {
+                "answers": statuses(answers),
+                "audited": live.audited("player.erase") - before,
+                "listed": live.scalar(
+                    "SELECT count(*) FROM erasures WHERE player_id IN (:a, :b)", a=survivor, b=duplicate
+                ),
+                "keys": live.scalar(
+                    "SELECT count(*) FROM player_keys WHERE player_id IN (:a, :b)", a=survivor, b=duplicate
+                ),
+                "wrong": refusals(answers, ("R17a",), "erased"),
+            }
+        )
+        expected.append({**one_winner(200, 10), "listed": 2, "keys": 0})
+    assert outcomes == expected, outcomes
