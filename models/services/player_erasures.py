@@ -8,28 +8,32 @@ into (they hold the same person's data): the whole group, from its final survivo
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, time
 from typing import Any
 
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from models.actor import Actor
-from models.entities.data_rights import Erasure
+from models.entities.data_rights import Erasure, PlayerKey
 from models.entities.discipline import Sanction
 from models.entities.merges import PlayerMerge
 from models.entities.players import DistinctPlayers, Player
 from models.entities.qualification import Disqualification, QualifierPublication
 from models.entities.service import IdempotentRequest
+from models.entities.tournaments import Result, Tournament
 from models.errors import Conflict, Problem, RuleViolation
 from models.infra.clock import utcnow
+from models.rules.discipline import add_months
 from models.rules.personal import ERASED, LEAST_CONTAINED, former_player_name
 from models.rules.players import display_key
+from models.services import wall_clock
 from models.services.access import require_office
 from models.services.audit import record
 from models.services.audit_keys import shred
+from models.services.league_settings import league_settings
 from models.services.locks import hold_writes, take_players
 from models.services.lookup import get_or_raise
 from models.services.player_merge_queries import final_survivor
@@ -149,15 +153,27 @@ def erase_player(
             problems=[Problem("player_id", "Erased already.", "R17a")],
         )
     players = [locked.get(pid) or session.get(Player, pid) for pid in group]
-    old = _old_values(p for p in players if p is not None)
+    return _apply(session, actor, [p for p in players if p is not None], reason, display_name)
+
+
+def _apply(
+    session: Session,
+    actor: Actor,
+    players: list[Player],
+    reason: str,
+    display_name: str | None = None,
+    action: str = "player.erase",
+) -> Erased:
+    """Erase these records of one person (a group), list each once, shred their keys, audit."""
+    group = [p.id for p in players]
+    old = _old_values(players)
     survivor = _survivor_of(players)
     new_name = display_name.strip() if display_name and display_name.strip() else None
     if new_name is not None:
         check_display_name(session, group, new_name, old)
     erased_at = utcnow()
+    listed = set(session.scalars(select(Erasure.player_id).where(Erasure.player_id.in_(group))))
     for p in players:
-        if p is None:
-            continue
         name = new_name if new_name is not None and p.id == survivor else former_player_name(p.id)
         p.full_name = ""
         p.name_key = ""
@@ -166,17 +182,20 @@ def erase_player(
         p.membership_number = None
         p.display_name = name
         p.display_key = display_key(name)
-        session.add(
-            Erasure(player_id=p.id, erased_at=erased_at, erased_by=actor.name, erased_by_key_id=actor.key_id)
-        )
+        if p.id not in listed:
+            session.add(
+                Erasure(
+                    player_id=p.id, erased_at=erased_at, erased_by=actor.name, erased_by_key_id=actor.key_id
+                )
+            )
     session.flush()
-    _scrub_records(session, set(group), old, new_name or former_player_name(survivor))
-    shred(session, group)
     shown = new_name or former_player_name(survivor)
+    _scrub_records(session, set(group), old, shown)
+    shred(session, group)
     record(
         session,
         actor,
-        "player.erase",
+        action,
         "player",
         survivor,
         after={"player_id": survivor, "erased_ids": group, "display_name": shown},
@@ -185,7 +204,101 @@ def erase_player(
     return Erased(survivor, group, shown, erased_at)
 
 
-def _survivor_of(players: list[Player | None]) -> int:
+def erased_ids(session: Session) -> list[int]:
+    """Every player erased, by id: the list to keep beside the backups."""
+    return list(session.scalars(select(Erasure.player_id).order_by(Erasure.player_id)))
+
+
+def _still_held(session: Session, player: Player) -> bool:
+    """Whether a record holds anything erasure removes: a personal field, a real name, a key."""
+    if (
+        player.email
+        or player.date_of_birth
+        or player.membership_number
+        or player.full_name
+        or player.name_key
+    ):
+        return True
+    return session.get(PlayerKey, player.id) is not None
+
+
+def reapply_erasures(session: Session, actor: Actor, also: Iterable[int] = ()) -> list[int]:
+    """R21 after a restore: erase again every player of the list of erasures (the database's own,
+    and `also`: ids kept from before the restore) who holds personal data again; audited as
+    `player.erase_reapplied`. Ids naming no player are passed over. The ids erased again."""
+    require_office(actor, "re-applies erasures", rule="R21")
+    hold_writes(session)
+    wanted = sorted(set(erased_ids(session)) | set(also))
+    again: list[int] = []
+    done: set[int] = set()
+    for player_id in wanted:
+        if player_id in done or session.get(Player, player_id) is None:
+            continue
+        group = merge_group(session, player_id)
+        done |= set(group)
+        players = [p for p in (session.get(Player, pid) for pid in group) if p is not None]
+        holding = [p for p in players if _still_held(session, p)]
+        listed = set(session.scalars(select(Erasure.player_id).where(Erasure.player_id.in_(group))))
+        if not holding and listed >= set(group):
+            continue
+        erased = _apply(
+            session,
+            actor,
+            players,
+            "Erased before a backup was restored: applied again.",
+            action="player.erase_reapplied",
+        )
+        again += erased.erased_ids
+    return again
+
+
+def inactive_players(session: Session, months: int) -> list[int]:
+    """R21 retention: players (not merged away, not erased, not the demo's) with no result in a
+    report dated within the last `months` months, on the league's clock, and registered before
+    that: the final survivors, by id."""
+    since = add_months(wall_clock.in_league(session), -months)
+    recent = (
+        select(Result.player_id)
+        .join(Tournament, Tournament.id == Result.tournament_id)
+        .where(Tournament.date >= since)
+    )
+    erased = select(Erasure.player_id)
+    return list(
+        session.scalars(
+            select(Player.id)
+            .where(
+                Player.merged_into_id.is_(None),
+                Player.demo.is_(False),
+                Player.id.not_in(recent),
+                Player.id.not_in(erased),
+                Player.created_at < datetime.combine(since, time()),
+            )
+            .order_by(Player.id)
+        )
+    )
+
+
+def erase_inactive(session: Session, actor: Actor, *, dry_run: bool = False) -> tuple[int | None, list[int]]:
+    """R21 retention: with the league's `erase_inactive_after_months` set, erase each inactive
+    player (audited, as `player.erase`); a dry run only lists them. (The setting, the ids.)"""
+    require_office(actor, "erases inactive players", rule="R21")
+    months = league_settings(session).erase_inactive_after_months
+    if months is None:
+        return None, []
+    ids = inactive_players(session, months)
+    if dry_run or not ids:
+        return months, ids
+    hold_writes(session)
+    erased: list[int] = []
+    for player_id in inactive_players(session, months):
+        group = merge_group(session, player_id)
+        players = [p for p in (session.get(Player, pid) for pid in group) if p is not None]
+        reason = f"No result in {months} months (the league's retention setting)."
+        erased += _apply(session, actor, players, reason).erased_ids
+    return months, erased
+
+
+def _survivor_of(players: Sequence[Player | None]) -> int:
     return next(p.id for p in players if p is not None and p.merged_into_id is None)
 
 

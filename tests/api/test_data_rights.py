@@ -7,14 +7,20 @@ office, and every text and JSON column of every table of the database."""
 from __future__ import annotations
 
 import json
+import os
 import re
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+import time_machine
 from sqlalchemy import Connection, inspect, text
 from sqlalchemy.exc import DatabaseError
 
+from app import create_app
+from models.infra import sealing
 from tests.builders import SANCTIONS, SEASONS, TOURNAMENTS, HostFor, ago, audit_entries, sanctioned
+from tests.support.databases import TEST_AUDIT_KEY
 from tests.support.league import Caller, League, assert_problem
 
 PLAYERS = "/api/v1/players"
@@ -400,3 +406,105 @@ def test_r18_r21_the_triggers_still_refuse_update_and_delete_after_the_erasure(
         with pytest.raises(DatabaseError, match="R18"):  # noqa: SIM117 - the savepoint must roll back
             with connection.begin_nested():
                 connection.execute(text(statement))
+
+
+# The commands: the list of erasures, re-applying it after a restore, retention ------------------
+
+
+def test_r21_reapply_erasures_erases_again_a_player_whose_data_came_back(
+    office: Caller, seeded: Seeded, runner: Any, connection: Connection
+) -> None:
+    """As after restoring a backup older than the erasure: her personal data is back (written as
+    the restore would, past the service) while the list of erasures still names her; the command
+    erases her again, audited; a second run finds nothing to do."""
+    assert erase(office, seeded.alice).status_code == 200
+    listed = runner.invoke(args=["players", "erasures"])
+    assert listed.exit_code == 0, listed.output
+    assert sorted(listed.output.split()) == sorted([str(seeded.alice), str(seeded.dupe)])
+    connection.execute(
+        text("UPDATE players SET full_name = :n, email = :e WHERE id = :id"),
+        {"n": ALICE["full_name"], "e": ALICE["email"], "id": seeded.alice},
+    )
+    assert office.get(f"{PLAYERS}/{seeded.alice}").get_json()["email"] == ALICE["email"]
+    again = runner.invoke(args=["players", "reapply-erasures"])
+    assert again.exit_code == 0, again.output
+    assert str(seeded.alice) in again.output
+    assert office.get(f"{PLAYERS}/{seeded.alice}").get_json()["email"] is None
+    assert len(audit_entries(office, "action=player.erase_reapplied")) == 1
+    assert "0 record(s)" in runner.invoke(args=["players", "reapply-erasures"]).output
+
+
+def test_r21_reapply_erasures_takes_the_ids_kept_from_before_the_restore(
+    office: Caller, seeded: Seeded, runner: Any, tmp_path: Any
+) -> None:
+    """A backup from before the erasure holds no row of it: the ids kept beside the backups name
+    her, and the command erases her from them."""
+    kept = tmp_path / "erasures.txt"
+    kept.write_text(f"{seeded.alice}\n")
+    result = runner.invoke(args=["players", "reapply-erasures", "--ids-file", str(kept)])
+    assert result.exit_code == 0, result.output
+    player = office.get(f"{PLAYERS}/{seeded.alice}").get_json()
+    assert player["email"] is None and player["display_name"] == f"Former player {seeded.alice}"
+
+
+def test_r21_retention_is_off_by_default_and_a_dry_run_changes_nothing(
+    office: Caller, seeded: Seeded, runner: Any
+) -> None:
+    off = runner.invoke(args=["players", "erase-inactive"])
+    assert off.exit_code == 0 and "Retention is off" in off.output
+    assert office.get("/api/v1/league-settings").get_json()["erase_inactive_after_months"] is None
+    response = office.patch("/api/v1/league-settings", json={"erase_inactive_after_months": 1})
+    assert response.status_code == 200, response.get_data(as_text=True)
+    count = office.get("/api/v1/audit-log").get_json()["total"]
+    with time_machine.travel(datetime.now(UTC) + timedelta(days=100), tick=False):
+        dry = runner.invoke(args=["players", "erase-inactive", "--dry-run"])
+        assert dry.exit_code == 0, dry.output
+        assert "Would erase" in dry.output and str(seeded.alice) in dry.output.split(": ")[-1].split()
+        assert office.get("/api/v1/audit-log").get_json()["total"] == count
+        assert office.get(f"{PLAYERS}/{seeded.alice}").get_json()["email"] == ALICE["email"]
+
+
+def test_r21_retention_erases_players_with_no_result_in_the_months_set_on_the_league_clock(
+    office: Caller, seeded: Seeded, runner: Any, league: League
+) -> None:
+    """With 2 months set, 100 days on: everyone seeded (last result 50 days before today) is
+    erased, audited; a player with a result within the 2 months is kept."""
+    assert office.patch("/api/v1/league-settings", json={"erase_inactive_after_months": 2}).status_code == 200
+    kept = seeded.others[0]
+    later = (datetime.now(UTC) + timedelta(days=90)).date().isoformat()
+    season = league.season(name="Later season", starts_on=later, ends_on=later)["id"]
+    body = report(seeded.venue, season, later, [kept, seeded.others[1]])
+    with time_machine.travel(datetime.now(UTC) + timedelta(days=91), tick=False):
+        assert office.post(TOURNAMENTS, json=body).status_code == 201
+    with time_machine.travel(datetime.now(UTC) + timedelta(days=100), tick=False):
+        result = runner.invoke(args=["players", "erase-inactive"])
+        assert result.exit_code == 0, result.output
+        erased = {int(i) for i in result.output.split(": ")[-1].split()}
+        assert seeded.alice in erased and seeded.dupe in erased and seeded.others[2] in erased
+        assert kept not in erased and seeded.others[1] not in erased
+        assert office.get(f"{PLAYERS}/{seeded.alice}").get_json()["email"] is None
+        assert office.get(f"{PLAYERS}/{kept}").get_json()["email"] == "o0@example.org"
+        assert len(audit_entries(office, "action=player.erase")) == len(
+            {office.get(f"{PLAYERS}/{i}").get_json()["merged_into_id"] or i for i in erased}
+        )
+
+
+# The master key -----------------------------------------------------------------------------------
+
+
+def test_r21_the_service_refuses_to_start_on_postgresql_without_audit_key(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without AUDIT_KEY, a database other than the embedded default is refused at start, saying
+    why; given one, it starts."""
+    run_key = os.environ.get("AUDIT_KEY", TEST_AUDIT_KEY)
+    monkeypatch.delenv("AUDIT_KEY", raising=False)
+    elsewhere = "postgresql://postgres@127.0.0.1:5432/nowhere"
+    try:
+        with pytest.raises(RuntimeError, match="AUDIT_KEY is not set"):
+            create_app({"DATABASE_URL": elsewhere, "TESTING": True})
+        given = create_app({"DATABASE_URL": elsewhere, "TESTING": True, "AUDIT_KEY": "k" * 40})
+        assert given.config["AUDIT_KEY"] == "k" * 40
+    finally:
+        # The process's keyring is every test app's: the run's own key again.
+        sealing.use(sealing.Keyring(run_key))
