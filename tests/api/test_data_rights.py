@@ -14,12 +14,14 @@ from typing import Any
 
 import pytest
 import time_machine
+from flask import Flask
 from sqlalchemy import Connection, inspect, text
 from sqlalchemy.exc import DatabaseError
 
 from app import create_app
 from models.infra import sealing
 from tests.builders import SANCTIONS, SEASONS, TOURNAMENTS, HostFor, ago, audit_entries, sanctioned
+from tests.support.console import signed_in
 from tests.support.databases import TEST_AUDIT_KEY
 from tests.support.league import Caller, League, assert_problem
 
@@ -508,3 +510,33 @@ def test_r21_the_service_refuses_to_start_on_postgresql_without_audit_key(
     finally:
         # The process's keyring is every test app's: the run's own key again.
         sealing.use(sealing.Keyring(run_key))
+
+
+# The console ----------------------------------------------------------------------------------------
+
+
+def test_r21_the_consoles_player_page_offers_the_export_as_a_download(
+    app: Flask, office: Caller, seeded: Seeded, host_for: HostFor
+) -> None:
+    console = signed_in(app, office.key)
+    page = console.get(f"/console/players/{seeded.alice}/sanctions")
+    link = f"/console/players/{seeded.alice}/data-export"
+    assert page.status_code == 200 and link in page.get_data(as_text=True)
+    download = console.get(link)
+    assert download.status_code == 200
+    assert download.headers["Content-Disposition"].startswith("attachment")
+    assert download.get_json()["player"]["email"] == ALICE["email"]
+    assert len(audit_entries(office, "action=player.data_export")) == 1
+    host = signed_in(app, host_for(seeded.venue).key)
+    assert host.get(link).status_code == 403
+
+
+def test_r21_the_consoles_audit_page_reads_erased_after_an_erasure(
+    app: Flask, office: Caller, seeded: Seeded
+) -> None:
+    console = signed_in(app, office.key)
+    # The reasons of the merge and of the pair told apart name her.
+    assert "Not Alicia Wonderprivate." in console.get("/console/audit").get_data(as_text=True)
+    assert erase(office, seeded.alice).status_code == 200
+    page = console.get("/console/audit").get_data(as_text=True)
+    assert found_in(page) == [] and "[erased]" in page
