@@ -47,6 +47,23 @@ class Erased:
     erased_at: datetime
 
 
+def refuse_if_erased(session: Session, player_ids: Iterable[int], field: str, doing: str) -> None:
+    """R21: an erased record holds no personal data and gets none again (its audit key is gone,
+    so nothing new about it could be sealed): no change of its record, no merge of it."""
+    erased = session.scalar(
+        select(Erasure.player_id)
+        .where(Erasure.player_id.in_(list(player_ids)))
+        .order_by(Erasure.player_id)
+        .limit(1)
+    )
+    if erased is not None:
+        raise Conflict(
+            f"Player {erased}'s personal data was erased (R21): the record cannot be {doing}.",
+            rule="R21",
+            problems=[Problem(field, f"Player {erased} was erased.", "R21")],
+        )
+
+
 def merge_group(session: Session, player_id: int) -> list[int]:
     """The player's final survivor and every record merged into it, however many merges ago."""
     player = get_or_raise(session, Player, player_id, "player")

@@ -540,3 +540,18 @@ def test_r21_the_consoles_audit_page_reads_erased_after_an_erasure(
     assert erase(office, seeded.alice).status_code == 200
     page = console.get("/console/audit").get_data(as_text=True)
     assert found_in(page) == [] and "[erased]" in page
+
+
+def test_r21_an_erased_record_is_neither_changed_nor_merged_again(office: Caller, seeded: Seeded) -> None:
+    """Its audit key is gone, so nothing personal may come back to it: a change of the record or
+    a merge with it is refused (409, R21) and changes nothing."""
+    assert erase(office, seeded.alice).status_code == 200
+    patch = office.patch(f"{PLAYERS}/{seeded.alice}", json={"email": "back@example.org"})
+    assert_problem(patch, 409, rule="R21")
+    other = created(office, PLAYERS, {"full_name": "Fresh Person", "email": "fresh@example.org"})["id"]
+    merged = office.post(f"{PLAYERS}/{other}/merge", json={"duplicate_id": seeded.alice, "reason": "Same."})
+    assert_problem(merged, 409, "duplicate_id", rule="R21")
+    into = office.post(f"{PLAYERS}/{seeded.alice}/merge", json={"duplicate_id": other, "reason": "Same."})
+    assert_problem(into, 409, "duplicate_id", rule="R21")
+    assert office.get(f"{PLAYERS}/{seeded.alice}").get_json()["email"] is None
+    assert office.get(f"{PLAYERS}/{other}").get_json()["merged_into_id"] is None
