@@ -156,16 +156,13 @@ def scope(actor: Actor) -> str:
     return actor.role
 
 
-# GETs that write (a player's data export is audited each time, R21): never answered from the cache.
-UNCACHED_ENDPOINTS = frozenset({"players.PlayerDataExportViews"})
-
-
 def _cacheable() -> bool:
     return (
         request.method in ("GET", "HEAD")
         and request.path.startswith(("/api/", "/embed/"))
         and bool(request.endpoint)
-        and request.endpoint not in UNCACHED_ENDPOINTS
+        # A GET that writes (a player's data export, audited each time: R21) is never cached.
+        and request.endpoint not in db.WRITING_GETS
     )
 
 

@@ -699,3 +699,22 @@ def test_r21_r17a_ten_erasures_of_one_player_erase_it_once(live: Live) -> None:
         )
         expected.append({**one_winner(200, 10), "listed": 2, "keys": 0})
     assert outcomes == expected, outcomes
+
+
+def test_r21_ten_exports_of_one_player_at_once_are_each_answered_and_audited(live: Live) -> None:
+    """R21, R18: an export is a read that writes (its audit entry): ten at once are ten 200s and
+    ten player.data_export entries, none refused because another export wrote meanwhile."""
+    outcomes, expected = [], []
+    for _ in range(REPEATS):
+        player = live.player()
+        before = live.audited("player.data_export")
+        answers = at_once(live, [("GET", f"{PLAYERS}/{player}/data-export", None) for _ in range(10)])
+        outcomes.append(
+            {
+                "answers": statuses(answers),
+                "audited": live.audited("player.data_export") - before,
+                "players": sorted({body["player"]["id"] for status, body in answers if status == 200}),
+            }
+        )
+        expected.append({"answers": {200: 10}, "audited": 10, "players": [player]})
+    assert outcomes == expected, outcomes
