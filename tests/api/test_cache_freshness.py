@@ -814,6 +814,33 @@ def saw_league_settings(pub: Pub, c: Change) -> None:
     )
 
 
+def erase_ace(pub: Pub) -> None:
+    ok(pub.office.post(f"{PLAYERS}/{pub['Ace']}/erase", json={"reason": "Asked by email."}))
+
+
+def erasure_views(pub: Pub) -> dict[str, View]:
+    return {
+        "Ace to office": View("office", f"{PLAYERS}/{pub['Ace']}"),
+        "Ace's audit entries": View("office", f"/api/v1/audit-log?entity=player&entity_id={pub['Ace']}"),
+    }
+
+
+def saw_erasure(pub: Pub, c: Change) -> None:
+    """R21: the personal fields and the old name are gone everywhere, the audit log's values read
+    "[erased]", the points stand."""
+    new = f"Former player {pub['Ace']}"
+    assert c.before["Ace to office"]["email"] == "ace.private@example.org"
+    assert (c.after["Ace to office"]["email"], c.after["Ace to host 1"]["email"]) == (None, None)
+    assert c.after["Ace"]["display_name"] == new
+    (row,) = [r for r in c.after["standings 1"]["standings"] if r["player"]["id"] == pub["Ace"]]
+    (old,) = [r for r in c.before["standings 1"]["standings"] if r["player"]["id"] == pub["Ace"]]
+    assert row["player"]["display_name"] == new and row["points"] == old["points"]
+    assert c.after["report 1"]["results"][0]["player"]["display_name"] == new
+    assert "Cachetest" not in c.after["standings 1 csv"]
+    created = [e for e in c.after["Ace's audit entries"]["items"] if e["action"] == "player.create"]
+    assert created and created[0]["after"]["email"] == "[erased]"
+
+
 QUALIFIERS = ("qualifiers 1", "qualifiers")
 WRITES = {
     "report": Write(
@@ -886,6 +913,18 @@ WRITES = {
     "home-venue-r19": Write(move_zed_home, ("Zed to host 1", "players to host 1"), saw_new_home),
     "plain-sql-rename": Write(sql_rename, ("standings 1", "Ace", "report 1"), saw_sql_rename),
     "league-settings": Write(league_settings, ("league settings",), saw_league_settings),
+    "erasure-r21": Write(
+        erase_ace,
+        (
+            "standings 1",
+            "standings 1 csv",
+            "report 1",
+            "Ace",
+            "Ace to host 1",
+        ),
+        saw_erasure,
+        more_views=erasure_views,
+    ),
 }
 
 
