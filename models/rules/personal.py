@@ -25,6 +25,8 @@ PERSONAL_KEYS = frozenset(
 PLAYER_ID_KEYS = frozenset({"player_id", "survivor_id", "duplicate_id", "low_id", "high_id"})
 # What the log shows where a value was sealed under a key that is gone (R21).
 ERASED = "[erased]"
+# What a player's data export shows where an entry holds another player's personal value.
+WITHHELD = "[another player's]"
 # A sealed value in an entry's JSON: {"sealed": [player ids, in sealing order], "v": "..."}.
 SEALED = "sealed"
 # A free-text value shorter than this is sealed only when it equals a personal value, not when it

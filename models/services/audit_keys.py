@@ -17,6 +17,7 @@ from models.infra import sealing
 from models.rules.personal import (
     ERASED,
     SEALED,
+    WITHHELD,
     is_sealed,
     open_tree,
     personal_values,
@@ -78,7 +79,8 @@ def shred(session: Session, player_ids: Collection[int]) -> None:
         _cache(session).pop(player_id, None)
 
 
-def _record_values(session: Session, player_ids: Collection[int]) -> dict[int, set[str]]:
+def record_values_of(session: Session, player_ids: Collection[int]) -> dict[int, set[str]]:
+    """Each player's personal values as an entry might carry them."""
     rows = session.execute(
         select(
             Player.id,
@@ -105,7 +107,7 @@ def seal_entries(
     looked_up: dict[int, set[str]] = {}
     few = [ids for ids in named if len(ids) <= MOST_LOOKED_UP]
     if few:
-        looked_up = _record_values(session, set().union(*few) & keys.keys())
+        looked_up = record_values_of(session, set().union(*few) & keys.keys())
 
     def seal(value: Any, owners: list[int]) -> dict[str, Any]:
         return {SEALED: owners, "v": sealing.seal_value(keys, owners, value)}
@@ -143,9 +145,10 @@ def sealed_reason(reason: str | None) -> dict[str, Any] | None:
     return None
 
 
-def opener(session: Session, parts: Sequence[Any]) -> Any:
+def opener(session: Session, parts: Sequence[Any], only: Collection[int] | None = None) -> Any:
     """A function that opens one entry's part (JSON, or a reason's text): each sealed value
-    readable while its players' keys exist, ERASED once any is gone."""
+    readable while its players' keys exist, ERASED once any is gone. With `only` (a player's
+    data export), a value about any other player is WITHHELD."""
     owners: set[int] = set()
     for part in parts:
         token = sealed_reason(part) if isinstance(part, str) else None
@@ -153,8 +156,11 @@ def opener(session: Session, parts: Sequence[Any]) -> Any:
     keys = data_keys(session, owners) if owners else {}
 
     def unseal(token: dict[str, Any]) -> Any:
+        owners = [int(p) for p in token[SEALED]]
+        if only is not None and not set(owners) <= set(only):
+            return WITHHELD
         try:
-            return sealing.open_value(keys, [int(p) for p in token[SEALED]], token["v"])
+            return sealing.open_value(keys, owners, token["v"])
         except sealing.Unreadable:
             return ERASED
 

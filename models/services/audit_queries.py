@@ -3,7 +3,7 @@ are read with their players' keys, "[erased]" once a player was erased (R21)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -47,9 +47,12 @@ class ReadEntry:
     reason: str | None
 
 
-def read_entries(session: Session, entries: Sequence[AuditEntry]) -> list[ReadEntry]:
-    """The entries with every sealed value opened while its players' keys exist (R21)."""
-    open_part = opener(session, [part for e in entries for part in (e.before, e.after, e.reason)])
+def read_entries(
+    session: Session, entries: Sequence[AuditEntry], only: Collection[int] | None = None
+) -> list[ReadEntry]:
+    """The entries with every sealed value opened while its players' keys exist (R21); with
+    `only`, the values about other players withheld (a player's data export)."""
+    open_part = opener(session, [part for e in entries for part in (e.before, e.after, e.reason)], only)
     return [
         ReadEntry(
             id=e.id,

@@ -86,15 +86,15 @@ def _old_values(players: Iterable[Player]) -> set[str]:
     return values
 
 
-def scrub(text: str | None, values: Iterable[str]) -> str | None:
-    """Free text with every one of these personal values replaced by "[erased]"."""
+def scrub(text: str | None, values: Iterable[str], instead: str = ERASED) -> str | None:
+    """Free text with every one of these personal values replaced by "[erased]" (or `instead`)."""
     if not text:
         return text
     for value in sorted(values, key=len, reverse=True):
         if text.casefold() == value.casefold():
-            return ERASED
+            return instead
         if len(value) >= LEAST_CONTAINED:
-            text = re.sub(re.escape(value), ERASED, text, flags=re.IGNORECASE)
+            text = re.sub(re.escape(value), lambda _match: instead, text, flags=re.IGNORECASE)
     return text
 
 

@@ -17,11 +17,13 @@ from models.entities.merges import PlayerMerge
 from models.entities.players import DistinctPlayers, Player
 from models.entities.qualification import Disqualification
 from models.entities.tournaments import Result, Tournament
+from models.rules.personal import WITHHELD
 from models.services.access import require_office
 from models.services.audit import plain, record, snapshot
+from models.services.audit_keys import record_values_of as _record_values
 from models.services.audit_queries import read_entries
 from models.services.lookup import get_or_raise
-from models.services.player_erasures import merge_group
+from models.services.player_erasures import merge_group, scrub
 
 PERSONAL_FIELDS = ("full_name", "email", "date_of_birth", "membership_number", "pin")
 
@@ -124,6 +126,7 @@ def data_export(session: Session, actor: Actor, player_id: int) -> dict[str, Any
             .order_by(DistinctPlayers.id)
         )
     )
+    others = _record_values(session, {_other(p, group) for p in pairs})
     reports = sorted(
         {t.id for t in session.scalars(select(Tournament).join(Result).where(Result.player_id.in_(group)))}
     )
@@ -142,7 +145,9 @@ def data_export(session: Session, actor: Actor, player_id: int) -> dict[str, Any
         ),
     ]
     entries = read_entries(
-        session, list(session.scalars(select(AuditEntry).where(or_(*named)).order_by(AuditEntry.id)))
+        session,
+        list(session.scalars(select(AuditEntry).where(or_(*named)).order_by(AuditEntry.id))),
+        only=group,  # another player's values in an entry naming both are not this player's to read
     )
     document = {
         "player": records[[r["id"] for r in records].index(group_survivor(records))],
@@ -151,7 +156,11 @@ def data_export(session: Session, actor: Actor, player_id: int) -> dict[str, Any
         "sanctions": [snapshot(s) for s in sanctions],
         "disqualifications": [snapshot(d) for d in disqualifications],
         "merges": [snapshot(m) for m in merges],
-        "told_apart": [snapshot(p) for p in pairs],
+        # The other player's values in the office's reason are not this player's to read.
+        "told_apart": [
+            {**snapshot(p), "reason": scrub(p.reason, others.get(_other(p, group), set()), WITHHELD)}
+            for p in pairs
+        ],
         # R20: filled by the ratings' service (rating_of) once ratings exist; null until then.
         "rating": rating_of(session, group_survivor(records)),
         "audit_log": [
@@ -179,6 +188,10 @@ def data_export(session: Session, actor: Actor, player_id: int) -> dict[str, Any
         after={"player_ids": group, "audit_entries": len(entries), "results": len(results)},
     )
     return document
+
+
+def _other(pair: DistinctPlayers, group: list[int]) -> int:
+    return pair.high_id if pair.low_id in group else pair.low_id
 
 
 def group_survivor(records: list[dict[str, Any]]) -> int:

@@ -570,3 +570,16 @@ def test_r21_an_erased_record_is_neither_changed_nor_merged_again(office: Caller
     assert_problem(into, 409, "duplicate_id", rule="R21")
     assert office.get(f"{PLAYERS}/{seeded.alice}").get_json()["email"] is None
     assert office.get(f"{PLAYERS}/{other}").get_json()["merged_into_id"] is None
+
+
+def test_r21_another_players_export_withholds_her_values_in_entries_naming_both(
+    office: Caller, seeded: Seeded
+) -> None:
+    """The pair told apart names Bob and her: Bob's export holds the entry, her name withheld;
+    hers reads it."""
+    bob = seeded.others[0]
+    pair = [e for e in export(office, bob)["audit_log"] if e["action"] == "player.not_duplicate"]
+    assert pair and all(e["reason"] == "[another player's]" for e in pair)
+    assert found_in(json.dumps(export(office, bob))) == []
+    hers = [e for e in export(office, seeded.alice)["audit_log"] if e["action"] == "player.not_duplicate"]
+    assert hers and all(e["reason"] == "Not Alicia Wonderprivate." for e in hers)
