@@ -1055,6 +1055,23 @@ def test_db_backup_and_restore_serve_the_same_standings_again(pub: Pub, tmp_path
     assert pub.b.read(views["Ace"]).body["display_name"] == "Ace Again"
 
 
+def test_r21_a_db_restore_from_before_an_erasure_applies_the_erasure_again(pub: Pub, tmp_path: Path) -> None:
+    """R21: a backup made before Ace's erasure holds his personal data; `db restore` keeps the
+    list of erasures it replaces and applies it again, so both workers answer him erased, his
+    points as restored, and the audit log says so."""
+    backup = tmp_path / "league.backup"
+    assert "Backed up" in pub.a.cli("db", "backup", str(backup))
+    erase_ace(pub)
+    output = pub.a.cli("db", "restore", str(backup), "--yes")
+    assert "Erasures applied again: 1 record(s)." in output
+    ace = {"Ace to office": View("office", f"{PLAYERS}/{pub['Ace']}")}
+    for worker in (pub.a, pub.b):
+        player = worker.read(ace["Ace to office"]).body
+        assert (player["email"], player["display_name"]) == (None, f"Former player {pub['Ace']}")
+    entries = ok(pub.office.get("/api/v1/audit-log?action=player.erase_reapplied"))["items"]
+    assert [e["entity_id"] for e in entries] == [pub["Ace"]]
+
+
 def test_db_restore_asks_first(pub: Pub, tmp_path: Path) -> None:
     """Without --yes, `db restore` asks, and a "no" changes nothing."""
     backup = tmp_path / "league.backup"
