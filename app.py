@@ -5,9 +5,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-import secrets
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +19,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 import api
 from api.cli import register_cli
-from models.infra import clock
+from models.infra import clock, sealing
 from models.infra.db import REPO_ROOT, default_database_url
 
 TRUE_WORDS = {"1", "true", "yes", "on"}
@@ -61,6 +59,10 @@ def config_from_env(environ: dict[str, str] | os._Environ[str] = os.environ) -> 
         # Signs the console's CSRF tokens; every process of a league must share it.
         # Unset: made once and kept in instance/secret_key (create_app), unless the caller gives one.
         "SECRET_KEY": environ.get("SECRET_KEY", ""),
+        # R21: the audit log's master key, which wraps every player's key. Unset: made once and
+        # kept in instance/audit_key for the embedded SQLite default; any other database refuses
+        # to start without it (create_app).
+        "AUDIT_KEY": environ.get("AUDIT_KEY", ""),
         "CONSOLE_SESSION_HOURS": int(environ.get("CONSOLE_SESSION_HOURS", 12)),
         # Flask's own signed cookie holds only the console's CSRF secret: sent to the console alone.
         "SESSION_COOKIE_NAME": "league_csrf",
@@ -75,23 +77,7 @@ def config_from_env(environ: dict[str, str] | os._Environ[str] = os.environ) -> 
 def instance_secret() -> str:
     """A secret made once and kept in instance/secret_key, beside the embedded database: every
     worker on this machine reads the same. (Several machines: set SECRET_KEY on each.)"""
-    path = REPO_ROOT / "instance" / "secret_key"
-    for _ in range(50):
-        try:
-            secret = path.read_text().strip()
-        except FileNotFoundError:
-            path.parent.mkdir(exist_ok=True)
-            try:
-                descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            except FileExistsError:
-                continue  # another worker is writing it
-            with os.fdopen(descriptor, "w") as file:
-                file.write(secrets.token_hex(32))
-            continue
-        if secret:
-            return secret
-        time.sleep(0.01)  # being written
-    raise RuntimeError(f"could not read {path}")
+    return sealing.made_once(REPO_ROOT / "instance" / "secret_key")
 
 
 SPEC_CONFIG: dict[str, Any] = {
@@ -142,6 +128,14 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.update(config or {})
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = instance_secret()
+    try:
+        # R21: the same key as the migrations read (AUDIT_KEY, else instance/audit_key for SQLite).
+        audit_key = sealing.master_key_text(
+            app.config["DATABASE_URL"], {sealing.ENVIRONMENT: app.config.get("AUDIT_KEY") or ""}
+        )
+    except sealing.MissingAuditKey as exc:
+        raise RuntimeError(str(exc)) from None
+    sealing.use(sealing.Keyring(audit_key))
     try:
         clock.check_zone(clock.default_zone())  # R2a: LEAGUE_TIMEZONE names an IANA zone
     except clock.UnknownZone as exc:

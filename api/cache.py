@@ -161,6 +161,8 @@ def _cacheable() -> bool:
         request.method in ("GET", "HEAD")
         and request.path.startswith(("/api/", "/embed/"))
         and bool(request.endpoint)
+        # A GET that writes (a player's data export, audited each time: R21) is never cached.
+        and request.endpoint not in db.WRITING_GETS
     )
 
 

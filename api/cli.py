@@ -1,5 +1,6 @@
 """Commands: `flask --app app db …` (migrations, backup and restore), `keys create`, `demo load`,
-`cache reset`, `standings rebuild`, `ratings rebuild`."""
+`cache reset`, `standings rebuild`, `ratings rebuild` (R20),
+`players erasures|reapply-erasures|erase-inactive` (R21)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from models.services.demo import load_demo, remove_demo
 from models.services.demo_checks import check_removal
 from models.services.demo_queries import DemoRemoval, removal_plan
 from models.services.keys import create_key
+from models.services.player_erasures import erase_inactive, erased_ids, reapply_erasures
 from models.services.ratings import rebuild_ratings
 from models.services.standing_lines import rebuild_lines
 from models.services.versioning import renew_epoch
@@ -37,6 +39,7 @@ demo_cli = AppGroup("demo", help="The demo league.")
 cache_cli = AppGroup("cache", help="Cached answers.")
 standings_cli = AppGroup("standings", help="Stored standing lines.")
 ratings_cli = AppGroup("ratings", help="Stored skill ratings (R20).")
+players_cli = AppGroup("players", help="Players' data rights (R21): erasures and retention.")
 
 
 @contextmanager
@@ -146,6 +149,7 @@ def db_restore(path: Path, yes: bool) -> None:
     change since the backup is lost."""
     if not yes:
         click.confirm(f"Replace the database with {path}? Every change since it was made is lost", abort=True)
+    erased = _erasures_before_restore()
     sqlite_file = _sqlite_path()
     if sqlite_file is None:
         db.database().engine.dispose()
@@ -166,6 +170,19 @@ def db_restore(path: Path, yes: bool) -> None:
     with writing() as session:
         renew_epoch(session)
     click.echo(f"Restored from {path}; cached answers retired.")
+    # R21: an erasure made after the backup must not come back with it.
+    with writing() as session:
+        again = reapply_erasures(session, SYSTEM, erased)
+    click.echo(f"Erasures applied again: {len(again)} record(s).")
+
+
+def _erasures_before_restore() -> list[int]:
+    """The ids erased in the database about to be replaced (none when it cannot be read)."""
+    try:
+        with reading() as session:
+            return erased_ids(session)
+    except Exception:  # noqa: BLE001 - a database too old or broken to list them: none to keep
+        return []
 
 
 @keys_cli.command("create")
@@ -265,6 +282,54 @@ def ratings_rebuild() -> None:
     click.echo(f"Ratings rebuilt: {players} player(s) rated, {points} point(s) of history.")
 
 
+@players_cli.command("erasures")
+def players_erasures() -> None:
+    """Print the id of every erased player (R21), one a line: keep the list beside the backups."""
+    with reading() as session:
+        for player_id in erased_ids(session):
+            click.echo(player_id)
+
+
+@players_cli.command("reapply-erasures")
+@click.option(
+    "--ids-file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Ids kept from before the restore (`players erasures`), one a line, besides the database's own.",
+)
+def players_reapply_erasures(ids_file: Path | None) -> None:
+    """Erase again every player of the list of erasures who holds personal data again: run it
+    after restoring a backup older than an erasure (`db restore` runs it itself). Audited."""
+    also = []
+    if ids_file is not None:
+        for line in ids_file.read_text().split():
+            if not line.isdigit():
+                raise click.BadParameter(f"not a player id: {line!r}", param_hint="--ids-file")
+            also.append(int(line))
+    with writing() as session:
+        again = reapply_erasures(session, SYSTEM, also)
+    click.echo(
+        f"Erasures applied again: {len(again)} record(s)"
+        + (f": {' '.join(map(str, again))}" if again else ".")
+    )
+
+
+@players_cli.command("erase-inactive")
+@click.option("--dry-run", is_flag=True, help="Only list who would be erased; change nothing.")
+def players_erase_inactive(dry_run: bool) -> None:
+    """R21 retention: erase the players with no result in the league's `erase_inactive_after_months`
+    (on the league's clock; off when it is unset). Audited. Meant to run from cron."""
+    with reading() if dry_run else writing() as session:
+        months, ids = erase_inactive(session, SYSTEM, dry_run=dry_run)
+    if months is None:
+        click.echo("Retention is off (erase_inactive_after_months is not set): nothing erased.")
+        return
+    listed = " ".join(map(str, ids)) or "none"
+    if dry_run:
+        click.echo(f"Would erase {len(ids)} record(s) with no result in {months} months: {listed}")
+    else:
+        click.echo(f"Erased {len(ids)} record(s) with no result in {months} months: {listed}")
+
+
 def register_cli(app: Flask) -> None:
     app.cli.add_command(db_cli)
     app.cli.add_command(keys_cli)
@@ -272,3 +337,4 @@ def register_cli(app: Flask) -> None:
     app.cli.add_command(cache_cli)
     app.cli.add_command(standings_cli)
     app.cli.add_command(ratings_cli)
+    app.cli.add_command(players_cli)

@@ -10,6 +10,11 @@ from sqlalchemy.orm import Session
 from models.infra.db import SQLITE_WRITE_INTENT, make_engine, make_sessionmaker
 from models.services.versioning import MEMO
 
+# GETs that write: a player's data export is audited each time it is read (R21). They get a
+# writer's session (on PostgreSQL a reader's REPEATABLE READ snapshot would refuse the audit
+# entry's move of the data version once any other write committed meanwhile).
+WRITING_GETS = frozenset({"players.PlayerDataExportViews", "console.data_export_download"})
+
 
 class Database:
     def __init__(self, url: str, **engine_options: Any) -> None:
@@ -36,7 +41,7 @@ def database() -> Database:
 
 def session() -> Session:
     if "db_session" not in g:
-        reading = request.method in ("GET", "HEAD", "OPTIONS")
+        reading = request.method in ("GET", "HEAD", "OPTIONS") and request.endpoint not in WRITING_GETS
         SQLITE_WRITE_INTENT.set(not reading)
         g.db_session = (database().read_sessionmaker if reading else database().sessionmaker)()
         if reading:

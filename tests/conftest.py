@@ -23,6 +23,7 @@ from tests.support.databases import (
     ScratchDatabases,
     assert_ratings_current,
     assert_standing_lines_current,
+    give_audit_key,
     rearm_data_version,
 )
 from tests.support.league import Caller, League, new_key
@@ -32,6 +33,8 @@ from tests.support.league import Caller, League, new_key
 settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
 settings.register_profile("dev", deadline=None, print_blob=True)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+give_audit_key()
 
 # Every answer of the spec's operations in any test is one the spec lists.
 pytest_plugins = ["tests.support.answers_documented"]

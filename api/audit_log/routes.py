@@ -11,8 +11,7 @@ from api.audit_log.schemas import AuditOut, AuditQuery
 from api.auth import current_actor, office_only
 from api.blueprint import Blueprint
 from api.pagination import page_request, page_schema
-from models.entities import AuditEntry
-from models.services.audit_queries import AuditFilters, list_audit_entries
+from models.services.audit_queries import AuditFilters, ReadEntry, list_audit_entries
 from models.services.paging import Page
 
 blp = Blueprint("audit_log", __name__, url_prefix="/api/v1/audit-log", description="Audit log (R18).")
@@ -24,7 +23,7 @@ class AuditViews(MethodView):
     @office_only
     @blp.arguments(AuditQuery, location="query")
     @blp.response(200, page_schema(AuditOut, "AuditPage"))
-    def get(self, args: dict[str, Any]) -> Page[AuditEntry]:
+    def get(self, args: dict[str, Any]) -> Page[ReadEntry]:
         """Read the audit log, newest first (office)"""
         page = page_request(args)
         return list_audit_entries(db.session(), current_actor(), AuditFilters(**args), page)

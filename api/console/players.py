@@ -1,26 +1,28 @@
 """Players in the console (R19): where the office sees two players of one display name (a
 venue's standings, the possible duplicates), one click gives one of them a display name of
-their own, suggested from the full names and changed as the API's PATCH changes it (audited)."""
+their own, suggested from the full names and changed as the API's PATCH changes it (audited).
+A player's page offers the office everything held about the player as a download (R21)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
-from flask import flash, redirect, url_for
+from flask import Response, flash, jsonify, redirect, url_for
 from marshmallow import ValidationError
 
 from api import db
 from api.console.base import bp, current, hidden_id, refused_form, signed_in_only, token_missing
 from api.console.forms import DisplayNameForm
 from api.errors import flatten_messages
-from api.players.schemas import PlayerPatch
+from api.players.schemas import DataExportOut, PlayerPatch
 from api.schemas import patch_of
 from models.entities import Player
 from models.errors import LeagueError
 from models.rules.players import distinct_display_name, numbered_players
 from models.services.access import require_office
 from models.services.lookup import get_or_raise
+from models.services.player_exports import data_export
 from models.services.player_queries import distinct_name_suggestions
 from models.services.players import update_player
 
@@ -85,3 +87,15 @@ def display_name(player_id: int) -> Any:
     else:
         flash(f"Player {player.id} is now shown as {player.display_name} (was {before}).")
     return redirect(back)
+
+
+@bp.route("/players/<id:player_id>/data-export")
+@signed_in_only
+def data_export_download(player_id: int) -> Response:
+    """R21: the player's data export (the API's, audited alike) as a file to save (the office)."""
+    session, actor = db.session(), current()
+    document = data_export(session, actor, player_id)
+    response = jsonify(DataExportOut().dump(document))
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Content-Disposition"] = f'attachment; filename="player-{player_id}-data.json"'
+    return response

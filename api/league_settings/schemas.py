@@ -57,6 +57,16 @@ class LeagueSettingsPatch(Schema):
         },
     )
 
+    erase_inactive_after_months = StrictInt(
+        allow_none=True,
+        validate=validate.Range(min=1, max=1200),
+        metadata={
+            "description": "R21 retention: `flask players erase-inactive` (run by cron) erases the "
+            "players with no result in this many months, on the league's clock. Null: off (the "
+            "default)."
+        },
+    )
+
     @validates("embed_frame_ancestors")
     def _sources(self, value: str, **_kwargs: Any) -> None:
         try:
@@ -80,5 +90,8 @@ class LeagueSettingsOut(Answer):
     timezone = fields.String(
         attribute="zone",
         metadata={"description": "The zone in force (R2a): the office's, else LEAGUE_TIMEZONE, else UTC."},
+    )
+    erase_inactive_after_months = fields.Integer(
+        allow_none=True, metadata={"description": "R21 retention in months; null: off."}
     )
     updated_at = UtcDateTime()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import Response, jsonify
 from flask.views import MethodView
 
 from api import db
@@ -13,7 +14,11 @@ from api.contract import ID, conflicts, links
 from api.pagination import page_request, page_schema
 from api.player_merges.schemas import MergeIn
 from api.players.schemas import (
+    DataExportOut,
+    DataExportQuery,
     DistinctPlayersOut,
+    ErasedOut,
+    EraseIn,
     NotDuplicateIn,
     PlayerCreated,
     PlayerIn,
@@ -29,6 +34,8 @@ from models.entities import DistinctPlayers, Player
 from models.services.distinct_players import record_distinct
 from models.services.lookup import get_or_raise
 from models.services.paging import Page
+from models.services.player_erasures import Erased, erase_player
+from models.services.player_exports import data_export
 from models.services.player_merge_queries import final_survivor
 from models.services.player_merges import merge_players
 from models.services.player_queries import as_seen_by, player_as_seen_by, search_players
@@ -160,3 +167,47 @@ class PlayerNotDuplicateViews(MethodView):
         session, actor = db.session(), current_actor()
         player = get_or_raise(session, Player, player_id, "player")
         return record_distinct(session, actor, player, data["other_id"], data["reason"])
+
+
+@blp.route("/<id:player_id>/data-export")
+class PlayerDataExportViews(MethodView):
+    @blp.doc(operationId="export_player_data")
+    @office_only
+    @blp.arguments(DataExportQuery, location="query")
+    @blp.response(200, DataExportOut)
+    def get(self, args: dict[str, Any], player_id: int) -> Response:
+        """Everything held about a player, as one JSON document (office; R21, audited)
+
+        The personal fields, results with their reports and points, sanctions,
+        disqualifications, merges, the rating, and every audit entry naming the player with its
+        personal values readable. Never cached: each export is audited. An erased player's
+        export holds the record with no personal values. `?download=true` answers it as a file.
+        """
+        session, actor = db.session(), current_actor()
+        document = data_export(session, actor, player_id)
+        response = jsonify(DataExportOut().dump(document))
+        response.headers["Cache-Control"] = "no-store"
+        if args.get("download"):
+            response.headers["Content-Disposition"] = f'attachment; filename="player-{player_id}-data.json"'
+        return response
+
+
+@blp.route("/<id:player_id>/erase")
+class PlayerEraseViews(MethodView):
+    @blp.doc(operationId="erase_player")
+    @office_only
+    @conflicts
+    @blp.arguments(EraseIn)
+    @blp.response(200, ErasedOut)
+    def post(self, data: dict[str, Any], player_id: int) -> Erased:
+        """Erase a player's personal data (office; R21, audited, cannot be undone)
+
+        Full name, email, date of birth, membership number and PIN are removed; the display name
+        becomes "Former player N" unless `display_name` gives another. Results, standings,
+        qualifiers, ratings and sanctions stand. Every personal value the audit log holds about
+        the player reads "[erased]" from now on. A record merged away is erased with the player
+        it was merged into, and with every record merged into that one. A second erasure is
+        refused (409, R17a).
+        """
+        session, actor = db.session(), current_actor()
+        return erase_player(session, actor, player_id, data["reason"], data.get("display_name"))

@@ -164,3 +164,57 @@ class PlayerQuery(PageArgs):
         validate=validate.Length(max=200),
         metadata={"description": "Part of a display name (staff also match full names, emails)."},
     )
+
+
+class EraseIn(Schema):
+    reason = Text(
+        max_length=2000,
+        required=True,
+        metadata={"description": "Why (the player's request, and how it came): kept in the audit log (R21)."},
+    )
+    display_name = Name(
+        max_length=120,
+        metadata={
+            "description": 'The display name from now on; without it "Former player N" (N: the player '
+            "number). It must name no one: no full name, email or membership number of any player."
+        },
+    )
+
+
+class ErasedOut(Answer):
+    player_id = fields.Integer(
+        metadata={"description": "The record erased (the final survivor of its merges)."}
+    )
+    erased_ids = fields.List(
+        fields.Integer(),
+        metadata={"description": "Every record erased: this one and the records merged into it (R17)."},
+    )
+    display_name = fields.String()
+    erased_at = UtcDateTime()
+
+
+class DataExportOut(Answer):
+    """Everything the league holds about the player (R21), as one JSON document."""
+
+    player = fields.Dict(metadata={"description": "The record: personal fields, null once erased."})
+    records = fields.List(fields.Dict(), metadata={"description": "It and every record merged into it."})
+    results = fields.List(fields.Dict(), metadata={"description": "Results with their reports and points."})
+    sanctions = fields.List(fields.Dict())
+    disqualifications = fields.List(fields.Dict())
+    merges = fields.List(fields.Dict())
+    told_apart = fields.List(
+        fields.Dict(), metadata={"description": "Look-alikes the office said are others."}
+    )
+    rating = fields.Dict(
+        allow_none=True, metadata={"description": "The league-wide rating (R20), when kept."}
+    )
+    audit_log = fields.List(
+        fields.Dict(),
+        metadata={"description": 'Every audit entry naming the player; erased values read "[erased]".'},
+    )
+
+
+class DataExportQuery(Schema):
+    download = fields.Boolean(
+        metadata={"description": "True: answered as a file to save (Content-Disposition: attachment)."}
+    )

@@ -3,6 +3,7 @@
 from models.entities.access import ROLES, ApiKey, ApiKeyVenue
 from models.entities.audit import AuditEntry
 from models.entities.base import Base
+from models.entities.data_rights import Erasure, PlayerKey
 from models.entities.discipline import LeagueSettings, Sanction
 from models.entities.league import (
     CHART_KINDS,
@@ -40,9 +41,11 @@ __all__ = [
     "DataVersion",
     "Disqualification",
     "DistinctPlayers",
+    "Erasure",
     "IdempotentRequest",
     "LeagueSettings",
     "Player",
+    "PlayerKey",
     "PlayerMerge",
     "PlayerRating",
     "PointsChart",

@@ -108,6 +108,9 @@ class LeagueSettings(Base):
     name: Mapped[str] = mapped_column(
         String(120), default=DEFAULT_LEAGUE_NAME, server_default=DEFAULT_LEAGUE_NAME
     )
+    # R21 retention: players with no result in this many months are erased by
+    # `flask players erase-inactive` (run by cron); None: off (the default).
+    erase_inactive_after_months: Mapped[int | None] = mapped_column(Integer)
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, onupdate=utcnow)
 
     @property

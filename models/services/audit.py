@@ -14,6 +14,7 @@ from models.actor import Actor
 from models.entities.audit import AuditEntry
 from models.entities.base import table_of
 from models.infra.clock import utcnow
+from models.services.audit_keys import seal_entries
 
 
 def plain(value: Any) -> Any:
@@ -65,7 +66,8 @@ def record_each(
 ) -> None:
     """One audit entry per (entity id, before, after), all in one Core INSERT in the caller's
     transaction (the unit of work's bookkeeping cost more than the INSERT; a report may register
-    thousands of players)."""
+    thousands of players). Every personal value about a player is sealed under that player's
+    key as it is stored (R21: audit_keys), so that erasure can make it unreadable."""
     if not entries:
         return
     common = {
@@ -76,13 +78,17 @@ def record_each(
         "request_id": actor.request_id,
         "action": action,
         "entity": entity,
-        "reason": reason,
     }
+    sealed = seal_entries(
+        session, entity, [(entity_id, before, after, reason) for entity_id, before, after in entries]
+    )
     session.connection().execute(
         AUDIT_INSERT,
         [
-            {**common, "entity_id": entity_id, "before": before, "after": after}
-            for entity_id, before, after in entries
+            {**common, "entity_id": entity_id, "before": before, "after": after, "reason": stored_reason}
+            for (entity_id, _before, _after), (before, after, stored_reason) in zip(
+                entries, sealed, strict=True
+            )
         ],
     )
 

@@ -18,6 +18,7 @@ SETTING_NAMES = (
     "max_entrants",
     "embed_frame_ancestors",
     "timezone",
+    "erase_inactive_after_months",
 )
 
 

@@ -20,6 +20,7 @@ from models.infra.clock import utcnow
 from models.services.access import require_office
 from models.services.audit import plain, record, snapshot
 from models.services.locks import hold_writes, take_players
+from models.services.player_erasures import refuse_if_erased
 from models.services.player_merge_checks import check_merge, check_undo
 from models.services.ratings import earliest_of_results, replay_from
 from models.services.standing_line_queries import places_of_results
@@ -42,6 +43,7 @@ def merge_players(
     # checks, so of two merges of one record, or crosswise, the second sees the first.
     locked = take_players(session, (survivor.id, duplicate_id))
     hold_writes(session)
+    refuse_if_erased(session, (survivor.id, duplicate_id), "duplicate_id", "merged")
     duplicate = check_merge(session, survivor, locked.get(duplicate_id), duplicate_id)
     before = {"survivor": snapshot(survivor), "duplicate": snapshot(duplicate)}
     moved = _records_of(session, duplicate.id)

@@ -171,7 +171,8 @@ FEW_NEW_NAMES = 8
 def name_index(session: Session, name_keys: Sequence[str]) -> NameIndex:
     """R5: a NameIndex holding at least every live player whom one of these new names could
     closely match."""
-    query = select(Player.id, Player.name_key).where(Player.merged_into_id.is_(None))
+    # An erased player's name is gone (R21): no look-alike of anyone.
+    query = select(Player.id, Player.name_key).where(Player.merged_into_id.is_(None), Player.name_key != "")
     if len(name_keys) <= FEW_NEW_NAMES:
         # A superset of what NameIndex compares: a name it could match starts with one of the
         # new name's words' first letters (its own, or the same words reordered), or holds one of
@@ -199,7 +200,7 @@ def duplicate_candidates(session: Session, since: datetime) -> list[tuple[Player
     recent = list(
         session.scalars(
             select(Player)
-            .where(Player.merged_into_id.is_(None), Player.created_at >= since)
+            .where(Player.merged_into_id.is_(None), Player.created_at >= since, Player.name_key != "")
             .order_by(Player.id.desc())
             .limit(200)
         )

@@ -27,6 +27,7 @@ from models.services.access import require_office
 from models.services.audit import record_each, record_update, snapshot
 from models.services.locks import take_players
 from models.services.lookup import require_exists
+from models.services.player_erasures import refuse_if_erased
 from models.services.player_queries import name_index
 
 
@@ -139,6 +140,7 @@ def update_player(session: Session, actor: Actor, player: Player, changes: dict[
     it (locks.py), so the two never wait on each other crosswise."""
     require_office(actor, "changes a player's record")
     player = take_players(session, [player.id])[player.id]
+    refuse_if_erased(session, [player.id], "player_id", "changed")
     before = snapshot(player)
     changes = _normalise(session, changes, player)
     if "home_venue_id" in changes:

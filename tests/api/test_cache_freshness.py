@@ -862,6 +862,33 @@ def saw_league_settings(pub: Pub, c: Change) -> None:
     )
 
 
+def erase_ace(pub: Pub) -> None:
+    ok(pub.office.post(f"{PLAYERS}/{pub['Ace']}/erase", json={"reason": "Asked by email."}))
+
+
+def erasure_views(pub: Pub) -> dict[str, View]:
+    return {
+        "Ace to office": View("office", f"{PLAYERS}/{pub['Ace']}"),
+        "Ace's audit entries": View("office", f"/api/v1/audit-log?entity=player&entity_id={pub['Ace']}"),
+    }
+
+
+def saw_erasure(pub: Pub, c: Change) -> None:
+    """R21: the personal fields and the old name are gone everywhere, the audit log's values read
+    "[erased]", the points stand."""
+    new = f"Former player {pub['Ace']}"
+    assert c.before["Ace to office"]["email"] == "ace.private@example.org"
+    assert (c.after["Ace to office"]["email"], c.after["Ace to host 1"]["email"]) == (None, None)
+    assert c.after["Ace"]["display_name"] == new
+    (row,) = [r for r in c.after["standings 1"]["standings"] if r["player"]["id"] == pub["Ace"]]
+    (old,) = [r for r in c.before["standings 1"]["standings"] if r["player"]["id"] == pub["Ace"]]
+    assert row["player"]["display_name"] == new and row["points"] == old["points"]
+    assert c.after["report 1"]["results"][0]["player"]["display_name"] == new
+    assert "Cachetest" not in c.after["standings 1 csv"]
+    created = [e for e in c.after["Ace's audit entries"]["items"] if e["action"] == "player.create"]
+    assert created and created[0]["after"]["email"] == "[erased]"
+
+
 QUALIFIERS = ("qualifiers 1", "qualifiers")
 WRITES = {
     "report": Write(
@@ -946,6 +973,18 @@ WRITES = {
         rebuild_ratings, ("Ace ratings",), saw_ratings_rebuilt, setup=spoil_ace_ratings
     ),
     "league-settings": Write(league_settings, ("league settings",), saw_league_settings),
+    "erasure-r21": Write(
+        erase_ace,
+        (
+            "standings 1",
+            "standings 1 csv",
+            "report 1",
+            "Ace",
+            "Ace to host 1",
+        ),
+        saw_erasure,
+        more_views=erasure_views,
+    ),
 }
 
 
@@ -1074,6 +1113,23 @@ def test_db_backup_and_restore_serve_the_same_standings_again(pub: Pub, tmp_path
     assert restored["standings 1"] == before["A"]["standings 1"].body
     ok(pub.office.patch(f"{PLAYERS}/{pub['Ace']}", json={"display_name": "Ace Again"}))
     assert pub.b.read(views["Ace"]).body["display_name"] == "Ace Again"
+
+
+def test_r21_a_db_restore_from_before_an_erasure_applies_the_erasure_again(pub: Pub, tmp_path: Path) -> None:
+    """R21: a backup made before Ace's erasure holds his personal data; `db restore` keeps the
+    list of erasures it replaces and applies it again, so both workers answer him erased, his
+    points as restored, and the audit log says so."""
+    backup = tmp_path / "league.backup"
+    assert "Backed up" in pub.a.cli("db", "backup", str(backup))
+    erase_ace(pub)
+    output = pub.a.cli("db", "restore", str(backup), "--yes")
+    assert "Erasures applied again: 1 record(s)." in output
+    ace = {"Ace to office": View("office", f"{PLAYERS}/{pub['Ace']}")}
+    for worker in (pub.a, pub.b):
+        player = worker.read(ace["Ace to office"]).body
+        assert (player["email"], player["display_name"]) == (None, f"Former player {pub['Ace']}")
+    entries = ok(pub.office.get("/api/v1/audit-log?action=player.erase_reapplied"))["items"]
+    assert [e["entity_id"] for e in entries] == [pub["Ace"]]
 
 
 def test_db_restore_asks_first(pub: Pub, tmp_path: Path) -> None:

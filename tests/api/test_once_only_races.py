@@ -734,3 +734,56 @@ def test_r20_ten_reports_racing_at_ten_venues_leave_the_ratings_a_rebuilds(live:
         )
         expected.append({"stored": 10, "rated": 10, "ratings current": True, "lines current": True})
     assert outcomes == expected, outcomes
+
+
+# Data rights (R21) -------------------------------------------------------------------------------
+
+
+def test_r21_r17a_ten_erasures_of_one_player_erase_it_once(live: Live) -> None:
+    """R21, R17a: ten erasures of one player sent together, five by its own id and five by the id
+    of a record merged into it (erased with it): one 200, nine 409s saying it was erased already,
+    one player.erase audit entry, one row per record in the list of erasures, and the player's
+    audit key deleted."""
+    outcomes, expected = [], []
+    for _ in range(REPEATS):
+        survivor, duplicate = live.player(), live.player()
+        live.write("POST", f"{PLAYERS}/{survivor}/merge", {"duplicate_id": duplicate, **REASON})
+        before = live.audited("player.erase")
+        answers = at_once(
+            live,
+            [("POST", f"{PLAYERS}/{(survivor, duplicate)[i % 2]}/erase", REASON) for i in range(10)],
+        )
+        outcomes.append(
+            {
+                "answers": statuses(answers),
+                "audited": live.audited("player.erase") - before,
+                "listed": live.scalar(
+                    "SELECT count(*) FROM erasures WHERE player_id IN (:a, :b)", a=survivor, b=duplicate
+                ),
+                "keys": live.scalar(
+                    "SELECT count(*) FROM player_keys WHERE player_id IN (:a, :b)", a=survivor, b=duplicate
+                ),
+                "wrong": refusals(answers, ("R17a",), "erased"),
+            }
+        )
+        expected.append({**one_winner(200, 10), "listed": 2, "keys": 0})
+    assert outcomes == expected, outcomes
+
+
+def test_r21_ten_exports_of_one_player_at_once_are_each_answered_and_audited(live: Live) -> None:
+    """R21, R18: an export is a read that writes (its audit entry): ten at once are ten 200s and
+    ten player.data_export entries, none refused because another export wrote meanwhile."""
+    outcomes, expected = [], []
+    for _ in range(REPEATS):
+        player = live.player()
+        before = live.audited("player.data_export")
+        answers = at_once(live, [("GET", f"{PLAYERS}/{player}/data-export", None) for _ in range(10)])
+        outcomes.append(
+            {
+                "answers": statuses(answers),
+                "audited": live.audited("player.data_export") - before,
+                "players": sorted({body["player"]["id"] for status, body in answers if status == 200}),
+            }
+        )
+        expected.append({"answers": {200: 10}, "audited": 10, "players": [player]})
+    assert outcomes == expected, outcomes

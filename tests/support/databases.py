@@ -27,6 +27,15 @@ from models.services.standing_lines import (
 
 DEFAULT_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 BACKENDS = ["sqlite", "postgresql"]
+# R21: the audit log's master key of every app, migration and server a test starts (a database
+# other than the embedded default refuses to start without one).
+TEST_AUDIT_KEY = "test-audit-key-" + "0" * 48
+
+
+def give_audit_key() -> None:
+    """Every create_app, migration and gunicorn server of the run reads this key (from the
+    environment, which servers inherit), unless the run was given its own."""
+    os.environ.setdefault("AUDIT_KEY", TEST_AUDIT_KEY)
 
 
 def postgres_admin_url() -> str | None:

@@ -1,0 +1,198 @@
+"""R21: everything the league holds about a player, as one document for the office (audited:
+reading it is itself an act on personal data)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import and_, or_, select
+from sqlalchemy.orm import Session
+
+from models.actor import Actor
+from models.entities.audit import AuditEntry
+from models.entities.data_rights import Erasure
+from models.entities.discipline import Sanction
+from models.entities.league import Venue
+from models.entities.merges import PlayerMerge
+from models.entities.players import DistinctPlayers, Player
+from models.entities.qualification import Disqualification
+from models.entities.tournaments import Result, Tournament
+from models.rules.personal import WITHHELD
+from models.services.access import require_office
+from models.services.audit import plain, record, snapshot
+from models.services.audit_keys import record_values_of as _record_values
+from models.services.audit_queries import read_entries
+from models.services.lookup import get_or_raise
+from models.services.player_erasures import merge_group, scrub
+
+PERSONAL_FIELDS = ("full_name", "email", "date_of_birth", "membership_number", "pin")
+
+
+def rating_of(session: Session, player_id: int) -> dict[str, Any] | None:
+    """The player's league-wide rating (R20) for the export: none is kept yet. The ratings'
+    service fills this in once it exists."""
+    return None
+
+
+def _personal(player: Player, erased: bool) -> dict[str, Any]:
+    if erased:
+        return dict.fromkeys(PERSONAL_FIELDS)
+    return {
+        "full_name": player.full_name or None,
+        "email": player.email,
+        "date_of_birth": plain(player.date_of_birth),
+        "membership_number": player.membership_number,
+        "pin": player.pin,
+    }
+
+
+def data_export(session: Session, actor: Actor, player_id: int) -> dict[str, Any]:
+    """R21: the player's record (and the records merged into it), personal fields, results with
+    their reports and points, sanctions, disqualifications, merges, pairs told apart, rating and
+    every audit entry naming them, personal values readable while kept. An erased player's
+    export holds the record with no personal values."""
+    require_office(actor, "exports a player's data", rule="R21")
+    player = get_or_raise(session, Player, player_id, "player")
+    group = merge_group(session, player.id)
+    erasures = {e.player_id: e for e in session.scalars(select(Erasure).where(Erasure.player_id.in_(group)))}
+    records = []
+    for record_id in group:
+        p = session.get(Player, record_id)
+        assert p is not None
+        erased = erasures.get(p.id)
+        records.append(
+            {
+                "id": p.id,
+                "display_name": p.display_name,
+                **_personal(p, erased is not None),
+                "home_venue_id": p.home_venue_id,
+                "merged_into_id": p.merged_into_id,
+                "demo": p.demo,
+                "created_at": plain(p.created_at),
+                "updated_at": plain(p.updated_at),
+                "erased": erased is not None,
+                "erased_at": plain(erased.erased_at) if erased else None,
+            }
+        )
+    results = [
+        {
+            "report": {
+                "id": t.id,
+                "venue_id": t.venue_id,
+                "venue": venue_name,
+                "season_id": t.season_id,
+                "date": plain(t.date),
+                "session": t.session,
+                "kind": t.kind,
+                "entrants": t.entrants,
+                "voided": t.voided,
+            },
+            "player_id": r.player_id,
+            "place": r.place,
+            "status": r.status,
+            "placement_points": r.placement_points,
+            "participation_points": r.participation_points,
+            "points": r.points,
+        }
+        for r, t, venue_name in session.execute(
+            select(Result, Tournament, Venue.name)
+            .join(Tournament, Tournament.id == Result.tournament_id)
+            .join(Venue, Venue.id == Tournament.venue_id)
+            .where(Result.player_id.in_(group))
+            .order_by(Tournament.date, Tournament.session, Tournament.id)
+        )
+    ]
+    sanctions = list(
+        session.scalars(select(Sanction).where(Sanction.player_id.in_(group)).order_by(Sanction.id))
+    )
+    disqualifications = list(
+        session.scalars(
+            select(Disqualification)
+            .where(Disqualification.player_id.in_(group))
+            .order_by(Disqualification.id)
+        )
+    )
+    merges = list(
+        session.scalars(
+            select(PlayerMerge)
+            .where(or_(PlayerMerge.survivor_id.in_(group), PlayerMerge.duplicate_id.in_(group)))
+            .order_by(PlayerMerge.id)
+        )
+    )
+    pairs = list(
+        session.scalars(
+            select(DistinctPlayers)
+            .where(or_(DistinctPlayers.low_id.in_(group), DistinctPlayers.high_id.in_(group)))
+            .order_by(DistinctPlayers.id)
+        )
+    )
+    others = _record_values(session, {_other(p, group) for p in pairs})
+    reports = sorted(
+        {t.id for t in session.scalars(select(Tournament).join(Result).where(Result.player_id.in_(group)))}
+    )
+    named = [
+        and_(AuditEntry.entity == "player", AuditEntry.entity_id.in_(group)),
+        and_(AuditEntry.entity == "sanction", AuditEntry.entity_id.in_([s.id for s in sanctions])),
+        and_(
+            AuditEntry.entity == "disqualification",
+            AuditEntry.entity_id.in_([d.id for d in disqualifications]),
+        ),
+        and_(AuditEntry.entity == "tournament", AuditEntry.entity_id.in_(reports)),
+        and_(
+            AuditEntry.entity == "player",
+            AuditEntry.action.in_(("player.merge", "player.merge_undo")),
+            AuditEntry.entity_id.in_({m.survivor_id for m in merges}),
+        ),
+    ]
+    entries = read_entries(
+        session,
+        list(session.scalars(select(AuditEntry).where(or_(*named)).order_by(AuditEntry.id))),
+        only=group,  # another player's values in an entry naming both are not this player's to read
+    )
+    document = {
+        "player": records[[r["id"] for r in records].index(group_survivor(records))],
+        "records": records,
+        "results": results,
+        "sanctions": [snapshot(s) for s in sanctions],
+        "disqualifications": [snapshot(d) for d in disqualifications],
+        "merges": [snapshot(m) for m in merges],
+        # The other player's values in the office's reason are not this player's to read.
+        "told_apart": [
+            {**snapshot(p), "reason": scrub(p.reason, others.get(_other(p, group), set()), WITHHELD)}
+            for p in pairs
+        ],
+        # R20: filled by the ratings' service (rating_of) once ratings exist; null until then.
+        "rating": rating_of(session, group_survivor(records)),
+        "audit_log": [
+            {
+                "id": e.id,
+                "at": plain(e.at),
+                "actor": e.actor,
+                "actor_role": e.actor_role,
+                "action": e.action,
+                "entity": e.entity,
+                "entity_id": e.entity_id,
+                "before": e.before,
+                "after": e.after,
+                "reason": e.reason,
+            }
+            for e in entries
+        ],
+    }
+    record(
+        session,
+        actor,
+        "player.data_export",
+        "player",
+        group_survivor(records),
+        after={"player_ids": group, "audit_entries": len(entries), "results": len(results)},
+    )
+    return document
+
+
+def _other(pair: DistinctPlayers, group: list[int]) -> int:
+    return pair.high_id if pair.low_id in group else pair.low_id
+
+
+def group_survivor(records: list[dict[str, Any]]) -> int:
+    return int(next(r["id"] for r in records if r["merged_into_id"] is None))
