@@ -26,7 +26,7 @@ from models.infra.clock import utcnow
 from models.rules import personal
 
 revision: str = '0020'
-down_revision: str | None = '0017'
+down_revision: str | None = '0019'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -24,14 +24,18 @@ from models.services.audit_keys import record_values_of as _record_values
 from models.services.audit_queries import read_entries
 from models.services.lookup import get_or_raise
 from models.services.player_erasures import merge_group, scrub
+from models.services.rating_queries import player_rating, rating_history
 
 PERSONAL_FIELDS = ("full_name", "email", "date_of_birth", "membership_number", "pin")
 
 
 def rating_of(session: Session, player_id: int) -> dict[str, Any] | None:
-    """The player's league-wide rating (R20) for the export: none is kept yet. The ratings'
-    service fills this in once it exists."""
-    return None
+    """The player's league-wide rating (R20) and its history, one point per rated tournament;
+    None when never rated."""
+    rating = player_rating(session, player_id)
+    if rating is None:
+        return None
+    return {**plain(rating), "history": [plain(point) for point in rating_history(session, player_id)]}
 
 
 def _personal(player: Player, erased: bool) -> dict[str, Any]:
@@ -161,7 +165,7 @@ def data_export(session: Session, actor: Actor, player_id: int) -> dict[str, Any
             {**snapshot(p), "reason": scrub(p.reason, others.get(_other(p, group), set()), WITHHELD)}
             for p in pairs
         ],
-        # R20: filled by the ratings' service (rating_of) once ratings exist; null until then.
+        # R20: the group's rating is its survivor's (its results are rated there).
         "rating": rating_of(session, group_survivor(records)),
         "audit_log": [
             {

@@ -166,7 +166,12 @@ def test_r21_the_export_holds_every_personal_field_result_sanction_merge_and_aud
     assert all(row["points"] >= 0 and "place" in row for row in data["results"])
     assert [s["id"] for s in data["sanctions"]] == [seeded.sanction]
     assert [m["duplicate_id"] for m in data["merges"]] == [seeded.dupe]
-    assert data["rating"] is None  # R20: filled once ratings exist
+    # R20: the group's rating (the survivor's, its results rated there) with one point a report.
+    history = office.get(f"{PLAYERS}/{seeded.alice}/rating-history").get_json()
+    assert data["rating"]["tournaments"] == len(data["rating"]["history"]) == len(history["points"]) == 3
+    assert [p["tournament_id"] for p in data["rating"]["history"]] == [
+        p["tournament_id"] for p in history["points"]
+    ]
     # Its audit entries, their personal values readable (sealed in the database).
     created_entry = next(
         e for e in data["audit_log"] if e["action"] == "player.create" and e["entity_id"] == seeded.alice
@@ -200,11 +205,12 @@ def test_r21_only_the_office_exports(
 # The erasure ------------------------------------------------------------------------------------
 
 
-def test_r21_erasure_removes_the_personal_fields_and_keeps_results_standings_and_qualifiers(
+def test_r21_erasure_removes_the_personal_fields_and_keeps_results_standings_qualifiers_and_ratings(
     office: Caller, seeded: Seeded
 ) -> None:
     standings = f"{SEASONS}/{seeded.season}/venues/{seeded.venue}/standings"
     qualifiers = f"{SEASONS}/{seeded.season}/qualifiers"
+    ratings, history = "/api/v1/ratings?per_page=100", f"{PLAYERS}/{seeded.alice}/rating-history"
 
     def points(path: str) -> Any:
         response = office.get(path)
@@ -216,8 +222,11 @@ def test_r21_erasure_removes_the_personal_fields_and_keeps_results_standings_and
     before = (
         points(standings),
         points(qualifiers),
+        points(ratings),
+        points(history),
         office.get(f"{SANCTIONS}/{seeded.sanction}").get_json()["kind"],
     )
+    assert before[2]["items"] and before[3]["points"]  # R20: rated before, so compared after
     response = erase(office, seeded.dupe)  # a merged-away id: erased with its survivor
     assert response.status_code == 200, response.get_data(as_text=True)
     erased = response.get_json()
@@ -231,6 +240,8 @@ def test_r21_erasure_removes_the_personal_fields_and_keeps_results_standings_and
     assert (
         points(standings),
         points(qualifiers),
+        points(ratings),
+        points(history),
         office.get(f"{SANCTIONS}/{seeded.sanction}").get_json()["kind"],
     ) == before
     # The export of an erased player: the record, no personal values.
