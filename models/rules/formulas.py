@@ -392,8 +392,9 @@ def _skip(text: str, index: int, chars: str) -> int:
     return index
 
 
-def tokens(text: str) -> list[Token]:
-    found: list[Token] = []
+def tokens(text: str) -> Iterator[Token]:
+    """The tokens of the text, one at a time (so the parser reports the first problem in the
+    text, whatever it is); FormulaError at a character no token starts with."""
     index = 0
     while index < len(text):
         char = text[index]
@@ -405,25 +406,24 @@ def tokens(text: str) -> list[Token]:
             index = _skip(text, index, DIGITS)
             if text[index : index + 1] == ".":
                 index = _skip(text, index + 1, DIGITS)
-            found.append(Token("number", text[start:index], start + 1))
+            yield Token("number", text[start:index], start + 1)
         elif char in LETTERS:
             index = _skip(text, index, LETTERS + DIGITS)
-            found.append(Token("name", text[start:index], start + 1))
+            yield Token("name", text[start:index], start + 1)
         elif text.startswith(("<=", ">=", "==", "!="), index):
-            found.append(Token("op", text[index : index + 2], start + 1))
+            yield Token("op", text[index : index + 2], start + 1)
             index += 2
         elif char in "+-*/^<>":
-            found.append(Token("op", char, start + 1))
+            yield Token("op", char, start + 1)
             index += 1
         elif char in "(),":
-            found.append(Token(char, char, start + 1))
+            yield Token(char, char, start + 1)
             index += 1
         elif char == "=":
             raise FormulaError("`=` is not an operator (compare with `==`)", start + 1)
         else:
             raise FormulaError(f"unexpected character {_shown(char)}", start + 1)
-    found.append(Token("end", "", len(text) + 1))
-    return found
+    yield Token("end", "", len(text) + 1)
 
 
 class Parser:
@@ -431,17 +431,20 @@ class Parser:
     right, so 2^3^2 is 2^9), then numbers, names, calls and parentheses."""
 
     def __init__(self, text: str) -> None:
-        self.tokens = tokens(text)
+        self.upcoming = tokens(text)
+        self.tokens: list[Token] = []
         self.at = 0
         self.nodes = 0
         self.depth = 0
 
     @property
     def token(self) -> Token:
+        while len(self.tokens) <= self.at:
+            self.tokens.append(next(self.upcoming))
         return self.tokens[self.at]
 
     def take(self) -> Token:
-        token = self.tokens[self.at]
+        token = self.token
         self.at += 1
         return token
 
@@ -472,7 +475,12 @@ class Parser:
         while self.token.kind == "name" and self.token.text == "or":
             position = self.take().position
             node = self.made(
-                Logic(position, "or", truth_value(node, "or"), truth_value(self.conjunction(), "or"))
+                Logic(
+                    position,
+                    "or",
+                    truth_value(node, "or", position),
+                    truth_value(self.conjunction(), "or", position),
+                )
             )
         return node
 
@@ -481,7 +489,12 @@ class Parser:
         while self.token.kind == "name" and self.token.text == "and":
             position = self.take().position
             node = self.made(
-                Logic(position, "and", truth_value(node, "and"), truth_value(self.negation(), "and"))
+                Logic(
+                    position,
+                    "and",
+                    truth_value(node, "and", position),
+                    truth_value(self.negation(), "and", position),
+                )
             )
         return node
 
@@ -489,7 +502,7 @@ class Parser:
         if self.token.kind == "name" and self.token.text == "not":
             position = self.take().position
             self.deeper(position)
-            node = self.made(Not(position, truth_value(self.negation(), "not")))
+            node = self.made(Not(position, truth_value(self.negation(), "not", position)))
             self.depth -= 1
             return node
         return self.comparison()
@@ -637,18 +650,20 @@ def describe(token: Token) -> str:
     return "the end" if token.kind == "end" else f"`{token.text}`"
 
 
-def truth_value(node: Node, operator: str) -> Node:
+def truth_value(node: Node, operator: str, position: int) -> Node:
+    """The node, if a truth value: else refused at the operator (`and`, `or`, `not`)."""
     if not node.truth:
-        raise FormulaError(f"`{operator}` joins comparisons, not numbers", node.position)
+        raise FormulaError(f"`{operator}` takes comparisons, not numbers", position)
     return node
 
 
 def arithmetic_value(node: Node, operator: Token) -> Node:
+    """The node, if a number: else refused at the operator (a truth value is no number)."""
     if node.truth:
         raise FormulaError(
             f"a comparison is a truth value, not a number: `{operator.text}` cannot take it "
             "(use if(condition, a, b))",
-            node.position,
+            operator.position,
         )
     return node
 
