@@ -98,7 +98,8 @@ class PointsChart(Base):
             name="top_fraction_settings",
         ),
         CheckConstraint(
-            "kind <> 'formula' OR (formula IS NOT NULL AND fraction > 0 AND fraction <= 1)",
+            "kind <> 'formula' OR "
+            "(formula IS NOT NULL AND fraction IS NOT NULL AND fraction > 0 AND fraction <= 1)",
             name="formula_settings",
         ),
     )
