@@ -172,10 +172,11 @@ def set_formula(session: Session, chart: PointsChart, data: dict[str, Any]) -> N
     that the office raising max_entrants meanwhile either waits for this chart and checks it, or
     commits first and this check reads its new maximum."""
     hold_writes(session)
-    if data.get("preset") is not None:
-        formula, fraction = PRESETS[data["preset"]]
-        chart.preset, chart.formula = data["preset"], formula
-        chart.fraction = data.get("fraction", fraction)
+    preset = data.get("preset", None if "formula" in data else chart.preset)
+    if preset is not None:  # a new preset, or only a new fraction for the preset in use
+        formula, fraction = PRESETS[preset]
+        chart.preset, chart.formula = preset, formula
+        chart.fraction = data.get("fraction", fraction if "preset" in data else chart.fraction)
     else:
         chart.preset = None
         chart.formula = data.get("formula", chart.formula)

@@ -190,6 +190,10 @@ def test_r7_r18_editing_a_formula_rescores_and_an_unscorable_edit_is_refused_who
     assert to_preset.status_code == 200, to_preset.get_json()
     assert (to_preset.get_json()["preset"], to_preset.get_json()["fraction"]) == ("square_root", 0.3)
     assert preview(public, chart["id"], 24).get_json()["points"] == SQUARE_ROOT[24]
+    # A new fraction alone keeps the preset: k = 12 of 24 at 0.5.
+    wider = league.office.patch(path, json={"fraction": 0.5, "reason": "Half the field."})
+    assert (wider.get_json()["preset"], wider.get_json()["fraction"]) == ("square_root", 0.5)
+    assert preview(public, chart["id"], 24).get_json()["scoring_places"] == 12
 
 
 def test_r7_other_kinds_take_no_formula_in_a_patch(league: League) -> None:
