@@ -140,8 +140,25 @@ class FormulaFailure(Unscorable):
 MOST_PLACES_CHECKED = 400_000
 
 
-@lru_cache(maxsize=65536)
+# Fields of up to this many entrants have their points memoised (4,096 fields at most, so the
+# memory stays bounded whatever the previews ask for).
+MOST_ENTRANTS_REMEMBERED = 1000
+
+
 def formula_points(formula: str, fraction: Decimal, entrants: int) -> tuple[int, ...]:
+    """R7: the points of places 1..k of a formula chart for n = `entrants` (see _formula_points);
+    memoised for fields of up to MOST_ENTRANTS_REMEMBERED."""
+    if entrants <= MOST_ENTRANTS_REMEMBERED:
+        return _remembered_points(formula, fraction, entrants)
+    return _formula_points(formula, fraction, entrants)
+
+
+@lru_cache(maxsize=4096)
+def _remembered_points(formula: str, fraction: Decimal, entrants: int) -> tuple[int, ...]:
+    return _formula_points(formula, fraction, entrants)
+
+
+def _formula_points(formula: str, fraction: Decimal, entrants: int) -> tuple[int, ...]:
     """R7: the points of places 1..k of a formula chart for n = `entrants`. Memoised by the
     formula's text, fraction and n: a chart that changes is a new text or fraction, so nothing
     stale is ever served. Raises FormulaFailure (the first failing place), FormulaError (a text

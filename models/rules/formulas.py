@@ -33,6 +33,8 @@ MAX_LENGTH = 500
 MAX_NODES = 200
 MAX_DEPTH = 40  # nested parentheses, calls and unary signs: the parser's recursion stays small
 MOST_POINTS = Decimal(100_000)
+# A part of a formula that depends only on p is remembered for places up to this many.
+MOST_PLACES_REMEMBERED = 1000
 VARIABLES = ("n", "p", "k")
 KEYWORDS = ("and", "or", "not", "if")
 # name: (fewest, most) arguments; None: any number from the fewest.
@@ -772,6 +774,8 @@ def compile_tree(tree: Node, plan: Plan) -> Compiled:
 
     def remembered(key: int, compute: Compiled, per_place: bool) -> Compiled:
         def value(state: State) -> Value:
+            if per_place and state.place > MOST_PLACES_REMEMBERED:
+                return compute(state)  # a rare field's far places: not worth the memory
             memo, at = (plan.places, (key, state.place)) if per_place else (state.field, (key, 0))
             found = memo.get(at)
             if found is None:
