@@ -41,8 +41,6 @@ from api import (
 )
 from api.errors import PROBLEM_MIMETYPE, ProblemSchema, http_problem, register_error_handlers
 from api.fields import MAX_ID
-from api.points_charts import schemas as points_chart_schemas
-from api.points_charts.schemas import CHART_FORMULA_EXAMPLE
 from api.spec import ContractPlugin, error_headers, register_headers
 from api.tournaments import sheets
 from models.infra import clock
@@ -305,10 +303,6 @@ def init_app(app: Flask) -> Api:
         embed,
     ):
         api.register_blueprint(module.blp)
-    # R7: a chart of kind `formula`, named with an example (ChartIn holds the same fields).
-    api.spec.components.schema(
-        "ChartFormula", {"example": CHART_FORMULA_EXAMPLE}, schema=points_chart_schemas.ChartFormula
-    )
     app.register_blueprint(console.bp)  # HTML for hosts and the office: not in the API's spec
     app.before_request(_start_request)
     app.after_request(_finish_request)

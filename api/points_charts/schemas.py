@@ -164,8 +164,9 @@ class ChartOut(Answer):
     formula = fields.String(allow_none=True, metadata={"description": "formula: the text as written (R7)."})
     preset = fields.String(
         allow_none=True,
-        validate=validate.OneOf(PRESET_NAMES),
-        metadata={"description": "formula: the preset it came from; null for the league's own."},
+        metadata={
+            "description": "formula: the preset it came from (ChartPreset); null for the league's own."
+        },
     )
     created_at = UtcDateTime()
 
