@@ -21,6 +21,7 @@ from marshmallow import Schema
 from api import contract
 from api.schemas import Answer
 from models.entities import CHART_KINDS, DOUBLE_QUALIFIER_POLICIES, ROLES, STATUSES, TOURNAMENT_KINDS
+from models.rules.charts import PRESET_NAMES
 from models.rules.discipline import CATEGORIES, DOOR_GROUPS, KINDS
 from models.rules.notices import NOTICE_CODES
 from models.rules.qualification import SKIP_REASONS
@@ -31,6 +32,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     "TournamentKind": TOURNAMENT_KINDS,
     "EntrantStatus": STATUSES,
     "ChartKind": CHART_KINDS,
+    "ChartPreset": PRESET_NAMES,
     "DoubleQualifierPolicy": DOUBLE_QUALIFIER_POLICIES,
     "KeyRole": ROLES,
     "SanctionKind": KINDS,

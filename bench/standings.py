@@ -1,6 +1,7 @@
 """Benchmark: a season of realistic size, how fast the website's pages answer (the API's
 standings, and the pages other websites frame), and what the sanction check (R16) costs a report
-when the league has thousands of sanctions.
+when the league has thousands of sanctions, and what scoring a report by a formula chart (R7)
+costs beside a bands chart.
 
 30 venues x 12 weekly tournaments x ~25 entrants (about 9,000 results), on a scratch database
 (SQLite by default; pass a PostgreSQL URL as the first argument). Prints its figures; it does not
@@ -27,10 +28,13 @@ from sqlalchemy.engine import make_url  # noqa: E402
 from app import create_app  # noqa: E402
 from bench.scratch import scratch_database  # noqa: E402
 from models.actor import SYSTEM  # noqa: E402
+from models.entities import PointsChart  # noqa: E402
 from models.infra.migrate import alembic_config, upgrade  # noqa: E402
-from models.services.league import create_region, create_venue  # noqa: E402
+from models.rules.reports import score_report  # noqa: E402
+from models.services.league import create_chart, create_region, create_venue  # noqa: E402
 from models.services.players import create_player  # noqa: E402
 from models.services.sanctions import issue_sanction  # noqa: E402
+from models.services.scoring import chart_rule  # noqa: E402
 from models.services.seasons import create_season  # noqa: E402
 from models.services.tournaments import submit_report  # noqa: E402
 
@@ -140,6 +144,51 @@ def add_sanctions(app, rng: random.Random) -> None:  # type: ignore[no-untyped-d
     session.close()
 
 
+SCORINGS = 3000
+BANDS = [
+    {"min_entrants": 2, "max_entrants": 9, "points": [30, 20, 10]},
+    {"min_entrants": 10, "max_entrants": 19, "points": [50, 40, 30, 20, 10]},
+    {"min_entrants": 20, "max_entrants": None, "points": [70, 60, 50, 40, 30, 20, 10]},
+]
+
+
+def chart_scoring(app, rng: random.Random) -> dict[str, float]:  # type: ignore[no-untyped-def]
+    """R7: seconds to score one report (10-40 entrants) by a chart loaded from the database, as
+    a report or a rescore does (chart_rule, then score_report), for a bands chart and a formula
+    chart (the league's own, so it is parsed and checked like any): each the median of
+    SCORINGS; and the formula's check when saved (every field 2..max_entrants)."""
+    session = app.extensions["league_db"].sessionmaker()
+    bands = create_chart(session, SYSTEM, {"name": "Bench bands", "kind": "bands", "bands": BANDS})
+    began = time.perf_counter()
+    formula = create_chart(
+        session,
+        SYSTEM,
+        {"name": "Bench formula", "kind": "formula", "formula": "sqrt(n) / sqrt(p) * 100 + 0 * k"},
+    )
+    saved = time.perf_counter() - began
+    session.commit()
+    fields = [rng.randrange(10, 41) for _ in range(SCORINGS)]
+    figures = {"formula saved (checked)": saved}
+    for name, chart_id in (("bands", bands.id), ("formula", formula.id)):
+        chart = session.get(PointsChart, chart_id)
+        times = []
+        for entrants in fields:
+            entries = [(place, "played") for place in range(1, entrants + 1)]
+            began = time.perf_counter()
+            score_report(chart_rule(chart), entries, 0, False)
+            times.append(time.perf_counter() - began)
+        figures[name] = statistics.median(times)
+    session.close()
+    return figures
+
+
+def print_scoring(scoring: dict[str, float]) -> None:
+    print(f"score a report, bands chart   {scoring['bands'] * 1e6:8.1f} us  (median of {SCORINGS})")
+    print(f"score a report, formula chart {scoring['formula'] * 1e6:8.1f} us")
+    print(f"formula / bands scoring       {scoring['formula'] / scoring['bands']:8.2f} x  (R7: at most 1.5)")
+    print(f"formula chart saved (checked) {scoring['formula saved (checked)'] * 1000:8.2f} ms  (n = 2..500)")
+
+
 def timed(client, path: str, repeat: int, headers: dict[str, str] | None = None) -> list[float]:  # type: ignore[no-untyped-def]
     times = []
     for _ in range(repeat):
@@ -206,6 +255,7 @@ def main() -> None:
         print(f"report of {BIG_FIELD}, no sanctions     {ms(without):8.2f} ms")
         print(f"report of {BIG_FIELD}, {SANCTIONS} sanctions {ms(with_sanctions):8.2f} ms")
         print(f"sanction check cost ratio     {ms(with_sanctions) / ms(without):8.2f} x  (R16: one query)")
+        print_scoring(chart_scoring(app, rng))
 
 
 if __name__ == "__main__":

@@ -170,3 +170,41 @@ class DisplayNameForm(FlaskForm):
         "Display name", validators=[DataRequired("Give the display name."), Length(max=120)]
     )
     venue_id = HiddenField()  # the venue whose standings it was sent from, if any
+
+
+class ChartForm(FlaskForm):
+    """A points chart of any kind (R7), as the API takes it: the fields of the kind chosen are
+    read, the others left empty."""
+
+    name = StringField("Name", validators=[DataRequired("Name the chart."), Length(max=120)])
+    kind = SelectField(
+        "Kind",
+        choices=[
+            ("top_fraction", "Top of the field (fraction, step)"),
+            ("bands", "Bands (a host binder's table)"),
+            ("formula", "Formula (or a preset)"),
+        ],
+        validate_choice=False,  # the API's schema refuses another kind, naming it
+    )
+    fraction = StringField(
+        "Fraction that scores (e.g. 0.3; empty: the kind's own)", validators=[Length(max=10)]
+    )
+    step = StringField("Points between places (top of the field; empty: 10)", validators=[Length(max=10)])
+    bands = TextAreaField(
+        "Bands, one a line: entrants, then the points of places 1, 2, 3 … "
+        "(e.g. 2-9: 30, 20, 10 or 10+: 50, 40)",
+        validators=[Length(max=20000)],
+    )
+    formula = StringField(
+        "Formula of n, p and k (e.g. sqrt(n) / sqrt(p) * 100)", validators=[Length(max=1000)]
+    )
+    preset = SelectField(
+        "Or a preset",
+        choices=[
+            ("", "none: the formula above"),
+            ("linear", "linear: n - p + 1, every place scores"),
+            ("square_root", "square_root: sqrt(n) / sqrt(p) * 100"),
+            ("logarithmic", "logarithmic: (ln(n + 1) - ln(p)) * 100"),
+        ],
+        validate_choice=False,
+    )

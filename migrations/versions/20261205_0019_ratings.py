@@ -22,7 +22,7 @@ from alembic import op
 from openskill.models import PlackettLuce
 
 revision: str = "0019"
-down_revision: str | None = "0017"
+down_revision: str | None = "0018"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -87,13 +87,20 @@ class Venue(Base):
 
 
 class PointsChart(Base):
-    """R7: a `top_fraction` chart (fraction, step) or a `bands` chart (rows in points_chart_bands)."""
+    """R7: a `top_fraction` chart (fraction, step), a `bands` chart (rows in points_chart_bands)
+    or a `formula` chart (its text as written, the fraction that gives k, and the preset it came
+    from, if any)."""
 
     __tablename__ = "points_charts"
     __table_args__ = (
         CheckConstraint(
             "kind <> 'top_fraction' OR (fraction > 0 AND fraction <= 1 AND step >= 1)",
             name="top_fraction_settings",
+        ),
+        CheckConstraint(
+            "kind <> 'formula' OR "
+            "(formula IS NOT NULL AND fraction IS NOT NULL AND fraction > 0 AND fraction <= 1)",
+            name="formula_settings",
         ),
     )
 
@@ -104,6 +111,9 @@ class PointsChart(Base):
     )
     fraction: Mapped[Decimal | None] = mapped_column(Numeric(5, 4))
     step: Mapped[int | None] = mapped_column(Integer)
+    # R7 formula charts: the text as the office wrote it (a preset's text for a preset).
+    formula: Mapped[str | None] = mapped_column(String(500))
+    preset: Mapped[str | None] = mapped_column(String(20))
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
     bands: Mapped[list[PointsChartBand]] = relationship(

@@ -6,24 +6,51 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
+from functools import lru_cache
 
 from models.errors import Problem
+from models.rules.formulas import EvaluationError, FormulaError, field_points, parse
 from models.rules.numbers import round_half_up
 
 
 class ChartKind(StrEnum):
-    """R7: a chart scores the top fraction of the field (fraction, step), or by bands of entrant
-    counts, each with its points."""
+    """R7: a chart scores the top fraction of the field (fraction, step), by bands of entrant
+    counts, each with its points, or by a formula of n, p and k (models/rules/formulas.py)."""
 
     TOP_FRACTION = "top_fraction"
     BANDS = "bands"
+    FORMULA = "formula"
 
 
 DEFAULT_FRACTION = Decimal("0.30")
 DEFAULT_STEP = 10
 
 
-class NoBandForEntrants(ValueError):
+class Preset(StrEnum):
+    """R7: the usual formulas by name."""
+
+    LINEAR = "linear"
+    SQUARE_ROOT = "square_root"
+    LOGARITHMIC = "logarithmic"
+
+
+PRESET_NAMES = tuple(preset.value for preset in Preset)
+
+# R7: each preset's formula and fraction (linear scores every place).
+PRESETS: dict[str, tuple[str, Decimal]] = {
+    Preset.LINEAR.value: ("n - p + 1", Decimal(1)),
+    Preset.SQUARE_ROOT.value: ("sqrt(n) / sqrt(p) * 100", DEFAULT_FRACTION),
+    Preset.LOGARITHMIC.value: ("(ln(n + 1) - ln(p)) * 100", DEFAULT_FRACTION),
+}
+
+
+class Unscorable(ValueError):
+    """R7: the chart gives no points for a field of this many entrants."""
+
+    entrants: int
+
+
+class NoBandForEntrants(Unscorable):
     """R7: a bands chart has no band for this number of entrants."""
 
     def __init__(self, entrants: int) -> None:
@@ -56,14 +83,19 @@ class Chart:
     fraction: Decimal = DEFAULT_FRACTION
     step: int = DEFAULT_STEP
     bands: tuple[Band, ...] = field(default_factory=tuple)
+    formula: str | None = None
 
     def points_for(self, entrants: int) -> list[int]:
         """Points of places 1..k in a field of `entrants`, k being the scoring places.
 
-        Raises NoBandForEntrants for a bands chart with no band covering `entrants`.
+        Raises NoBandForEntrants for a bands chart with no band covering `entrants`, and
+        FormulaFailure for a formula with no value there.
         """
         if entrants < 1:
             raise ValueError("a field has at least one entrant")
+        if self.kind == ChartKind.FORMULA:
+            assert self.formula is not None
+            return list(formula_points(self.formula, self.fraction, entrants))
         if self.kind == ChartKind.TOP_FRACTION:
             k = scoring_places(self.fraction, entrants)
             return [self.step * (k - p + 1) for p in range(1, k + 1)]
@@ -92,12 +124,100 @@ def scoring_places(fraction: Decimal, entrants: int) -> int:
     return max(1, round_half_up(fraction * entrants))
 
 
+class FormulaFailure(Unscorable):
+    """R7: a formula has no value, or too large a value, for place p of n entrants, or gives a
+    better place fewer points than the place after it."""
+
+    def __init__(self, entrants: int, place: int, reason: str) -> None:
+        super().__init__(f"the formula fails for n = {entrants}, p = {place}: {reason}")
+        self.entrants = entrants
+        self.place = place
+        self.reason = reason
+
+
+# R7: the most places (summed over the fields from 2 to max_entrants) a formula is checked at
+# when saved: about a second of work; past it the formula is refused, never half checked.
+MOST_PLACES_CHECKED = 400_000
+
+
+# Fields of up to this many entrants have their points memoised (4,096 fields at most, so the
+# memory stays bounded whatever the previews ask for).
+MOST_ENTRANTS_REMEMBERED = 1000
+
+
+def formula_points(formula: str, fraction: Decimal, entrants: int) -> tuple[int, ...]:
+    """R7: the points of places 1..k of a formula chart for n = `entrants` (see _formula_points);
+    memoised for fields of up to MOST_ENTRANTS_REMEMBERED."""
+    if entrants <= MOST_ENTRANTS_REMEMBERED:
+        return _remembered_points(formula, fraction, entrants)
+    return _formula_points(formula, fraction, entrants)
+
+
+@lru_cache(maxsize=4096)
+def _remembered_points(formula: str, fraction: Decimal, entrants: int) -> tuple[int, ...]:
+    return _formula_points(formula, fraction, entrants)
+
+
+def _formula_points(formula: str, fraction: Decimal, entrants: int) -> tuple[int, ...]:
+    """R7: the points of places 1..k of a formula chart for n = `entrants`. Memoised by the
+    formula's text, fraction and n: a chart that changes is a new text or fraction, so nothing
+    stale is ever served. Raises FormulaFailure (the first failing place), FormulaError (a text
+    that is not a formula)."""
+    k = scoring_places(fraction, entrants)
+    places = field_points(formula, entrants, k)
+    points: list[int] = []
+    for place in range(1, k + 1):
+        try:
+            earned = next(places)
+        except EvaluationError as exc:
+            raise FormulaFailure(entrants, place, str(exc)) from None
+        if points and earned > points[-1]:
+            raise FormulaFailure(
+                entrants,
+                place,
+                f"place {place} would earn {earned}, more than place {place - 1}'s {points[-1]}",
+            )
+        points.append(earned)
+    return tuple(points)
+
+
+def formula_problems(formula: str, fraction: Decimal, first: int, last: int) -> list[Problem]:
+    """R7: what is wrong with a formula chart for the fields of `first` to `last` entrants: the
+    text's first error with its character, or the first n (then p) where it fails; places beyond
+    k earn 0 and are never computed."""
+    try:
+        parse(formula)
+    except FormulaError as exc:
+        return [Problem("formula", f"Not a formula of the allowed pieces: {exc}.", "R7")]
+    work = sum(scoring_places(fraction, entrants) for entrants in range(first, last + 1))
+    if work > MOST_PLACES_CHECKED:
+        message = (
+            f"Checking every field of {first} to {last} entrants would compute {work:,} places, more "
+            f"than the {MOST_PLACES_CHECKED:,} a chart is checked for: lower its fraction or the "
+            "league's max_entrants, or use a preset."
+        )
+        return [Problem("formula", message, "R7")]
+    for entrants in range(first, last + 1):
+        try:
+            formula_points(formula, fraction, entrants)
+        except FormulaFailure as exc:
+            return [Problem("formula", sentence(exc), "R7")]
+    return []
+
+
+def sentence(exc: Exception) -> str:
+    """An error's text as a sentence (its first letter raised, nothing else changed)."""
+    text = str(exc)
+    return f"{text[:1].upper()}{text[1:]}."
+
+
 def band_for_entrants(chart: Chart, entrants: int) -> list[Problem]:
-    """R7: a report's chart (a bands chart) must have a band for its number of entrants."""
+    """R7: a report's chart must give points for its number of entrants (a bands chart has a band
+    for it; a formula has a value for every scoring place)."""
     try:
         chart.points_for(entrants)
-    except NoBandForEntrants as exc:
-        return [Problem("results", f"{str(exc).capitalize()}.", "R7")]
+    except Unscorable as exc:
+        return [Problem("results", sentence(exc), "R7")]
     return []
 
 

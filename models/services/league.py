@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import select
@@ -14,15 +15,20 @@ from models.errors import Conflict, Problem, RuleViolation, refuse
 from models.rules.charts import (
     DEFAULT_FRACTION,
     DEFAULT_STEP,
+    PRESETS,
     Band,
     ChartKind,
-    NoBandForEntrants,
+    Unscorable,
     band_problems,
+    formula_problems,
+    sentence,
     sorted_bands,
 )
 from models.rules.reports import TournamentKind
+from models.services.access import require_office
 from models.services.audit import record, record_update, snapshot
-from models.services.locks import take_chart
+from models.services.league_settings import league_settings
+from models.services.locks import hold_writes, take_chart
 from models.services.lookup import require_exists
 from models.services.schedule_queries import schedule_of
 from models.services.schedules import check_schedule, replace_schedule, schedule_snapshot
@@ -114,6 +120,14 @@ def _refuse_stranded_reports(session: Session, venue: Venue, region_id: int) -> 
 # Points charts (R7) ---------------------------------------------------------------------------
 
 
+# What a chart of each kind does not have, refused by name in a PATCH.
+FOREIGN_FIELDS: dict[ChartKind, tuple[str, ...]] = {
+    ChartKind.TOP_FRACTION: ("bands", "formula", "preset"),
+    ChartKind.BANDS: ("fraction", "step", "formula", "preset"),
+    ChartKind.FORMULA: ("step", "bands"),
+}
+
+
 def chart_snapshot(chart: PointsChart) -> dict[str, Any]:
     return snapshot(
         chart,
@@ -126,7 +140,9 @@ def chart_snapshot(chart: PointsChart) -> dict[str, Any]:
 
 def create_chart(session: Session, actor: Actor, data: dict[str, Any]) -> PointsChart:
     """R7: a top_fraction chart (fraction and step default to the rulebook's 0.30 and 10) or a
-    bands chart, whose bands must neither overlap nor leave gaps."""
+    bands chart, whose bands must neither overlap nor leave gaps, or a formula chart (its own
+    formula or a preset), checked for every field from 2 to the league's max_entrants."""
+    require_office(actor, "makes points charts")
     if session.scalar(select(PointsChart.id).where(PointsChart.name == data["name"])):
         raise Conflict(
             f"A points chart named {data['name']!r} already exists.",
@@ -136,6 +152,8 @@ def create_chart(session: Session, actor: Actor, data: dict[str, Any]) -> Points
     if data["kind"] == ChartKind.TOP_FRACTION:
         chart.fraction = data.get("fraction", DEFAULT_FRACTION)
         chart.step = data.get("step", DEFAULT_STEP)
+    elif data["kind"] == ChartKind.FORMULA:
+        set_formula(session, chart, data)
     else:
         bands = [Band(b["min_entrants"], b["max_entrants"], tuple(b["points"])) for b in data["bands"]]
         refuse("The bands of the points chart do not hold together", band_problems(bands))
@@ -149,18 +167,48 @@ def create_chart(session: Session, actor: Actor, data: dict[str, Any]) -> Points
     return chart
 
 
+def set_formula(session: Session, chart: PointsChart, data: dict[str, Any]) -> None:
+    """R7: a formula chart's text and fraction, from a preset (its formula, and its fraction
+    unless one is given) or as written; checked, before anything is stored, for every field of 2
+    to the league's max_entrants entrants. Holds the writers' lock first (locks.hold_writes), so
+    that the office raising max_entrants meanwhile either waits for this chart and checks it, or
+    commits first and this check reads its new maximum."""
+    hold_writes(session)
+    preset = data.get("preset", None if "formula" in data else chart.preset)
+    if preset is not None:  # a new preset, or only a new fraction for the preset in use
+        formula, fraction = PRESETS[preset]
+        chart.preset, chart.formula = preset, formula
+        chart.fraction = data.get("fraction", fraction if "preset" in data else chart.fraction)
+    else:
+        chart.preset = None
+        chart.formula = data.get("formula", chart.formula)
+        chart.fraction = data.get(
+            "fraction", chart.fraction if chart.fraction is not None else DEFAULT_FRACTION
+        )
+    assert chart.formula is not None and chart.fraction is not None
+    if chart.preset is not None:
+        return  # R7: a preset earns points for every place of every field (docs/rules.md)
+    most = league_settings(session).max_entrants
+    refuse(
+        "The formula of the points chart is refused",
+        formula_problems(chart.formula, Decimal(chart.fraction), 2, most),
+    )
+
+
 def update_chart(
     session: Session, actor: Actor, chart: PointsChart, changes: dict[str, Any], reason: str
 ) -> tuple[PointsChart, int]:
-    """R7: change a chart (its name, or the fraction and step, or the bands of its kind); every
-    season playing by it is rescored. Returns it and how many stored results changed; refused
-    whole (R7) if a live report's field has no band any more. Audited with the reason (R18). The
+    """R7: change a chart (its name, or the fraction and step, the bands, or the formula, preset
+    and fraction of its kind); every season playing by it is rescored. Returns it and how many
+    stored results changed; refused whole (R7) if a live report's field has no band any more or
+    its formula no value there. Audited with the reason (R18). The
     chart is locked before anything is read (locks.py): a report scoring by it commits first, or
     waits for this change and is scored by it (R17a)."""
+    require_office(actor, "changes points charts")
     chart = take_chart(session, chart)
     problems = [
         Problem(name, f"A {chart.kind} chart has no {name}.")
-        for name in (("bands",) if chart.kind == ChartKind.TOP_FRACTION else ("fraction", "step"))
+        for name in FOREIGN_FIELDS[ChartKind(chart.kind)]
         if name in changes
     ]
     refuse("The points chart cannot be changed as asked", problems)
@@ -172,9 +220,13 @@ def update_chart(
                 problems=[Problem("name", "Already in use.")],
             )
     before = chart_snapshot(chart)
+    if chart.kind == ChartKind.FORMULA and changes.keys() & {"formula", "preset", "fraction"}:
+        set_formula(session, chart, changes)
     for name in ("name", "fraction", "step"):
-        if name in changes:
+        if name in changes and chart.kind != ChartKind.FORMULA:
             setattr(chart, name, changes[name])
+    if "name" in changes:
+        chart.name = changes["name"]
     if "bands" in changes:
         bands = [Band(b["min_entrants"], b["max_entrants"], tuple(b["points"])) for b in changes["bands"]]
         refuse("The bands of the points chart do not hold together", band_problems(bands))
@@ -204,6 +256,6 @@ def preview_chart(chart: PointsChart | None, entrants: int) -> dict[str, Any]:
     """R7: the points of places 1..k for a field of `entrants`."""
     try:
         points = chart_rule(chart).points_for(entrants)
-    except NoBandForEntrants as exc:
-        raise RuleViolation.at("entrants", f"{str(exc).capitalize()}.", rule="R7") from None
+    except Unscorable as exc:
+        raise RuleViolation.at("entrants", sentence(exc), rule="R7") from None
     return {"entrants": entrants, "scoring_places": len(points), "points": points}

@@ -57,6 +57,8 @@ class DefaultChart:
     fraction: Decimal = DEFAULT_CHART.fraction
     step: int = DEFAULT_CHART.step
     bands: list[object] = field(default_factory=list)
+    formula: None = None
+    preset: None = None
 
 
 def chart_in_force(season: Season) -> PointsChart | DefaultChart:

@@ -3,13 +3,19 @@ them, and change them audited."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from models.actor import Actor
 from models.entities.discipline import LeagueSettings
+from models.entities.league import PointsChart
+from models.errors import RuleViolation
+from models.rules.charts import ChartKind, formula_problems
 from models.services.audit import record_update, snapshot
+from models.services.locks import hold_writes
 
 SETTING_NAMES = (
     "name",
@@ -34,8 +40,13 @@ def league_settings(session: Session) -> LeagueSettings:
 
 def update_league_settings(session: Session, actor: Actor, changes: dict[str, Any]) -> LeagueSettings:
     """R15, R18: the office changes the settings; the change is audited with before and after.
-    Sanctions already issued keep the terms they were issued with."""
+    Sanctions already issued keep the terms they were issued with. A larger max_entrants is
+    refused (R7) while a formula chart fails for a field it newly allows."""
+    if "max_entrants" in changes:
+        hold_writes(session)  # R7: a formula chart saved meanwhile is checked against one maximum
     settings = league_settings(session)
+    if changes.get("max_entrants", settings.max_entrants) > settings.max_entrants:
+        check_formula_charts(session, settings.max_entrants + 1, changes["max_entrants"])
     before = snapshot(settings)
     for name in SETTING_NAMES:
         if name in changes:
@@ -51,3 +62,18 @@ def update_league_settings(session: Session, actor: Actor, changes: dict[str, An
         after=snapshot(settings),
     )
     return settings
+
+
+def check_formula_charts(session: Session, first: int, last: int) -> None:
+    """R7: every stored formula chart (presets hold for any field) must give points for every
+    field of `first` to `last` entrants; refused naming the first chart, n and p that fail."""
+    charts = session.scalars(
+        select(PointsChart)
+        .where(PointsChart.kind == ChartKind.FORMULA, PointsChart.preset.is_(None))
+        .order_by(PointsChart.id)
+    )
+    for chart in charts:
+        assert chart.formula is not None and chart.fraction is not None
+        for problem in formula_problems(chart.formula, Decimal(chart.fraction), first, last):
+            message = f"Points chart {chart.id} ({chart.name!r}): {problem.message}"
+            raise RuleViolation.at("max_entrants", message, rule="R7")

@@ -10,7 +10,8 @@ from sqlalchemy.orm import Session, selectinload
 from models.entities.league import PointsChart, Season
 from models.entities.tournaments import Tournament
 from models.errors import RuleViolation
-from models.rules.charts import DEFAULT_CHART, Band, Chart, ChartKind, NoBandForEntrants
+from models.rules.charts import DEFAULT_CHART, Band, Chart, ChartKind, Unscorable
+from models.rules.formulas import FormulaError, parse
 from models.rules.reports import score_report
 from models.services.standing_lines import refresh_lines
 
@@ -22,6 +23,14 @@ def chart_rule(chart: PointsChart | None) -> Chart:
     if chart.kind == ChartKind.TOP_FRACTION:
         assert chart.fraction is not None and chart.step is not None
         return Chart(kind=ChartKind.TOP_FRACTION, fraction=Decimal(chart.fraction), step=chart.step)
+    if chart.kind == ChartKind.FORMULA:
+        assert chart.formula is not None and chart.fraction is not None
+        try:
+            parse(chart.formula)  # R7: the stored text is parsed (and its pieces checked) again
+        except FormulaError as exc:
+            message = f"Points chart {chart.id}'s stored formula is no longer valid: {exc}."
+            raise RuleViolation.at("formula", message, rule="R7") from None
+        return Chart(kind=ChartKind.FORMULA, fraction=Decimal(chart.fraction), formula=chart.formula)
     return Chart(
         kind=ChartKind.BANDS,
         bands=tuple(Band(b.min_entrants, b.max_entrants, tuple(b.points)) for b in chart.bands),
@@ -35,8 +44,9 @@ SCORING_SETTINGS = ("points_chart_id", "participation_points", "absent_keeps_pla
 def rescore_season(session: Session, season: Season) -> int:
     """Recompute every stored result of the season; returns how many results changed.
 
-    Refuses (R7) when the season's chart has no band for a live report's number of entrants
-    (a voided one, which counts nowhere, is left as it was).
+    Refuses (R7) when the season's chart gives no points for a live report's number of entrants
+    (no band for it, or a formula with no value there); a voided one, which counts nowhere, is
+    left as it was.
     """
     session.flush()
     session.refresh(season)
@@ -56,7 +66,7 @@ def rescore_season(session: Session, season: Season) -> int:
                 season.participation_points,
                 season.absent_keeps_place_points,
             )
-        except NoBandForEntrants as exc:
+        except Unscorable as exc:
             if not tournament.live:
                 # R17: a voided report counts nowhere, so it cannot veto a chart; it keeps the
                 # points it was stored with.

@@ -233,6 +233,7 @@ def build_league(url: str) -> tuple[dict[str, int], Keys]:
         "v2": v2,
         "v3": v3,
         "chart": chart,
+        "formula": league.chart(name="Linear", kind="formula", formula="n - p + 1", fraction=1)["id"],
         "season": league.season(**now, points_chart_id=chart)["id"],
         "past": league.season(**past, championship_date=ago(5), points_chart_id=chart)["id"],
     }
@@ -376,6 +377,8 @@ def league_views(pub: Pub) -> dict[str, View]:
         "season": View("public", season),
         "seasons": View("public", SEASONS),
         "chart": View("public", f"{CHARTS}/{pub['chart']}"),
+        "formula": View("public", f"{CHARTS}/{pub['formula']}"),
+        "formula preview": View("public", f"{CHARTS}/{pub['formula']}/preview?entrants=10"),
         "door 1": View("host1", f"/api/v1/venues/{pub['v1']}/barred"),
         "venue 1": View("public", f"/api/v1/venues/{pub['v1']}"),
         "venues": View("public", "/api/v1/venues"),
@@ -613,6 +616,20 @@ def saw_chart_edit(pub: Pub, c: Change) -> None:
     assert [r["points"] for r in c.after["report 1"]["results"]] == [60, 40, 20, 0, 0]
     assert profile_season(c.after["Ace"], pub["past"], pub["v3"])["points"] == 60
     assert venue_list(c.after["past qualifiers"], pub["v3"])["qualifiers"][0]["points"] == 60
+
+
+def edit_formula(pub: Pub) -> None:
+    ok(
+        pub.office.patch(
+            f"{CHARTS}/{pub['formula']}", json={"formula": "2 * (n - p + 1)", "reason": "Doubled."}
+        )
+    )
+
+
+def saw_formula_edit(pub: Pub, c: Change) -> None:
+    """R7: a formula chart's new formula, and its preview by it (points memoised per formula)."""
+    assert c.after["formula"]["formula"] == "2 * (n - p + 1)"
+    assert c.after["formula preview"]["points"] == [20, 18, 16, 14, 12, 10, 8, 6, 4, 2]
 
 
 def suspend_ace(pub: Pub) -> None:
@@ -918,6 +935,7 @@ WRITES = {
         ("chart", "standings 1", "standings 2", "report 1", "Ace", "past qualifiers"),
         saw_chart_edit,
     ),
+    "formula-edit-r7": Write(edit_formula, ("formula", "formula preview"), saw_formula_edit),
     "suspension-r13-r16": Write(
         suspend_ace, ("qualifiers 1", "qualifiers 1 to host 1", "door 1", "Ace"), saw_suspension
     ),

@@ -787,3 +787,40 @@ def test_r21_ten_exports_of_one_player_at_once_are_each_answered_and_audited(liv
         )
         expected.append({"answers": {200: 10}, "audited": 10, "players": [player]})
     assert outcomes == expected, outcomes
+
+
+# Formula charts (R7): one saved while the office raises max_entrants ---------------------------
+
+RACING_FORMULA = "100 / (61 - n)"  # R7: a value for every field to 60 entrants, none for 61
+
+
+def test_r7_formula_charts_racing_a_larger_max_entrants_never_leave_a_failing_chart(live: Live) -> None:
+    """R7, R17a: nine formula charts that fail for 61 entrants and one raise of max_entrants from
+    60 to 100, sent together: either the raise wins and every chart is refused (422 naming
+    formula), or some chart is stored first and the raise is refused (422 naming max_entrants).
+    Never both stored: "the preview never fails for a saved chart" (and nothing answers a 500)."""
+    outcomes, expected = [], []
+    for n in range(REPEATS):
+        live.write("PATCH", "/api/v1/league-settings", {"max_entrants": 60})
+        requests: list[Request] = [
+            (
+                "POST",
+                "/api/v1/points-charts",
+                {"name": f"Race {n}.{i}", "kind": "formula", "formula": RACING_FORMULA},
+            )
+            for i in range(9)
+        ]
+        requests.insert(4, ("PATCH", "/api/v1/league-settings", {"max_entrants": 100}))
+        answers = at_once(live, requests)
+        raised = live.write("GET", "/api/v1/league-settings")["max_entrants"]
+        stored = [body["id"] for status, body in answers if status == 201]
+        outcomes.append(
+            {
+                "consistent": (raised == 100) != bool(stored),
+                "answers": sorted(set(statuses(answers)) - {200, 201, 422}),
+            }
+        )
+        expected.append({"consistent": True, "answers": []})
+        for chart_id in stored:  # out of the next repeat's way: a formula for every field
+            live.write("PATCH", f"/api/v1/points-charts/{chart_id}", {"formula": "10", **REASON})
+    assert outcomes == expected, outcomes

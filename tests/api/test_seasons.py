@@ -17,6 +17,8 @@ DEFAULT_CHART = {
     "fraction": 0.3,
     "step": 10,
     "bands": [],
+    "formula": None,
+    "preset": None,
 }
 
 

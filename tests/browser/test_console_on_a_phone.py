@@ -292,6 +292,7 @@ def test_the_offices_pages_fit_a_phone_r5_r15_r16_r17(
         ("seasons", "/console/seasons"),
         ("qualifiers", f"/console/seasons/{server.season_id}/qualifiers"),
         ("keys", "/console/keys"),
+        ("charts", "/console/charts?entrants=24"),
         ("audit", "/console/audit"),
         ("duplicates", "/console/duplicates"),
     ):
@@ -303,6 +304,14 @@ def test_the_offices_pages_fit_a_phone_r5_r15_r16_r17(
     page.locator("main form button").first.click()
     assert "Merged: player" in page.locator("main").inner_text()
     fits(page, "duplicates-merged", tmp_path)
+    # R7: a formula chart made on the phone, and its points for 24 entrants listed.
+    page.goto(f"{base}/console/charts?entrants=24")
+    field(page, "Name").fill("Square root on a phone")
+    field(page, "Kind").select_option("formula")
+    field(page, "Or a preset").select_option("square_root")
+    page.get_by_role("button", name="Make the chart").click()
+    assert "490, 346, 283, 245, 219, 200, 185" in page.locator("main").inner_text()
+    fits(page, "chart-made", tmp_path)
     page.goto(f"{base}/console/keys")
     field(page, "Who holds it (e.g. Host: Crown, Sam)").fill("Host: Phone Bar, Sam")
     page.get_by_role("button", name="Make the key").click()

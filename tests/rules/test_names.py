@@ -22,6 +22,7 @@ from models.entities import (
 )
 from models.entities.base import table_of
 from models.entities.tournaments import LIVE_SQL, live_in, played_in
+from models.rules.charts import PRESET_NAMES
 from models.rules.discipline import BARRING_KINDS, CATEGORIES, DOOR_GROUPS, KINDS, LEAGUE_WIDE_KINDS
 from models.rules.notices import NOTICE_CODES
 from models.rules.qualification import FLAGS, POLICIES, SKIP_REASONS
@@ -33,7 +34,7 @@ pytestmark = pytest.mark.rules
 def test_the_enumerations_keep_their_values_in_order() -> None:
     assert TOURNAMENT_KINDS == ("regular", "playoff", "championship")
     assert STATUSES == ("played", "declared_withdrawal", "absent", "no_show")
-    assert CHART_KINDS == ("top_fraction", "bands")
+    assert CHART_KINDS == ("top_fraction", "bands", "formula")
     assert DOUBLE_QUALIFIER_POLICIES == POLICIES == ("best_rank", "most_played", "home_venue")
     assert KINDS == ("reminder", "warning", "suspension", "venue_ban")
     assert LEAGUE_WIDE_KINDS == ("reminder", "warning", "suspension")
@@ -75,7 +76,7 @@ def test_the_tuples_hold_plain_strings() -> None:
     """The spec and the database take them as they are: no enumeration member among them."""
     for values in (TOURNAMENT_KINDS, STATUSES, CHART_KINDS, POLICIES, KINDS, CATEGORIES, SKIP_REASONS):
         assert all(type(value) is str for value in values)
-    assert all(type(value) is str for value in (*FLAGS, *NOTICE_CODES, *ACTOR_ROLES, *ROLES))
+    assert all(type(value) is str for value in (*FLAGS, *NOTICE_CODES, *ACTOR_ROLES, *ROLES, *PRESET_NAMES))
 
 
 def test_a_key_is_a_hosts_or_the_offices() -> None:
