@@ -206,7 +206,8 @@ class DataExportOut(Answer):
         fields.Dict(), metadata={"description": "Look-alikes the office said are others."}
     )
     rating = fields.Dict(
-        allow_none=True, metadata={"description": "The league-wide rating (R20) with its history; null if never rated."}
+        allow_none=True,
+        metadata={"description": "The league-wide rating (R20) with its history; null if never rated."},
     )
     audit_log = fields.List(
         fields.Dict(),

@@ -12,7 +12,9 @@ from api.blueprint import Blueprint
 from api.contract import ID, conflicts, links
 from api.pagination import PageArgs, page_request, page_schema
 from api.points_charts.schemas import (
+    CHART_FORMULA_EXAMPLE,
     ChartChanged,
+    ChartFormula,
     ChartIn,
     ChartOut,
     ChartPatch,
@@ -30,6 +32,36 @@ blp = Blueprint(
 )
 
 
+# The body of a new chart: any kind (ChartIn), described for a formula chart on its own too
+# (ChartFormula), with an example of each kind.
+CREATE_BODY = {
+    "content": {
+        "application/json": {
+            "schema": {"anyOf": [ChartIn, ChartFormula]},
+            "examples": {
+                "top_fraction": {
+                    "value": {"name": "Top 30%", "kind": "top_fraction", "fraction": 0.3, "step": 10}
+                },
+                "bands": {
+                    "value": {
+                        "name": "Host binder",
+                        "kind": "bands",
+                        "bands": [
+                            {"min_entrants": 2, "max_entrants": 9, "points": [30, 20, 10]},
+                            {"min_entrants": 10, "max_entrants": None, "points": [50, 40, 30, 20, 10]},
+                        ],
+                    }
+                },
+                "formula": {"value": CHART_FORMULA_EXAMPLE},
+                "preset": {
+                    "value": {"name": "Square root preset", "kind": "formula", "preset": "square_root"}
+                },
+            },
+        }
+    }
+}
+
+
 @blp.route("")
 class ChartsViews(MethodView):
     @blp.doc(operationId="list_points_charts")
@@ -39,7 +71,7 @@ class ChartsViews(MethodView):
         """List points charts"""
         return list_charts(db.session(), page_request(args))
 
-    @blp.doc(operationId="create_points_chart")
+    @blp.doc(operationId="create_points_chart", requestBody=CREATE_BODY)
     @office_only
     @conflicts
     @links(
@@ -51,8 +83,11 @@ class ChartsViews(MethodView):
     def post(self, data: dict[str, Any]) -> PointsChart:
         """Create a points chart (office)
 
-        `{"kind": "top_fraction", "fraction": 0.3, "step": 10}` or
-        `{"kind": "bands", "bands": [{"min_entrants", "max_entrants", "points": [...]}]}`.
+        `{"kind": "top_fraction", "fraction": 0.3, "step": 10}`,
+        `{"kind": "bands", "bands": [{"min_entrants", "max_entrants", "points": [...]}]}`, or a
+        formula (ChartFormula): `{"kind": "formula", "formula": "sqrt(n) / sqrt(p) * 100",
+        "fraction": 0.3}` or `{"kind": "formula", "preset": "square_root"}` (R7). A formula is
+        checked for every field from 2 to the league's max_entrants when saved.
         """
         return create_chart(db.session(), current_actor(), data)
 
