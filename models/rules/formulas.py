@@ -527,25 +527,17 @@ class Parser:
         return node
 
     def sum(self) -> Node:
-        node = self.product()
-        while self.token.kind == "op" and self.token.text in "+-":
-            operator = self.take()
-            right = self.product()
-            node = self.made(
-                Arithmetic(
-                    operator.position,
-                    operator.text,
-                    arithmetic_value(node, operator),
-                    arithmetic_value(right, operator),
-                )
-            )
-        return node
+        return self.left_to_right("+-", self.product)
 
     def product(self) -> Node:
-        node = self.signed()
-        while self.token.kind == "op" and self.token.text in "*/":
+        return self.left_to_right("*/", self.signed)
+
+    def left_to_right(self, operators: str, operand: Callable[[], Node]) -> Node:
+        """Operands joined by these operators, grouped from the left (a - b - c is (a - b) - c)."""
+        node = operand()
+        while self.token.kind == "op" and self.token.text in operators:
             operator = self.take()
-            right = self.signed()
+            right = operand()
             node = self.made(
                 Arithmetic(
                     operator.position,
