@@ -147,18 +147,23 @@ class Hosts(HttpUser):
     def _key(self, venue: int) -> dict[str, str]:
         return {"Authorization": f"Bearer {PLAN['host_keys'][str(venue)]}"}
 
-    def report(self, index: int, report: dict[str, Any]) -> None:
-        with self.client.post(
-            "/api/v1/tournaments",
-            json=report,
-            headers=self._key(report["venue_id"]),
-            name="report",
-            catch_response=True,
+    def _write(
+        self, method: str, path: str, body: dict[str, Any], venue: int, name: str, expected: int
+    ) -> Any:
+        """The host's write: its answer's JSON, or None (recorded as a failure) when it is not
+        the status expected."""
+        with self.client.request(
+            method, path, json=body, headers=self._key(venue), name=name, catch_response=True
         ) as answer:
-            if answer.status_code != 201:
+            if answer.status_code != expected:
                 answer.failure(f"{answer.status_code}: {answer.text[:300]}")
-                return
-            created = answer.json()
+                return None
+            return answer.json()
+
+    def report(self, index: int, report: dict[str, Any]) -> None:
+        created = self._write("POST", "/api/v1/tournaments", report, report["venue_id"], "report", 201)
+        if created is None:
+            return
         order = [row["player_id"] for row in report["results"]]
         self.posted[index] = {"id": created["id"], "version": created["version"], "order": order}
         self.counts[report["venue_id"]] += 1
@@ -173,32 +178,25 @@ class Hosts(HttpUser):
             "results": [{"place": p, "player_id": pid} for p, pid in enumerate(order, start=1)],
             "reason": "first two places swapped",
         }
-        with self.client.put(
-            f"/api/v1/tournaments/{done['id']}",
-            json=body,
-            headers=self._key(report["venue_id"]),
-            name="correction",
-            catch_response=True,
-        ) as answer:
-            if answer.status_code != 200:
-                answer.failure(f"{answer.status_code}: {answer.text[:300]}")
-                return
-            done["version"] = answer.json()["version"]
+        corrected = self._write(
+            "PUT", f"/api/v1/tournaments/{done['id']}", body, report["venue_id"], "correction", 200
+        )
+        if corrected is None:
+            return
+        done["version"] = corrected["version"]
         done["order"] = order
         self.read_back(report["venue_id"], done["id"], order)
 
     def void(self, index: int, report: dict[str, Any]) -> None:
         done = self.posted.pop(index)
-        with self.client.post(
-            f"/api/v1/tournaments/{done['id']}/void",
-            json={"reason": "posted at the wrong venue"},
-            headers=self._key(report["venue_id"]),
-            name="void",
-            catch_response=True,
-        ) as answer:
-            if answer.status_code != 200:
-                answer.failure(f"{answer.status_code}: {answer.text[:300]}")
-                return
+        reason = {"reason": "posted at the wrong venue"}
+        if (
+            self._write(
+                "POST", f"/api/v1/tournaments/{done['id']}/void", reason, report["venue_id"], "void", 200
+            )
+            is None
+        ):
+            return
         self.counts[report["venue_id"]] -= 1
         self.read_back(report["venue_id"], done["id"], None)
 
