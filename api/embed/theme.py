@@ -116,6 +116,7 @@ body{padding:8px;font-size:14px}
 th,td{padding:5px 6px}
 svg.wide{display:none}
 svg.narrow{display:block}
+svg.sparkline{width:44px;height:auto}
 }
 """
 

@@ -202,3 +202,25 @@ def test_the_weeks_games_render_in_a_frame_with_links_to_standings_and_the_calen
         context.close()
     status, headers, feed = service.request("GET", f"/api/v1/regions/{venue['region_id']}/calendar.ics")
     assert status == 200 and headers["content-type"].startswith("text/calendar") and b"BEGIN:VEVENT" in feed
+
+
+def test_r20_the_rating_table_fits_a_phone_in_a_frame(
+    browser: Browser, service: Server, other_site: tuple[str, dict[str, str]], tmp_path: Path
+) -> None:
+    """R20, R19: the rating page framed in a pub's site at 390 px: every player's label, rating and
+    sparkline within the screen, and the page does not scroll sideways."""
+    origin, pages = other_site
+    pages["/pub"] = framing(f"http://127.0.0.1:{service.port}/embed/ratings")
+    context = browser.new_context(viewport={"width": 390, "height": 1400})
+    page = context.new_page()
+    frame = framed(page, f"{origin}/pub")
+    frame.locator("table.ratings").wait_for()
+    rows = frame.locator("table.ratings tbody tr")
+    assert rows.count() >= len(NAMES) - 2  # the rated players of the four nights
+    for cell in ("th[scope=row]", "td.n", "svg.sparkline"):
+        for index in range(rows.count()):
+            box = rows.nth(index).locator(cell).first.bounding_box()
+            assert box is not None and box["x"] + box["width"] <= 390, (cell, index, box)
+    assert frame.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.screenshot(path=str(tmp_path / "ratings-390.png"), full_page=True)
+    context.close()
