@@ -57,7 +57,7 @@ from models.rules.drafts import LAST_SESSION  # noqa: E402
 from models.rules.players import default_display_name, display_key, normalise_name  # noqa: E402
 from models.rules.reports import score_report  # noqa: E402
 from models.services.keys import create_key  # noqa: E402
-from models.services.ratings import rate_new_report, rebuild_ratings  # noqa: E402
+from models.services.ratings import point_of, rate_new_report, rebuild_ratings, replay_from  # noqa: E402
 from models.services.standing_lines import rebuild_lines  # noqa: E402
 
 # The league at scale 1.
@@ -83,6 +83,7 @@ SURNAME_STARTS = ("Ash", "Bell", "Black", "Brook", "Clay", "Cross", "Dun", "Fair
 SURNAME_ENDS = ("by", "ford", "ham", "ley", "ton", "well", "wood", "worth", "field", "more", "stead", "wick")
 
 # The table's rows: (key, label). Timings are {"ms", "ratio"} (to the floor); the others {"value"}.
+DEFAULT_OUT = ROOT / "bench" / "results" / "national.json"
 ROWS = (
     ("health", "GET /health (floor)"),
     ("report_empty_p50", "POST report 25 players, empty league, fresh workers p50"),
@@ -107,6 +108,13 @@ ROWS = (
     ("bulk_load_s", "bulk load: league + history (s)"),
     ("season_load_s", "current season over HTTP (s)"),
     ("season_reports_per_s", "current season over HTTP (reports/s)"),
+    ("ratings_results", "R20: results rated in the rebuild"),
+    ("ratings_rebuild_s", "R20: full rating rebuild (s)"),
+    ("ratings_report_rating_p50_ms", "R20: a 25-player report's rating share p50 (ms)"),
+    ("ratings_report_rating_p95_ms", "R20: a 25-player report's rating share p95 (ms)"),
+    ("ratings_statement_floor_p50_ms", "R20: one SELECT 1 in the same session p50 (ms)"),
+    ("ratings_correction_replay_p50_ms", "R20: correcting one of tonight's reports, replayed p50 (ms)"),
+    ("ratings_correction_replay_whole_ms", "R20: the same, every later report rated again (ms)"),
 )
 
 
@@ -228,8 +236,9 @@ def draw_field(rng: random.Random, league: League, venue: int) -> list[int]:
 # --- the database, in bulk --------------------------------------------------------------------
 
 
-def bulk_league(engine: Engine, league: League) -> None:
-    """Regions, venues, players and the history seasons (still without results)."""
+def bulk_league(engine: Engine, league: League, with_current: bool = False) -> None:
+    """Regions, venues, players and the history seasons (still without results); with the
+    current season too when `with_current` (`--ratings-only` loads its reports in bulk)."""
     session = make_sessionmaker(engine)()
     insert_rows(session, Region, [{"id": r, "name": f"Region {r}"} for r in range(1, league.regions + 1)])
     insert_rows(
@@ -268,7 +277,9 @@ def bulk_league(engine: Engine, league: League) -> None:
                 "all_regions": True,
                 "attendance_bonus": [],
             }
-            for number, (starts_on, ends_on) in enumerate(league.seasons[:-1], start=1)
+            for number, (starts_on, ends_on) in enumerate(
+                league.seasons if with_current else league.seasons[:-1], start=1
+            )
         ],
     )
     session.commit()
@@ -276,13 +287,15 @@ def bulk_league(engine: Engine, league: League) -> None:
     reset_sequences(engine, ("regions", "venues", "players", "seasons"))
 
 
-def bulk_history(engine: Engine, league: League) -> None:
-    """The history seasons' tournaments and results, ids after those the API gave already."""
+def bulk_history(engine: Engine, league: League, with_current: bool = False) -> None:
+    """The history seasons' tournaments and results, ids after those the API gave already; the
+    current season's as well when `with_current`."""
     session = make_sessionmaker(engine)()
     tournament_id = session.scalar(text("SELECT COALESCE(MAX(id), 0) FROM tournaments"))
     result_id = session.scalar(text("SELECT COALESCE(MAX(id), 0) FROM results"))
     tournaments, results = [], []
-    for season_id, season in enumerate(league.history, start=1):
+    seasons = [*league.history, league.current] if with_current else league.history
+    for season_id, season in enumerate(seasons, start=1):
         for report in season:
             tournament_id += 1
             tournaments.append(
@@ -319,7 +332,7 @@ def bulk_history(engine: Engine, league: League) -> None:
     insert_rows(session, Result, results)
     # Results loaded behind the service's back: their standing lines are summed here, as
     # `flask --app app standings rebuild` would.
-    rebuild_lines(session, range(1, len(league.history) + 1))
+    rebuild_lines(session, range(1, len(seasons) + 1))
     rebuild_ratings(session)  # R20: and the ratings, as `flask --app app ratings rebuild` would
     session.commit()
     session.close()
@@ -343,7 +356,8 @@ def timed_ratings(url: str, league: League, database: str) -> dict[str, float]:
 def rating_figures(engine: Engine, league: League) -> dict[str, float]:
     """R20 on the full league, in process: a full rebuild of every rating (timed, rolled back),
     and the ratings' share of a new report (`rate_new_report` alone, for a 25-player report later
-    than every other, each in a savepoint rolled back), p50 and p95."""
+    than every other, each in its own transaction, rolled back), p50 and p95, beside the floor
+    of one `SELECT 1` in the same session (the share is one read and one write on PostgreSQL)."""
     session = make_sessionmaker(engine)()
     results = session.scalar(text("SELECT COUNT(*) FROM results")) or 0
     began = time.perf_counter()
@@ -356,9 +370,12 @@ def rating_figures(engine: Engine, league: League) -> dict[str, float]:
         last_day = date.fromisoformat(last_day)
     season_id = session.scalar(text("SELECT MAX(id) FROM seasons"))
     players_ids, venue_ids = sorted(league.home), sorted(league.venue_region)
-    timings = []
+    timings, statements = [], []
     for sample in range(RATING_SAMPLES):
-        savepoint = session.begin_nested()
+        # The floor: one statement through the same session (a round trip on PostgreSQL).
+        began = time.perf_counter()
+        session.execute(text("SELECT 1")).scalar()
+        statements.append((time.perf_counter() - began) * 1000)
         field = rng.sample(players_ids, REPORT_SIZE)
         tournament = session.scalars(
             insert(Tournament).returning(Tournament),
@@ -381,8 +398,8 @@ def rating_figures(engine: Engine, league: League) -> dict[str, float]:
         began = time.perf_counter()
         rate_new_report(session, tournament, rows)
         timings.append((time.perf_counter() - began) * 1000)
-        savepoint.rollback()
-    session.rollback()
+        session.rollback()  # the whole transaction, as a real report's is its own (no savepoint)
+    corrections, whole = correction_replays(session)
     session.close()
     return {
         "results": float(results),
@@ -391,7 +408,44 @@ def rating_figures(engine: Engine, league: League) -> dict[str, float]:
         "rebuild_s": round(rebuild_s, 2),
         "report_rating_p50_ms": round(statistics.median(timings), 3),
         "report_rating_p95_ms": round(percentile(timings, 0.95), 3),
+        "statement_floor_p50_ms": round(statistics.median(statements), 3),
+        "correction_replay_p50_ms": round(statistics.median(corrections), 2),
+        "correction_replay_whole_ms": round(statistics.median(whole), 1),
     }
+
+
+CORRECTION_SAMPLES = 20
+TONIGHT = 400  # about a night's reports at 400 venues
+
+
+def correction_replays(session: Session) -> tuple[list[float], list[float]]:
+    """R20: a correction of one of tonight's reports (its last entrant made a no-show), replayed
+    as the service replays it (only the reports it reaches), each in its own transaction rolled
+    back; and, for comparison, three replays of every report from its point on (`whole`)."""
+    newest = [
+        row[0]
+        for row in session.execute(
+            text(f"SELECT id FROM tournaments ORDER BY date DESC, session DESC, id DESC LIMIT {TONIGHT}")
+        )
+    ]
+    session.rollback()
+    rng = random.Random(11)
+    timings: dict[bool, list[float]] = {False: [], True: []}
+    for sample in range(CORRECTION_SAMPLES + 3):
+        whole = sample >= CORRECTION_SAMPLES
+        tournament = session.get_one(Tournament, rng.choice(newest))
+        session.execute(
+            text(
+                "UPDATE results SET status = 'no_show' WHERE id = (SELECT id FROM results"
+                " WHERE tournament_id = :t ORDER BY place DESC LIMIT 1)"
+            ),
+            {"t": tournament.id},
+        )
+        began = time.perf_counter()
+        replay_from(session, point_of(tournament), whole=whole)
+        timings[whole].append((time.perf_counter() - began) * 1000)
+        session.rollback()
+    return timings[False], timings[True]
 
 
 def insert_rows(session: Session, entity: type[Base], rows: list[dict[str, Any]]) -> None:
@@ -757,6 +811,22 @@ def measured_venues(league: League) -> list[int]:
     return [venues[i * len(venues) // count] for i in range(count)]
 
 
+def run_ratings_only(url: str, database: str, league: League) -> tuple[dict[str, dict[str, float]], int]:
+    """`--ratings-only`: every season's reports loaded in bulk, the current one's too (about
+    500,000 results at scale 1; the ratings rebuilt, as a real league's would be), then R20's two
+    figures alone."""
+    upgrade(alembic_config(url))
+    engine = make_engine(url)
+    began = time.perf_counter()
+    bulk_league(engine, league, with_current=True)
+    progress(database, f"league loaded in {time.perf_counter() - began:.1f} s")
+    bulk_history(engine, league, with_current=True)
+    progress(database, f"history loaded in {time.perf_counter() - began:.1f} s in all")
+    engine.dispose()
+    ratings = timed_ratings(url, league, database)
+    return {f"ratings_{name}": {"value": value} for name, value in ratings.items()}, 0
+
+
 def run_database(
     url: str, database: str, league: League, seed: int, workers: int, work_dir: Path
 ) -> tuple[dict[str, dict[str, float]], int]:
@@ -838,7 +908,10 @@ def number(value: float) -> str:
 
 def table_rows(results: dict[str, dict[str, dict[str, float]]]) -> list[list[str]]:
     rows = []
+    present = set().union(*(measures.keys() for measures in results.values()))
     for key, label in ROWS:
+        if key not in present:
+            continue  # not measured in this run (`--ratings-only`)
         row = [label]
         for measures in results.values():
             entry = measures[key]
@@ -888,8 +961,13 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--databases", default="sqlite,postgresql", help="comma-separated: sqlite,postgresql")
     parser.add_argument("--postgres-url", default=DEFAULT_POSTGRES)
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers, and client threads to load")
-    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "national.json")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--markdown", action="store_true", help="also print the table as Markdown")
+    parser.add_argument(
+        "--ratings-only",
+        action="store_true",
+        help="R20 alone: load the league and time a full rating rebuild and a report's rating share",
+    )
     args = parser.parse_args()
     args.databases = [name.strip() for name in args.databases.split(",") if name.strip()]
     unknown = set(args.databases) - {"sqlite", "postgresql"}
@@ -912,9 +990,12 @@ def main() -> None:
             postgres = args.postgres_url if database == "postgresql" else None
             try:
                 with scratch_database(postgres) as url:
-                    results[database], extra_reports[database] = run_database(
-                        url, database, league, args.seed, args.workers, Path(work_dir)
-                    )
+                    if args.ratings_only:
+                        results[database], extra_reports[database] = run_ratings_only(url, database, league)
+                    else:
+                        results[database], extra_reports[database] = run_database(
+                            url, database, league, args.seed, args.workers, Path(work_dir)
+                        )
             except BenchFailure as failure:
                 failures.append(f"{database}: {failure}")
                 print(f"FAILED {failures[-1]}", file=sys.stderr, flush=True)
@@ -929,6 +1010,8 @@ def main() -> None:
         "league": {**counts, "extra_reports": extra_reports},
         "databases": results,
     }
+    if args.ratings_only and args.out == DEFAULT_OUT:
+        args.out = args.out.with_name("national-ratings.json")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2) + "\n")
     print(text_table(results))

@@ -257,7 +257,7 @@ def remove_demo(session: Session, expected: DemoRemoval | None = None) -> DemoRe
     _delete(session, locked)
     # R20: the demo's rating history went with its reports; the players it kept are rated again
     # from its first report on, without it.
-    ratings.replay_from(session, earliest)
+    ratings.replay_from(session, earliest, whole=True)
     removed = {
         "venues": list(locked.venues),
         "seasons": list(locked.seasons),

@@ -91,21 +91,26 @@ def computed_ratings(
         for (player, place), skill in zip(entrants, after, strict=True):
             states[player] = skill
             last[player] = point
-            history.append(
-                {
-                    "tournament_id": point.tournament_id,
-                    "player_id": player,
-                    "date": point.date,
-                    "session": point.session,
-                    "venue_id": venue_id,
-                    "place": place,
-                    "entrants": len(entrants),
-                    "mu": skill.mu,
-                    "sigma": skill.sigma,
-                    "tournaments": skill.tournaments,
-                }
-            )
+            history.append(point_row(point, venue_id, player, place, len(entrants), skill))
     return history
+
+
+def point_row(
+    point: Point, venue_id: int, player: int, place: int, entrants: int, skill: Skill
+) -> dict[str, Any]:
+    """A point of history, as the rating_points table takes it."""
+    return {
+        "tournament_id": point.tournament_id,
+        "player_id": player,
+        "date": point.date,
+        "session": point.session,
+        "venue_id": venue_id,
+        "place": place,
+        "entrants": entrants,
+        "mu": skill.mu,
+        "sigma": skill.sigma,
+        "tournaments": skill.tournaments,
+    }
 
 
 def from_scratch(session: Session | Connection) -> tuple[dict[int, tuple[Any, ...]], set[tuple[Any, ...]]]:

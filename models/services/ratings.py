@@ -25,7 +25,21 @@ from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Select, bindparam, delete, func, insert, select, tuple_
+from sqlalchemy import (
+    Date,
+    Integer,
+    Select,
+    any_,
+    bindparam,
+    delete,
+    func,
+    insert,
+    literal,
+    select,
+    text,
+    true,
+    tuple_,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -35,6 +49,7 @@ from models.entities.tournaments import Result, Tournament
 from models.rules.ratings import NEW, Skill, rate, rated
 from models.services.locks import hold_writes
 from models.services.rating_queries import Point, computed_ratings, order_of, point_of, rated_entrants
+from models.services.rating_replay import StoredReport, replayed
 
 __all__ = [
     "Point",
@@ -82,36 +97,14 @@ def _defer(session: Session, point: Point) -> bool:
     return True
 
 
-def _newest_point(session: Session) -> Point | None:
-    row = session.connection().execute(NEWEST).first()
-    return None if row is None else Point(row[0], row[1], row[2])
-
-
-def _newest_query() -> Select[Any]:
-    points = table_of(RatingPoint)
-    return (
-        select(points.c.date, points.c.session, points.c.tournament_id)
-        .order_by(points.c.date.desc(), points.c.session.desc(), points.c.tournament_id.desc())
-        .limit(1)
-    )
-
-
-NEWEST = _newest_query()
-
-
 def rate_new_report(session: Session, tournament: Tournament, results: Sequence[Mapping[str, Any]]) -> None:
     """R20: a new report (its results: player_id, place, status). Later in the order than every
-    rated report: only its entrants are rated, from their states now. Otherwise (an earlier date
-    or session) the ratings are replayed from its point."""
+    rated report: only its entrants are rated, from their states now, in one read and one write
+    (two on SQLite, where a statement costs no round trip). Otherwise (an earlier date or
+    session) the ratings are replayed from its point. Fewer than two rated entrants change no
+    rating wherever the report falls, so they cost nothing."""
     point = point_of(tournament)
     if _defer(session, point):
-        return
-    session.flush()
-    # No `hold_writes` here: the report's own INSERT was this transaction's first change, which
-    # took the writers' lock (migration 0008) before anything below reads.
-    newest = _newest_point(session)
-    if newest is not None and point < newest:
-        replay_from(session, point)
         return
     entrants = sorted(
         ((int(r["player_id"]), int(r["place"])) for r in results if rated(str(r["status"]))),
@@ -119,32 +112,136 @@ def rate_new_report(session: Session, tournament: Tournament, results: Sequence[
     )
     if len(entrants) < 2:
         return
-    states = _states(session, [player for player, _ in entrants])
-    after = rate([(states.get(player, NEW), place) for player, place in entrants])
-    points = [
-        _point_row(point, tournament.venue_id, player, place, len(entrants), skill)
-        for (player, place), skill in zip(entrants, after, strict=True)
-    ]
+    session.flush()
+    # No `hold_writes` here: the report's own INSERT was this transaction's first change, which
+    # took the writers' lock (migration 0008) before anything below reads.
     connection = session.connection()
-    connection.execute(ADD_POINTS, points)
-    connection.execute(_upsert(connection.dialect.name), [_rating_row(point, row) for row in points])
+    postgres = connection.dialect.name == "postgresql"
+    players = [player for player, _ in entrants]
+    newest: Point | None = None
+    states: dict[int, Skill] = {}
+    for row in connection.execute(NEWEST_AND_STATES[postgres], {"players": players}):
+        if row.newest_date is not None:
+            newest = Point(row.newest_date, row.newest_session, row.newest_tournament_id)
+        if row.player_id is not None:
+            states[row.player_id] = Skill(row.mu, row.sigma, row.tournaments)
+    if newest is not None and point < newest:
+        replay_from(session, point)
+        return
+    after = rate([(states.get(player, NEW), place) for player, place in entrants])
+    if postgres:
+        connection.execute(
+            RATE_REPORT_POSTGRESQL,
+            {
+                "tournament_id": point.tournament_id,
+                "date": point.date,
+                "session": point.session,
+                "venue_id": tournament.venue_id,
+                "entrants": len(entrants),
+                "players": players,
+                "places": [place for _, place in entrants],
+                "mus": [skill.mu for skill in after],
+                "sigmas": [skill.sigma for skill in after],
+                "counts": [skill.tournaments for skill in after],
+            },
+        )
+        return
+    day = point.date.isoformat()
+    connection.exec_driver_sql(
+        RATE_REPORT_SQLITE[0],
+        [
+            (
+                point.tournament_id,
+                player,
+                day,
+                point.session,
+                tournament.venue_id,
+                place,
+                len(entrants),
+                skill.mu,
+                skill.sigma,
+                skill.tournaments,
+            )
+            for (player, place), skill in zip(entrants, after, strict=True)
+        ],
+    )
+    connection.exec_driver_sql(
+        RATE_REPORT_SQLITE[1],
+        [
+            (player, skill.mu, skill.sigma, skill.tournaments, point.tournament_id, day, point.session)
+            for (player, _), skill in zip(entrants, after, strict=True)
+        ],
+    )
 
 
-def _point_row(
-    point: Point, venue_id: int, player: int, place: int, entrants: int, skill: Skill
-) -> dict[str, Any]:
-    return {
-        "tournament_id": point.tournament_id,
-        "player_id": player,
-        "date": point.date,
-        "session": point.session,
-        "venue_id": venue_id,
-        "place": place,
-        "entrants": entrants,
-        "mu": skill.mu,
-        "sigma": skill.sigma,
-        "tournaments": skill.tournaments,
-    }
+def _newest_and_states_query(postgres: bool) -> Select[Any]:
+    """One read for a new report: the newest rated point (on every row; the only row's, with
+    nulls beside it, when none of the players is rated yet) and the stored states of the players
+    (a list parameter: one text for every field size on PostgreSQL, so it is prepared once)."""
+    points, ratings = table_of(RatingPoint), table_of(PlayerRating)
+    newest = (
+        select(
+            points.c.date.label("newest_date"),
+            points.c.session.label("newest_session"),
+            points.c.tournament_id.label("newest_tournament_id"),
+        )
+        .order_by(points.c.date.desc(), points.c.session.desc(), points.c.tournament_id.desc())
+        .limit(1)
+        .subquery("newest")
+    )
+    anchor = select(literal(1).label("one")).subquery("anchor")
+    if postgres:
+        wanted = ratings.c.player_id == any_(bindparam("players", type_=postgresql.ARRAY(Integer)))
+    else:
+        wanted = ratings.c.player_id.in_(bindparam("players", expanding=True))
+    return select(
+        newest.c.newest_date,
+        newest.c.newest_session,
+        newest.c.newest_tournament_id,
+        ratings.c.player_id,
+        ratings.c.mu,
+        ratings.c.sigma,
+        ratings.c.tournaments,
+    ).select_from(anchor.outerjoin(newest, true()).outerjoin(ratings, wanted))
+
+
+NEWEST_AND_STATES = {False: _newest_and_states_query(False), True: _newest_and_states_query(True)}
+
+RATE_REPORT_SQLITE = (
+    "INSERT INTO rating_points (tournament_id, player_id, date, session, venue_id, place, entrants,"
+    " mu, sigma, tournaments) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO player_ratings (player_id, mu, sigma, tournaments, last_tournament_id, last_date,"
+    " last_session) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (player_id) DO UPDATE SET"
+    " mu = excluded.mu, sigma = excluded.sigma, tournaments = excluded.tournaments,"
+    " last_tournament_id = excluded.last_tournament_id, last_date = excluded.last_date,"
+    " last_session = excluded.last_session",
+)
+
+# PostgreSQL: a report's history points and its players' new states in one statement (one round
+# trip, one text for every field size): the points inserted from arrays, and the states upserted.
+RATE_REPORT_POSTGRESQL = text(
+    """
+WITH added AS (
+    INSERT INTO rating_points
+        (tournament_id, player_id, date, session, venue_id, place, entrants, mu, sigma, tournaments)
+    SELECT :tournament_id, u.player_id, :date, :session, :venue_id, u.place, :entrants,
+           u.mu, u.sigma, u.tournaments
+    FROM unnest(CAST(:players AS integer[]), CAST(:places AS integer[]),
+                CAST(:mus AS double precision[]), CAST(:sigmas AS double precision[]),
+                CAST(:counts AS integer[])) AS u(player_id, place, mu, sigma, tournaments)
+)
+INSERT INTO player_ratings
+    (player_id, mu, sigma, tournaments, last_tournament_id, last_date, last_session)
+SELECT u.player_id, u.mu, u.sigma, u.tournaments, :tournament_id, :date, :session
+FROM unnest(CAST(:players AS integer[]), CAST(:mus AS double precision[]),
+            CAST(:sigmas AS double precision[]), CAST(:counts AS integer[]))
+     AS u(player_id, mu, sigma, tournaments)
+ON CONFLICT (player_id) DO UPDATE SET
+    mu = excluded.mu, sigma = excluded.sigma, tournaments = excluded.tournaments,
+    last_tournament_id = excluded.last_tournament_id, last_date = excluded.last_date,
+    last_session = excluded.last_session
+"""
+).bindparams(bindparam("date", type_=Date))
 
 
 def _rating_row(point: Point, row: Mapping[str, Any]) -> dict[str, Any]:
@@ -230,16 +327,116 @@ def earliest_of_reports(session: Session, report_ids: Collection[int]) -> Point 
     return earliest
 
 
-def replay_from(session: Session, point: Point | None) -> None:
-    """R20: the ratings from this point of the order on recomputed, from the results as this
-    transaction sees them (its own changes flushed): every player rated at or after the point is
-    set back to their state just before it (from the history; unrated if none), the history from
-    the point on deleted, and every live report from the point on rated again in order. None:
+def replay_from(session: Session, point: Point | None, *, whole: bool = False) -> None:
+    """R20: the ratings from this point of the order on made what a rebuild gives, from the
+    results as this transaction sees them (its own changes flushed). Only the reports the change
+    reaches are rated again (rating_replay.py): the stored points of every other report still
+    hold, bit for bit. `whole`: every report from the point on rated again, for a change that took
+    stored points with it (the demo's removal deletes reports, and their points with them). None:
     nothing to replay."""
     if point is None or _defer(session, point):
         return
     session.flush()
     hold_writes(session)
+    if whole:
+        _replay_whole(session, point)
+        return
+    connection = session.connection()
+    stored = _stored_reports(session, point)
+    out = replayed(rated_entrants(session, point), stored, lambda players: _before(session, players, point))
+    points, ratings = table_of(RatingPoint), table_of(PlayerRating)
+    for chunk in _chunks(out.stale):
+        connection.execute(delete(points).where(points.c.tournament_id.in_(chunk)))
+    if out.points:
+        connection.execute(ADD_POINTS, out.points)
+    changed = sorted({*out.states, *out.restore})
+    for chunk in _chunks(changed):
+        connection.execute(delete(ratings).where(ratings.c.player_id.in_(chunk)))
+    rows = [
+        _rating_row(
+            last,
+            {"player_id": player, "mu": skill.mu, "sigma": skill.sigma, "tournaments": skill.tournaments},
+        )
+        for player, (skill, last) in sorted(out.states.items())
+    ]
+    if rows:
+        connection.execute(insert(ratings), rows)
+    for chunk in _chunks(out.restore):
+        _restore(session, chunk)
+
+
+def _stored_reports(session: Session, point: Point) -> dict[int, StoredReport]:
+    """The stored points from this point of the order on, by report."""
+    points = table_of(RatingPoint)
+    query = (
+        select(
+            points.c.tournament_id,
+            points.c.date,
+            points.c.session,
+            points.c.venue_id,
+            points.c.player_id,
+            points.c.place,
+            points.c.mu,
+            points.c.sigma,
+            points.c.tournaments,
+        )
+        .where(tuple_(points.c.date, points.c.session, points.c.tournament_id) >= tuple(point))
+        .order_by(points.c.tournament_id, points.c.place)
+    )
+    found: dict[int, tuple[Point, int, list[tuple[int, int]], dict[int, Skill]]] = {}
+    for tournament_id, day, number, venue_id, player, place, mu, sigma, count in session.connection().execute(
+        query
+    ):
+        report = found.get(tournament_id)
+        if report is None:
+            report = found[tournament_id] = (Point(day, number, tournament_id), venue_id, [], {})
+        report[2].append((player, place))
+        report[3][player] = Skill(mu, sigma, count)
+    return {
+        tournament_id: StoredReport(at, venue_id, tuple(entrants), after)
+        for tournament_id, (at, venue_id, entrants, after) in found.items()
+    }
+
+
+def _before(session: Session, players: list[int], point: Point) -> dict[int, Skill]:
+    """These players' states just before this point of the order (their last point before it;
+    absent: not rated before it)."""
+    points = table_of(RatingPoint)
+    found: dict[int, Skill] = {}
+    for chunk in _chunks(players):
+        ranked = (
+            select(
+                points.c.player_id,
+                points.c.mu,
+                points.c.sigma,
+                points.c.tournaments,
+                func.row_number()
+                .over(
+                    partition_by=points.c.player_id,
+                    order_by=(points.c.date.desc(), points.c.session.desc(), points.c.tournament_id.desc()),
+                )
+                .label("latest"),
+            )
+            .where(
+                points.c.player_id.in_(chunk),
+                tuple_(points.c.date, points.c.session, points.c.tournament_id) < tuple(point),
+            )
+            .subquery()
+        )
+        latest = select(ranked.c.player_id, ranked.c.mu, ranked.c.sigma, ranked.c.tournaments).where(
+            ranked.c.latest == 1
+        )
+        found.update(
+            (player, Skill(mu, sigma, count))
+            for player, mu, sigma, count in session.connection().execute(latest)
+        )
+    return found
+
+
+def _replay_whole(session: Session, point: Point) -> None:
+    """Every report from this point of the order on rated again: every player rated at or after
+    it set back to their state just before it (from the history; unrated if none), the history
+    from the point on deleted, and every live report from it on rated again in order."""
     connection = session.connection()
     points, ratings = table_of(RatingPoint), table_of(PlayerRating)
     cut = tuple_(points.c.date, points.c.session, points.c.tournament_id) >= tuple(point)

@@ -73,3 +73,49 @@ def test_r20_a_rating_row_goes_with_its_player(migrated: Connection) -> None:
     )
     migrated.execute(text("DELETE FROM players WHERE id = :p"), {"p": player})
     assert migrated.execute(text("SELECT count(*) FROM player_ratings")).scalar_one() == 0
+
+
+def _rating_point_keys(engine: Engine) -> set[str]:
+    engine.dispose()  # SQLite: a pooled connection may answer PRAGMA from the table it knew before
+    return {key["referred_table"] for key in inspect(engine).get_foreign_keys("rating_points")}
+
+
+def test_r20_0021_drops_the_points_keys_to_players_and_venues_and_keeps_the_history(
+    empty_url: str, empty_engine: Engine
+) -> None:
+    """R20's per-report cost: 0021 leaves rating_points only its key to the report (which carries
+    the cascade), keeps every point float for float (SQLite rebuilds the table), and its indexes
+    and data-version triggers; undone, the keys are back and the points still there."""
+    config = alembic_config(empty_url)
+    upgrade(config, "0018")
+    with empty_engine.begin() as conn:
+        region = add_region(conn, "River Valley")
+        season = add_season(conn, "2026-01-01", "2026-03-31")
+        ann, bob, cat = (add_player(conn, name) for name in ("Ann A.", "Bob B.", "Cat C."))
+        for day, order in (("2026-01-08", [ann, bob, cat]), ("2026-01-09", [cat, ann])):
+            report = add_tournament(conn, season, region, day)
+            for place, player in enumerate(order, start=1):
+                add_result(conn, report, player, place)
+    upgrade(config, "0019")  # rates the stored results
+    upgrade(config, "0020")
+    assert _rating_point_keys(empty_engine) == {"players", "tournaments", "venues"}
+    from_0019 = _points(empty_engine)
+    assert len(from_0019) == 5
+    upgrade(config, "0021")
+    assert _rating_point_keys(empty_engine) == {"tournaments"}
+    assert _points(empty_engine) == from_0019
+    assert {index["name"] for index in inspect(empty_engine).get_indexes("rating_points")} >= {
+        "ix_rating_points_order",
+        "ix_rating_points_player_id",
+    }
+    with empty_engine.connect() as conn:
+        ratings, history = stored(conn)
+        assert (ratings, history) == from_scratch(conn)
+    downgrade(config, "0020")
+    assert _rating_point_keys(empty_engine) == {"players", "tournaments", "venues"}
+    assert _points(empty_engine) == from_0019
+
+
+def _points(engine: Engine) -> set[tuple[object, ...]]:
+    with engine.connect() as conn:
+        return {tuple(row) for row in conn.execute(text("SELECT * FROM rating_points"))}

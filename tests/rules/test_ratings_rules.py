@@ -3,10 +3,11 @@ up), provisional players, the table's ranks; property-tested where a rule has an
 
 from __future__ import annotations
 
+import random
 from decimal import Decimal
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
@@ -40,6 +41,50 @@ def test_r20_a_game_is_rated_as_openskill_rates_it() -> None:
     got = rate([(before[0], 1), (before[1], 2), (before[2], 3)])
     assert [(s.mu, s.sigma) for s in got] == [(team[0].mu, team[0].sigma) for team in want]
     assert [s.tournaments for s in got] == [4, 1, 10]
+
+
+def openskill_rates(before: list[Skill], places: list[int]) -> list[tuple[float, float]]:
+    model = PlackettLuce()
+    teams = [[model.rating(mu=s.mu, sigma=s.sigma)] for s in before]
+    return [(team[0].mu, team[0].sigma) for team in model.rate(teams, ranks=[float(p) for p in places])]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.floats(min_value=-20, max_value=70), st.floats(min_value=0.05, max_value=12)),
+        min_size=2,
+        max_size=60,
+    ),
+    st.booleans(),
+    st.randoms(use_true_random=False),
+)
+def test_r20_the_fast_form_gives_openskills_very_floats(
+    states: list[tuple[float, float]], with_ties: bool, rng: random.Random
+) -> None:
+    """R20: `rate` is openskill's PlackettLuce.rate for teams of one, float for float, for any
+    field size and any states, in place order (shared places, which R4 refuses, included too)."""
+    before = [Skill(mu, sigma, 3) for mu, sigma in states]
+    places = list(range(1, len(before) + 1))
+    if with_ties:
+        places = sorted(rng.randint(1, len(before)) for _ in before)
+    got = rate(list(zip(before, places, strict=True)))
+    assert [(s.mu, s.sigma) for s in got] == openskill_rates(before, places)
+    assert all(s.tournaments == 4 for s in got)
+
+
+def test_r20_the_models_own_parameters_are_its_defaults() -> None:
+    """R20: beta 25/6, tau 25/300, kappa 0.0001, the default gamma (sigma / c), no sigma limit and
+    no balance: what the fast form assumes."""
+    model = PlackettLuce()
+    assert (model.beta, model.tau, model.kappa) == (25.0 / 6.0, 25.0 / 300.0, 0.0001)
+    assert (model.limit_sigma, model.balance) == (False, False)
+    assert model.gamma(10.0, 2, 25.0, 4.0, [], 1, None) == 2.0 / 10.0
+
+
+def test_r20_entrants_out_of_place_order_are_refused() -> None:
+    with pytest.raises(ValueError, match="place order"):
+        rate([(NEW, 2), (NEW, 1)])
 
 
 def test_r20_fewer_than_two_rated_entrants_change_nothing() -> None:

@@ -1,0 +1,156 @@
+"""Which reports a change of the results makes the ratings rate again (R20), and what they give:
+the walk of `replay_from` (ratings.py), pure (the stored history and the current reports in, the
+changes to store out), so that a correction of tonight's report rates again only what it reaches,
+not every report after it.
+
+A report keeps its stored points when nothing it was rated from has changed: it is still there
+with the same date, session, venue and rated entrants at the same places, and every entrant comes
+to it in the state its stored point was rated from. Then the model gives the very same floats, so
+the stored points are what a rebuild would give. Everything else is rated again, in the order:
+
+- a report the change made new, or changed (its entrants, places, date, session or venue), and
+  the stored points of a report no longer rated (voided, or moved elsewhere in the order) are
+  dropped;
+- a player whose state now differs from their stored one at the same place in the order (they
+  played in a report rated again, and came out of it with other floats, or a report of theirs was
+  dropped) is `unclean`: every later report of theirs is rated again, until one gives them their
+  stored state back.
+
+Each player's stored history is a chain (each point rated from the one before it), so a report
+none of whose entrants is unclean met each of them in the state its point was rated from. The
+one change that breaks chains, deleting reports with their points (the demo's removal), replays
+everything from its point instead (`replay_from(..., whole=True)`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from models.rules.ratings import Skill, rate
+from models.services.rating_queries import Point, Rated, point_row
+
+
+@dataclass(frozen=True)
+class StoredReport:
+    """A rated report as its stored points hold it: where it is in the order, its venue, its
+    rated entrants by place, and each one's state after it."""
+
+    point: Point
+    venue_id: int
+    entrants: tuple[tuple[int, int], ...]
+    after: dict[int, Skill]
+
+
+@dataclass
+class Replayed:
+    """What a replay changes: the reports whose stored points go (`stale`), the points to store,
+    and the players whose rating row is to be written (`states`: the state and its last point) or
+    set back to their state before the replay's point (`restore`: absent from `states`)."""
+
+    stale: set[int] = field(default_factory=set)
+    points: list[dict[str, Any]] = field(default_factory=list)
+    states: dict[int, tuple[Skill, Point]] = field(default_factory=dict)
+    restore: set[int] = field(default_factory=set)
+    rated_again: int = 0
+
+
+def replayed(
+    current: Iterable[Rated],
+    stored: dict[int, StoredReport],
+    before: Callable[[list[int]], dict[int, Skill]],
+) -> Replayed:
+    """R20: `current`, the live reports from the replay's point on as the results now hold them;
+    `stored`, the stored reports from the same point on, by report id; `before`, the states of
+    players just before the point (from the history before it, untouched; absent: never rated).
+    Returns what to store so that the ratings equal a rebuild."""
+    events: list[tuple[Point, int, Rated | StoredReport]] = []
+    now: dict[int, Rated] = {}
+    for report in current:
+        if len(report[2]) >= 2:  # fewer than two rated entrants: never rated, no points
+            now[report[0].tournament_id] = report
+            events.append((report[0], 1, report))
+    for tournament_id, old in stored.items():
+        if not _same(now.get(tournament_id), old):
+            events.append((old.point, 0, old))  # dropped before anything at its place is rated
+    events.sort(key=lambda event: (event[0], event[1]))
+    walk = _Walk(stored, before)
+    for _point, _kind, item in events:
+        if isinstance(item, StoredReport):
+            walk.drop(item)
+        else:
+            walk.rate(item)
+    return walk.result()
+
+
+@dataclass
+class _Walk:
+    """The replay's walk through the order: each player's state now, their last point, and who
+    is unclean (their state differs from their stored one at the same place in the order)."""
+
+    stored: dict[int, StoredReport]
+    before: Callable[[list[int]], dict[int, Skill]]
+    state: dict[int, Skill] = field(default_factory=dict)
+    last: dict[int, Point] = field(default_factory=dict)
+    unclean: set[int] = field(default_factory=set)
+    out: Replayed = field(default_factory=Replayed)
+
+    def drop(self, old: StoredReport) -> None:
+        self.out.stale.add(old.point.tournament_id)
+        self.unclean.update(player for player, _ in old.entrants)
+
+    def rate(self, report: Rated) -> None:
+        point, venue_id, entrants = report
+        old = self.stored.get(point.tournament_id)
+        if old is not None and _keeps(old, report, self.state, self.unclean):
+            for player, _ in entrants:
+                self.state[player] = old.after[player]
+                self.last[player] = point
+            return
+        missing = [player for player, _ in entrants if player not in self.state]
+        if missing:
+            found = self.before(missing)
+            for player in missing:
+                self.state[player] = found.get(player, Skill())
+        after = rate([(self.state[player], place) for player, place in entrants])
+        self.out.rated_again += 1
+        if old is not None:
+            self.out.stale.add(point.tournament_id)
+        same = old is not None and _same(report, old)
+        for (player, place), skill in zip(entrants, after, strict=True):
+            self.state[player] = skill
+            self.last[player] = point
+            if same and old is not None and old.after[player] == skill:
+                self.unclean.discard(player)  # back on its stored chain: what follows still holds
+            else:
+                self.unclean.add(player)
+            self.out.points.append(point_row(point, venue_id, player, place, len(entrants), skill))
+
+    def result(self) -> Replayed:
+        for player in self.unclean:
+            if player in self.last:
+                self.out.states[player] = (self.state[player], self.last[player])
+            else:
+                self.out.restore.add(player)  # their every point from the replay's point on is gone
+        return self.out
+
+
+def _same(report: Rated | None, old: StoredReport | None) -> bool:
+    if report is None or old is None:
+        return False
+    point, venue_id, entrants = report
+    return point == old.point and venue_id == old.venue_id and tuple(entrants) == old.entrants
+
+
+def _keeps(old: StoredReport, report: Rated, state: dict[int, Skill], unclean: set[int]) -> bool:
+    """The stored points of this report still hold: the same report, and every entrant in the
+    state its point was rated from (none unclean, and one rated tournament more than now, which a
+    break in the chain would show)."""
+    if not _same(report, old):
+        return False
+    for player, _ in report[2]:
+        if player in unclean:
+            return False
+        if player in state and old.after[player].tournaments != state[player].tournaments + 1:
+            return False
+    return True
