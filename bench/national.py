@@ -415,17 +415,17 @@ def rating_figures(engine: Engine, league: League) -> dict[str, float]:
 
 
 CORRECTION_SAMPLES = 20
-TONIGHT = 400  # about a night's reports at 400 venues
 
 
 def correction_replays(session: Session) -> tuple[list[float], list[float]]:
-    """R20: a correction of one of tonight's reports (its last entrant made a no-show), replayed
+    """R20: a correction of one of tonight's reports (a report of the newest day, its last
+    entrant made a no-show), replayed
     as the service replays it (only the reports it reaches), each in its own transaction rolled
     back; and, for comparison, three replays of every report from its point on (`whole`)."""
     newest = [
         row[0]
         for row in session.execute(
-            text(f"SELECT id FROM tournaments ORDER BY date DESC, session DESC, id DESC LIMIT {TONIGHT}")
+            text("SELECT id FROM tournaments WHERE date = (SELECT MAX(date) FROM tournaments)")
         )
     ]
     session.rollback()
@@ -441,8 +441,9 @@ def correction_replays(session: Session) -> tuple[list[float], list[float]]:
             ),
             {"t": tournament.id},
         )
+        players = {result.player_id for result in tournament.results}
         began = time.perf_counter()
-        replay_from(session, point_of(tournament), whole=whole)
+        replay_from(session, point_of(tournament), players=players, whole=whole)
         timings[whole].append((time.perf_counter() - began) * 1000)
         session.rollback()
     return timings[False], timings[True]

@@ -113,7 +113,7 @@ def _move(session: Session, moved: dict[str, Any], to: int, players: tuple[int, 
             session.execute(update(entity).where(entity.id.in_(ids)).values(player_id=to))
     refresh_places(session, places_of_results(session, moved["results"]), set(players))
     # R20: the moved results are rated under their new player from the earliest of them on.
-    replay_from(session, earliest_of_results(session, moved["results"]))
+    replay_from(session, earliest_of_results(session, moved["results"]), players=players)
 
 
 def undo_merge(session: Session, actor: Actor, merge: PlayerMerge, reason: str) -> PlayerMerge:

@@ -4,7 +4,7 @@ its history. Keeping the stored ratings current is ratings.py's."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -43,7 +43,7 @@ def point_of(tournament: Tournament) -> Point:
 Rated = tuple[Point, int, list[tuple[int, int]]]
 
 
-def _entrants_query(point: Point | None) -> Select[Any]:
+def _entrants_query(point: Point | None, players: Collection[int] | None = None) -> Select[Any]:
     reports, results = table_of(Tournament), table_of(Result)
     query = (
         select(
@@ -60,15 +60,22 @@ def _entrants_query(point: Point | None) -> Select[Any]:
     )
     if point is not None:
         query = query.where(tuple_(*order_of(reports.c)) >= tuple(point))
+    if players is not None:
+        theirs = select(results.c.tournament_id).where(results.c.player_id.in_(sorted(players)))
+        query = query.where(reports.c.id.in_(theirs))
     return query
 
 
-def rated_entrants(session: Session | Connection, point: Point | None) -> list[Rated]:
+def rated_entrants(
+    session: Session | Connection, point: Point | None, players: Collection[int] | None = None
+) -> list[Rated]:
     """R20: every live report (every kind) from this point of the order on (all: None), with its
-    entrants but no-shows, in order of date, session and id, each report's entrants by place."""
+    entrants but no-shows, in order of date, session and id, each report's entrants by place.
+    `players`: only the reports one of them has a result in (their every entrant)."""
     reports: list[Rated] = []
     current: int | None = None
-    for tournament_id, day, number, venue_id, player_id, place in session.execute(_entrants_query(point)):
+    rows = session.execute(_entrants_query(point, players))
+    for tournament_id, day, number, venue_id, player_id, place in rows:
         if tournament_id != current:
             current = tournament_id
             reports.append((Point(day, number, tournament_id), venue_id, []))

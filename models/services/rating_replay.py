@@ -53,17 +53,31 @@ class Replayed:
     states: dict[int, tuple[Skill, Point]] = field(default_factory=dict)
     restore: set[int] = field(default_factory=set)
     rated_again: int = 0
+    reached: set[int] = field(default_factory=set)  # every player the walk found unclean
+
+
+# The states of these players just before a point of the order, from the stored history (their
+# last point before it; absent: not rated before it).
+Before = Callable[[list[int], Point], dict[int, Skill]]
 
 
 def replayed(
     current: Iterable[Rated],
     stored: dict[int, StoredReport],
-    before: Callable[[list[int]], dict[int, Skill]],
+    before: Before,
+    point: Point,
+    tracked: set[int] | None = None,
 ) -> Replayed:
-    """R20: `current`, the live reports from the replay's point on as the results now hold them;
-    `stored`, the stored reports from the same point on, by report id; `before`, the states of
-    players just before the point (from the history before it, untouched; absent: never rated).
-    Returns what to store so that the ratings equal a rebuild."""
+    """R20: `current`, the live reports from the replay's `point` on as the results now hold
+    them; `stored`, the stored reports from the same point on, by report id; `before`, states
+    from the stored history. Returns what to store so that the ratings equal a rebuild.
+
+    `tracked`: when given, `current` and `stored` hold only the reports one of these players is
+    in (every player the change touched among them, so every changed report is there). A player
+    outside it is on their stored chain wherever the walk meets them (their reports left out
+    were not reached), so their state before a report is their last stored point before it. The
+    answer holds when every player the walk found unclean (`reached`) is tracked; otherwise the
+    caller walks again with them tracked too."""
     events: list[tuple[Point, int, Rated | StoredReport]] = []
     now: dict[int, Rated] = {}
     for report in current:
@@ -74,7 +88,7 @@ def replayed(
         if not _same(now.get(tournament_id), old):
             events.append((old.point, 0, old))  # dropped before anything at its place is rated
     events.sort(key=lambda event: (event[0], event[1]))
-    walk = _Walk(stored, before)
+    walk = _Walk(stored, before, point, tracked)
     for _point, _kind, item in events:
         if isinstance(item, StoredReport):
             walk.drop(item)
@@ -89,41 +103,61 @@ class _Walk:
     is unclean (their state differs from their stored one at the same place in the order)."""
 
     stored: dict[int, StoredReport]
-    before: Callable[[list[int]], dict[int, Skill]]
+    before: Before
+    point: Point
+    tracked: set[int] | None
     state: dict[int, Skill] = field(default_factory=dict)
     last: dict[int, Point] = field(default_factory=dict)
     unclean: set[int] = field(default_factory=set)
     out: Replayed = field(default_factory=Replayed)
 
+    def _tracks(self, player: int) -> bool:
+        return self.tracked is None or player in self.tracked
+
+    def _unclean(self, player: int) -> None:
+        self.unclean.add(player)
+        self.out.reached.add(player)
+
     def drop(self, old: StoredReport) -> None:
         self.out.stale.add(old.point.tournament_id)
-        self.unclean.update(player for player, _ in old.entrants)
+        for player, _ in old.entrants:
+            self._unclean(player)
+
+    def _states_before(self, point: Point, players: list[int]) -> list[Skill]:
+        """Each entrant's state coming to this report: a tracked player's from the walk (first met:
+        their state before the replay's point), anyone else's from their stored chain."""
+        first = [p for p in players if self._tracks(p) and p not in self.state]
+        if first:
+            found = self.before(first, self.point)
+            for player in first:
+                self.state[player] = found.get(player, Skill())
+        others = [p for p in players if not self._tracks(p)]
+        chained = self.before(others, point) if others else {}
+        return [self.state[p] if self._tracks(p) else chained.get(p, Skill()) for p in players]
 
     def rate(self, report: Rated) -> None:
         point, venue_id, entrants = report
         old = self.stored.get(point.tournament_id)
         if old is not None and _keeps(old, report, self.state, self.unclean):
             for player, _ in entrants:
-                self.state[player] = old.after[player]
-                self.last[player] = point
+                if self._tracks(player):
+                    self.state[player] = old.after[player]
+                    self.last[player] = point
             return
-        missing = [player for player, _ in entrants if player not in self.state]
-        if missing:
-            found = self.before(missing)
-            for player in missing:
-                self.state[player] = found.get(player, Skill())
-        after = rate([(self.state[player], place) for player, place in entrants])
+        before = self._states_before(point, [player for player, _ in entrants])
+        after = rate([(skill, place) for skill, (_, place) in zip(before, entrants, strict=True)])
         self.out.rated_again += 1
         if old is not None:
             self.out.stale.add(point.tournament_id)
         same = old is not None and _same(report, old)
         for (player, place), skill in zip(entrants, after, strict=True):
-            self.state[player] = skill
-            self.last[player] = point
+            if self._tracks(player):
+                self.state[player] = skill
+                self.last[player] = point
             if same and old is not None and old.after[player] == skill:
                 self.unclean.discard(player)  # back on its stored chain: what follows still holds
             else:
-                self.unclean.add(player)
+                self._unclean(player)
             self.out.points.append(point_row(point, venue_id, player, place, len(entrants), skill))
 
     def result(self) -> Replayed:

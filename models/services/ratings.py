@@ -2,11 +2,12 @@
 scratch: every write that changes results calls these in its own transaction. A new report later
 in the rating order than every rated one only rates its entrants (`rate_new_report`); anything
 else (an earlier report, a correction, a void, a merge and its undo, the demo's load and removal)
-replays from the earliest point it touches (`replay_from`): every player's state restored from the
-history just before that point, the history from it on deleted, and the reports from it on rated
-again, in the same order with the same inputs, so the floats come out bit for bit the same.
-`rebuild_ratings` replays everything (after a bulk load or a restore). Reading them is
-rating_queries.py's.
+replays from the earliest point it touches (`replay_from`): the reports from that point on that
+the change reaches (those of the players it touched, and of the players whose ratings that moves
+in turn) are rated again, in the same order, and every other report keeps its stored points,
+which the same inputs would give again bit for bit (rating_replay.py). The demo's removal, which
+deletes reports with their points, rates everything from its point again. `rebuild_ratings`
+replays everything (after a bulk load or a restore). Reading them is rating_queries.py's.
 
 Exact under concurrent writers: SQLite lets one writer at a time; on PostgreSQL every writer takes
 the data version's row lock at its first change and keeps it to commit (migration 0008): a new
@@ -49,7 +50,7 @@ from models.entities.tournaments import Result, Tournament
 from models.rules.ratings import NEW, Skill, rate, rated
 from models.services.locks import hold_writes
 from models.services.rating_queries import Point, computed_ratings, order_of, point_of, rated_entrants
-from models.services.rating_replay import StoredReport, replayed
+from models.services.rating_replay import Replayed, StoredReport, replayed
 
 __all__ = [
     "Point",
@@ -126,7 +127,7 @@ def rate_new_report(session: Session, tournament: Tournament, results: Sequence[
         if row.player_id is not None:
             states[row.player_id] = Skill(row.mu, row.sigma, row.tournaments)
     if newest is not None and point < newest:
-        replay_from(session, point)
+        replay_from(session, point, players={int(r["player_id"]) for r in results})
         return
     after = rate([(states.get(player, NEW), place) for player, place in entrants])
     if postgres:
@@ -327,13 +328,22 @@ def earliest_of_reports(session: Session, report_ids: Collection[int]) -> Point 
     return earliest
 
 
-def replay_from(session: Session, point: Point | None, *, whole: bool = False) -> None:
+# A replay that reaches more players than this walks every report from its point on instead: two
+# reads of everything from its point on cost less than walking again and again as it spreads.
+MOST_TRACKED = 500
+
+
+def replay_from(
+    session: Session, point: Point | None, *, players: Collection[int] | None = None, whole: bool = False
+) -> None:
     """R20: the ratings from this point of the order on made what a rebuild gives, from the
     results as this transaction sees them (its own changes flushed). Only the reports the change
     reaches are rated again (rating_replay.py): the stored points of every other report still
-    hold, bit for bit. `whole`: every report from the point on rated again, for a change that took
-    stored points with it (the demo's removal deletes reports, and their points with them). None:
-    nothing to replay."""
+    hold, bit for bit. `players`: every player whose results the change touched (before and
+    after it), so that only the reports they, and the players those reach, are in are read.
+    `whole`: every report from the point on rated again, for a change that took stored points
+    with it (the demo's removal deletes reports, and their points with them). None: nothing to
+    replay."""
     if point is None or _defer(session, point):
         return
     session.flush()
@@ -341,9 +351,21 @@ def replay_from(session: Session, point: Point | None, *, whole: bool = False) -
     if whole:
         _replay_whole(session, point)
         return
+    tracked = None if players is None or len(players) > MOST_TRACKED else set(players)
+    while True:
+        stored = _stored_reports(session, point, tracked)
+        current = rated_entrants(session, point, tracked)
+        out = replayed(current, stored, lambda wanted, at: _before(session, wanted, at), point, tracked)
+        if tracked is None or out.reached <= tracked:
+            break
+        tracked |= out.reached
+        if len(tracked) > MOST_TRACKED:
+            tracked = None
+    _store_replay(session, out)
+
+
+def _store_replay(session: Session, out: Replayed) -> None:
     connection = session.connection()
-    stored = _stored_reports(session, point)
-    out = replayed(rated_entrants(session, point), stored, lambda players: _before(session, players, point))
     points, ratings = table_of(RatingPoint), table_of(PlayerRating)
     for chunk in _chunks(out.stale):
         connection.execute(delete(points).where(points.c.tournament_id.in_(chunk)))
@@ -365,9 +387,13 @@ def replay_from(session: Session, point: Point | None, *, whole: bool = False) -
         _restore(session, chunk)
 
 
-def _stored_reports(session: Session, point: Point) -> dict[int, StoredReport]:
-    """The stored points from this point of the order on, by report."""
+def _stored_reports(
+    session: Session, point: Point, players: Collection[int] | None
+) -> dict[int, StoredReport]:
+    """The stored points from this point of the order on, by report (`players`: only of the
+    reports one of them is in)."""
     points = table_of(RatingPoint)
+    from_point = tuple_(points.c.date, points.c.session, points.c.tournament_id) >= tuple(point)
     query = (
         select(
             points.c.tournament_id,
@@ -380,9 +406,12 @@ def _stored_reports(session: Session, point: Point) -> dict[int, StoredReport]:
             points.c.sigma,
             points.c.tournaments,
         )
-        .where(tuple_(points.c.date, points.c.session, points.c.tournament_id) >= tuple(point))
+        .where(from_point)
         .order_by(points.c.tournament_id, points.c.place)
     )
+    if players is not None:
+        theirs = select(points.c.tournament_id).where(from_point, points.c.player_id.in_(sorted(players)))
+        query = query.where(points.c.tournament_id.in_(theirs))
     found: dict[int, tuple[Point, int, list[tuple[int, int]], dict[int, Skill]]] = {}
     for tournament_id, day, number, venue_id, player, place, mu, sigma, count in session.connection().execute(
         query

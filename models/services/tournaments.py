@@ -458,7 +458,7 @@ def correct_report(
     players = players_before | {result["player_id"] for result, _ in results}
     _refresh_standings(session, [counted_before, tournament], players)
     # R20: from wherever the report was or now is in the rating order, the earlier.
-    replay_from(session, min(rated_before, point_of(tournament)))
+    replay_from(session, min(rated_before, point_of(tournament)), players=players)
     record(
         session,
         actor,
@@ -505,7 +505,8 @@ def void_report(
     _claim(session, tournament, tournament.version, expected_version, "voided", voided)
     before = {**report_snapshot(tournament), "voided": False, "void_reason": None}
     _refresh_standings(session, [tournament], {r.player_id for r in tournament.results})
-    replay_from(session, point_of(tournament))  # R20: as if it had never been rated
+    # R20: as if it had never been rated
+    replay_from(session, point_of(tournament), players={r.player_id for r in tournament.results})
     record(
         session,
         actor,
