@@ -77,7 +77,7 @@ def replayed(
     outside it is on their stored chain wherever the walk meets them (their reports left out
     were not reached), so their state before a report is their last stored point before it. The
     answer holds when every player the walk found unclean (`reached`) is tracked; otherwise the
-    caller walks again with them tracked too."""
+    caller walks again with them tracked too, or rates everything again (ratings.py does)."""
     events: list[tuple[Point, int, Rated | StoredReport]] = []
     now: dict[int, Rated] = {}
     for report in current:
@@ -89,6 +89,10 @@ def replayed(
             events.append((old.point, 0, old))  # dropped before anything at its place is rated
     events.sort(key=lambda event: (event[0], event[1]))
     walk = _Walk(stored, before, point, tracked)
+    # Every tracked player's state before the point, read once (not once per report rated again).
+    met = {player for report in now.values() for player, _ in report[2]}
+    met.update(player for old in stored.values() for player, _ in old.entrants)
+    walk.at_point = before(sorted(p for p in met if tracked is None or p in tracked), point)
     for _point, _kind, item in events:
         if isinstance(item, StoredReport):
             walk.drop(item)
@@ -110,6 +114,7 @@ class _Walk:
     last: dict[int, Point] = field(default_factory=dict)
     unclean: set[int] = field(default_factory=set)
     out: Replayed = field(default_factory=Replayed)
+    at_point: dict[int, Skill] = field(default_factory=dict)  # tracked players' states before the point
 
     def _tracks(self, player: int) -> bool:
         return self.tracked is None or player in self.tracked
@@ -126,11 +131,9 @@ class _Walk:
     def _states_before(self, point: Point, players: list[int]) -> list[Skill]:
         """Each entrant's state coming to this report: a tracked player's from the walk (first met:
         their state before the replay's point), anyone else's from their stored chain."""
-        first = [p for p in players if self._tracks(p) and p not in self.state]
-        if first:
-            found = self.before(first, self.point)
-            for player in first:
-                self.state[player] = found.get(player, Skill())
+        for player in players:
+            if self._tracks(player) and player not in self.state:
+                self.state[player] = self.at_point.get(player, Skill())
         others = [p for p in players if not self._tracks(p)]
         chained = self.before(others, point) if others else {}
         return [self.state[p] if self._tracks(p) else chained.get(p, Skill()) for p in players]

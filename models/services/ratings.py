@@ -328,8 +328,10 @@ def earliest_of_reports(session: Session, report_ids: Collection[int]) -> Point 
     return earliest
 
 
-# A replay that reaches more players than this walks every report from its point on instead: two
-# reads of everything from its point on cost less than walking again and again as it spreads.
+# A replay reading only the reports of the players it touched that finds it reaches others (their
+# ratings moved, so their later reports must be rated again too) rates everything from its point
+# again instead: as it spreads, walking again costs more than that (bench/national.py). So does
+# one touching more players than this.
 MOST_TRACKED = 500
 
 
@@ -340,7 +342,8 @@ def replay_from(
     results as this transaction sees them (its own changes flushed). Only the reports the change
     reaches are rated again (rating_replay.py): the stored points of every other report still
     hold, bit for bit. `players`: every player whose results the change touched (before and
-    after it), so that only the reports they, and the players those reach, are in are read.
+    after it), so that only the reports they are in are read; when the change reaches others,
+    everything from the point on is rated again.
     `whole`: every report from the point on rated again, for a change that took stored points
     with it (the demo's removal deletes reports, and their points with them). None: nothing to
     replay."""
@@ -352,15 +355,12 @@ def replay_from(
         _replay_whole(session, point)
         return
     tracked = None if players is None or len(players) > MOST_TRACKED else set(players)
-    while True:
-        stored = _stored_reports(session, point, tracked)
-        current = rated_entrants(session, point, tracked)
-        out = replayed(current, stored, lambda wanted, at: _before(session, wanted, at), point, tracked)
-        if tracked is None or out.reached <= tracked:
-            break
-        tracked |= out.reached
-        if len(tracked) > MOST_TRACKED:
-            tracked = None
+    stored = _stored_reports(session, point, tracked)
+    current = rated_entrants(session, point, tracked)
+    out = replayed(current, stored, lambda wanted, at: _before(session, wanted, at), point, tracked)
+    if tracked is not None and not out.reached <= tracked:
+        _replay_whole(session, point)
+        return
     _store_replay(session, out)
 
 
