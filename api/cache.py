@@ -33,7 +33,7 @@ from api import db
 from api.auth import current_actor
 from models.actor import Actor
 from models.services import wall_clock
-from models.services.versioning import data_version
+from models.services.versioning import data_version, scope_versions, season_scopes, venue_scopes
 
 log = logging.getLogger(__name__)
 
@@ -156,6 +156,39 @@ def scope(actor: Actor) -> str:
     return actor.role
 
 
+def _venue_answer(view: dict[str, Any]) -> tuple[str, ...]:
+    return venue_scopes(view["season_id"], view["venue_id"])
+
+
+def _season_answer(view: dict[str, Any]) -> tuple[str, ...]:
+    return season_scopes(view["season_id"])
+
+
+# Answers keyed by the versions of the scopes they read (migration 0022), not the league's data
+# version: a write retires them only when it changes one of those scopes. A venue's standings read
+# only that venue's reports of the season (each venue is its own league: R1); the qualifier lists
+# read every venue of the season (R14 links them). Every other answer is keyed by the data version.
+SCOPED_ANSWERS = {
+    "standings.StandingsViews": _venue_answer,
+    "standings.StandingsCsvViews": _venue_answer,
+    "embed.StandingsPage": _venue_answer,
+    "qualifiers.SeasonQualifiersViews": _season_answer,
+    "qualifiers.SeasonQualifiersCsvViews": _season_answer,
+    "qualifiers.VenueQualifiersViews": _season_answer,
+    "qualifiers.VenueQualifiersCsvViews": _season_answer,
+    "embed.QualifiersPage": _season_answer,
+}
+
+
+def _versions(session: Any, epoch: str, version: int) -> list[Any]:
+    """What the answer is keyed by: the versions of its scopes, or else the data version."""
+    scopes = SCOPED_ANSWERS.get(request.endpoint or "")
+    if scopes is None:
+        return [epoch, version]
+    names = scopes(request.view_args or {})
+    return [epoch, dict(zip(names, scope_versions(session, names), strict=True))]
+
+
 def _cacheable() -> bool:
     return (
         request.method in ("GET", "HEAD")
@@ -172,10 +205,11 @@ def answer_from_cache() -> Response | None:
         return None
     session = db.session()
     epoch, version = data_version(session)
+    versions = _versions(session, epoch, version)
     query = sorted(request.args.items(multi=True))
     # R2a: the local date in every zone in use, so no answer outlives a venue's midnight.
     days = wall_clock.day_key(session, (epoch, version))
-    parts = [epoch, version, days, scope(current_actor()), request.path, query]
+    parts = [*versions, days, scope(current_actor()), request.path, query]
     parts.append(request.headers.get("Accept", ""))
     key = hashlib.sha256(json.dumps(parts, separators=(",", ":")).encode()).hexdigest()
     g.cache_key = key

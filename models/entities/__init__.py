@@ -21,7 +21,16 @@ from models.entities.players import DistinctPlayers, Player
 from models.entities.qualification import Disqualification, QualifierPublication
 from models.entities.ratings import PlayerRating, RatingPoint
 from models.entities.schedules import ScheduleException, VenueNight
-from models.entities.service import UNVERSIONED_TABLES, ConsoleSignIn, DataVersion, IdempotentRequest
+from models.entities.service import (
+    LEAGUE_SCOPE_TABLES,
+    SCOPE_FREE_TABLES,
+    SCOPED_TABLES,
+    UNVERSIONED_TABLES,
+    ConsoleSignIn,
+    DataVersion,
+    IdempotentRequest,
+    ScopeVersion,
+)
 from models.entities.standings import StandingLine
 from models.entities.tournaments import STATUSES, TOURNAMENT_KINDS, Result, Tournament
 
@@ -32,6 +41,9 @@ __all__ = [
     "SEASON_DEFAULTS",
     "STATUSES",
     "TOURNAMENT_KINDS",
+    "LEAGUE_SCOPE_TABLES",
+    "SCOPED_TABLES",
+    "SCOPE_FREE_TABLES",
     "UNVERSIONED_TABLES",
     "ApiKey",
     "ApiKeyVenue",
@@ -56,6 +68,7 @@ __all__ = [
     "Result",
     "Season",
     "Sanction",
+    "ScopeVersion",
     "ScheduleException",
     "SeasonRegion",
     "StandingLine",

@@ -26,7 +26,45 @@ from models.infra.clock import utcnow
 # Tables whose changes are not league data: the version itself, Alembic's bookkeeping, the
 # stored answers of idempotent requests (they replay an answer, they are never read as data), and
 # the web console's sign-ins.
-UNVERSIONED_TABLES = frozenset({"data_version", "alembic_version", "idempotent_requests", "console_sessions"})
+UNVERSIONED_TABLES = frozenset(
+    {"data_version", "scope_versions", "alembic_version", "idempotent_requests", "console_sessions"}
+)
+
+# Scopes (migration 0022; api/cache.py): which tables move which scope's version on. A table that
+# a scoped answer reads is in one of the first three; a table added later must be placed here (and
+# given its triggers) or tests/migrations/test_data_version.py fails.
+SCOPED_TABLES = frozenset({"tournaments", "results", "standing_lines"})  # season:S and venue:S:V
+LEAGUE_SCOPE_TABLES = frozenset(
+    {
+        "seasons",
+        "season_regions",
+        "points_charts",
+        "points_chart_bands",
+        "venues",
+        "regions",
+        "league_settings",
+        "sanctions",
+        "disqualifications",
+        "qualifier_publications",
+        "player_merges",
+        "distinct_players",
+        "erasures",
+        "players",  # an UPDATE or DELETE only: a new player shows only through results
+    }
+)
+# Read by no scoped answer: their changes move no scope (the league's data version still moves).
+SCOPE_FREE_TABLES = frozenset(
+    {
+        "audit_log",
+        "api_keys",
+        "api_key_venues",
+        "player_keys",
+        "player_ratings",
+        "rating_points",
+        "venue_nights",
+        "schedule_exceptions",
+    }
+)
 
 
 class DataVersion(Base):
@@ -39,6 +77,17 @@ class DataVersion(Base):
     # A random token, renewed when the database is restored from a backup: versions then repeat,
     # so cached answers of the abandoned timeline must not be taken for the restored one's.
     epoch: Mapped[str] = mapped_column(String(32))
+
+
+class ScopeVersion(Base):
+    """The version of one scope of league data (migration 0022): `league`, `season:S` or
+    `venue:S:V`, moved on by triggers with every change to the rows of that scope. A scope never
+    changed has no row (version 0)."""
+
+    __tablename__ = "scope_versions"
+
+    scope: Mapped[str] = mapped_column(String(80), primary_key=True)
+    version: Mapped[int] = mapped_column(BigInteger)
 
 
 class IdempotentRequest(Base):

@@ -42,7 +42,7 @@ from models.services.standing_line_queries import (
     summed_lines,
 )
 from models.services.standings import NO_TOURNAMENTS, VenueStandings, venue_totals
-from models.services.versioning import MEMO, data_version
+from models.services.versioning import MEMO, data_version, scope_versions, season_scopes
 
 # The office's draws settling ties at the cut, by venue: the players it named, in order.
 Draws = Mapping[int, Sequence[int]]
@@ -87,11 +87,13 @@ def compute_lists(session: Session, season: Season, draws: Draws | None = None) 
     memo: MutableMapping[Any, Any] | None = session.info.get(MEMO)
     if memo is None:
         return _compute_lists(session, season, draws)
-    # Kept by (epoch, data version, season, day, draws): after a write, a process computes a
-    # season's lists once, not once per venue page or player profile.
+    # Kept by (epoch, the season's scope versions, season, day, draws): after a write in the
+    # season, a process computes its lists once, not once per venue page or player profile; a
+    # write elsewhere (another season) leaves them kept.
     settled = tuple(sorted((venue, tuple(players)) for venue, players in draws.items()))
     version = data_version(session)
-    key = ("qualifier lists", *version, season.id, wall_clock.day_key(session, version), settled)
+    scoped = scope_versions(session, season_scopes(season.id))
+    key = ("qualifier lists", version[0], *scoped, season.id, wall_clock.day_key(session, version), settled)
     found: list[VenueList] | None = memo.get(key)
     if found is None:
         found = memo[key] = _compute_lists(session, season, draws)

@@ -4,11 +4,12 @@ after a restore."""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from models.entities.service import DataVersion
+from models.entities.service import DataVersion, ScopeVersion
 
 # A session that only reads (a GET's) may carry in its `info`, under MEMO, a mapping in which
 # what it computes is kept under the data version it read: it holds no uncommitted change of its
@@ -21,6 +22,28 @@ def data_version(session: Session) -> tuple[str, int]:
     is at least as new, so an answer is never filed under a newer version than its data."""
     row = session.execute(select(DataVersion.epoch, DataVersion.version)).one()
     return row.epoch, row.version
+
+
+def scope_versions(session: Session, scopes: Sequence[str]) -> tuple[int, ...]:
+    """The versions of these scopes (migration 0022) as this transaction sees them, in the order
+    given (0 for a scope never changed). Read first, like `data_version`."""
+    found = dict(
+        session.execute(
+            select(ScopeVersion.scope, ScopeVersion.version).where(ScopeVersion.scope.in_(scopes))
+        ).all()
+    )
+    return tuple(found.get(scope, 0) for scope in scopes)
+
+
+def season_scopes(season_id: int) -> tuple[str, str]:
+    """What a season's qualifier lists read: everything of the season, and the league's rest."""
+    return ("league", f"season:{season_id}")
+
+
+def venue_scopes(season_id: int, venue_id: int) -> tuple[str, str]:
+    """What a venue's standings in a season read: that venue's reports of the season, and the
+    league's rest."""
+    return ("league", f"venue:{season_id}:{venue_id}")
 
 
 def renew_epoch(session: Session) -> str:

@@ -1021,6 +1021,42 @@ def test_a_read_after_a_write_is_fresh_on_every_worker(pub: Pub, write: Write) -
     write.check(pub, Change({name: answer.body for name, answer in before["B"].items()}, after))
 
 
+def assert_kept_on_both(pub: Pub, views: dict[str, View], before: Seen) -> None:
+    """After a write that cannot change these views: each worker answers each one's old ETag with
+    a 304 (the answer it had is still the answer), and the answer itself is the same."""
+    for worker in (pub.a, pub.b):
+        for name, view in views.items():
+            old = before[worker.name][name]
+            assert worker.read(view, etag=old.etag).status == 304, f"{name}: retired on {worker.name}"
+            assert worker.read(view).content == old.content, f"{name}: changed on {worker.name}"
+
+
+def test_answers_survive_the_writes_that_cannot_change_them(pub: Pub) -> None:
+    """A report retires only what it can change. At venue 2 (registering a new player too): venue
+    1's standings (JSON, CSV) and
+    the past season's lists stay answered as cached (the old ETag is a 304 on both workers), while
+    venue 2's standings and the season's lists, which read every venue (R14), are new. Then at
+    venue 1: venue 2's standings and the past season's lists stay as they were."""
+    names = ("standings 1", "standings 1 csv", "standings 2", "qualifiers", "past qualifiers")
+    views = {name: pub.views[name] for name in names}
+    before = read_on_both(pub, views)
+    # Fay, Ace and a newcomer registered by the report itself (a new player moves no scope)
+    body = report_body(pub["v2"], 5, pub["Fay"], pub["Ace"])
+    body["results"].append(
+        {"place": 3, "new_player": {"full_name": "Gus Newman", "email": "gus@example.org"}}
+    )
+    ok(pub.a.host2.post(TOURNAMENTS, json=body), 201)
+    kept = ("standings 1", "standings 1 csv", "past qualifiers")
+    assert_kept_on_both(pub, {name: views[name] for name in kept}, before)
+    after = assert_fresh_on_both(pub, {name: views[name] for name in ("standings 2", "qualifiers")}, before)
+    # Ace and Gus join Zed and Fay there; Fay 20 + 30
+    assert len(points(after["standings 2"])) == 4 and points(after["standings 2"])[pub["Fay"]] == 50
+    before = read_on_both(pub, views)
+    post_report(pub)
+    assert_kept_on_both(pub, {name: views[name] for name in ("standings 2", "past qualifiers")}, before)
+    assert_fresh_on_both(pub, {name: views[name] for name in ("standings 1", "qualifiers")}, before)
+
+
 # Refusals, days, keys, restores --------------------------------------------------------------------
 
 

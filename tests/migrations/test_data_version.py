@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import Connection, Engine, inspect, text
 
-from models.entities import UNVERSIONED_TABLES
-from tests.support.migrations import NOW, add_region, add_season
+from models.entities import LEAGUE_SCOPE_TABLES, SCOPE_FREE_TABLES, SCOPED_TABLES, UNVERSIONED_TABLES
+from tests.support.migrations import NOW, add_player, add_region, add_result, add_season, add_tournament
 
 
 def version(conn: Connection) -> int:
@@ -110,3 +110,80 @@ def test_a_read_and_a_stored_idempotent_answer_leave_the_version_alone(migrated:
             {"now": NOW},
         )
         assert version(migrated) == before
+
+
+# Scopes (migration 0022) ---------------------------------------------------------------------------
+
+
+def scope_triggers(engine: Engine) -> dict[str, set[str]]:
+    """Each table's events that move a scope's version on, as the database lists them."""
+    with engine.connect() as conn:
+        if engine.dialect.name == "sqlite":
+            rows = conn.execute(
+                text("SELECT tbl_name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'scope_%'")
+            ).all()
+            found: dict[str, set[str]] = {}
+            for table, sql in rows:
+                event = next(e for e in ("INSERT", "UPDATE", "DELETE") if f"AFTER {e} ON" in sql)
+                found.setdefault(table, set()).add(event)
+            return found
+        rows = conn.execute(
+            text(
+                "SELECT event_object_table, event_manipulation FROM information_schema.triggers"
+                " WHERE trigger_name LIKE 'scope_%' AND action_timing = 'AFTER'"
+            )
+        ).all()
+        found = {}
+        for table, event in rows:
+            found.setdefault(table, set()).add(event)
+        return found
+
+
+def scopes(conn: Connection) -> dict[str, int]:
+    return {scope: int(v) for scope, v in conn.execute(text("SELECT scope, version FROM scope_versions"))}
+
+
+def test_every_table_is_placed_in_a_scope_and_moves_it_on(migrated: Connection) -> None:
+    """Every table of league data is one whose changes move `season:S` and `venue:S:V` on, or
+    `league`, or one no scoped answer reads; a table added later and not placed fails here (its
+    changes could leave a scoped answer stale). Players move `league` on only when changed."""
+    engine = migrated.engine
+    tables = set(inspect(engine).get_table_names()) - UNVERSIONED_TABLES
+    assert tables == SCOPED_TABLES | LEAGUE_SCOPE_TABLES | SCOPE_FREE_TABLES
+    assert not (SCOPED_TABLES & LEAGUE_SCOPE_TABLES) and not (
+        SCOPE_FREE_TABLES & (SCOPED_TABLES | LEAGUE_SCOPE_TABLES)
+    )
+    every = {"INSERT", "UPDATE", "DELETE"}
+    want = {table: every for table in SCOPED_TABLES | LEAGUE_SCOPE_TABLES} | {"players": {"UPDATE", "DELETE"}}
+    assert scope_triggers(engine) == want
+
+
+def test_a_result_moves_its_season_and_venue_on_and_a_new_player_moves_nothing(migrated: Connection) -> None:
+    """Whoever makes the change (plain SQL here): a result's INSERT and UPDATE move the season and
+    the venue of its report on, and nothing of another season; a new player moves no scope, a
+    changed one moves `league`."""
+    with migrated.begin():
+        region = add_region(migrated, "North")
+        season = add_season(migrated, "2026-01-01", "2026-03-31")
+        other = add_season(migrated, "2026-04-01", "2026-06-30")
+        report = add_tournament(migrated, season, region, "2026-01-10")
+        venue = migrated.execute(
+            text("SELECT venue_id FROM tournaments WHERE id = :t"), {"t": report}
+        ).scalar_one()
+    before = scopes(migrated)
+    migrated.rollback()
+    with migrated.begin():
+        ann = add_player(migrated, "Ann A.")
+    assert scopes(migrated) == before  # a new player: no scope
+    migrated.rollback()
+    with migrated.begin():
+        add_result(migrated, report, ann, 1)
+    after = scopes(migrated)
+    migrated.rollback()
+    for scope in (f"season:{season}", f"venue:{season}:{venue}"):
+        assert after[scope] > before.get(scope, 0), scope
+    assert after.get(f"season:{other}", 0) == before.get(f"season:{other}", 0)
+    assert after.get("league") == before.get("league")
+    with migrated.begin():
+        migrated.execute(text("UPDATE players SET display_name = 'Ann B.' WHERE id = :p"), {"p": ann})
+    assert scopes(migrated)["league"] > after.get("league", 0)
