@@ -427,38 +427,46 @@ def _stored_reports(
     }
 
 
+def _last_points(players: list[int], before: Point | None = None) -> Select[Any]:
+    """Each of these players' last point of history (before a point of the order, if given):
+    player, mu, sigma, tournaments, and the point's report, date and session."""
+    points = table_of(RatingPoint)
+    ranked = select(
+        points.c.player_id,
+        points.c.mu,
+        points.c.sigma,
+        points.c.tournaments,
+        points.c.tournament_id,
+        points.c.date,
+        points.c.session,
+        func.row_number()
+        .over(
+            partition_by=points.c.player_id,
+            order_by=(points.c.date.desc(), points.c.session.desc(), points.c.tournament_id.desc()),
+        )
+        .label("latest"),
+    ).where(points.c.player_id.in_(players))
+    if before is not None:
+        ranked = ranked.where(tuple_(points.c.date, points.c.session, points.c.tournament_id) < tuple(before))
+    last = ranked.subquery()
+    return select(
+        last.c.player_id,
+        last.c.mu,
+        last.c.sigma,
+        last.c.tournaments,
+        last.c.tournament_id,
+        last.c.date,
+        last.c.session,
+    ).where(last.c.latest == 1)
+
+
 def _before(session: Session, players: list[int], point: Point) -> dict[int, Skill]:
     """These players' states just before this point of the order (their last point before it;
     absent: not rated before it)."""
-    points = table_of(RatingPoint)
     found: dict[int, Skill] = {}
     for chunk in _chunks(players):
-        ranked = (
-            select(
-                points.c.player_id,
-                points.c.mu,
-                points.c.sigma,
-                points.c.tournaments,
-                func.row_number()
-                .over(
-                    partition_by=points.c.player_id,
-                    order_by=(points.c.date.desc(), points.c.session.desc(), points.c.tournament_id.desc()),
-                )
-                .label("latest"),
-            )
-            .where(
-                points.c.player_id.in_(chunk),
-                tuple_(points.c.date, points.c.session, points.c.tournament_id) < tuple(point),
-            )
-            .subquery()
-        )
-        latest = select(ranked.c.player_id, ranked.c.mu, ranked.c.sigma, ranked.c.tournaments).where(
-            ranked.c.latest == 1
-        )
-        found.update(
-            (player, Skill(mu, sigma, count))
-            for player, mu, sigma, count in session.connection().execute(latest)
-        )
+        rows = session.connection().execute(_last_points(chunk, point))
+        found.update((player, Skill(mu, sigma, count)) for player, mu, sigma, count, *_ in rows)
     return found
 
 
@@ -481,37 +489,8 @@ def _replay_whole(session: Session, point: Point) -> None:
 def _restore(session: Session, players: list[int]) -> None:
     """These players' rating rows from their last point of history (all of it is now before the
     replay's point)."""
-    points = table_of(RatingPoint)
-    ranked = (
-        select(
-            points.c.player_id,
-            points.c.mu,
-            points.c.sigma,
-            points.c.tournaments,
-            points.c.tournament_id,
-            points.c.date,
-            points.c.session,
-            func.row_number()
-            .over(
-                partition_by=points.c.player_id,
-                order_by=(points.c.date.desc(), points.c.session.desc(), points.c.tournament_id.desc()),
-            )
-            .label("latest"),
-        )
-        .where(points.c.player_id.in_(players))
-        .subquery()
-    )
     columns = ["player_id", "mu", "sigma", "tournaments", "last_tournament_id", "last_date", "last_session"]
-    latest = select(
-        ranked.c.player_id,
-        ranked.c.mu,
-        ranked.c.sigma,
-        ranked.c.tournaments,
-        ranked.c.tournament_id,
-        ranked.c.date,
-        ranked.c.session,
-    ).where(ranked.c.latest == 1)
-    session.connection().execute(insert(table_of(PlayerRating)).from_select(columns, latest))
+    session.connection().execute(insert(table_of(PlayerRating)).from_select(columns, _last_points(players)))
 
 
 def _replay(session: Session, reports: Iterable[tuple[Point, int, list[tuple[int, int]]]]) -> None:

@@ -14,15 +14,14 @@ def version(conn: Connection) -> int:
     return int(conn.execute(text("SELECT version FROM data_version")).scalar_one())
 
 
-def versioned_triggers(engine: Engine) -> dict[str, set[str]]:
-    """Each table's events that move the version on, as the database itself lists them."""
+def triggers_named(engine: Engine, prefix: str, timing: str) -> dict[str, set[str]]:
+    """Each table's events with a trigger named `prefix…`, as the database itself lists them
+    (on PostgreSQL, statement triggers of that timing)."""
     with engine.connect() as conn:
         if engine.dialect.name == "sqlite":
             rows = conn.execute(
-                text(
-                    "SELECT tbl_name, sql FROM sqlite_master WHERE type = 'trigger'"
-                    " AND name LIKE 'data_version_%'"
-                )
+                text("SELECT tbl_name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE :name"),
+                {"name": prefix + "%"},
             ).all()
             found: dict[str, set[str]] = {}
             for table, sql in rows:
@@ -32,14 +31,20 @@ def versioned_triggers(engine: Engine) -> dict[str, set[str]]:
         rows = conn.execute(
             text(
                 "SELECT event_object_table, event_manipulation FROM information_schema.triggers"
-                " WHERE trigger_name LIKE 'data_version_%' AND action_orientation = 'STATEMENT'"
-                " AND action_timing = 'BEFORE'"
-            )
+                " WHERE trigger_name LIKE :name AND action_orientation = 'STATEMENT'"
+                " AND action_timing = :timing"
+            ),
+            {"name": prefix + "%", "timing": timing},
         ).all()
         found = {}
         for table, event in rows:
             found.setdefault(table, set()).add(event)
         return found
+
+
+def versioned_triggers(engine: Engine) -> dict[str, set[str]]:
+    """Each table's events that move the version on."""
+    return triggers_named(engine, "data_version_", "BEFORE")
 
 
 def test_every_table_of_league_data_moves_the_version_on(migrated: Connection) -> None:
@@ -116,27 +121,8 @@ def test_a_read_and_a_stored_idempotent_answer_leave_the_version_alone(migrated:
 
 
 def scope_triggers(engine: Engine) -> dict[str, set[str]]:
-    """Each table's events that move a scope's version on, as the database lists them."""
-    with engine.connect() as conn:
-        if engine.dialect.name == "sqlite":
-            rows = conn.execute(
-                text("SELECT tbl_name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'scope_%'")
-            ).all()
-            found: dict[str, set[str]] = {}
-            for table, sql in rows:
-                event = next(e for e in ("INSERT", "UPDATE", "DELETE") if f"AFTER {e} ON" in sql)
-                found.setdefault(table, set()).add(event)
-            return found
-        rows = conn.execute(
-            text(
-                "SELECT event_object_table, event_manipulation FROM information_schema.triggers"
-                " WHERE trigger_name LIKE 'scope_%' AND action_timing = 'AFTER'"
-            )
-        ).all()
-        found = {}
-        for table, event in rows:
-            found.setdefault(table, set()).add(event)
-        return found
+    """Each table's events that move a scope's version on."""
+    return triggers_named(engine, "scope_", "AFTER")
 
 
 def scopes(conn: Connection) -> dict[str, int]:
