@@ -14,6 +14,12 @@ def post_worker_init(worker: Any) -> None:
     worker, never in an app that a test or a command builds."""
     gc.collect()
     gc.freeze()
+    # Fewer collections of young objects, and so fewer full ones: a read after a write allocates
+    # tens of thousands of short-lived objects (a season's lists, a page's JSON), and at the
+    # default (700) each such read set off full collections of everything the process keeps
+    # (its cached answers and lists): 100-200 ms pauses at a national league's scale. Measured
+    # on season qualifiers after a write: labelling the answer 21-40 ms instead of 13-211 ms.
+    gc.set_threshold(20_000, 10, 10)
 
 
 # An idle keep-alive connection stays open this long (seconds). gunicorn's default (2 s) is shorter

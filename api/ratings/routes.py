@@ -31,7 +31,7 @@ class RatingsViews(MethodView):
         request = page_request(args)
         table = rating_table(db.session(), args.get("region_id"), args["min_tournaments"])
         page = page_of(table, request)
-        established = sum(1 for row in table if not row.provisional)
+        established = table.established
         return {
             "items": page.items,
             "total": page.total,

@@ -38,6 +38,8 @@ class RatingPoint(Base):
     __table_args__ = (
         # The replay's cut: every point from a place in the order on.
         Index("ix_rating_points_order", "date", "session", "tournament_id"),
+        # A region's rating table: the players with a point at one of its venues (migration 0023).
+        Index("ix_rating_points_venue_player", "venue_id", "player_id"),
     )
 
     tournament_id: Mapped[int] = mapped_column(

@@ -5,7 +5,7 @@ by deferred acceptance, which does not depend on the order venues or players com
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -255,40 +255,53 @@ def qualify(
     skipped player above the last qualifier with the first reason that applies."""
     by_venue = {table.venue_id: table for table in tables}
     orders = {venue_id: table.ordered() for venue_id, table in by_venue.items()}
-    position = {venue_id: {s.player_id: i for i, s in enumerate(order)} for venue_id, order in orders.items()}
-
-    def skip_at(standing: Standing) -> SkipReason | None:
-        entrant = entrants.get(standing.player_id)
-        if entrant is not None and entrant.skip is not None:
-            return entrant.skip
-        return SkipReason.TOO_FEW_EVENTS if standing.played < min_events else None
-
-    options: dict[int, list[tuple[int, Standing]]] = {}
-    for venue_id, order in orders.items():
-        for standing in order:
-            if skip_at(standing) is None:
-                options.setdefault(standing.player_id, []).append((venue_id, standing))
-    proposals = {
-        player_id: preferences(policy, entrants.get(player_id, Entrant(player_id)), opts)
-        for player_id, opts in options.items()
-    }
-    capacity = {venue_id: table.quota for venue_id, table in by_venue.items()}
-    assignment, rejected = deferred_acceptance(proposals, capacity, position)
+    assignment, rejected = assign(by_venue, orders, entrants, policy, min_events)
     return {
-        venue_id: _explain(
-            by_venue[venue_id], orders[venue_id], assignment, rejected[venue_id], entrants, skip_at
+        venue_id: explain(
+            by_venue[venue_id], orders[venue_id], assignment, rejected[venue_id], entrants, min_events
         )
         for venue_id in by_venue
     }
 
 
-def _explain(
-    table: VenueTable,
-    order: list[Standing],
-    assignment: Mapping[int, int],
-    rejected: set[int],
+def skip_at(standing: Standing, entrants: Mapping[int, Entrant], min_events: int) -> SkipReason | None:
+    """R13: what skips this player at this venue (player_skip first, then too few events)."""
+    entrant = entrants.get(standing.player_id)
+    if entrant is not None and entrant.skip is not None:
+        return entrant.skip
+    return SkipReason.TOO_FEW_EVENTS if standing.played < min_events else None
+
+
+def assign(
+    tables: Mapping[int, VenueTable],
+    orders: Mapping[int, Sequence[Standing]],
     entrants: Mapping[int, Entrant],
-    skip_at: Callable[[Standing], SkipReason | None],
+    policy: str,
+    min_events: int,
+) -> tuple[dict[int, int], dict[int, set[int]]]:
+    """R14: which venue each eligible player qualifies at (player -> venue), and whom each venue
+    turned away (venue -> players), from every venue's table in R12's order (`VenueTable.ordered`)."""
+    position = {venue_id: {s.player_id: i for i, s in enumerate(order)} for venue_id, order in orders.items()}
+    options: dict[int, list[tuple[int, Standing]]] = {}
+    for venue_id, order in orders.items():
+        for standing in order:
+            if skip_at(standing, entrants, min_events) is None:
+                options.setdefault(standing.player_id, []).append((venue_id, standing))
+    proposals = {
+        player_id: preferences(policy, entrants.get(player_id, Entrant(player_id)), opts)
+        for player_id, opts in options.items()
+    }
+    capacity = {venue_id: table.quota for venue_id, table in tables.items()}
+    return deferred_acceptance(proposals, capacity, position)
+
+
+def explain(
+    table: VenueTable,
+    order: Sequence[Standing],
+    assignment: Mapping[int, int],
+    rejected: Collection[int],
+    entrants: Mapping[int, Entrant],
+    min_events: int,
 ) -> VenueOutcome:
     """One venue's answer: qualifiers in order with their flags, who was skipped above the last
     of them and why, and the ties at the cut."""
@@ -304,7 +317,7 @@ def _explain(
                 Qualifier(standing.player_id, standing.rank, standing.points, flags, list(skipped_since))
             )
             continue
-        reason = skip_at(standing)
+        reason = skip_at(standing, entrants, min_events)
         elsewhere = assignment.get(standing.player_id)
         if reason is None and elsewhere is not None:
             reason = SkipReason.QUALIFIED_ELSEWHERE
@@ -325,7 +338,7 @@ def _explain(
 
 
 def _ties_at_cut(
-    table: VenueTable, order: list[Standing], qualifiers: list[Qualifier], rejected: set[int]
+    table: VenueTable, order: Sequence[Standing], qualifiers: list[Qualifier], rejected: Collection[int]
 ) -> list[Qualifier]:
     """R12: where only the lower player id (or the office's draw) separates the last qualifier
     from the next eligible player (one this venue turned away), everyone level with them at the

@@ -8,7 +8,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
 
 from sqlalchemy import Connection, Select, select, tuple_
 from sqlalchemy.orm import Session
@@ -165,13 +165,20 @@ def stored(session: Session | Connection) -> tuple[dict[int, tuple[Any, ...]], s
     return current, history
 
 
+class RatedPlayer(NamedTuple):
+    """A player as the rating table names them."""
+
+    id: int
+    display_name: str
+
+
 @dataclass(frozen=True)
 class RatingRow:
     """A row of the rating table (R20)."""
 
     rank: int
     tied: bool
-    player: Player
+    player: RatedPlayer
     rating: Decimal
     mu: float
     sigma: float
@@ -191,14 +198,24 @@ def rating_of(rating: PlayerRating) -> dict[str, Any]:
     }
 
 
-def rating_table(session: Session, region_id: int | None = None, min_tournaments: int = 0) -> list[RatingRow]:
+def rating_table(session: Session, region_id: int | None = None, min_tournaments: int = 0) -> RatingTable:
     """R20: the league's rating table, best first: the established players ranked (equal shown
     ratings share a rank, 1, 2, 2, 4), then the provisional ones (fewer than 5 rated
     tournaments), ranked on after them. `region_id`: only players with a rated result at a venue
     of the region (their league-wide rating); `min_tournaments`: only players with at least that
-    many rated tournaments. An unknown region is refused naming `region_id`."""
+    many rated tournaments. An unknown region is refused naming `region_id`.
+
+    Plain columns, not entities: a national league's table is tens of thousands of rows, read
+    again after every report."""
     query = (
-        select(PlayerRating, Player)
+        select(
+            Player.id,
+            Player.display_name,
+            PlayerRating.mu,
+            PlayerRating.sigma,
+            PlayerRating.tournaments,
+            PlayerRating.last_date,
+        )
         .join(Player, Player.id == PlayerRating.player_id)
         .where(PlayerRating.tournaments >= min_tournaments)
     )
@@ -207,37 +224,58 @@ def rating_table(session: Session, region_id: int | None = None, min_tournaments
             raise InvalidInput(
                 f"No region {region_id}.", problems=[Problem("region_id", f"No region {region_id}.")]
             )
-        played_there = (
-            select(RatingPoint.player_id)
-            .join(Venue, Venue.id == RatingPoint.venue_id)
-            .where(Venue.region_id == region_id)
+        # On the (venue, player) index of the history: the region's venues' points only.
+        played_there = select(RatingPoint.player_id).where(
+            RatingPoint.venue_id.in_(select(Venue.id).where(Venue.region_id == region_id))
         )
         query = query.where(PlayerRating.player_id.in_(played_there))
-    rows = [(rating, player, ordinal(rating.mu, rating.sigma)) for rating, player in session.execute(query)]
-    table: list[RatingRow] = []
-    for is_provisional in (False, True):
-        group = sorted(
-            (row for row in rows if provisional(row[0].tournaments) == is_provisional),
-            key=lambda row: (-row[2], -row[0].mu, row[1].id),
+    rows = [(*row, ordinal(row[2], row[3])) for row in session.execute(query)]
+    groups = [
+        sorted(
+            (row for row in rows if provisional(row[4]) == is_provisional),
+            key=lambda row: (-row[6], -row[2], row[0]),
         )
-        ranks = table_ranks([shown for _, _, shown in group])
-        offset = len(table)
-        shared = {rank for index, rank in enumerate(ranks) if index and ranks[index - 1] == rank}
-        for (rating, player, shown), rank in zip(group, ranks, strict=True):
-            table.append(
-                RatingRow(
-                    rank + offset,
-                    rank in shared,
-                    player,
-                    shown,
-                    rating.mu,
-                    rating.sigma,
-                    rating.tournaments,
-                    is_provisional,
-                    rating.last_date,
-                )
-            )
-    return table
+        for is_provisional in (False, True)
+    ]
+    return RatingTable(groups[0], groups[1])
+
+
+class RatingTable(Sequence[RatingRow]):
+    """The rating table's rows, made only when read: a page of a national table is 50 of its
+    tens of thousands. `established` rows first, then the provisional ones."""
+
+    def __init__(self, established: list[tuple[Any, ...]], provisional: list[tuple[Any, ...]]) -> None:
+        self.established = len(established)
+        self._rows = [*established, *provisional]
+        self._ranks = [
+            *table_ranks([row[6] for row in established]),
+            *(rank + len(established) for rank in table_ranks([row[6] for row in provisional])),
+        ]
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    @overload
+    def __getitem__(self, index: int) -> RatingRow: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[RatingRow]: ...
+
+    def __getitem__(self, index: int | slice) -> RatingRow | list[RatingRow]:
+        if isinstance(index, slice):
+            return [self._row(i) for i in range(*index.indices(len(self._rows)))]
+        return self._row(range(len(self._rows))[index])
+
+    def _row(self, index: int) -> RatingRow:
+        player_id, name, mu, sigma, tournaments, last_date, shown = self._rows[index]
+        rank, ranks = self._ranks[index], self._ranks
+        tied = (index > 0 and ranks[index - 1] == rank) or (
+            index + 1 < len(ranks) and ranks[index + 1] == rank
+        )
+        is_provisional = index >= self.established
+        return RatingRow(
+            rank, tied, RatedPlayer(player_id, name), shown, mu, sigma, tournaments, is_provisional, last_date
+        )
 
 
 def player_rating(session: Session, player_id: int) -> dict[str, Any] | None:

@@ -1,11 +1,18 @@
 """Computing a season's qualifier lists (R12-R14) from the stored standing lines: each venue's
 table ranked only as deep as the lists need (the pure rules decide: rules/qualification.py),
-kept per process by data version for read-only sessions."""
+kept per process by the versions they were read at, for read-only sessions.
+
+A computation leaves its parts for the next one (`Parts`): each venue's table as of that venue's
+scope version (`venue:S:V`, migration 0022), and the list drawn from it with what it was drawn
+from. After a report at one venue the next computation reads and ranks that venue's table alone,
+assigns the season's players to venues again (R14 links every venue: cheap, from the tables'
+tops), and draws again only the lists whose players' assignment changed."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, MutableMapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, MutableMapping, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -16,12 +23,14 @@ from models.rules.qualification import (
     DoubleQualifierPolicy,
     Entrant,
     PlayerFacts,
+    Standing,
     VenueOutcome,
     VenueTable,
     age_day,
+    assign,
     decided_on,
     entrant_of,
-    qualify,
+    explain,
     quota,
     venue_table,
 )
@@ -29,7 +38,7 @@ from models.rules.qualifier_lists import (
     VenueList,
     venue_list,
 )
-from models.rules.standings import Line, leading_rows
+from models.rules.standings import Line, Row, leading_rows
 from models.services import wall_clock
 from models.services.player_queries import player_facts
 from models.services.sanction_queries import suspended_on
@@ -41,8 +50,8 @@ from models.services.standing_line_queries import (
     stored_lines,
     summed_lines,
 )
-from models.services.standings import NO_TOURNAMENTS, VenueStandings, venue_totals
-from models.services.versioning import MEMO, data_version, scope_versions, season_scopes
+from models.services.standings import NO_TOURNAMENTS, Totals, average_attendance, venue_totals
+from models.services.versioning import MEMO, data_version, scope_versions, season_scopes, venue_versions
 
 # The office's draws settling ties at the cut, by venue: the players it named, in order.
 Draws = Mapping[int, Sequence[int]]
@@ -53,22 +62,34 @@ def season_venues(session: Session, season: Season) -> list[Venue]:
     return list(session.scalars(venues_of(season).order_by(Venue.region_id, Venue.name, Venue.id)))
 
 
-def _skipping(session: Session, season: Season) -> tuple[set[int], set[int]]:
+class _Place(NamedTuple):
+    """A venue as a list names it."""
+
+    id: int
+    name: str
+    region_id: int
+
+
+def _places(session: Session, season: Season) -> list[_Place]:
+    """The venues a season covers (R2), by region, then name: plain values, kept between reads."""
+    ordered = venues_of(season).order_by(Venue.region_id, Venue.name, Venue.id).subquery()
+    return [
+        _Place(*row) for row in session.execute(select(ordered.c.id, ordered.c.name, ordered.c.region_id))
+    ]
+
+
+def _skipping(session: Session, season: Season) -> tuple[frozenset[int], frozenset[int]]:
     """R13: the players disqualified for the season, and those suspended on the day that counts
     (both few: read whole)."""
-    disqualified = set(
+    disqualified = frozenset(
         session.scalars(
             select(Disqualification.player_id).where(
                 Disqualification.season_id == season.id, Disqualification.withdrawn_at.is_(None)
             )
         )
     )
-    return disqualified, suspended_on(session, decided_on(season.ends_on, wall_clock.in_league(session)))
-
-
-def _table(season: Season, standings: VenueStandings, draw: Sequence[int]) -> VenueTable:
-    share = quota(season.cut_fraction, standings.entrants, standings.tournaments)
-    return venue_table(standings.venue.id, share, standings.rows, draw)
+    suspended = suspended_on(session, decided_on(season.ends_on, wall_clock.in_league(session)))
+    return disqualified, frozenset(suspended)
 
 
 # R12 needs the top of each venue's table (under best_rank): this many players beyond the quota
@@ -79,6 +100,52 @@ def _table(season: Season, standings: VenueStandings, draw: Sequence[int]) -> Ve
 DEPTH_BEYOND_QUOTA = 5
 
 
+class VenuePart(NamedTuple):
+    """One venue's share of a season's lists, as of the venue's scope version: its totals, its
+    table (the top only, or whole: `complete` when every player of the venue is in it), that
+    table as qualification reads it (with the quota and the office's draw) in R12's order, and
+    the list last drawn from it with what it was drawn from (`Drawn`)."""
+
+    version: int
+    totals: Totals
+    rows: list[Row]
+    complete: bool
+    table: VenueTable
+    order: list[Standing]
+    drawn: Drawn | None = None
+
+
+class Drawn(NamedTuple):
+    """A venue's list and what decided it beyond its own table: where each player of the table
+    was assigned (R14) and whom the venue turned away. The same again, the same list."""
+
+    assigned: tuple[int | None, ...]
+    rejected: frozenset[int]
+    outcome: VenueOutcome
+    list: VenueList
+
+
+@dataclass(frozen=True)
+class Parts:
+    """What a computation of a season's lists leaves for the next, under the same league version,
+    day and draws: the venues' parts and the players' facts and R13 standing. Never changed once
+    made (readers on other threads may hold it): the next computation makes new ones."""
+
+    venues: Mapping[int, VenuePart]
+    facts: Mapping[int, PlayerFacts]
+    entrants: Mapping[int, Entrant]
+    skipping: tuple[frozenset[int], frozenset[int]]
+
+
+class Kept(NamedTuple):
+    """A season's lists as a process keeps them: the season's version they were read at, and
+    the parts they were drawn from."""
+
+    season_version: int
+    lists: list[VenueList]
+    parts: Parts
+
+
 def compute_lists(session: Session, season: Season, draws: Draws | None = None) -> list[VenueList]:
     """R12-R14: every venue's list as the stored results stand now, as plain data (the shape a
     publication freezes). `draws` applies the office's settled ties. A reader's lists may be
@@ -86,22 +153,36 @@ def compute_lists(session: Session, season: Season, draws: Draws | None = None) 
     draws = draws or {}
     memo: MutableMapping[Any, Any] | None = session.info.get(MEMO)
     if memo is None:
-        return _compute_lists(session, season, draws)
-    # Kept by (epoch, the season's scope versions, season, day, draws): after a write in the
-    # season, a process computes its lists once, not once per venue page or player profile; a
-    # write elsewhere (another season) leaves them kept.
+        return _compute_lists(session, season, draws)[0]
+    # Kept by (epoch, the league's version, season, day, draws), with the season's version they
+    # were read at: after a write in the season, a process computes its lists once, not once per
+    # venue page or player profile, from the parts the last computation left (each venue's names
+    # the version of the venue it was read at); a write elsewhere (another season) leaves them
+    # kept. One entry a season: the lists of a version a newer one replaced serve no one.
     settled = tuple(sorted((venue, tuple(players)) for venue, players in draws.items()))
     version = data_version(session)
-    scoped = scope_versions(session, season_scopes(season.id))
-    key = ("qualifier lists", version[0], *scoped, season.id, wall_clock.day_key(session, version), settled)
-    found: list[VenueList] | None = memo.get(key)
-    if found is None:
-        found = memo[key] = _compute_lists(session, season, draws)
-    return found
+    league, season_version = scope_versions(session, season_scopes(season.id))
+    key = ("qualifier lists", version[0], league, season.id, wall_clock.day_key(session, version), settled)
+    kept: Kept | None = memo.get(key)
+    if kept is not None and kept.season_version == season_version:
+        return kept.lists
+    lists, parts = _compute_lists(
+        session, season, draws, kept.parts if kept else None, venue_versions(session, season.id)
+    )
+    if kept is None or season_version > kept.season_version:
+        memo[key] = Kept(season_version, lists, parts)
+    return lists
 
 
-def _compute_lists(session: Session, season: Season, draws: Draws) -> list[VenueList]:
-    """The lists, computed from the stored results.
+def _compute_lists(
+    session: Session,
+    season: Season,
+    draws: Draws,
+    base: Parts | None = None,
+    versions: Mapping[int, int] | None = None,
+) -> tuple[list[VenueList], Parts]:
+    """The lists, computed from the stored results, and the parts they were drawn from: from
+    `base`'s parts for every venue whose version (in `versions`) is the one a part was read at.
 
     Under the best_rank policy only the top of each table is ranked (leading_rows). There,
     players want the venue where they rank best and venues want the players ranked best, one
@@ -112,108 +193,148 @@ def _compute_lists(session: Session, season: Season, draws: Draws) -> list[Venue
     home_venue, players may want a venue that ranks them low, several stable assignments exist,
     and a player left out of a full venue can belong there in the player-optimal one: every
     table is ranked whole."""
-    return _Lists(session, season, draws).computed()
+    return _Lists(session, season, draws, base, versions or {}).computed()
 
 
 class _Lists:
     """One computation of a season's lists: the venues' tables, ranked as deep as needed."""
 
-    def __init__(self, session: Session, season: Season, draws: Draws) -> None:
-        self.session, self.season, self.draws = session, season, draws
-        self.venues = season_venues(session, season)
-        self.by_id = {venue.id: venue for venue in self.venues}
-        self.totals = venue_totals(session, season, None, season.ends_on)
-        # The stored lines are the whole season's: exact unless a report is dated after its end.
-        self.stored = not any(total.later for total in self.totals.values())
+    def __init__(
+        self, session: Session, season: Season, draws: Draws, base: Parts | None, versions: Mapping[int, int]
+    ) -> None:
+        self.session, self.season, self.draws, self.versions = session, season, draws, versions
+        self.places = _places(session, season)
+        self.by_id = {place.id: place for place in self.places}
         self.tiers = season_tiers(season)
-        self.tables: dict[int, VenueStandings] = {}
-        self.complete: set[int] = set()  # venues whose every player is ranked
-        self.facts: dict[int, PlayerFacts] = {}
+        self.whole = season.double_qualifier_policy != DoubleQualifierPolicy.BEST_RANK
+        kept = base.venues if base is not None else {}
+        self.parts: dict[int, VenuePart] = {
+            place.id: kept[place.id]
+            for place in self.places
+            if place.id in kept and kept[place.id].version == versions.get(place.id, 0)
+        }
+        self.facts: dict[int, PlayerFacts] = dict(base.facts) if base is not None else {}
+        self.entrants: dict[int, Entrant] = dict(base.entrants) if base is not None else {}
+        self.skipping = base.skipping if base is not None else _skipping(session, season)
 
-    def depth(self, venue_id: int) -> int:
-        count, entered, _later = self.totals.get(venue_id, NO_TOURNAMENTS)
-        return quota(self.season.cut_fraction, entered, count) + DEPTH_BEYOND_QUOTA
+    def depth(self, totals: Totals) -> int:
+        return quota(self.season.cut_fraction, totals.entrants, totals.tournaments) + DEPTH_BEYOND_QUOTA
 
-    def table(self, venue_id: int, lines: list[Line], whole: bool, all_read: bool = True) -> None:
-        count, entered, _later = self.totals.get(venue_id, NO_TOURNAMENTS)
-        rows = leading_rows(lines, self.tiers, len(lines) if whole else self.depth(venue_id))
-        self.tables[venue_id] = VenueStandings(
-            self.season, self.by_id[venue_id], self.season.ends_on, count, entered, rows
+    def part(
+        self, venue_id: int, totals: Totals, lines: list[Line], whole: bool, all_read: bool = True
+    ) -> None:
+        """A venue's table from its lines: its top only unless `whole`."""
+        rows = leading_rows(lines, self.tiers, len(lines) if whole else self.depth(totals))
+        share = quota(self.season.cut_fraction, totals.entrants, totals.tournaments)
+        table = venue_table(venue_id, share, rows, self.draws.get(venue_id, ()))
+        complete = all_read and len(rows) == len(lines)
+        version = self.versions.get(venue_id, 0)
+        self.parts[venue_id] = VenuePart(version, totals, rows, complete, table, table.ordered())
+
+    def whole_lines(
+        self, venue_ids: Sequence[int], totals: Mapping[int, Totals]
+    ) -> Iterable[tuple[int, list[Line]]]:
+        """These venues' lines, whole: as stored, or (a venue with a report dated after the season's
+        end) summed to the season's last day."""
+        stored = [v for v in venue_ids if not totals[v].later]
+        summed = [v for v in venue_ids if totals[v].later]
+        if stored:
+            yield from stored_lines(self.session, self.season, stored, stream=True)
+        if summed:
+            where = counted_results(self.season, summed, self.season.ends_on)
+            yield from summed_lines(self.session, self.season, where, stream=True)
+
+    def read_tables(self, venue_ids: list[int]) -> None:
+        """The tables of these venues (those without a kept part): the top only under best_rank
+        (from the stored lines, when they are the whole season's), else whole."""
+        if not venue_ids:
+            return
+        everywhere = len(venue_ids) == len(self.places)
+        found = venue_totals(
+            self.session, self.season, None if everywhere else venue_ids, self.season.ends_on
         )
-        if all_read and len(rows) == len(lines):
-            self.complete.add(venue_id)
-
-    def whole_lines(self, venue_ids: list[int] | None) -> Iterator[tuple[int, list[Line]]]:
-        if self.stored:
-            return stored_lines(self.session, self.season, venue_ids, stream=True)
-        where = counted_results(self.season, venue_ids, self.season.ends_on)
-        return summed_lines(self.session, self.season, where, stream=True)
-
-    def first_tables(self) -> None:
-        """Each venue's table: its top only under best_rank (from the stored lines), else whole."""
-        whole = self.season.double_qualifier_policy != DoubleQualifierPolicy.BEST_RANK
-        if not whole and self.stored:
-            deepest = max((self.depth(venue.id) for venue in self.venues), default=0)
-            tops = [top for top in leading_lines(self.session, self.season, deepest) if top[0] in self.by_id]
+        totals = {v: found.get(v, NO_TOURNAMENTS) for v in venue_ids}
+        tops = [] if self.whole else [v for v in venue_ids if not totals[v].later]
+        if tops:
+            deepest = max(self.depth(totals[v]) for v in tops)
+            read = leading_lines(self.session, self.season, deepest, None if everywhere else tops)
+            top_lines = [top for top in read if top[0] in totals]
             # The lines come without names: the players' facts, read for R13 anyway, carry them.
-            ids = {line.player_id for _v, lines, _a in tops for line in lines}
-            self.facts.update(player_facts(self.session, ids))
-            for venue_id, lines, all_read in tops:
+            self.read_facts({line.player_id for _v, lines, _a in top_lines for line in lines})
+            for venue_id, lines, all_read in top_lines:
                 named = [
                     line._replace(display_name=self.facts[line.player_id].display_name) for line in lines
                 ]
-                self.table(venue_id, named, whole=False, all_read=all_read)
-        else:
-            for venue_id, lines in self.whole_lines(None):
-                if venue_id in self.by_id:
-                    self.table(venue_id, lines, whole)
-        for venue in self.venues:
-            if venue.id not in self.tables:
-                self.table(venue.id, [], whole=True)
+                self.part(venue_id, totals[venue_id], named, whole=False, all_read=all_read)
+        rest = [v for v in venue_ids if v not in tops]
+        for venue_id, lines in self.whole_lines(rest, totals):
+            self.part(venue_id, totals[venue_id], lines, whole=True)
+        for venue_id in venue_ids:
+            if venue_id not in self.parts:  # no lines: no results yet
+                self.part(venue_id, totals[venue_id], [], whole=True)
 
-    def computed(self) -> list[VenueList]:
-        self.first_tables()
+    def read_facts(self, players: set[int]) -> None:
+        self.facts.update(player_facts(self.session, players - self.facts.keys()))
+
+    def read_entrants(self) -> None:
+        """R13: what skips each ranked player, for those not known yet."""
         season = self.season
-        disqualified, suspended = _skipping(self.session, season)
-        age_day_ = age_day(season.ends_on, season.championship_date)
-        entrants: dict[int, Entrant] = {}
-        deepen = self.venues
+        players = {row.player_id for part in self.parts.values() for row in part.rows} - self.entrants.keys()
+        if not players:
+            return
+        self.read_facts(players)
+        disqualified, suspended = self.skipping
+        day = age_day(season.ends_on, season.championship_date)
+        for player in players:
+            self.entrants[player] = entrant_of(
+                player, self.facts[player], season.min_age, day, disqualified, suspended
+            )
+
+    def computed(self) -> tuple[list[VenueList], Parts]:
+        season = self.season
+        self.read_tables([place.id for place in self.places if place.id not in self.parts])
         while True:
-            unknown = {row.player_id for v in deepen for row in self.tables[v.id].rows} - entrants.keys()
-            self.facts.update(player_facts(self.session, unknown - self.facts.keys()))
-            entrants.update(
-                {
-                    p: entrant_of(p, self.facts[p], season.min_age, age_day_, disqualified, suspended)
-                    for p in unknown
-                }
+            self.read_entrants()
+            parts = self.parts
+            tables = {v: part.table for v, part in parts.items()}
+            orders = {v: part.order for v, part in parts.items()}
+            assignment, rejected = assign(
+                tables, orders, self.entrants, season.double_qualifier_policy, season.min_events_to_qualify
             )
-            outcomes = qualify(
-                [_table(season, self.tables[v.id], self.draws.get(v.id, ())) for v in self.venues],
-                entrants,
-                season.double_qualifier_policy,
-                season.min_events_to_qualify,
-            )
-            deepen = [
-                v
-                for v in self.venues
-                if len(outcomes[v.id].qualifiers) < outcomes[v.id].quota and v.id not in self.complete
+            short = [
+                place.id
+                for place in self.places
+                if not parts[place.id].complete
+                and sum(1 for s in parts[place.id].order if assignment.get(s.player_id) == place.id)
+                < parts[place.id].table.quota
             ]
-            if not deepen:
-                return [_venue_list(self.tables[v.id], outcomes[v.id]) for v in self.venues]
+            if not short:
+                break
             # Ranked whole: those venues' lines again (the rest were never kept).
-            for venue_id, lines in self.whole_lines([v.id for v in deepen]):
-                self.table(venue_id, lines, whole=True)
+            totals = {v: parts[v].totals for v in short}
+            for venue_id, lines in self.whole_lines(short, totals):
+                self.part(venue_id, totals[venue_id], lines, whole=True)
+        lists = [self.drawn(place, assignment, rejected[place.id]) for place in self.places]
+        return lists, Parts(dict(self.parts), self.facts, self.entrants, self.skipping)
+
+    def drawn(self, place: _Place, assignment: Mapping[int, int], rejected: set[int]) -> VenueList:
+        """A venue's list: the one drawn last time when nothing it depends on changed."""
+        part = self.parts[place.id]
+        assigned = tuple(assignment.get(s.player_id) for s in part.order)
+        turned_away = frozenset(rejected)
+        if part.drawn is not None and part.drawn.assigned == assigned and part.drawn.rejected == turned_away:
+            return part.drawn.list
+        season = self.season
+        outcome = explain(
+            part.table, part.order, assignment, turned_away, self.entrants, season.min_events_to_qualify
+        )
+        made = _venue_list(place, part, outcome)
+        self.parts[place.id] = part._replace(drawn=Drawn(assigned, turned_away, outcome, made))
+        return made
 
 
-def _venue_list(standings: VenueStandings, outcome: VenueOutcome) -> VenueList:
-    venue = standings.venue
-    names = {row.player_id: row.display_name for row in standings.rows}
-    return venue_list(
-        venue.id,
-        venue.name,
-        venue.region_id,
-        standings.tournaments,
-        standings.average_attendance,
-        names,
-        outcome,
-    )
+def _venue_list(place: _Place, part: VenuePart, outcome: VenueOutcome) -> VenueList:
+    totals = part.totals
+    names = {row.player_id: row.display_name for row in part.rows}
+    average = average_attendance(totals.entrants, totals.tournaments)
+    return venue_list(place.id, place.name, place.region_id, totals.tournaments, average, names, outcome)

@@ -153,14 +153,20 @@ def stored_lines(
     return _by_venue(session, statement, stream)
 
 
-def leading_lines(session: Session, season: Season, depth: int) -> Iterator[tuple[int, list[Line], bool]]:
+def leading_lines(
+    session: Session, season: Season, depth: int, venue_ids: Collection[int] | None = None
+) -> Iterator[tuple[int, list[Line], bool]]:
     """(venue id, the top of its lines, whether that is all of them) for every venue of the
-    season with results: the lines of each venue's best `depth` by points, and of everyone level
-    on points with the last of them. Each venue's floor (the depth-th best points) and lowest
-    points are found on the (season, venue, points) index, and only the lines at or above the
-    floor are read. Without display names (empty): the caller reads the players anyway."""
+    season with results (these ones only, if given): the lines of each venue's best `depth` by
+    points, and of everyone level on points with the last of them. Each venue's floor (the
+    depth-th best points) and lowest points are found on the (season, venue, points) index, and
+    only the lines at or above the floor are read. Without display names (empty): the caller
+    reads the players anyway."""
     other = aliased(StandingLine)
-    venues = select(StandingLine.venue_id).where(StandingLine.season_id == season.id).distinct().subquery()
+    venues_with_lines = select(StandingLine.venue_id).where(StandingLine.season_id == season.id)
+    if venue_ids is not None:
+        venues_with_lines = venues_with_lines.where(StandingLine.venue_id.in_(sorted(venue_ids)))
+    venues = venues_with_lines.distinct().subquery()
     at_venue = (other.season_id == season.id, other.venue_id == venues.c.venue_id)
     floor = (
         select(other.points).where(*at_venue).order_by(other.points.desc()).offset(depth - 1).limit(1)

@@ -25,6 +25,13 @@ from models.services.lookup import get_or_raise
 from models.services.standing_line_queries import counted_results, season_tiers, stored_lines, summed_lines
 
 
+def average_attendance(entrants: int, tournaments: int) -> Decimal:
+    """R12: entrants of the venue's regular tournaments ÷ the number of those tournaments."""
+    if not tournaments:
+        return Decimal(0)
+    return Decimal(entrants) / Decimal(tournaments)
+
+
 @dataclass
 class VenueStandings:
     season: Season
@@ -42,10 +49,7 @@ class VenueStandings:
 
     @property
     def average_attendance(self) -> Decimal:
-        """R12: entrants of the venue's regular tournaments ÷ the number of those tournaments."""
-        if not self.tournaments:
-            return Decimal(0)
-        return Decimal(self.entrants) / Decimal(self.tournaments)
+        return average_attendance(self.entrants, self.tournaments)
 
     @property
     def average_attendance_shown(self) -> Decimal:

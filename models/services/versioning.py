@@ -51,3 +51,17 @@ def renew_epoch(session: Session) -> str:
     epoch = secrets.token_hex(16)
     session.execute(update(DataVersion).values(epoch=epoch, version=DataVersion.version + 1))
     return epoch
+
+
+def venue_versions(session: Session, season_id: int) -> dict[int, int]:
+    """The version of every venue's scope in a season (`venue:S:V`), by venue id: those never
+    changed have none (read them as 0). Read first, like `data_version`."""
+    prefix = f"venue:{season_id}:"
+    rows = session.execute(
+        select(ScopeVersion.scope, ScopeVersion.version).where(
+            # The scopes between "venue:S:" and "venue:S;" (';' follows ':'): those of season S.
+            ScopeVersion.scope > prefix,
+            ScopeVersion.scope < prefix[:-1] + ";",
+        )
+    )
+    return {int(scope[len(prefix) :]): version for scope, version in rows}

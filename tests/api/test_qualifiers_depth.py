@@ -223,7 +223,7 @@ def spy_on_compute_lists(monkeypatch: pytest.MonkeyPatch) -> list[list[Call]]:
     runs: list[list[Call]] = []
     compute = season_lists._compute_lists
     leading_rows: Callable[[Sequence[Line], Sequence[Tier], int], list[Row]] = season_lists.leading_rows
-    standings = season_lists.VenueStandings
+    table_of = season_lists.venue_table
 
     def computing(*args: Any, **kwargs: Any) -> Any:
         runs.append([])
@@ -234,13 +234,13 @@ def spy_on_compute_lists(monkeypatch: pytest.MonkeyPatch) -> list[list[Call]]:
         runs[-1].append(Call(frozenset(line.player_id for line in lines), depth, len(rows)))
         return rows
 
-    def table(season: Any, venue: Any, *args: Any) -> Any:
-        runs[-1][-1].venue = venue.id  # each table is made right after its rows are ranked
-        return standings(season, venue, *args)
+    def table(venue_id: int, *args: Any) -> Any:
+        runs[-1][-1].venue = venue_id  # each table is made right after its rows are ranked
+        return table_of(venue_id, *args)
 
     monkeypatch.setattr(season_lists, "_compute_lists", computing)
     monkeypatch.setattr(season_lists, "leading_rows", ranking)
-    monkeypatch.setattr(season_lists, "VenueStandings", table)
+    monkeypatch.setattr(season_lists, "venue_table", table)
     return runs
 
 
@@ -408,3 +408,65 @@ def test_a_player_below_the_depth_where_they_would_rather_qualify_still_goes_the
         assert y_table and all(call.rows == 17 for call in y_table), y_table
     assert qualified_where(trimmed) == expected
     assert trimmed == whole
+
+
+def everything_read(world: World) -> dict[str, Any]:
+    """What `answers` reads, as the process keeps it (nothing forgotten first)."""
+    office, season_id = world.scene.office, world.scene.season_id
+    return {
+        "season": read_qualifiers(office, season_id),
+        "venues": {v: read_qualifiers(office, season_id, v) for v in world.venues},
+        "profiles": {p: profile(office, p) for p in sorted(world.notable)},
+    }
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_a_write_at_one_venue_ranks_that_venue_alone_again_r12_r13_r14(
+    app: Flask,
+    make_scene: MakeScene,
+    league: League,
+    monkeypatch: pytest.MonkeyPatch,
+    policy: str,
+) -> None:
+    """R12-R14, the kept parts (season_lists.Parts): after a report at one venue, then its
+    correction, then its void, the next computation of the season's lists ranks that venue's
+    table alone again, and the season's lists, every venue's list and the profiles are those
+    computed from nothing. A report there that moves the travellers up moves where they qualify
+    (R14), so the lists drawn from kept parts must follow it."""
+    world = build(random.Random(f"parts-{policy}"), make_scene, league, policy)
+    scene = world.scene
+    before = everything_read(world)  # every venue's part kept
+    runs = spy_on_compute_lists(monkeypatch)
+    venue, leaders = world.venues[2], world.venues[1]
+    # The leaders' venue's first qualifier wins six nights here: 360 points against 240 there.
+    mover = before["venues"][leaders]["qualifiers"][0]["player"]["id"]
+    nights = [scene.report([mover, *scene.fillers(9)], days_ago(70 - k), venue_id=venue) for k in range(6)]
+    first = nights[0]
+
+    def changed_venue_alone_then_same_as_fresh() -> dict[str, Any]:
+        runs.clear()
+        kept = everything_read(world)
+        assert runs, "the lists were not computed again after the write"
+        assert all({call.venue for call in calls} == {venue} for calls in runs), runs
+        fresh = answers(app, world)  # and every part kept again, from nothing
+        assert kept == fresh
+        return kept
+
+    after_report = changed_venue_alone_then_same_as_fresh()
+    corrected = scene.office.put(
+        f"/api/v1/tournaments/{first['id']}",
+        json={
+            "reason": "The wrong night's order was entered.",
+            "results": [{"place": p, "player_id": pid} for p, pid in enumerate(scene.fillers(5), start=1)],
+        },
+    )
+    assert corrected.status_code == 200, corrected.get_data(as_text=True)
+    after_correction = changed_venue_alone_then_same_as_fresh()
+    voided = scene.office.post(f"/api/v1/tournaments/{first['id']}/void", json={"reason": "Entered twice."})
+    assert voided.status_code == 200, voided.get_data(as_text=True)
+    changed_venue_alone_then_same_as_fresh()
+    # Not vacuous: the nights changed this venue's list, and the leaders' venue's (whose table
+    # they left as it was) when the mover would rather qualify here (R14).
+    assert after_report["venues"][venue] != before["venues"][venue]
+    if policy != "home_venue":
+        assert after_report["venues"][leaders] != before["venues"][leaders]
