@@ -22,7 +22,7 @@ import hashlib
 import json
 import logging
 import threading
-from collections.abc import Iterator, MutableMapping
+from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from typing import Any, Protocol
 
 import redis
@@ -33,7 +33,7 @@ from api import db
 from api.auth import current_actor
 from models.actor import Actor
 from models.services import wall_clock
-from models.services.versioning import data_version, scope_versions, season_scopes, venue_scopes
+from models.services.versioning import data_version, scope_versions, season_ids, season_scopes, venue_scopes
 
 log = logging.getLogger(__name__)
 
@@ -156,19 +156,42 @@ def scope(actor: Actor) -> str:
     return actor.role
 
 
-def _venue_answer(view: dict[str, Any]) -> tuple[str, ...]:
+Scopes = Callable[[dict[str, Any], Mapping[str, str], Any], Sequence[str] | None]
+
+
+def _venue_answer(view: dict[str, Any], _args: Mapping[str, str], _session: Any) -> Sequence[str]:
     return venue_scopes(view["season_id"], view["venue_id"])
 
 
-def _season_answer(view: dict[str, Any]) -> tuple[str, ...]:
+def _season_answer(view: dict[str, Any], _args: Mapping[str, str], _session: Any) -> Sequence[str]:
     return season_scopes(view["season_id"])
+
+
+def _number(args: Mapping[str, str], name: str) -> int | None:
+    value = args.get(name)
+    return int(value) if value is not None and value.isdigit() else None
+
+
+def _reports_answer(_view: dict[str, Any], args: Mapping[str, str], session: Any) -> Sequence[str] | None:
+    """A page of reports reads only the reports its filters take: a season's (`season:S`), a
+    venue's in a season (`venue:S:V`), or a venue's in every season; unfiltered (or filtered by
+    something unreadable, which the view refuses), the data version."""
+    season, venue = _number(args, "season_id"), _number(args, "venue_id")
+    if ("season_id" in args and season is None) or ("venue_id" in args and venue is None):
+        return None
+    if venue is None:
+        return None if season is None else season_scopes(season)
+    if season is not None:
+        return venue_scopes(season, venue)
+    return ("league", *(f"venue:{season_id}:{venue}" for season_id in season_ids(session)))
 
 
 # Answers keyed by the versions of the scopes they read (migration 0022), not the league's data
 # version: a write retires them only when it changes one of those scopes. A venue's standings read
 # only that venue's reports of the season (each venue is its own league: R1); the qualifier lists
-# read every venue of the season (R14 links them). Every other answer is keyed by the data version.
-SCOPED_ANSWERS = {
+# read every venue of the season (R14 links them); a page of reports those its filters take. Every
+# other answer (and one of these whose scopes are None) is keyed by the data version.
+SCOPED_ANSWERS: dict[str, Scopes] = {
     "standings.StandingsViews": _venue_answer,
     "standings.StandingsCsvViews": _venue_answer,
     "embed.StandingsPage": _venue_answer,
@@ -177,15 +200,16 @@ SCOPED_ANSWERS = {
     "qualifiers.VenueQualifiersViews": _season_answer,
     "qualifiers.VenueQualifiersCsvViews": _season_answer,
     "embed.QualifiersPage": _season_answer,
+    "tournaments.TournamentsViews": _reports_answer,
 }
 
 
 def _versions(session: Any, epoch: str, version: int) -> list[Any]:
     """What the answer is keyed by: the versions of its scopes, or else the data version."""
     scopes = SCOPED_ANSWERS.get(request.endpoint or "")
-    if scopes is None:
+    names = None if scopes is None else scopes(request.view_args or {}, request.args, session)
+    if names is None:
         return [epoch, version]
-    names = scopes(request.view_args or {})
     return [epoch, dict(zip(names, scope_versions(session, names), strict=True))]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any, ClassVar, TypeVar
 
 from marshmallow import Schema, fields, post_dump, validate
@@ -62,7 +63,7 @@ def _is_player(value: dict[str, Any]) -> bool:
     return "id" in value and "display_name" in value
 
 
-def _players_in(value: dict[str, Any] | list[Any], found: list[tuple[int, str]]) -> None:
+def players_in(value: dict[str, Any] | list[Any], found: list[tuple[int, str]]) -> None:
     """Every player of a JSON value, as (id, display name), into `found` (only containers are
     walked into: a national season's lists hold tens of thousands of values)."""
     if type(value) is dict:
@@ -74,20 +75,22 @@ def _players_in(value: dict[str, Any] | list[Any], found: list[tuple[int, str]])
         inners = value
     for inner in inners:
         if type(inner) is dict or type(inner) is list:
-            _players_in(inner, found)
+            players_in(inner, found)
 
 
-def _labelled(value: Any, numbered: set[int]) -> Any:
+def labelled(value: Any, numbered: Collection[int]) -> Any:
+    """A copy of plain JSON data with every player in it labelled (R19), those in `numbered`
+    with their player number (`with_labels` decides which, over a whole answer)."""
     if type(value) is dict:
         if _is_player(value):
             player_id = value["id"]
             return {**value, "label": player_label(player_id, value["display_name"], player_id in numbered)}
         return {
-            key: _labelled(inner, numbered) if type(inner) is dict or type(inner) is list else inner
+            key: labelled(inner, numbered) if type(inner) is dict or type(inner) is list else inner
             for key, inner in value.items()
         }
     return [
-        _labelled(inner, numbered) if type(inner) is dict or type(inner) is list else inner for inner in value
+        labelled(inner, numbered) if type(inner) is dict or type(inner) is list else inner for inner in value
     ]
 
 
@@ -100,9 +103,9 @@ def with_labels(answer: T) -> T:
     if type(answer) is not dict and type(answer) is not list:
         return answer
     found: list[tuple[int, str]] = []
-    _players_in(answer, found)  # type: ignore[arg-type]
-    labelled: T = _labelled(answer, numbered_players(found))
-    return labelled
+    players_in(answer, found)  # type: ignore[arg-type]
+    copy: T = labelled(answer, numbered_players(found))
+    return copy
 
 
 class TellsPlayersApart(Answer):

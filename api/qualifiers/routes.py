@@ -3,9 +3,11 @@ lists after the season (settling ties at the cut) and disqualifies players for a
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from cachetools import LRUCache
 from flask import Response, after_this_request, current_app
 from flask.views import MethodView
 
@@ -27,8 +29,9 @@ from api.qualifiers.schemas import (
     VenueQualifiersOut,
     WithdrawIn,
 )
-from api.schemas import with_labels
+from api.schemas import labelled, players_in
 from models.entities import Disqualification, QualifierPublication, Season, Venue
+from models.rules.players import numbered_players
 from models.rules.qualifier_lists import Changes, VenueList, regions_of
 from models.services import wall_clock
 from models.services.lookup import get_or_raise
@@ -100,19 +103,74 @@ def _csv_lines(lists: Sequence[VenueList]) -> Iterator[list[Any]]:
             ]
 
 
+class _VenueJson:
+    """A venue's list as the season's answer writes it, kept by the list it was made from (a
+    computation reuses the lists nothing changed: season_lists.Parts): its players, and its JSON
+    (the venue, and its qualifiers as its region's list holds them) for each set of its players
+    that the whole answer numbers (R19)."""
+
+    def __init__(self, venue: VenueList) -> None:
+        self.venue = venue
+        self.players: list[tuple[int, str]] = []
+        players_in(venue, self.players)  # type: ignore[arg-type]
+        self._written: dict[frozenset[int], tuple[str, str]] = {}
+
+    def written(self, numbered: frozenset[int]) -> tuple[str, str]:
+        found = self._written.get(numbered)
+        if found is None:
+            venue = self.venue
+            dumps = current_app.json.dumps
+            shown = {**venue, "average_attendance": exact_number(venue["average_attendance"])}
+            in_region = [{**q, "venue_id": venue["venue_id"]} for q in venue["qualifiers"]]
+            found = (dumps(labelled(shown, numbered)), dumps(labelled(in_region, numbered))[1:-1])
+            self._written[numbered] = found
+        return found
+
+
+# The venues' JSON, by the identity of the list each was made from (held, so never reused).
+_VENUE_JSON: LRUCache[int, _VenueJson] = LRUCache(maxsize=4096)
+_VENUE_JSON_LOCK = threading.Lock()
+
+
+def _venue_json(venue: VenueList) -> _VenueJson:
+    with _VENUE_JSON_LOCK:
+        found = _VENUE_JSON.get(id(venue))
+        if found is None or found.venue is not venue:
+            found = _VENUE_JSON[id(venue)] = _VenueJson(venue)
+        return found
+
+
 def _season_body(found: Qualification) -> Response:
     """SeasonQualifiersOut, written directly: a national season's lists and regions are
     thousands of items (the schema's per-field dump was most of the answer's cost once the lists
     are computed). The lists are plain data already; only the numbers, the timestamp and the
     day are written as the schema's fields write them, and its players labelled as the schema
-    labels them (R19: `with_labels`). A test holds it to the schema's dump."""
-    venues = [
-        {**venue, "average_attendance": exact_number(venue["average_attendance"])} for venue in found.lists
-    ]
-    body = {**_publication(found), "venues": venues, "regions": regions_of(found.lists)}
-    body["published_at"] = utc_timestamp(body["published_at"])
-    body["published_on"] = found.published_on.isoformat() if found.published_on else None
-    return Response(current_app.json.dumps(with_labels(body)), mimetype="application/json")
+    labels them (R19: over the whole answer). Each venue's JSON is kept with the list it was
+    made from: after a report, only the lists that changed (or whose players' numbering did)
+    are written again. A test holds it to the schema's dump."""
+    venues = [_venue_json(venue) for venue in found.lists]
+    head = _publication(found)
+    head["published_at"] = utc_timestamp(head["published_at"])
+    head["published_on"] = found.published_on.isoformat() if found.published_on else None
+    players = [player for venue in venues for player in venue.players]
+    players_in(head, players)
+    numbered = numbered_players(players)
+    written: list[str] = []
+    regions: dict[int, list[str]] = {}
+    for venue in venues:
+        mine = frozenset(player_id for player_id, _name in venue.players if player_id in numbered)
+        as_venue, in_region = venue.written(mine)
+        written.append(as_venue)
+        regions.setdefault(venue.venue["region_id"], [])
+        if in_region:
+            regions[venue.venue["region_id"]].append(in_region)
+    region_lists = ",".join(
+        f'{{"qualifiers":[{",".join(items)}],"region_id":{region_id}}}'
+        for region_id, items in regions.items()
+    )
+    body = current_app.json.dumps(labelled(head, numbered))
+    body = f'{body[:-1]},"regions":[{region_lists}],"venues":[{",".join(written)}]}}'
+    return Response(body, mimetype="application/json")
 
 
 def _answer(lists: Sequence[VenueList], body: Callable[[], Any], name: str) -> Any:

@@ -272,23 +272,33 @@ def skip_at(standing: Standing, entrants: Mapping[int, Entrant], min_events: int
     return SkipReason.TOO_FEW_EVENTS if standing.played < min_events else None
 
 
+def positions(order: Sequence[Standing]) -> dict[int, int]:
+    """Each player's position in a venue's order (`VenueTable.ordered`): lower is better."""
+    return {s.player_id: i for i, s in enumerate(order)}
+
+
 def assign(
     tables: Mapping[int, VenueTable],
     orders: Mapping[int, Sequence[Standing]],
     entrants: Mapping[int, Entrant],
     policy: str,
     min_events: int,
+    places: Mapping[int, Mapping[int, int]] | None = None,
 ) -> tuple[dict[int, int], dict[int, set[int]]]:
     """R14: which venue each eligible player qualifies at (player -> venue), and whom each venue
-    turned away (venue -> players), from every venue's table in R12's order (`VenueTable.ordered`)."""
-    position = {venue_id: {s.player_id: i for i, s in enumerate(order)} for venue_id, order in orders.items()}
+    turned away (venue -> players), from every venue's table in R12's order (`VenueTable.ordered`;
+    `places` its `positions`, when the caller keeps them)."""
+    position = places if places is not None else {v: positions(order) for v, order in orders.items()}
     options: dict[int, list[tuple[int, Standing]]] = {}
     for venue_id, order in orders.items():
         for standing in order:
             if skip_at(standing, entrants, min_events) is None:
                 options.setdefault(standing.player_id, []).append((venue_id, standing))
     proposals = {
-        player_id: preferences(policy, entrants.get(player_id, Entrant(player_id)), opts)
+        # One venue: nothing to prefer.
+        player_id: [opts[0][0]]
+        if len(opts) == 1
+        else preferences(policy, entrants.get(player_id, Entrant(player_id)), opts)
         for player_id, opts in options.items()
     }
     capacity = {venue_id: table.quota for venue_id, table in tables.items()}

@@ -130,11 +130,18 @@ def player_qualification(session: Session, actor: Actor, player: Player) -> list
     answer: list[SeasonOfPlayer] = []
     for season_id, venue_ids in venues_by_season.items():
         season = get_or_raise(session, Season, season_id, "season")
-        found = qualification_seen_by(actor, season_qualification(session, season, changes=False))
+        found = season_qualification(session, season, changes=False)
+        # Only the lists of the venues played are read beyond who qualified where (which no
+        # caller's view changes): only those are put as this caller may read them (a national
+        # season has hundreds of others).
+        played_here = set(venue_ids)
+        seen = {
+            venue["venue_id"]: venue
+            for venue in lists_as_seen_by(actor, [v for v in found.lists if v["venue_id"] in played_here])
+        }
+        lists = [seen.get(venue["venue_id"], venue) for venue in found.lists]
         published = found.publication is not None
-        answer.append(
-            season_of_player(season_id, found.lists, found.provisional, published, player.id, venue_ids)
-        )
+        answer.append(season_of_player(season_id, lists, found.provisional, published, player.id, venue_ids))
     return answer
 
 

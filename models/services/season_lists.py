@@ -31,6 +31,7 @@ from models.rules.qualification import (
     decided_on,
     entrant_of,
     explain,
+    positions,
     quota,
     venue_table,
 )
@@ -112,6 +113,7 @@ class VenuePart(NamedTuple):
     complete: bool
     table: VenueTable
     order: list[Standing]
+    place: dict[int, int]  # each player's position in the order
     drawn: Drawn | None = None
 
 
@@ -229,7 +231,8 @@ class _Lists:
         table = venue_table(venue_id, share, rows, self.draws.get(venue_id, ()))
         complete = all_read and len(rows) == len(lines)
         version = self.versions.get(venue_id, 0)
-        self.parts[venue_id] = VenuePart(version, totals, rows, complete, table, table.ordered())
+        order = table.ordered()
+        self.parts[venue_id] = VenuePart(version, totals, rows, complete, table, order, positions(order))
 
     def whole_lines(
         self, venue_ids: Sequence[int], totals: Mapping[int, Totals]
@@ -298,8 +301,14 @@ class _Lists:
             parts = self.parts
             tables = {v: part.table for v, part in parts.items()}
             orders = {v: part.order for v, part in parts.items()}
+            places = {v: part.place for v, part in parts.items()}
             assignment, rejected = assign(
-                tables, orders, self.entrants, season.double_qualifier_policy, season.min_events_to_qualify
+                tables,
+                orders,
+                self.entrants,
+                season.double_qualifier_policy,
+                season.min_events_to_qualify,
+                places,
             )
             short = [
                 place.id

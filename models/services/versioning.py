@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from models.entities.league import Season
 from models.entities.service import DataVersion, ScopeVersion
 
 # A session that only reads (a GET's) may carry in its `info`, under MEMO, a mapping in which
@@ -65,3 +66,8 @@ def venue_versions(session: Session, season_id: int) -> dict[int, int]:
         )
     )
     return {int(scope[len(prefix) :]): version for scope, version in rows}
+
+
+def season_ids(session: Session) -> list[int]:
+    """Every season's id (a new season moves the `league` scope on)."""
+    return list(session.scalars(select(Season.id).order_by(Season.id)))

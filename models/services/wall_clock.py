@@ -54,15 +54,20 @@ def for_sanction(session: Session, sanction: Sanction) -> date:
 
 
 def zones_in_use(session: Session, version: tuple[str, int] | None = None) -> tuple[str, ...]:
-    """The league's zone and every venue's own, sorted; kept under the data version a reading
-    session saw (`version`, when the caller has read it already): a zone changes only by a write."""
+    """The league's zone and every venue's own, sorted; kept with the data version a reading
+    session saw (`version`, when the caller has read it already): a zone changes only by a write.
+    One entry, the newest version's: one a version would push the kept qualifier lists out."""
     memo: MutableMapping[Any, Any] | None = session.info.get(MEMO)
     if memo is None:
         return _zones_in_use(session)
-    key = ("zones in use", *(version or data_version(session)))
-    found: tuple[str, ...] | None = memo.get(key)
-    if found is None:
-        found = memo[key] = _zones_in_use(session)
+    epoch, number = version or data_version(session)
+    key = ("zones in use", epoch)
+    kept: tuple[int, tuple[str, ...]] | None = memo.get(key)
+    if kept is not None and kept[0] == number:
+        return kept[1]
+    found = _zones_in_use(session)
+    if kept is None or number > kept[0]:
+        memo[key] = (number, found)
     return found
 
 

@@ -372,6 +372,10 @@ def league_views(pub: Pub) -> dict[str, View]:
         "Zed to host 1": View("host1", f"{PLAYERS}/{pub['Zed']}"),
         "players to host 1": View("host1", f"{PLAYERS}?per_page=100"),
         "reports": View("public", TOURNAMENTS),
+        # Pages of reports keyed by their filters' scopes (api/cache._reports_answer).
+        "reports 1": View("public", f"{TOURNAMENTS}?venue_id={pub['v1']}"),
+        "reports 1 now": View("public", f"{TOURNAMENTS}?venue_id={pub['v1']}&season_id={pub['season']}"),
+        "season reports": View("public", f"{TOURNAMENTS}?season_id={pub['season']}"),
         "reports to office": View("office", f"{TOURNAMENTS}?include_voided=true"),
         "report 1": View("public", f"{TOURNAMENTS}/{pub['t1']}"),
         "season": View("public", season),
@@ -907,27 +911,39 @@ def saw_erasure(pub: Pub, c: Change) -> None:
 
 
 QUALIFIERS = ("qualifiers 1", "qualifiers")
+REPORTS_1 = ("reports 1", "reports 1 now", "season reports")  # pages of reports that hold venue 1's
 WRITES = {
     "report": Write(
         post_report,
-        ("standings 1", "standings 1 csv", "qualifiers 1", "Ace", "reports", *RATINGS),
+        ("standings 1", "standings 1 csv", "qualifiers 1", "Ace", "reports", *REPORTS_1, *RATINGS),
         saw_report,
     ),
     "report-elsewhere-r19": Write(
-        post_report_elsewhere, ("Ace to host 2", "standings 2", "Ace"), saw_report_elsewhere
+        post_report_elsewhere, ("Ace to host 2", "standings 2", "Ace", "season reports"), saw_report_elsewhere
     ),
     "correction-r17": Write(
         correct,
-        ("standings 1", "standings 1 csv", "report 1", *QUALIFIERS, "Ace", *RATINGS),
+        ("standings 1", "standings 1 csv", "report 1", *QUALIFIERS, "Ace", *REPORTS_1, *RATINGS),
         saw_correction,
     ),
     "void-r17": Write(
         void,
-        ("standings 1", "qualifiers 1", "report 1", "reports", "reports to office", "Ace", *RATINGS),
+        (
+            "standings 1",
+            "qualifiers 1",
+            "report 1",
+            "reports",
+            "reports to office",
+            "Ace",
+            *REPORTS_1,
+            *RATINGS,
+        ),
         saw_void,
     ),
     "season-rescore": Write(
-        rescore, ("standings 1", "standings 1 csv", "standings 2", "report 1", "season", "Ace"), saw_rescore
+        rescore,
+        ("standings 1", "standings 1 csv", "standings 2", "report 1", "season", "Ace", *REPORTS_1),
+        saw_rescore,
     ),
     "season-cut-fraction-r12": Write(widen_cut, ("season", *QUALIFIERS), saw_wider_cut),
     "chart-edit-r7": Write(
@@ -950,7 +966,9 @@ WRITES = {
         withdraw, ("qualifiers 1", "qualifiers 1 to host 1"), saw_withdrawal, setup=disqualify_ace
     ),
     "merge-r17": Write(
-        merge_zed_into_ace, ("standings 2", "qualifiers 2", "Ace", "Zed to host 1", *RATINGS), saw_merge
+        merge_zed_into_ace,
+        ("standings 2", "qualifiers 2", "Ace", "Zed to host 1", "season reports", *RATINGS),
+        saw_merge,
     ),
     "merge-undo-r17": Write(
         undo_merge,
@@ -972,6 +990,7 @@ WRITES = {
             "standings 1",
             "standings 1 csv",
             "report 1",
+            *REPORTS_1,
             "qualifiers 1",
             "Ace",
             "Ace to host 1",
@@ -986,7 +1005,7 @@ WRITES = {
         rename_venue, ("venue 1", "venues", "qualifiers 1", "Ace", "standings 1 csv"), saw_venue_rename
     ),
     "home-venue-r19": Write(move_zed_home, ("Zed to host 1", "players to host 1"), saw_new_home),
-    "plain-sql-rename": Write(sql_rename, ("standings 1", "Ace", "report 1"), saw_sql_rename),
+    "plain-sql-rename": Write(sql_rename, ("standings 1", "Ace", "report 1", *REPORTS_1), saw_sql_rename),
     "ratings-rebuild-cli-r20": Write(
         rebuild_ratings, ("Ace ratings",), saw_ratings_rebuilt, setup=spoil_ace_ratings
     ),
@@ -997,6 +1016,7 @@ WRITES = {
             "standings 1",
             "standings 1 csv",
             "report 1",
+            *REPORTS_1,
             "Ace",
             "Ace to host 1",
         ),
@@ -1033,11 +1053,20 @@ def assert_kept_on_both(pub: Pub, views: dict[str, View], before: Seen) -> None:
 
 def test_answers_survive_the_writes_that_cannot_change_them(pub: Pub) -> None:
     """A report retires only what it can change. At venue 2 (registering a new player too): venue
-    1's standings (JSON, CSV) and
-    the past season's lists stay answered as cached (the old ETag is a 304 on both workers), while
-    venue 2's standings and the season's lists, which read every venue (R14), are new. Then at
-    venue 1: venue 2's standings and the past season's lists stay as they were."""
-    names = ("standings 1", "standings 1 csv", "standings 2", "qualifiers", "past qualifiers")
+    1's standings (JSON, CSV), the past season's lists and the pages of venue 1's reports stay
+    answered as cached (the old ETag is a 304 on both workers), while venue 2's standings, the
+    season's lists, which read every venue (R14), and the page of the season's reports are new.
+    Then at venue 1: venue 2's standings and the past season's lists stay as they were."""
+    names = (
+        "standings 1",
+        "standings 1 csv",
+        "standings 2",
+        "qualifiers",
+        "past qualifiers",
+        "reports 1",
+        "reports 1 now",
+        "season reports",
+    )
     views = {name: pub.views[name] for name in names}
     before = read_on_both(pub, views)
     # Fay, Ace and a newcomer registered by the report itself (a new player moves no scope)
@@ -1046,15 +1075,17 @@ def test_answers_survive_the_writes_that_cannot_change_them(pub: Pub) -> None:
         {"place": 3, "new_player": {"full_name": "Gus Newman", "email": "gus@example.org"}}
     )
     ok(pub.a.host2.post(TOURNAMENTS, json=body), 201)
-    kept = ("standings 1", "standings 1 csv", "past qualifiers")
+    kept = ("standings 1", "standings 1 csv", "past qualifiers", "reports 1", "reports 1 now")
     assert_kept_on_both(pub, {name: views[name] for name in kept}, before)
-    after = assert_fresh_on_both(pub, {name: views[name] for name in ("standings 2", "qualifiers")}, before)
+    changed = ("standings 2", "qualifiers", "season reports")
+    after = assert_fresh_on_both(pub, {name: views[name] for name in changed}, before)
     # Ace and Gus join Zed and Fay there; Fay 20 + 30
     assert len(points(after["standings 2"])) == 4 and points(after["standings 2"])[pub["Fay"]] == 50
     before = read_on_both(pub, views)
     post_report(pub)
     assert_kept_on_both(pub, {name: views[name] for name in ("standings 2", "past qualifiers")}, before)
-    assert_fresh_on_both(pub, {name: views[name] for name in ("standings 1", "qualifiers")}, before)
+    changed = ("standings 1", "qualifiers", "reports 1", "reports 1 now", "season reports")
+    assert_fresh_on_both(pub, {name: views[name] for name in changed}, before)
 
 
 # Refusals, days, keys, restores --------------------------------------------------------------------
