@@ -19,6 +19,7 @@ from api.idempotency import idempotent
 from api.pagination import page_request, page_schema
 from api.tournaments.csv_body import CsvReport
 from api.tournaments.intake import CORRECTION_IN, REPORT_IN, dry_run, from_body, refusals
+from api.tournaments.pages import page_body
 from api.tournaments.schemas import (
     REPORT_BODY,
     CorrectionIn,
@@ -34,12 +35,9 @@ from models.errors import InvalidInput, Problem, Stale
 from models.rules.drafts import ReportDraft
 from models.rules.notices import Notice, unregistered
 from models.rules.players import player_labels
-from models.services.paging import Page
 from models.services.tournament_queries import (
     ReportFilters,
-    SeenReport,
     get_report,
-    list_reports,
     reporter_role,
     reporter_seen_by,
     seen_by,
@@ -215,10 +213,10 @@ class TournamentsViews(MethodView):
     @blp.doc(operationId="list_reports")
     @blp.arguments(ReportQuery, location="query")
     @blp.response(200, page_schema(ReportOut, "ReportPage", players=True))
-    def get(self, args: dict[str, Any]) -> Page[SeenReport]:
+    def get(self, args: dict[str, Any]) -> Response:
         """List reports, newest first"""
-        page = page_request(args)
-        return list_reports(db.session(), current_actor(), ReportFilters(**args), page)
+        page = page_request(args)  # takes the page's arguments out of `args`
+        return page_body(db.session(), current_actor(), ReportFilters(**args), page)
 
     @blp.doc(operationId="post_report")
     @host_or_office

@@ -30,10 +30,11 @@ class Page(Generic[T]):
         return (self.total + self.per_page - 1) // self.per_page
 
 
-def paginate(session: Session, query: Select[Any], request: PageRequest) -> Page[Any]:
-    """One page of a query's entities, and how many there are in all."""
+def paginate(session: Session, query: Select[Any], request: PageRequest, rows: bool = False) -> Page[Any]:
+    """One page of a query's entities (its rows, with `rows`), and how many there are in all."""
     total = session.scalar(select(func.count()).select_from(query.order_by(None).subquery())) or 0
-    items = session.scalars(query.limit(request.per_page).offset((request.page - 1) * request.per_page))
+    limited = query.limit(request.per_page).offset((request.page - 1) * request.per_page)
+    items = session.execute(limited).all() if rows else session.scalars(limited).all()
     return Page(list(items), total, request.page, request.per_page)
 
 

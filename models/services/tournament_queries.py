@@ -3,9 +3,10 @@ office can still read it, to settle a dispute)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import ColumnExpressionArgument, Select, not_, select, true
 from sqlalchemy.orm import Session, selectinload
@@ -83,12 +84,7 @@ class ReportFilters:
     include_voided: bool = False
 
 
-def list_reports(
-    session: Session, actor: Actor, filters: ReportFilters, page: PageRequest
-) -> Page[SeenReport]:
-    """Reports, newest first (by date, then session), with their results, as the caller sees
-    them."""
-    query = select(Tournament).options(WITH_RESULTS)
+def _filtered(actor: Actor, filters: ReportFilters, query: Select[Any]) -> Select[Any]:
     query = query.where(visible_reports(actor) if filters.include_voided else Tournament.live)
     if filters.venue_id is not None:
         query = query.where(Tournament.venue_id == filters.venue_id)
@@ -100,9 +96,41 @@ def list_reports(
         query = query.where(Tournament.date >= filters.from_)
     if filters.to is not None:
         query = query.where(Tournament.date <= filters.to)
-    query = query.order_by(Tournament.date.desc(), Tournament.session.desc(), Tournament.id.desc())
-    found = paginate(session, query, page)
+    return query.order_by(Tournament.date.desc(), Tournament.session.desc(), Tournament.id.desc())
+
+
+def list_reports(
+    session: Session, actor: Actor, filters: ReportFilters, page: PageRequest
+) -> Page[SeenReport]:
+    """Reports, newest first (by date, then session), with their results, as the caller sees
+    them."""
+    found = paginate(session, _filtered(actor, filters, select(Tournament).options(WITH_RESULTS)), page)
     return Page([seen_by(actor, report) for report in found.items], found.total, found.page, found.per_page)
+
+
+class ReportPlace(NamedTuple):
+    """Where a report is kept: its id, season and venue (its scope: `venue:S:V`)."""
+
+    id: int
+    season_id: int
+    venue_id: int
+
+
+def report_places(
+    session: Session, actor: Actor, filters: ReportFilters, page: PageRequest
+) -> Page[ReportPlace]:
+    """The reports of `list_reports`'s page, as their places only (the caller may hold the rest)."""
+    query: Any = select(Tournament.id, Tournament.season_id, Tournament.venue_id)
+    found = paginate(session, _filtered(actor, filters, query), page, rows=True)
+    return Page([ReportPlace(*row) for row in found.items], found.total, found.page, found.per_page)
+
+
+def reports_seen_by(session: Session, actor: Actor, report_ids: Collection[int]) -> list[SeenReport]:
+    """These reports with their results, as the caller sees them (in no particular order)."""
+    found = session.scalars(
+        select(Tournament).options(WITH_RESULTS).where(Tournament.id.in_(sorted(report_ids)))
+    )
+    return [seen_by(actor, report) for report in found]
 
 
 def missing_reports(session: Session, season: Season, monday: date) -> list[Venue]:

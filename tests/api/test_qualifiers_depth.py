@@ -461,7 +461,7 @@ def test_a_write_at_one_venue_ranks_that_venue_alone_again_r12_r13_r14(
         },
     )
     assert corrected.status_code == 200, corrected.get_data(as_text=True)
-    after_correction = changed_venue_alone_then_same_as_fresh()
+    changed_venue_alone_then_same_as_fresh()
     voided = scene.office.post(f"/api/v1/tournaments/{first['id']}/void", json={"reason": "Entered twice."})
     assert voided.status_code == 200, voided.get_data(as_text=True)
     changed_venue_alone_then_same_as_fresh()
