@@ -277,6 +277,33 @@ def positions(order: Sequence[Standing]) -> dict[int, int]:
     return {s.player_id: i for i, s in enumerate(order)}
 
 
+def linked_venues(orders: Mapping[int, Sequence[Standing]]) -> list[list[int]]:
+    """R14: the venues in groups linked by players who stand at more than one (a player at A and
+    B links them, one at B and C links C too). Qualification assigns each group alone: a player
+    may qualify only where they stand, so no group's outcome depends on another's. Each group's
+    venues in the order given; groups by their first venue."""
+    parent: dict[int, int] = {venue: venue for venue in orders}
+
+    def root(venue: int) -> int:
+        while parent[venue] != venue:
+            parent[venue] = parent[parent[venue]]
+            venue = parent[venue]
+        return venue
+
+    seen: dict[int, int] = {}  # player -> a venue they stand at
+    for venue, order in orders.items():
+        for standing in order:
+            other = seen.setdefault(standing.player_id, venue)
+            if other != venue:
+                a, b = root(other), root(venue)
+                if a != b:
+                    parent[b] = a
+    groups: dict[int, list[int]] = {}
+    for venue in orders:
+        groups.setdefault(root(venue), []).append(venue)
+    return list(groups.values())
+
+
 def assign(
     tables: Mapping[int, VenueTable],
     orders: Mapping[int, Sequence[Standing]],

@@ -31,6 +31,7 @@ from models.rules.qualification import (
     decided_on,
     entrant_of,
     explain,
+    linked_venues,
     positions,
     quota,
     venue_table,
@@ -127,6 +128,15 @@ class Drawn(NamedTuple):
     list: VenueList
 
 
+class Assigned(NamedTuple):
+    """R14's outcome in one group of linked venues (`linked_venues`), and the tables it was drawn
+    from: the same tables again, the same outcome."""
+
+    tables: tuple[VenueTable, ...]
+    assignment: dict[int, int]
+    rejected: dict[int, set[int]]
+
+
 @dataclass(frozen=True)
 class Parts:
     """What a computation of a season's lists leaves for the next, under the same league version,
@@ -137,6 +147,7 @@ class Parts:
     facts: Mapping[int, PlayerFacts]
     entrants: Mapping[int, Entrant]
     skipping: tuple[frozenset[int], frozenset[int]]
+    groups: Mapping[tuple[int, ...], Assigned]
 
 
 class Kept(NamedTuple):
@@ -218,6 +229,8 @@ class _Lists:
         self.facts: dict[int, PlayerFacts] = dict(base.facts) if base is not None else {}
         self.entrants: dict[int, Entrant] = dict(base.entrants) if base is not None else {}
         self.skipping = base.skipping if base is not None else _skipping(session, season)
+        self.kept_groups: Mapping[tuple[int, ...], Assigned] = base.groups if base is not None else {}
+        self.groups: dict[tuple[int, ...], Assigned] = {}
 
     def depth(self, totals: Totals) -> int:
         return quota(self.season.cut_fraction, totals.entrants, totals.tournaments) + DEPTH_BEYOND_QUOTA
@@ -294,22 +307,11 @@ class _Lists:
             )
 
     def computed(self) -> tuple[list[VenueList], Parts]:
-        season = self.season
         self.read_tables([place.id for place in self.places if place.id not in self.parts])
         while True:
             self.read_entrants()
             parts = self.parts
-            tables = {v: part.table for v, part in parts.items()}
-            orders = {v: part.order for v, part in parts.items()}
-            places = {v: part.place for v, part in parts.items()}
-            assignment, rejected = assign(
-                tables,
-                orders,
-                self.entrants,
-                season.double_qualifier_policy,
-                season.min_events_to_qualify,
-                places,
-            )
+            assignment, rejected = self.assigned()
             short = [
                 place.id
                 for place in self.places
@@ -324,7 +326,34 @@ class _Lists:
             for venue_id, lines in self.whole_lines(short, totals):
                 self.part(venue_id, totals[venue_id], lines, whole=True)
         lists = [self.drawn(place, assignment, rejected[place.id]) for place in self.places]
-        return lists, Parts(dict(self.parts), self.facts, self.entrants, self.skipping)
+        return lists, Parts(dict(self.parts), self.facts, self.entrants, self.skipping, self.groups)
+
+    def assigned(self) -> tuple[dict[int, int], dict[int, set[int]]]:
+        """R14 over the season, group of linked venues by group: a group whose every table is the
+        one it was last assigned from keeps that outcome (after a report, all but the report's)."""
+        season, parts = self.season, self.parts
+        assignment: dict[int, int] = {}
+        rejected: dict[int, set[int]] = {}
+        # Those of the last computation, and of this one's last round (before a venue was deepened).
+        kept, self.groups = {**self.kept_groups, **self.groups}, {}
+        for group in linked_venues({v: part.order for v, part in parts.items()}):
+            tables = tuple(parts[v].table for v in group)
+            key = tuple(id(table) for table in tables)
+            found = kept.get(key)
+            if found is None or any(a is not b for a, b in zip(found.tables, tables, strict=True)):
+                done = assign(
+                    {v: parts[v].table for v in group},
+                    {v: parts[v].order for v in group},
+                    self.entrants,
+                    season.double_qualifier_policy,
+                    season.min_events_to_qualify,
+                    {v: parts[v].place for v in group},
+                )
+                found = Assigned(tables, *done)
+            self.groups[key] = found
+            assignment.update(found.assignment)
+            rejected.update(found.rejected)
+        return assignment, rejected
 
     def drawn(self, place: _Place, assignment: Mapping[int, int], rejected: set[int]) -> VenueList:
         """A venue's list: the one drawn last time when nothing it depends on changed."""

@@ -10,7 +10,7 @@ from functools import cached_property
 from typing import Any, NamedTuple
 
 from sqlalchemy import case, func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, joinedload
 
 from models.entities.league import Season, Venue
 from models.entities.players import Player
@@ -161,6 +161,8 @@ def player_seasons(session: Session, player: Player) -> list[dict[str, Any]]:
     results = session.execute(
         select(Tournament, Result)
         .join(Result, Result.tournament_id == Tournament.id)
+        # Each group's season and venue in the same query, not one more query each.
+        .options(joinedload(Tournament.season), joinedload(Tournament.venue))
         .where(Result.player_id == player.id, Tournament.live)
         .order_by(Tournament.season_id.desc(), Tournament.venue_id, Tournament.date, Tournament.session)
     ).all()

@@ -23,7 +23,9 @@ from models.rules.qualification import (
     Standing,
     VenueOutcome,
     VenueTable,
+    assign,
     deferred_acceptance,
+    linked_venues,
     player_skip,
     preferences,
     qualify,
@@ -986,3 +988,36 @@ def test_r14_deferred_acceptance_in_any_order_of_proposals(season: Season, rnd: 
             free.append(worst)
     assert assignment == {p: v for v, players in held.items() for p in players}
     assert rejected == turned_away
+
+
+@settings(max_examples=300, deadline=None)
+@given(seasons())
+def test_r14_each_group_of_linked_venues_is_assigned_alone(season: Season) -> None:
+    """R14: venues in groups linked by players standing at more than one (`linked_venues`):
+    every venue in one group, none in two, and a player's venues all in one group; assigning
+    each group alone (as the service does after a report, only the report's group again) gives
+    the season's very assignment and rejections."""
+    note(repr(season))
+    tables = {t.venue_id: t for t in season.tables}
+    orders = {v: t.ordered() for v, t in tables.items()}
+    groups = linked_venues(orders)
+    assert sorted(v for group in groups for v in group) == sorted(tables)
+    group_of = {v: i for i, group in enumerate(groups) for v in group}
+    for player_venues in (
+        {v for v, order in orders.items() if any(s.player_id == p for s in order)}
+        for p in {s.player_id for order in orders.values() for s in order}
+    ):
+        assert len({group_of[v] for v in player_venues}) == 1
+    whole = assign(tables, orders, season.entrants, season.policy, season.min_events)
+    alone: tuple[dict[int, int], dict[int, set[int]]] = ({}, {})
+    for group in groups:
+        done = assign(
+            {v: tables[v] for v in group},
+            {v: orders[v] for v in group},
+            season.entrants,
+            season.policy,
+            season.min_events,
+        )
+        alone[0].update(done[0])
+        alone[1].update(done[1])
+    assert alone == whole
