@@ -302,7 +302,9 @@ def season_of_player(
     """Where a player qualified in a season's lists (R14), or why not at each of these venues."""
     return {
         "season_id": season_id,
-        "qualified_at": qualified(lists).get(player_id),
+        "qualified_at": next(
+            (v["venue_id"] for v in lists for q in v["qualifiers"] if q["player"]["id"] == player_id), None
+        ),
         "provisional": provisional,
         "published": published,
         "venues": [list_place(lists, venue_id, player_id) for venue_id in venue_ids],

@@ -2,27 +2,35 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cached_property
 from typing import Any, NamedTuple
 
-from sqlalchemy import case, func, select
-from sqlalchemy.orm import Session, joinedload
+from sqlalchemy import and_, case, func, literal, select
+from sqlalchemy.orm import Session, aliased, joinedload
 
 from models.entities.league import Season, Venue
 from models.entities.players import Player
+from models.entities.standings import StandingLine
 from models.entities.tournaments import Result, Tournament
 from models.errors import NotFound
 from models.rules.players import player_labels
 from models.rules.race import Race
 from models.rules.race import points_race as race_of
-from models.rules.standings import Row, ranked_lines
+from models.rules.reports import TournamentKind
+from models.rules.standings import Line, Row, ranked_lines, row_of, tie_break_key
 from models.services import wall_clock
 from models.services.lookup import get_or_raise
-from models.services.standing_line_queries import counted_results, season_tiers, stored_lines, summed_lines
+from models.services.standing_line_queries import (
+    SUMS,
+    counted_results,
+    season_tiers,
+    stored_lines,
+    summed_lines,
+)
 
 
 def average_attendance(entrants: int, tournaments: int) -> Decimal:
@@ -156,6 +164,81 @@ def points_race(session: Session, table: VenueStandings, player_ids: Sequence[in
     return race_of(list(days), totals, season.count_best, season_tiers(season))
 
 
+def player_rows(
+    session: Session, player_id: int, tables: Mapping[tuple[int, int], tuple[Season, Venue]]
+) -> dict[tuple[int, int], Row | None]:
+    """R11: the player's row in each of these (season, venue) tables, as of today at the venue
+    (R2a), ranked as in the whole table (None: not in it), without ranking the table. A line with
+    more points is ahead whatever the tie-breaks (points are R11's first step), so only the lines
+    level on points with the player's are read and compared, and the others counted, on the
+    (season, venue, points) index: three queries for all the tables, not a whole table each. A
+    table with a counted report after its day is ranked whole from its results instead
+    (`venue_standings`), as its standings are."""
+    if not tables:
+        return {}
+    as_of = {key: wall_clock.at_venue(session, venue) for key, (_season, venue) in tables.items()}
+    seasons, venues = {s for s, _v in tables}, {v for _s, v in tables}
+    newest = {
+        (season_id, venue_id): day
+        for season_id, venue_id, day in session.execute(
+            select(Tournament.season_id, Tournament.venue_id, func.max(Tournament.date))
+            .where(
+                Tournament.season_id.in_(sorted(seasons)),
+                Tournament.venue_id.in_(sorted(venues)),
+                Tournament.kind == TournamentKind.REGULAR,
+                Tournament.live,
+            )
+            .group_by(Tournament.season_id, Tournament.venue_id)
+        )
+    }
+    mine = (
+        select(StandingLine.season_id, StandingLine.venue_id, StandingLine.points)
+        # The player's lines only, on the player index (every season's: few; a season filter
+        # here tempts SQLite into walking the seasons' lines for them).
+        .where(StandingLine.player_id == player_id)
+        .subquery()
+    )
+    other = aliased(StandingLine)
+    same_table = and_(other.season_id == mine.c.season_id, other.venue_id == mine.c.venue_id)
+    ahead = {
+        (season_id, venue_id): count
+        for season_id, venue_id, count in session.execute(
+            select(mine.c.season_id, mine.c.venue_id, func.count())
+            .join(other, and_(same_table, other.points > mine.c.points))
+            .group_by(mine.c.season_id, mine.c.venue_id)
+        )
+    }
+    level: dict[tuple[int, int], list[Line]] = {}
+    for found_line in session.execute(
+        select(
+            other.player_id,
+            literal(""),  # names order only players level after every step: not needed for a rank
+            *(getattr(other, name) for name in SUMS),
+            other.season_id,
+            other.venue_id,
+        ).join(mine, and_(same_table, other.points == mine.c.points))
+    ):
+        level.setdefault((found_line[-2], found_line[-1]), []).append(Line._make(found_line[:-2]))
+    found: dict[tuple[int, int], Row | None] = {}
+    for key, (season, venue) in tables.items():
+        if newest.get(key) is not None and newest[key] > as_of[key]:
+            rows = venue_standings(session, season, venue, as_of[key]).rows
+            found[key] = next((r for r in rows if r.player_id == player_id), None)
+            continue
+        tiers = season_tiers(season)
+        keyed = [(tie_break_key(row), row) for row in (row_of(line, tiers) for line in level.get(key, []))]
+        own = next((pair for pair in keyed if pair[1].player_id == player_id), None)
+        if own is None:
+            found[key] = None
+            continue
+        own_key, row = own
+        row.rank = 1 + ahead.get(key, 0) + sum(1 for k, _r in keyed if k < own_key)
+        row.key = own_key
+        row.tied = any(k == own_key and r.player_id != player_id for k, r in keyed)
+        found[key] = row
+    return found
+
+
 def player_seasons(session: Session, player: Player) -> list[dict[str, Any]]:
     """A player's record per (season, venue): their standing (R11) and every live result there."""
     results = session.execute(
@@ -169,13 +252,13 @@ def player_seasons(session: Session, player: Player) -> list[dict[str, Any]]:
     groups: dict[tuple[int, int], list[tuple[Tournament, Result]]] = {}
     for tournament, result in results:
         groups.setdefault((tournament.season_id, tournament.venue_id), []).append((tournament, result))
+    standing = player_rows(
+        session, player.id, {key: (items[0][0].season, items[0][0].venue) for key, items in groups.items()}
+    )
     record = []
     for (season_id, venue_id), items in groups.items():
         season, venue = items[0][0].season, items[0][0].venue
-        row = next(
-            (r for r in venue_standings(session, season, venue).rows if r.player_id == player.id),
-            None,
-        )
+        row = standing[(season_id, venue_id)]
         record.append(
             {
                 "season_id": season_id,
