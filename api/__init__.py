@@ -42,7 +42,9 @@ from api import (
 )
 from api.errors import PROBLEM_MIMETYPE, ProblemSchema, http_problem, register_error_handlers
 from api.fields import MAX_ID
+from api.qualifiers import routes as qualifier_routes
 from api.spec import ContractPlugin, error_headers, register_headers
+from api.tournaments import pages as report_pages
 from api.tournaments import sheets
 from models.infra import clock
 
@@ -262,6 +264,8 @@ def init_app(app: Flask) -> Api:
     app.url_map.converters["id"] = IdConverter
     db.init_app(app)
     cache.init_app(app)
+    report_pages.init_app(app)
+    qualifier_routes.init_app(app)
     register_error_handlers(app)
     api = LeagueApi(
         app,

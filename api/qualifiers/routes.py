@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from cachetools import LRUCache
-from flask import Response, after_this_request, current_app
+from flask import Flask, Response, after_this_request, current_app
 from flask.views import MethodView
 
 from api import db
@@ -127,17 +127,29 @@ class _VenueJson:
         return found
 
 
-# The venues' JSON, by the identity of the list each was made from (held, so never reused).
-_VENUE_JSON: LRUCache[int, _VenueJson] = LRUCache(maxsize=4096)
-_VENUE_JSON_LOCK = threading.Lock()
+class VenuesJson:
+    """This app's venues' JSON, by the identity of the list each was made from (held, so never
+    reused for another), least recently used dropped first."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self._written: LRUCache[int, _VenueJson] = LRUCache(maxsize=size)
+        self._lock = threading.Lock()
+
+    def of(self, venue: VenueList) -> _VenueJson:
+        with self._lock:
+            found = self._written.get(id(venue))
+            if found is None or found.venue is not venue:
+                found = self._written[id(venue)] = _VenueJson(venue)
+            return found
+
+
+def init_app(app: Flask) -> None:
+    app.extensions["league_venues_json"] = VenuesJson()
 
 
 def _venue_json(venue: VenueList) -> _VenueJson:
-    with _VENUE_JSON_LOCK:
-        found = _VENUE_JSON.get(id(venue))
-        if found is None or found.venue is not venue:
-            found = _VENUE_JSON[id(venue)] = _VenueJson(venue)
-        return found
+    written: VenuesJson = current_app.extensions["league_venues_json"]
+    return written.of(venue)
 
 
 def _season_body(found: Qualification) -> Response:

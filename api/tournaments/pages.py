@@ -13,7 +13,7 @@ import threading
 from typing import Any
 
 from cachetools import LRUCache
-from flask import Response, current_app
+from flask import Flask, Response, current_app
 
 from api.schemas import with_labels
 from api.tournaments.schemas import ReportOut
@@ -24,9 +24,33 @@ from models.services.versioning import data_version, scope_versions
 
 Key = tuple[str, int, int, int, bool]
 
-# Reports' answers, a few national pages' worth (a report's is about thirty objects).
-_ANSWERS: LRUCache[Key, dict[str, Any]] = LRUCache(maxsize=4096)
-_LOCK = threading.Lock()
+
+class ReportAnswers:
+    """This app's reports' answers, a few national pages' worth (a report's is about thirty
+    objects), least recently used dropped first. Per app, as its cache is (api/cache.py): an
+    answer is filed under its database's epoch and versions, which another database (a copy of
+    the same backup) may repeat."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self._answers: LRUCache[Key, dict[str, Any]] = LRUCache(maxsize=size)
+        self._lock = threading.Lock()
+
+    def get(self, keys: dict[int, Key]) -> dict[int, dict[str, Any] | None]:
+        with self._lock:
+            return {report_id: self._answers.get(key) for report_id, key in keys.items()}
+
+    def put(self, answers: dict[Key, dict[str, Any]]) -> None:
+        with self._lock:
+            for key, answer in answers.items():
+                self._answers[key] = answer
+
+    def clear(self) -> None:
+        with self._lock:
+            self._answers.clear()
+
+
+def init_app(app: Flask) -> None:
+    app.extensions["league_report_answers"] = ReportAnswers()
 
 
 def page_body(session: Any, actor: Actor, filters: ReportFilters, request: PageRequest) -> Response:
@@ -46,15 +70,13 @@ def page_body(session: Any, actor: Actor, filters: ReportFilters, request: PageR
         )
         for place in page.items
     }
-    with _LOCK:
-        answers = {report_id: _ANSWERS.get(key) for report_id, key in keys.items()}
+    kept: ReportAnswers = current_app.extensions["league_report_answers"]
+    answers = kept.get(keys)
     missing = [report_id for report_id, answer in answers.items() if answer is None]
     if missing:
         schema = ReportOut()
         made = {seen.id: schema.dump(seen) for seen in reports_seen_by(session, actor, missing)}
-        with _LOCK:
-            for report_id, answer in made.items():
-                _ANSWERS[keys[report_id]] = answer
+        kept.put({keys[report_id]: answer for report_id, answer in made.items()})
         answers.update(made)
     body = {
         "items": [answers[place.id] for place in page.items],
