@@ -87,6 +87,8 @@ def app(base_app: Flask, connection: Connection) -> Iterator[Flask]:
     # Each test's data is rolled back, so its data versions repeat in the next test's.
     base_app.extensions["league_cache"].clear()
     base_app.extensions["league_memo"].clear()
+    base_app.extensions["league_report_answers"].clear()
+    base_app.extensions["league_venues_json"].clear()
     original = db.sessionmaker, db.read_sessionmaker
     db.sessionmaker = db.read_sessionmaker = sessionmaker(
         bind=connection, join_transaction_mode="create_savepoint", expire_on_commit=False

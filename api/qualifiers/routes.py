@@ -142,6 +142,10 @@ class VenuesJson:
                 found = self._written[id(venue)] = _VenueJson(venue)
             return found
 
+    def clear(self) -> None:
+        with self._lock:
+            self._written.clear()
+
 
 def init_app(app: Flask) -> None:
     app.extensions["league_venues_json"] = VenuesJson()
