@@ -59,11 +59,6 @@ from models.services.versioning import MEMO, data_version, scope_versions, seaso
 Draws = Mapping[int, Sequence[int]]
 
 
-def season_venues(session: Session, season: Season) -> list[Venue]:
-    """The venues a season covers (R2), by region, then name."""
-    return list(session.scalars(venues_of(season).order_by(Venue.region_id, Venue.name, Venue.id)))
-
-
 class _Place(NamedTuple):
     """A venue as a list names it."""
 
