@@ -338,6 +338,19 @@ def bulk_history(engine: Engine, league: League, with_current: bool = False) -> 
     session.commit()
     session.close()
     reset_sequences(engine, ("tournaments", "results"))
+    analyze(engine)
+
+
+def analyze(engine: Engine) -> None:
+    """PostgreSQL's planner statistics for what was just loaded. A league's server gathers them by
+    itself (autovacuum analyses a table once a tenth of it has changed), but not within the seconds
+    between a bulk load and the first measure; without them the planner guesses the sizes of
+    half-a-million-row tables. SQLite's planner keeps no statistics unless asked (and the service
+    never asks), so it is left as a league would have it."""
+    if engine.dialect.name != "postgresql":
+        return
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+        connection.execute(text("ANALYZE"))
 
 
 RATING_SAMPLES = 200

@@ -1,28 +1,49 @@
 """A page of reports (GET /api/v1/tournaments), written from each report's answer as this process
 keeps it: after a report, a page of the season's reports holds one new report and forty-nine
-that nothing changed, and only the new one is read and dumped.
+that nothing changed, and only the new one is read, dumped and written as JSON.
 
-A report's answer is kept by what it reads: its id, the version of its venue's scope in its
-season (`venue:S:V`: every change to its results, a correction, a void, a merge, moves it), the
-`league` scope's (a rename, a new chart), the epoch, and whether the caller acts for its venue
-(R19: who reported it). The page is labelled over all its players, as the schema labels it."""
+A report's answer is kept by what it reads: its id, the version of its own scope (`report:T`,
+migration 0024: every change to it or its results, a correction, a void, a merge, a rescore,
+moves it), the `league` scope's (a rename, a new chart), the epoch, and whether the caller acts
+for its venue (R19: who reported it). The page is labelled over all its players, as the schema
+labels it: each report's JSON is kept for each set of its players the page numbers, so a page
+whose numbering a report does not change reuses that report's JSON as it is."""
 
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import Any, cast
 
 from cachetools import LRUCache
 from flask import Flask, Response, current_app
 
-from api.schemas import with_labels
+from api.schemas import labelled, players_in
 from api.tournaments.schemas import ReportOut
 from models.actor import Actor
+from models.rules.players import numbered_players
 from models.services.paging import PageRequest
 from models.services.tournament_queries import ReportFilters, report_places, reports_seen_by
-from models.services.versioning import data_version, scope_versions
+from models.services.versioning import data_version, report_scope, scope_versions
 
 Key = tuple[str, int, int, int, bool]
+
+
+class _ReportJson:
+    """One report's answer (unlabelled: the schema's fields), its players, and its JSON for each
+    set of its players a page numbers (R19)."""
+
+    def __init__(self, answer: dict[str, Any]) -> None:
+        self.answer = answer
+        self.players: list[tuple[int, str]] = []
+        players_in(answer, self.players)
+        self.ids = frozenset(player_id for player_id, _name in self.players)
+        self._written: dict[frozenset[int], str] = {}
+
+    def written(self, numbered: frozenset[int]) -> str:
+        found = self._written.get(numbered)
+        if found is None:
+            found = self._written[numbered] = current_app.json.dumps(labelled(self.answer, numbered))
+        return found
 
 
 class ReportAnswers:
@@ -32,14 +53,14 @@ class ReportAnswers:
     the same backup) may repeat."""
 
     def __init__(self, size: int = 4096) -> None:
-        self._answers: LRUCache[Key, dict[str, Any]] = LRUCache(maxsize=size)
+        self._answers: LRUCache[Key, _ReportJson] = LRUCache(maxsize=size)
         self._lock = threading.Lock()
 
-    def get(self, keys: dict[int, Key]) -> dict[int, dict[str, Any] | None]:
+    def get(self, keys: dict[int, Key]) -> dict[int, _ReportJson | None]:
         with self._lock:
             return {report_id: self._answers.get(key) for report_id, key in keys.items()}
 
-    def put(self, answers: dict[Key, dict[str, Any]]) -> None:
+    def put(self, answers: dict[Key, _ReportJson]) -> None:
         with self._lock:
             for key, answer in answers.items():
                 self._answers[key] = answer
@@ -55,17 +76,17 @@ def init_app(app: Flask) -> None:
 
 def page_body(session: Any, actor: Actor, filters: ReportFilters, request: PageRequest) -> Response:
     """The page as JSON: the reports' places, their scopes' versions, then only the reports not
-    kept under those versions read and dumped."""
+    kept under those versions read and dumped; the page written from the reports' JSON."""
     epoch, _version = data_version(session)
     page = report_places(session, actor, filters, request)
-    scopes = ["league", *sorted({f"venue:{p.season_id}:{p.venue_id}" for p in page.items})]
+    scopes = ["league", *(report_scope(place.id) for place in page.items)]
     versions = dict(zip(scopes, scope_versions(session, scopes), strict=True))
     keys = {
         place.id: (
             epoch,
             place.id,
             versions["league"],
-            versions[f"venue:{place.season_id}:{place.venue_id}"],
+            versions[report_scope(place.id)],
             actor.acts_for(place.venue_id),
         )
         for place in page.items
@@ -75,14 +96,15 @@ def page_body(session: Any, actor: Actor, filters: ReportFilters, request: PageR
     missing = [report_id for report_id, answer in answers.items() if answer is None]
     if missing:
         schema = ReportOut()
-        made = {seen.id: schema.dump(seen) for seen in reports_seen_by(session, actor, missing)}
+        made = {
+            seen.id: _ReportJson(schema.dump(seen))
+            for seen in reports_seen_by(session, actor, missing)
+        }
         kept.put({keys[report_id]: answer for report_id, answer in made.items()})
         answers.update(made)
-    body = {
-        "items": [answers[place.id] for place in page.items],
-        "total": page.total,
-        "page": page.page,
-        "per_page": page.per_page,
-        "pages": page.pages,
-    }
-    return Response(current_app.json.dumps(with_labels(body)), mimetype="application/json")
+    items = [cast(_ReportJson, answers[place.id]) for place in page.items]
+    numbered = numbered_players(player for item in items for player in item.players)
+    written = [item.written(item.ids & numbered) for item in items]
+    rest = {"total": page.total, "page": page.page, "per_page": page.per_page, "pages": page.pages}
+    body = '{"items": [' + ", ".join(written) + "], " + current_app.json.dumps(rest)[1:]
+    return Response(body, mimetype="application/json")

@@ -80,9 +80,9 @@ class DataVersion(Base):
 
 
 class ScopeVersion(Base):
-    """The version of one scope of league data (migration 0022): `league`, `season:S` or
-    `venue:S:V`, moved on by triggers with every change to the rows of that scope. A scope never
-    changed has no row (version 0)."""
+    """The version of one scope of league data (migrations 0022 and 0024): `league`, `season:S`,
+    `venue:S:V` or `report:T`, moved on by triggers with every change to the rows of that scope. A
+    scope never changed has no row (version 0)."""
 
     __tablename__ = "scope_versions"
 

@@ -66,6 +66,17 @@ class Tournament(Base):
             postgresql_where=text(LIVE_SQL),
         ),
         Index("ix_tournaments_season_venue_date", "season_id", "venue_id", "date"),
+        # A season's page of live reports, newest first, and how many there are: from the index
+        # alone (migration 0025).
+        Index(
+            "ix_tournaments_live_season_order",
+            "season_id",
+            "date",
+            "session",
+            "id",
+            sqlite_where=text(LIVE_SQL),
+            postgresql_where=text(LIVE_SQL),
+        ),
         # The rating order (R20): the reports from a date, session and id on.
         Index("ix_tournaments_rating_order", "date", "session", "id"),
         CheckConstraint("session >= 1", name="session_positive"),

@@ -47,6 +47,11 @@ def venue_scopes(season_id: int, venue_id: int) -> tuple[str, str]:
     return ("league", f"venue:{season_id}:{venue_id}")
 
 
+def report_scope(report_id: int) -> str:
+    """What one report's answer reads of its own (migration 0024): the report and its results."""
+    return f"report:{report_id}"
+
+
 def renew_epoch(session: Session) -> str:
     """After restoring a backup, versions repeat: a new epoch retires every cached answer."""
     epoch = secrets.token_hex(16)

@@ -78,14 +78,18 @@ def test_pages_of_reports_are_the_schemas_dump_r19(app: Flask, scene: Scene) -> 
 def test_after_a_report_a_page_reads_only_the_new_one(
     app: Flask, scene: Scene, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A page of the season's reports read (all at another venue), then a new report here: the
-    page read again dumps that report alone (the others are kept by their venue's version), and
-    shows it first."""
+    """Pages of the season's reports and of this venue's read, then a new report here: read again,
+    the pages dump that report alone, once (the others are kept by their own versions, even those
+    of the same venue and season), and show it first."""
     other = int(scene.league.venue(scene.region["id"])["id"])
     for _ in range(4):
         scene.report(scene.fillers(5), venue_id=other)
+    for week in range(3):
+        scene.report(scene.fillers(5), days_ago(3 + 7 * week))
     url = f"{TOURNAMENTS}?season_id={scene.season_id}&per_page=3"
+    venue_url = f"{TOURNAMENTS}?venue_id={scene.venue_id}&per_page=3"
     assert scene.public.get(url).status_code == 200
+    assert scene.public.get(venue_url).status_code == 200
     read: list[list[int]] = []
     reports_seen_by = pages.reports_seen_by
 
@@ -97,5 +101,9 @@ def test_after_a_report_a_page_reads_only_the_new_one(
     new = scene.report(scene.fillers(6), days_ago(1))
     answer = scene.public.get(url).get_json()
     assert read == [[new["id"]]]
-    assert answer["items"][0]["id"] == new["id"] and answer["total"] == 5
+    assert answer["items"][0]["id"] == new["id"] and answer["total"] == 8
     assert answer == expected_page(app, PUBLIC, ReportFilters(season_id=scene.season_id), 1, 3)
+    answer = scene.public.get(venue_url).get_json()
+    assert read == [[new["id"]]]  # kept from the season's page: the same report, the same caller
+    assert answer["items"][0]["id"] == new["id"] and answer["total"] == 4
+    assert answer == expected_page(app, PUBLIC, ReportFilters(venue_id=scene.venue_id), 1, 3)

@@ -173,3 +173,36 @@ def test_a_result_moves_its_season_and_venue_on_and_a_new_player_moves_nothing(m
     with migrated.begin():
         migrated.execute(text("UPDATE players SET display_name = 'Ann B.' WHERE id = :p"), {"p": ann})
     assert scopes(migrated)["league"] > after.get("league", 0)
+
+
+def test_a_change_to_a_report_moves_that_reports_scope_alone(migrated: Connection) -> None:
+    """Migration 0024: a report's own scope (`report:T`, what a kept answer of one report is filed
+    under) moves on with every change to the report or its results, whoever makes it (plain SQL
+    here): a result added, corrected or removed, the report voided. Another report of the same
+    venue and season keeps its version."""
+    with migrated.begin():
+        region = add_region(migrated, "North")
+        season = add_season(migrated, "2026-01-01", "2026-03-31")
+        report = add_tournament(migrated, season, region, "2026-01-10")
+        other = add_tournament(migrated, season, region, "2026-01-17")
+        migrated.execute(
+            text("UPDATE tournaments SET venue_id = (SELECT venue_id FROM tournaments WHERE id = :r) WHERE id = :o"),
+            {"r": report, "o": other},
+        )
+        ann = add_player(migrated, "Ann A.")
+        bob = add_player(migrated, "Bob B.")
+        add_result(migrated, other, bob, 1)
+    changes = [
+        lambda: add_result(migrated, report, ann, 1),
+        lambda: migrated.execute(text("UPDATE results SET place = 2 WHERE tournament_id = :r"), {"r": report}),
+        lambda: migrated.execute(text("DELETE FROM results WHERE tournament_id = :r"), {"r": report}),
+        lambda: migrated.execute(text("UPDATE tournaments SET entrants = 9 WHERE id = :r"), {"r": report}),
+    ]
+    for change in changes:
+        before = scopes(migrated)
+        migrated.rollback()
+        with migrated.begin():
+            change()
+        after = scopes(migrated)
+        assert after[f"report:{report}"] > before.get(f"report:{report}", 0)
+        assert after.get(f"report:{other}") == before.get(f"report:{other}")
