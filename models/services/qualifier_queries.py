@@ -5,11 +5,12 @@ from them, are rules/qualifier_lists.py's."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from models.actor import Actor
@@ -37,6 +38,7 @@ from models.services import wall_clock
 from models.services.lookup import get_or_raise
 from models.services.paging import Page, PageRequest, paginate
 from models.services.season_lists import compute_lists
+from models.services.versioning import SeasonVersions, season_versions
 
 
 def latest_publication(session: Session, season_id: int) -> QualifierPublication | None:
@@ -46,6 +48,21 @@ def latest_publication(session: Session, season_id: int) -> QualifierPublication
         .order_by(QualifierPublication.id.desc())
         .limit(1)
     )
+
+
+def latest_publications(session: Session, season_ids: Collection[int]) -> dict[int, QualifierPublication]:
+    """The newest publication of each of these seasons that has one, in one query."""
+    newest = (
+        select(func.max(QualifierPublication.id))
+        .where(QualifierPublication.season_id.in_(sorted(season_ids)))
+        .group_by(QualifierPublication.season_id)
+    )
+    found = session.scalars(select(QualifierPublication).where(QualifierPublication.id.in_(newest)))
+    return {publication.season_id: publication for publication in found}
+
+
+# `season_qualification`'s publication when the caller has not read it.
+_UNREAD: Any = object()
 
 
 @dataclass(frozen=True)
@@ -78,16 +95,25 @@ class Qualification:
 
 
 def season_qualification(
-    session: Session, season: Season, current: bool = False, changes: bool = True
+    session: Session,
+    season: Season,
+    current: bool = False,
+    changes: bool = True,
+    publication: QualifierPublication | None = _UNREAD,
+    versions: SeasonVersions | None = None,
 ) -> Qualification:
     """R12: the official lists (the newest publication) with the changes since, or, before any
     publication or when `current` is asked, the lists as the results stand now. Without
-    `changes`, published lists are answered as they are, computing nothing."""
-    publication = latest_publication(session, season.id)
+    `changes`, published lists are answered as they are, computing nothing. `publication` and
+    `versions`: the season's newest publication and versions, when the caller read them already
+    (a profile reads those of all its seasons at once)."""
+    if publication is _UNREAD:
+        publication = latest_publication(session, season.id)
     zone = wall_clock.league_zone(session)
     if publication is not None and not current and not changes:
         return Qualification(season, publication.lists, publication, None, zone)
-    live = compute_lists(session, season, draws_of(publication.settlements if publication else []))
+    draws = draws_of(publication.settlements if publication else [])
+    live = compute_lists(session, season, draws, versions)
     if publication is None or current:
         return Qualification(season, live, None if current else publication, None, zone)
     return Qualification(season, publication.lists, publication, differences(publication.lists, live), zone)
@@ -128,9 +154,16 @@ def player_qualification(session: Session, actor: Actor, player: Player) -> list
     for season_id, venue_id in played:
         venues_by_season.setdefault(season_id, []).append(venue_id)
     answer: list[SeasonOfPlayer] = []
+    # The seasons, their versions and newest publications read together (held here: the
+    # session's identity map holds the seasons only weakly).
+    versions = season_versions(session, venues_by_season)
+    seasons = {season.id: season for season in session.scalars(select(Season).where(Season.id.in_(versions)))}
+    publications = latest_publications(session, venues_by_season)
     for season_id, venue_ids in venues_by_season.items():
-        season = get_or_raise(session, Season, season_id, "season")
-        found = season_qualification(session, season, changes=False)
+        season = seasons[season_id]
+        found = season_qualification(
+            session, season, changes=False, publication=publications.get(season_id), versions=versions[season_id]
+        )
         # Only the lists of the venues played are read beyond who qualified where (which no
         # caller's view changes): only those are put as this caller may read them (a national
         # season has hundreds of others).

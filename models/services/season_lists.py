@@ -53,7 +53,7 @@ from models.services.standing_line_queries import (
     summed_lines,
 )
 from models.services.standings import NO_TOURNAMENTS, Totals, average_attendance, venue_totals
-from models.services.versioning import MEMO, data_version, scope_versions, season_scopes, venue_versions
+from models.services.versioning import MEMO, SeasonVersions, season_versions, venue_versions
 
 # The office's draws settling ties at the cut, by venue: the players it named, in order.
 Draws = Mapping[int, Sequence[int]]
@@ -138,6 +138,7 @@ class Parts:
     day and draws: the venues' parts and the players' facts and R13 standing. Never changed once
     made (readers on other threads may hold it): the next computation makes new ones."""
 
+    places: Sequence[_Place]  # the venues the season covers: the league's scope, as the key's
     venues: Mapping[int, VenuePart]
     facts: Mapping[int, PlayerFacts]
     entrants: Mapping[int, Entrant]
@@ -154,10 +155,13 @@ class Kept(NamedTuple):
     parts: Parts
 
 
-def compute_lists(session: Session, season: Season, draws: Draws | None = None) -> list[VenueList]:
+def compute_lists(
+    session: Session, season: Season, draws: Draws | None = None, versions: SeasonVersions | None = None
+) -> list[VenueList]:
     """R12-R14: every venue's list as the stored results stand now, as plain data (the shape a
     publication freezes). `draws` applies the office's settled ties. A reader's lists may be
-    shared with other readers of the same data version: read them, never change them."""
+    shared with other readers of the same data version: read them, never change them.
+    `versions`: the season's, when the reader has read them already (`season_versions`)."""
     draws = draws or {}
     memo: MutableMapping[Any, Any] | None = session.info.get(MEMO)
     if memo is None:
@@ -168,8 +172,7 @@ def compute_lists(session: Session, season: Season, draws: Draws | None = None) 
     # the version of the venue it was read at); a write elsewhere (another season) leaves them
     # kept. One entry a season: the lists of a version a newer one replaced serve no one.
     settled = tuple(sorted((venue, tuple(players)) for venue, players in draws.items()))
-    version = data_version(session)
-    league, season_version = scope_versions(session, season_scopes(season.id))
+    version, league, season_version = versions or season_versions(session, [season.id])[season.id]
     key = ("qualifier lists", version[0], league, season.id, wall_clock.day_key(session, version), settled)
     kept: Kept | None = memo.get(key)
     if kept is not None and kept.season_version == season_version:
@@ -211,7 +214,7 @@ class _Lists:
         self, session: Session, season: Season, draws: Draws, base: Parts | None, versions: Mapping[int, int]
     ) -> None:
         self.session, self.season, self.draws, self.versions = session, season, draws, versions
-        self.places = _places(session, season)
+        self.places = base.places if base is not None else _places(session, season)
         self.by_id = {place.id: place for place in self.places}
         self.tiers = season_tiers(season)
         self.whole = season.double_qualifier_policy != DoubleQualifierPolicy.BEST_RANK
@@ -321,7 +324,7 @@ class _Lists:
             for venue_id, lines in self.whole_lines(short, totals):
                 self.part(venue_id, totals[venue_id], lines, whole=True)
         lists = [self.drawn(place, assignment, rejected[place.id]) for place in self.places]
-        return lists, Parts(dict(self.parts), self.facts, self.entrants, self.skipping, self.groups)
+        return lists, Parts(self.places, dict(self.parts), self.facts, self.entrants, self.skipping, self.groups)
 
     def assigned(self) -> tuple[dict[int, int], dict[int, set[int]]]:
         """R14 over the season, group of linked venues by group: a group whose every table is the

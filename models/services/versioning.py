@@ -4,7 +4,8 @@ after a restore."""
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from typing import NamedTuple
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
@@ -39,6 +40,24 @@ def scope_versions(session: Session, scopes: Sequence[str]) -> tuple[int, ...]:
 def season_scopes(season_id: int) -> tuple[str, str]:
     """What a season's qualifier lists read: everything of the season, and the league's rest."""
     return ("league", f"season:{season_id}")
+
+
+class SeasonVersions(NamedTuple):
+    """What a season's kept lists are filed under: the data version (its epoch), and the versions
+    of the `league` scope and of the season's."""
+
+    data: tuple[str, int]
+    league: int
+    season: int
+
+
+def season_versions(session: Session, season_ids: Collection[int]) -> dict[int, SeasonVersions]:
+    """`SeasonVersions` of these seasons, read together (a profile reads the lists of every season
+    a player played): two queries, not two a season. Read first, like `data_version`."""
+    data = data_version(session)
+    ordered = sorted(season_ids)
+    league, *seasons = scope_versions(session, ["league", *(season_scopes(s)[1] for s in ordered)])
+    return {season_id: SeasonVersions(data, league, v) for season_id, v in zip(ordered, seasons, strict=True)}
 
 
 def venue_scopes(season_id: int, venue_id: int) -> tuple[str, str]:
