@@ -342,15 +342,18 @@ def bulk_history(engine: Engine, league: League, with_current: bool = False) -> 
 
 
 def analyze(engine: Engine) -> None:
-    """PostgreSQL's planner statistics for what was just loaded. A league's server gathers them by
-    itself (autovacuum analyses a table once a tenth of it has changed), but not within the seconds
-    between a bulk load and the first measure; without them the planner guesses the sizes of
-    half-a-million-row tables. SQLite's planner keeps no statistics unless asked (and the service
+    """PostgreSQL's planner statistics and visibility map for what was just loaded, as after a
+    bulk import a league runs `VACUUM ANALYZE` (docs/national-league.md). A league's server
+    gathers them by itself (autovacuum analyses and vacuums a table once a share of it has
+    changed or been inserted), but not within the seconds between a bulk load and the first
+    measure: without statistics the planner guesses the sizes of half-a-million-row tables, and
+    without the visibility map no index-only scan is taken (a region's rating table read every
+    point of the league). SQLite's planner keeps no statistics unless asked (and the service
     never asks), so it is left as a league would have it."""
     if engine.dialect.name != "postgresql":
         return
     with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
-        connection.execute(text("ANALYZE"))
+        connection.execute(text("VACUUM ANALYZE"))
 
 
 RATING_SAMPLES = 200
@@ -853,11 +856,14 @@ def run_database(
     workers: int,
     work_dir: Path,
     bulk_current: bool = False,
+    skip_ratings: bool = False,
 ) -> tuple[dict[str, dict[str, float]], int]:
     """Everything on one scratch database: load, serve, measure. Returns the measures and how many
     reports were posted for measuring (beside the season's own). With `bulk_current`, the current
     season's reports are loaded in bulk with the history (`--bulk-current`: ten times the league
-    would take an hour over HTTP), not posted."""
+    would take an hour over HTTP), not posted. With `skip_ratings`, R20's own figures (a full
+    rebuild timed again, replays) are left out (`--skip-ratings`: at ten times the league they
+    take longer than the rest)."""
     upgrade(alembic_config(url))
     engine = make_engine(url)
     venues = measured_venues(league)
@@ -905,7 +911,7 @@ def run_database(
         posts = [extras.post(client, venues[i % len(venues)]) for i in range(5 * workers + EMPTY_POSTS)]
         full_fresh = posts[5 * workers :]
         peak_mb = max(peak_mb, server.worker_peak_mb())
-    ratings = timed_ratings(url, league, database)
+    ratings = {} if skip_ratings else timed_ratings(url, league, database)
     timings["report_empty_p50"] = statistics.median(empty)
     timings["report_full_fresh_p50"] = statistics.median(full_fresh)
     floor = timings["health"]
@@ -997,6 +1003,11 @@ def parse_args() -> argparse.Namespace:
         help="load the current season in bulk too, not over HTTP (for --scale 10)",
     )
     parser.add_argument(
+        "--skip-ratings",
+        action="store_true",
+        help="leave out R20's own figures (a timed full rebuild, replays): minutes at --scale 10",
+    )
+    parser.add_argument(
         "--ratings-only",
         action="store_true",
         help="R20 alone: load the league and time a full rating rebuild and a report's rating share",
@@ -1027,7 +1038,14 @@ def main() -> None:
                         results[database], extra_reports[database] = run_ratings_only(url, database, league)
                     else:
                         results[database], extra_reports[database] = run_database(
-                            url, database, league, args.seed, args.workers, Path(work_dir), args.bulk_current
+                            url,
+                            database,
+                            league,
+                            args.seed,
+                            args.workers,
+                            Path(work_dir),
+                            args.bulk_current,
+                            args.skip_ratings,
                         )
             except BenchFailure as failure:
                 failures.append(f"{database}: {failure}")
