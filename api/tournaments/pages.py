@@ -96,10 +96,7 @@ def page_body(session: Any, actor: Actor, filters: ReportFilters, request: PageR
     missing = [report_id for report_id, answer in answers.items() if answer is None]
     if missing:
         schema = ReportOut()
-        made = {
-            seen.id: _ReportJson(schema.dump(seen))
-            for seen in reports_seen_by(session, actor, missing)
-        }
+        made = {seen.id: _ReportJson(schema.dump(seen)) for seen in reports_seen_by(session, actor, missing)}
         kept.put({keys[report_id]: answer for report_id, answer in made.items()})
         answers.update(made)
     items = [cast(_ReportJson, answers[place.id]) for place in page.items]

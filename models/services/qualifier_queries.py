@@ -162,7 +162,11 @@ def player_qualification(session: Session, actor: Actor, player: Player) -> list
     for season_id, venue_ids in venues_by_season.items():
         season = seasons[season_id]
         found = season_qualification(
-            session, season, changes=False, publication=publications.get(season_id), versions=versions[season_id]
+            session,
+            season,
+            changes=False,
+            publication=publications.get(season_id),
+            versions=versions[season_id],
         )
         # Only the lists of the venues played are read beyond who qualified where (which no
         # caller's view changes): only those are put as this caller may read them (a national

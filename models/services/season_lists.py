@@ -324,7 +324,9 @@ class _Lists:
             for venue_id, lines in self.whole_lines(short, totals):
                 self.part(venue_id, totals[venue_id], lines, whole=True)
         lists = [self.drawn(place, assignment, rejected[place.id]) for place in self.places]
-        return lists, Parts(self.places, dict(self.parts), self.facts, self.entrants, self.skipping, self.groups)
+        return lists, Parts(
+            self.places, dict(self.parts), self.facts, self.entrants, self.skipping, self.groups
+        )
 
     def assigned(self) -> tuple[dict[int, int], dict[int, set[int]]]:
         """R14 over the season, group of linked venues by group: a group whose every table is the

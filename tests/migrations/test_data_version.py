@@ -186,7 +186,10 @@ def test_a_change_to_a_report_moves_that_reports_scope_alone(migrated: Connectio
         report = add_tournament(migrated, season, region, "2026-01-10")
         other = add_tournament(migrated, season, region, "2026-01-17")
         migrated.execute(
-            text("UPDATE tournaments SET venue_id = (SELECT venue_id FROM tournaments WHERE id = :r) WHERE id = :o"),
+            text(
+                "UPDATE tournaments SET venue_id = (SELECT venue_id FROM tournaments WHERE id = :r)"
+                " WHERE id = :o"
+            ),
             {"r": report, "o": other},
         )
         ann = add_player(migrated, "Ann A.")
@@ -194,7 +197,9 @@ def test_a_change_to_a_report_moves_that_reports_scope_alone(migrated: Connectio
         add_result(migrated, other, bob, 1)
     changes = [
         lambda: add_result(migrated, report, ann, 1),
-        lambda: migrated.execute(text("UPDATE results SET place = 2 WHERE tournament_id = :r"), {"r": report}),
+        lambda: migrated.execute(
+            text("UPDATE results SET place = 2 WHERE tournament_id = :r"), {"r": report}
+        ),
         lambda: migrated.execute(text("DELETE FROM results WHERE tournament_id = :r"), {"r": report}),
         lambda: migrated.execute(text("UPDATE tournaments SET entrants = 9 WHERE id = :r"), {"r": report}),
     ]
