@@ -304,6 +304,60 @@ def linked_venues(orders: Mapping[int, Sequence[Standing]]) -> list[list[int]]:
     return list(groups.values())
 
 
+class Linking(NamedTuple):
+    """`linked_venues`' groups as a lookup, for relinking after some venues' orders changed: each
+    venue's group, and for each player who stands somewhere, the group of those venues (kept as
+    it was when the player was last seen: a player who since left every order may name a group
+    that is no more, which only widens the next relinking)."""
+
+    groups: list[tuple[int, ...]]
+    of_venue: dict[int, tuple[int, ...]]
+    of_player: dict[int, tuple[int, ...]]
+
+
+def linking(orders: Mapping[int, Sequence[Standing]]) -> Linking:
+    """`linked_venues` of these orders, as a `Linking`."""
+    return _linked(orders, linked_venues(orders), {}, {})
+
+
+def relink(orders: Mapping[int, Sequence[Standing]], changed: Collection[int], before: Linking) -> Linking:
+    """The same groups as `linking(orders)`, from `before`: the linking of orders that differ
+    from these at the `changed` venues only (a venue added or gone counts as changed). Only the
+    groups a changed venue touches are linked again: its own, and those of the players it holds
+    now (a player standing at a venue of another group joins the two). Every other group keeps
+    its venues: no link into it or out of it can have changed."""
+    touched = {before.of_venue[v] for v in changed if v in before.of_venue}
+    for venue_id in changed:
+        for standing in orders.get(venue_id, ()):
+            group = before.of_player.get(standing.player_id)
+            if group is not None:
+                # The group as it stands now: a player's may be one since split.
+                touched.update(before.of_venue[v] for v in group if v in before.of_venue)
+    again = {venue_id for group in touched for venue_id in group} | set(changed)
+    of_venue = {v: group for v, group in before.of_venue.items() if v in orders}
+    of_player = dict(before.of_player)
+    return _linked(
+        orders, linked_venues({v: order for v, order in orders.items() if v in again}), of_venue, of_player
+    )
+
+
+def _linked(
+    orders: Mapping[int, Sequence[Standing]],
+    groups: list[list[int]],
+    of_venue: dict[int, tuple[int, ...]],
+    of_player: dict[int, tuple[int, ...]],
+) -> Linking:
+    for group in groups:
+        key = tuple(group)
+        for venue_id in key:
+            of_venue[venue_id] = key
+            for standing in orders[venue_id]:
+                of_player[standing.player_id] = key
+    # In `linked_venues`' order: by each group's first venue in the order given.
+    ordered = list(dict.fromkeys(of_venue[venue_id] for venue_id in orders))
+    return Linking(ordered, of_venue, of_player)
+
+
 def assign(
     tables: Mapping[int, VenueTable],
     orders: Mapping[int, Sequence[Standing]],

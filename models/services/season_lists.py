@@ -22,6 +22,7 @@ from models.entities.qualification import Disqualification
 from models.rules.qualification import (
     DoubleQualifierPolicy,
     Entrant,
+    Linking,
     PlayerFacts,
     Standing,
     VenueOutcome,
@@ -31,9 +32,10 @@ from models.rules.qualification import (
     decided_on,
     entrant_of,
     explain,
-    linked_venues,
+    linking,
     positions,
     quota,
+    relink,
     venue_table,
 )
 from models.rules.qualifier_lists import (
@@ -144,6 +146,7 @@ class Parts:
     entrants: Mapping[int, Entrant]
     skipping: tuple[frozenset[int], frozenset[int]]
     groups: Mapping[tuple[int, ...], Assigned]
+    linked: Linking  # the venues' orders' groups (R14), as `linking` finds them
 
 
 class Kept(NamedTuple):
@@ -229,6 +232,16 @@ class _Lists:
         self.skipping = base.skipping if base is not None else _skipping(session, season)
         self.kept_groups: Mapping[tuple[int, ...], Assigned] = base.groups if base is not None else {}
         self.groups: dict[tuple[int, ...], Assigned] = {}
+        # The groups of linked venues as last found, and the venues made since (read again, or
+        # ranked deeper): only their groups are linked again. Every venue without a kept part is
+        # made, so with no base everything is linked afresh.
+        self.linked: Linking | None = base.linked if base is not None else None
+        self.unlinked: set[int] = set()
+        # The venues made whose players' R13 standing is still to be read.
+        self.unscanned: set[int] = set()
+        # The venues of every group assigned afresh in this computation: the rest keep the
+        # outcome, so the lists, they had.
+        self.reassigned: set[int] = set()
 
     def depth(self, totals: Totals) -> int:
         return quota(self.season.cut_fraction, totals.entrants, totals.tournaments) + DEPTH_BEYOND_QUOTA
@@ -244,6 +257,8 @@ class _Lists:
         version = self.versions.get(venue_id, 0)
         order = table.ordered()
         self.parts[venue_id] = VenuePart(version, totals, rows, complete, table, order, positions(order))
+        self.unlinked.add(venue_id)
+        self.unscanned.add(venue_id)
 
     def whole_lines(
         self, venue_ids: Sequence[int], totals: Mapping[int, Totals]
@@ -293,7 +308,9 @@ class _Lists:
     def read_entrants(self) -> None:
         """R13: what skips each ranked player, for those not known yet."""
         season = self.season
-        players = {row.player_id for part in self.parts.values() for row in part.rows} - self.entrants.keys()
+        parts = self.parts
+        players = {row.player_id for v in self.unscanned for row in parts[v].rows} - self.entrants.keys()
+        self.unscanned = set()
         if not players:
             return
         self.read_facts(players)
@@ -310,10 +327,13 @@ class _Lists:
             self.read_entrants()
             parts = self.parts
             assignment, rejected = self.assigned()
+            # Only a venue of a group assigned afresh can be short: every other group's outcome
+            # is the one it had when no venue was (the last computation's, or this one's last round).
             short = [
                 place.id
                 for place in self.places
-                if not parts[place.id].complete
+                if place.id in self.reassigned
+                and not parts[place.id].complete
                 and sum(1 for s in parts[place.id].order if assignment.get(s.player_id) == place.id)
                 < parts[place.id].table.quota
             ]
@@ -324,19 +344,27 @@ class _Lists:
             for venue_id, lines in self.whole_lines(short, totals):
                 self.part(venue_id, totals[venue_id], lines, whole=True)
         lists = [self.drawn(place, assignment, rejected[place.id]) for place in self.places]
+        assert self.linked is not None  # linked by the first assignment
         return lists, Parts(
-            self.places, dict(self.parts), self.facts, self.entrants, self.skipping, self.groups
+            self.places, dict(self.parts), self.facts, self.entrants, self.skipping, self.groups, self.linked
         )
 
     def assigned(self) -> tuple[dict[int, int], dict[int, set[int]]]:
         """R14 over the season, group of linked venues by group: a group whose every table is the
-        one it was last assigned from keeps that outcome (after a report, all but the report's)."""
+        one it was last assigned from keeps that outcome (after a report, all but the report's).
+        The groups are linked again only where a venue was made since they were last found."""
         season, parts = self.season, self.parts
         assignment: dict[int, int] = {}
         rejected: dict[int, set[int]] = {}
+        orders = {place.id: parts[place.id].order for place in self.places}
+        if self.linked is None:
+            self.linked = linking(orders)
+        elif self.unlinked:
+            self.linked = relink(orders, self.unlinked, self.linked)
+        self.unlinked = set()
         # Those of the last computation, and of this one's last round (before a venue was deepened).
         kept, self.groups = {**self.kept_groups, **self.groups}, {}
-        for group in linked_venues({v: part.order for v, part in parts.items()}):
+        for group in self.linked.groups:
             tables = tuple(parts[v].table for v in group)
             key = tuple(id(table) for table in tables)
             found = kept.get(key)
@@ -350,6 +378,7 @@ class _Lists:
                     {v: parts[v].place for v in group},
                 )
                 found = Assigned(tables, *done)
+                self.reassigned.update(group)
             self.groups[key] = found
             assignment.update(found.assignment)
             rejected.update(found.rejected)
@@ -358,6 +387,8 @@ class _Lists:
     def drawn(self, place: _Place, assignment: Mapping[int, int], rejected: set[int]) -> VenueList:
         """A venue's list: the one drawn last time when nothing it depends on changed."""
         part = self.parts[place.id]
+        if part.drawn is not None and place.id not in self.reassigned:
+            return part.drawn.list  # its group's outcome is the one it was drawn from
         assigned = tuple(assignment.get(s.player_id) for s in part.order)
         turned_away = frozenset(rejected)
         if part.drawn is not None and part.drawn.assigned == assigned and part.drawn.rejected == turned_away:

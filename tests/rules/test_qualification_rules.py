@@ -26,6 +26,8 @@ from models.rules.qualification import (
     assign,
     deferred_acceptance,
     linked_venues,
+    linking,
+    relink,
     player_skip,
     preferences,
     qualify,
@@ -1021,3 +1023,44 @@ def test_r14_each_group_of_linked_venues_is_assigned_alone(season: Season) -> No
         alone[0].update(done[0])
         alone[1].update(done[1])
     assert alone == whole
+
+
+def _order(players: list[int]) -> list[Standing]:
+    return [Standing(p, i, 10 - i, 3, ((-10 + i,), p)) for i, p in enumerate(players, start=1)]
+
+
+_orders = st.dictionaries(
+    st.integers(1, 12), st.lists(st.integers(1, 30), max_size=5, unique=True).map(_order), max_size=10
+)
+
+
+@settings(max_examples=300, deadline=None)
+# A player who left every order names a group since joined to another: relinked as it stands now.
+@example(orders={1: _order([1]), 2: _order([2])}, changes=[(1, [2]), (3, [1])])
+@given(
+    _orders,
+    st.lists(
+        st.tuples(st.integers(1, 12), st.none() | st.lists(st.integers(1, 30), max_size=5, unique=True)),
+        max_size=6,
+    ),
+)
+def test_r14_relinking_after_a_change_at_some_venues_gives_the_groups_linking_afresh(
+    orders: dict[int, list[Standing]], changes: list[tuple[int, list[int] | None]]
+) -> None:
+    """R14 after a report: the groups of linked venues found again from the last ones (`relink`,
+    only the groups the changed venues touch linked again) are those `linking` finds afresh,
+    change after change: a venue's order replaced (players joining, leaving, moving between
+    venues), a venue added or gone (None)."""
+    kept = linking(orders)
+    for venue_id, players in changes:
+        orders = dict(orders)
+        if players is None:
+            orders.pop(venue_id, None)
+        else:
+            orders[venue_id] = _order(players)
+        kept = relink(orders, {venue_id}, kept)
+        afresh = linking(orders)
+        note(repr((orders, kept.groups, afresh.groups)))
+        assert kept.groups == afresh.groups
+        assert kept.groups == [tuple(g) for g in linked_venues(orders)]
+        assert kept.of_venue == afresh.of_venue
