@@ -299,15 +299,24 @@ def season_of_player(
     player_id: int,
     venue_ids: Iterable[int],
 ) -> SeasonOfPlayer:
-    """Where a player qualified in a season's lists (R14), or why not at each of these venues."""
+    """Where a player qualified in a season's lists (R14), or why not at each of these venues
+    (those the player played: a player qualifies only where they stand, so lists computed from
+    the results name them nowhere else; published lists, frozen, are read whole)."""
+    played = list(venue_ids)
+    by_venue = {venue["venue_id"]: venue for venue in lists}
+
+    def qualifies(venue: VenueList) -> bool:
+        return any(q["player"]["id"] == player_id for q in venue["qualifiers"])
+
+    qualified_at = next((v for v in played if v in by_venue and qualifies(by_venue[v])), None)
+    if qualified_at is None and published:
+        qualified_at = next((venue["venue_id"] for venue in lists if qualifies(venue)), None)
     return {
         "season_id": season_id,
-        "qualified_at": next(
-            (v["venue_id"] for v in lists for q in v["qualifiers"] if q["player"]["id"] == player_id), None
-        ),
+        "qualified_at": qualified_at,
         "provisional": provisional,
         "published": published,
-        "venues": [list_place(lists, venue_id, player_id) for venue_id in venue_ids],
+        "venues": [list_place([by_venue[v]] if v in by_venue else [], v, player_id) for v in played],
     }
 
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Sequence
 from datetime import date
+from functools import cache
 from itertools import groupby
 from operator import itemgetter
 from typing import Any
 
-from sqlalchemy import Select, String, and_, case, cast, func, literal, select, text
+from sqlalchemy import Integer, Select, String, and_, bindparam, case, cast, func, literal, select, text
 from sqlalchemy.orm import Session, aliased
 
 from models.entities.league import Season
@@ -162,14 +163,35 @@ def leading_lines(
     depth-th best points) and lowest points are found on the (season, venue, points) index, and
     only the lines at or above the floor are read. Without display names (empty): the caller
     reads the players anyway."""
-    other = aliased(StandingLine)
-    venues_with_lines = select(StandingLine.venue_id).where(StandingLine.season_id == season.id)
+    parameters: dict[str, Any] = {"season_id": season.id, "offset": depth - 1}
     if venue_ids is not None:
-        venues_with_lines = venues_with_lines.where(StandingLine.venue_id.in_(sorted(venue_ids)))
+        parameters["venue_ids"] = sorted(venue_ids)
+    make = Line._make
+    found = session.execute(_leading_statement(venue_ids is not None), parameters)
+    for venue_id, rows in groupby(found, key=itemgetter(-1)):
+        lines = [(make(row[:-2]), row[-2]) for row in rows]
+        yield venue_id, [line for line, _ in lines], bool(lines[0][1])
+
+
+@cache
+def _leading_statement(some_venues: bool) -> Select[Any]:
+    """`leading_lines`' statement, built once (a season's lists after a report read one venue's:
+    building the statement cost twice running it), its values bound at each run."""
+    season_id: Any = bindparam("season_id")
+    other = aliased(StandingLine)
+    venues_with_lines = select(StandingLine.venue_id).where(StandingLine.season_id == season_id)
+    if some_venues:
+        venues_with_lines = venues_with_lines.where(
+            StandingLine.venue_id.in_(bindparam("venue_ids", expanding=True))
+        )
     venues = venues_with_lines.distinct().subquery()
-    at_venue = (other.season_id == season.id, other.venue_id == venues.c.venue_id)
+    at_venue = (other.season_id == season_id, other.venue_id == venues.c.venue_id)
     floor = (
-        select(other.points).where(*at_venue).order_by(other.points.desc()).offset(depth - 1).limit(1)
+        select(other.points)
+        .where(*at_venue)
+        .order_by(other.points.desc())
+        .offset(bindparam("offset", type_=Integer))
+        .limit(1)
     ).scalar_subquery()
     lowest = select(other.points).where(*at_venue).order_by(other.points).limit(1).scalar_subquery()
     # Computed once per venue, first (not folded into the join, once per line).
@@ -178,7 +200,7 @@ def leading_lines(
         .cte("floors")
         .prefix_with("MATERIALIZED")
     )
-    statement = (
+    return (
         select(
             StandingLine.player_id,
             literal(""),
@@ -189,7 +211,7 @@ def leading_lines(
         .join(
             floors,
             and_(
-                StandingLine.season_id == season.id,
+                StandingLine.season_id == season_id,
                 StandingLine.venue_id == floors.c.venue_id,
                 # A venue with fewer lines than `depth` has no floor: all of them.
                 StandingLine.points >= floors.c.floor,
@@ -197,10 +219,6 @@ def leading_lines(
         )
         .order_by(StandingLine.venue_id, StandingLine.player_id)
     )
-    make = Line._make
-    for venue_id, rows in groupby(session.execute(statement), key=itemgetter(-1)):
-        lines = [(make(row[:-2]), row[-2]) for row in rows]
-        yield venue_id, [line for line, _ in lines], bool(lines[0][1])
 
 
 def places_of_results(session: Session, result_ids: Collection[int]) -> set[tuple[int, int]]:

@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any, NamedTuple
 
-from sqlalchemy import and_, case, func, literal, select
+from sqlalchemy import and_, bindparam, case, func, literal, select
 from sqlalchemy.orm import Session, aliased, joinedload
 
 from models.entities.league import Season, Venue
@@ -178,46 +178,19 @@ def player_rows(
         return {}
     as_of = {key: wall_clock.at_venue(session, venue) for key, (_season, venue) in tables.items()}
     seasons, venues = {s for s, _v in tables}, {v for _s, v in tables}
+    newest_of, ahead_of, level_of = _player_row_statements()
     newest = {
         (season_id, venue_id): day
         for season_id, venue_id, day in session.execute(
-            select(Tournament.season_id, Tournament.venue_id, func.max(Tournament.date))
-            .where(
-                Tournament.season_id.in_(sorted(seasons)),
-                Tournament.venue_id.in_(sorted(venues)),
-                Tournament.kind == TournamentKind.REGULAR,
-                Tournament.live,
-            )
-            .group_by(Tournament.season_id, Tournament.venue_id)
+            newest_of, {"season_ids": sorted(seasons), "venue_ids": sorted(venues)}
         )
     }
-    mine = (
-        select(StandingLine.season_id, StandingLine.venue_id, StandingLine.points)
-        # The player's lines only, on the player index (every season's: few; a season filter
-        # here tempts SQLite into walking the seasons' lines for them).
-        .where(StandingLine.player_id == player_id)
-        .subquery()
-    )
-    other = aliased(StandingLine)
-    same_table = and_(other.season_id == mine.c.season_id, other.venue_id == mine.c.venue_id)
     ahead = {
         (season_id, venue_id): count
-        for season_id, venue_id, count in session.execute(
-            select(mine.c.season_id, mine.c.venue_id, func.count())
-            .join(other, and_(same_table, other.points > mine.c.points))
-            .group_by(mine.c.season_id, mine.c.venue_id)
-        )
+        for season_id, venue_id, count in session.execute(ahead_of, {"player_id": player_id})
     }
     level: dict[tuple[int, int], list[Line]] = {}
-    for found_line in session.execute(
-        select(
-            other.player_id,
-            literal(""),  # names order only players level after every step: not needed for a rank
-            *(getattr(other, name) for name in SUMS),
-            other.season_id,
-            other.venue_id,
-        ).join(mine, and_(same_table, other.points == mine.c.points))
-    ):
+    for found_line in session.execute(level_of, {"player_id": player_id}):
         level.setdefault((found_line[-2], found_line[-1]), []).append(Line._make(found_line[:-2]))
     found: dict[tuple[int, int], Row | None] = {}
     for key, (season, venue) in tables.items():
@@ -237,6 +210,46 @@ def player_rows(
         row.tied = any(k == own_key and r.player_id != player_id for k, r in keyed)
         found[key] = row
     return found
+
+
+@cache
+def _player_row_statements() -> tuple[Any, Any, Any]:
+    """`player_rows`' three statements, built once (building them cost about as much as running
+    them), their values bound at each run: the newest counted day of each table, how many lines
+    of each of the player's tables have more points than the player's, and the lines level on
+    points with the player's."""
+    newest = (
+        select(Tournament.season_id, Tournament.venue_id, func.max(Tournament.date))
+        .where(
+            Tournament.season_id.in_(bindparam("season_ids", expanding=True)),
+            Tournament.venue_id.in_(bindparam("venue_ids", expanding=True)),
+            Tournament.kind == TournamentKind.REGULAR,
+            Tournament.live,
+        )
+        .group_by(Tournament.season_id, Tournament.venue_id)
+    )
+    mine = (
+        select(StandingLine.season_id, StandingLine.venue_id, StandingLine.points)
+        # The player's lines only, on the player index (every season's: few; a season filter
+        # here tempts SQLite into walking the seasons' lines for them).
+        .where(StandingLine.player_id == bindparam("player_id"))
+        .subquery()
+    )
+    other = aliased(StandingLine)
+    same_table = and_(other.season_id == mine.c.season_id, other.venue_id == mine.c.venue_id)
+    ahead = (
+        select(mine.c.season_id, mine.c.venue_id, func.count())
+        .join(other, and_(same_table, other.points > mine.c.points))
+        .group_by(mine.c.season_id, mine.c.venue_id)
+    )
+    level = select(
+        other.player_id,
+        literal(""),  # names order only players level after every step: not needed for a rank
+        *(getattr(other, name) for name in SUMS),
+        other.season_id,
+        other.venue_id,
+    ).join(mine, and_(same_table, other.points == mine.c.points))
+    return newest, ahead, level
 
 
 def player_seasons(session: Session, player: Player) -> list[dict[str, Any]]:

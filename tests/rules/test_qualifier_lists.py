@@ -292,6 +292,8 @@ def test_r14_a_players_season_where_they_qualified_and_why_not_elsewhere() -> No
         (2, "below_the_cut"),
     ]
     assert season_of_player(4, lists, False, True, 99, [])["qualified_at"] is None
+    # Published lists are read whole: one frozen before a void may name a venue no longer played.
+    assert season_of_player(4, lists, False, True, 11, [2])["qualified_at"] == 1
 
 
 # R3: who may play a playoff or the championship -------------------------------------------------
