@@ -27,11 +27,11 @@ from models.rules.qualification import (
     deferred_acceptance,
     linked_venues,
     linking,
-    relink,
     player_skip,
     preferences,
     qualify,
     quota,
+    relink,
 )
 
 pytestmark = pytest.mark.rules
