@@ -200,7 +200,7 @@ def _leading_statement(some_venues: bool) -> Select[Any]:
         .cte("floors")
         .prefix_with("MATERIALIZED")
     )
-    return (
+    statement = (
         select(
             StandingLine.player_id,
             literal(""),
@@ -219,6 +219,12 @@ def _leading_statement(some_venues: bool) -> Select[Any]:
         )
         .order_by(StandingLine.venue_id, StandingLine.player_id)
     )
+    if some_venues:
+        # Said again of the lines themselves: PostgreSQL cannot tell how few venues the floors
+        # hold, and would join them with every line of the season (a venue's after a report:
+        # 13 ms instead of well under one).
+        statement = statement.where(StandingLine.venue_id.in_(bindparam("venue_ids", expanding=True)))
+    return statement
 
 
 def places_of_results(session: Session, result_ids: Collection[int]) -> set[tuple[int, int]]:
