@@ -39,7 +39,7 @@ _HELD = "league settings"
 def league_settings(session: Session) -> LeagueSettings:
     """The one row of settings; the migration creates it, and it is made again if ever missing."""
     held: LeagueSettings | None = session.info.get(_HELD)
-    if held is not None and inspect(held).session is session and not inspect(held).deleted:
+    if held is not None and inspect(held).session is session:
         return held
     settings = session.get(LeagueSettings, 1)
     if settings is None:

@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cache, cached_property
+from types import SimpleNamespace
 from typing import Any, NamedTuple
 
-from sqlalchemy import and_, bindparam, case, func, literal, select
+from sqlalchemy import Date, and_, bindparam, case, func, literal, select
 from sqlalchemy.orm import Session, aliased, joinedload
 
 from models.entities.league import Season, Venue
@@ -124,20 +125,36 @@ def venue_totals(
     session: Session, season: Season, venue_ids: Sequence[int] | None, as_of: date
 ) -> dict[int, Totals]:
     """Each venue's Totals (of the season's venues with tournaments, these ones only if given)."""
-    on_time = Tournament.date <= as_of
+    parameters: dict[str, Any] = {"season_id": season.id, "as_of": as_of}
+    if venue_ids is not None:
+        parameters["venue_ids"] = list(venue_ids)
     return {
         venue_id: Totals(int(count), int(entrants), int(later))
         for venue_id, count, entrants, later in session.execute(
-            select(
-                Tournament.venue_id,
-                func.sum(case((on_time, 1), else_=0)),
-                func.sum(case((on_time, Tournament.entrants), else_=0)),
-                func.sum(case((on_time, 0), else_=1)),
-            )
-            .where(*counted_results(season, venue_ids))
-            .group_by(Tournament.venue_id)
+            _totals_statement(venue_ids is not None), parameters
         )
     }
+
+
+@cache
+def _totals_statement(some_venues: bool) -> Any:
+    """`venue_totals`' statement, built once (after a report the season's lists read one venue's
+    totals: building the statement cost more than running it), its values bound at each run."""
+    on_time = Tournament.date <= bindparam("as_of", type_=Date)
+    # What counts (R1) said once, in counted_results, of a season and venues to be bound.
+    season: Any = SimpleNamespace(id=bindparam("season_id"))
+    venues: Any = bindparam("venue_ids", expanding=True) if some_venues else None
+    where = counted_results(season, venues)
+    return (
+        select(
+            Tournament.venue_id,
+            func.sum(case((on_time, 1), else_=0)),
+            func.sum(case((on_time, Tournament.entrants), else_=0)),
+            func.sum(case((on_time, 0), else_=1)),
+        )
+        .where(*where)
+        .group_by(Tournament.venue_id)
+    )
 
 
 def points_race(session: Session, table: VenueStandings, player_ids: Sequence[int]) -> Race:
