@@ -29,20 +29,26 @@ Key = tuple[str, int, int, int, bool]
 
 
 class _ReportJson:
-    """One report's answer (unlabelled: the schema's fields), its players, and its JSON for each
-    set of its players a page numbers (R19)."""
+    """One report's players and its JSON for each set of its players a page numbers (R19). Only
+    the JSON is kept, not the answer's objects (a national page's reports would hold ten times
+    the memory): another numbering is written from the JSON read back, which is rare (a page
+    that shows two players of one display name)."""
 
     def __init__(self, answer: dict[str, Any]) -> None:
-        self.answer = answer
-        self.players: list[tuple[int, str]] = []
-        players_in(answer, self.players)
-        self.ids = frozenset(player_id for player_id, _name in self.players)
-        self._written: dict[frozenset[int], str] = {}
+        players: list[tuple[int, str]] = []
+        players_in(answer, players)
+        self.players = players
+        self.ids = frozenset(player_id for player_id, _name in players)
+        # The schema labels the report's players among themselves.
+        own = frozenset(numbered_players(players))
+        self._json = current_app.json.dumps(answer)
+        self._written: dict[frozenset[int], str] = {own: self._json}
 
     def written(self, numbered: frozenset[int]) -> str:
         found = self._written.get(numbered)
         if found is None:
-            found = self._written[numbered] = current_app.json.dumps(labelled(self.answer, numbered))
+            answer = current_app.json.loads(self._json)
+            found = self._written[numbered] = current_app.json.dumps(labelled(answer, numbered))
         return found
 
 
