@@ -126,7 +126,7 @@ class Drawn(NamedTuple):
 
 
 class Assigned(NamedTuple):
-    """R14's outcome in one group of linked venues (`linked_venues`), and the tables it was drawn
+    """R14's outcome in one group of linked venues (`linking`), and the tables it was drawn
     from: the same tables again, the same outcome."""
 
     tables: tuple[VenueTable, ...]
@@ -145,7 +145,7 @@ class Parts:
     facts: Mapping[int, PlayerFacts]
     entrants: Mapping[int, Entrant]
     skipping: tuple[frozenset[int], frozenset[int]]
-    groups: Mapping[tuple[int, ...], Assigned]
+    groups: Mapping[tuple[int, ...], Assigned]  # by the group's venues
     linked: Linking  # the venues' orders' groups (R14), as `linking` finds them
 
 
@@ -239,6 +239,8 @@ class _Lists:
         self.unlinked: set[int] = set()
         # The venues made whose players' R13 standing is still to be read.
         self.unscanned: set[int] = set()
+        # Every venue made in this computation: a group of none of them keeps its outcome unasked.
+        self.made: set[int] = set()
         # The venues of every group assigned afresh in this computation: the rest keep the
         # outcome, so the lists, they had.
         self.reassigned: set[int] = set()
@@ -259,6 +261,7 @@ class _Lists:
         self.parts[venue_id] = VenuePart(version, totals, rows, complete, table, order, positions(order))
         self.unlinked.add(venue_id)
         self.unscanned.add(venue_id)
+        self.made.add(venue_id)
 
     def whole_lines(
         self, venue_ids: Sequence[int], totals: Mapping[int, Totals]
@@ -343,7 +346,7 @@ class _Lists:
             totals = {v: parts[v].totals for v in short}
             for venue_id, lines in self.whole_lines(short, totals):
                 self.part(venue_id, totals[venue_id], lines, whole=True)
-        lists = [self.drawn(place, assignment, rejected[place.id]) for place in self.places]
+        lists = [self.drawn(place, assignment, rejected) for place in self.places]
         assert self.linked is not None  # linked by the first assignment
         return lists, Parts(
             self.places, dict(self.parts), self.facts, self.entrants, self.skipping, self.groups, self.linked
@@ -352,8 +355,10 @@ class _Lists:
     def assigned(self) -> tuple[dict[int, int], dict[int, set[int]]]:
         """R14 over the season, group of linked venues by group: a group whose every table is the
         one it was last assigned from keeps that outcome (after a report, all but the report's).
-        The groups are linked again only where a venue was made since they were last found."""
-        season, parts = self.season, self.parts
+        The groups are linked again only where a venue was made since they were last found. Only
+        the groups assigned afresh (`reassigned`) are in the outcome returned: every other
+        group's lists are the ones drawn last time."""
+        season, parts, made = self.season, self.parts, self.made
         assignment: dict[int, int] = {}
         rejected: dict[int, set[int]] = {}
         orders = {place.id: parts[place.id].order for place in self.places}
@@ -365,32 +370,35 @@ class _Lists:
         # Those of the last computation, and of this one's last round (before a venue was deepened).
         kept, self.groups = {**self.kept_groups, **self.groups}, {}
         for group in self.linked.groups:
-            tables = tuple(parts[v].table for v in group)
-            key = tuple(id(table) for table in tables)
-            found = kept.get(key)
-            if found is None or any(a is not b for a, b in zip(found.tables, tables, strict=True)):
-                done = assign(
-                    {v: parts[v].table for v in group},
-                    {v: parts[v].order for v in group},
-                    self.entrants,
-                    season.double_qualifier_policy,
-                    season.min_events_to_qualify,
-                    {v: parts[v].place for v in group},
-                )
-                found = Assigned(tables, *done)
-                self.reassigned.update(group)
-            self.groups[key] = found
-            assignment.update(found.assignment)
-            rejected.update(found.rejected)
+            found = kept.get(group)
+            if found is None or any(v in made for v in group):
+                tables = tuple(parts[v].table for v in group)
+                if found is None or any(a is not b for a, b in zip(found.tables, tables, strict=True)):
+                    done = assign(
+                        {v: parts[v].table for v in group},
+                        {v: parts[v].order for v in group},
+                        self.entrants,
+                        season.double_qualifier_policy,
+                        season.min_events_to_qualify,
+                        {v: parts[v].place for v in group},
+                    )
+                    found = Assigned(tables, *done)
+                    self.reassigned.update(group)
+            if group[0] in self.reassigned:  # assigned afresh, in this round or an earlier one
+                assignment.update(found.assignment)
+                rejected.update(found.rejected)
+            self.groups[group] = found
         return assignment, rejected
 
-    def drawn(self, place: _Place, assignment: Mapping[int, int], rejected: set[int]) -> VenueList:
+    def drawn(
+        self, place: _Place, assignment: Mapping[int, int], rejected: Mapping[int, set[int]]
+    ) -> VenueList:
         """A venue's list: the one drawn last time when nothing it depends on changed."""
         part = self.parts[place.id]
         if part.drawn is not None and place.id not in self.reassigned:
             return part.drawn.list  # its group's outcome is the one it was drawn from
         assigned = tuple(assignment.get(s.player_id) for s in part.order)
-        turned_away = frozenset(rejected)
+        turned_away = frozenset(rejected[place.id])
         if part.drawn is not None and part.drawn.assigned == assigned and part.drawn.rejected == turned_away:
             return part.drawn.list
         season = self.season
