@@ -5,10 +5,11 @@ from them, are rules/qualifier_lists.py's."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+import json
+from collections.abc import Collection, MutableMapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
-from typing import Any
+from typing import Any, NamedTuple, cast
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -38,7 +39,7 @@ from models.services import wall_clock
 from models.services.lookup import get_or_raise
 from models.services.paging import Page, PageRequest, paginate
 from models.services.season_lists import compute_lists
-from models.services.versioning import SeasonVersions, season_versions
+from models.services.versioning import MEMO, SeasonVersions, season_versions
 
 
 def latest_publication(session: Session, season_id: int) -> QualifierPublication | None:
@@ -50,15 +51,48 @@ def latest_publication(session: Session, season_id: int) -> QualifierPublication
     )
 
 
-def latest_publications(session: Session, season_ids: Collection[int]) -> dict[int, QualifierPublication]:
-    """The newest publication of each of these seasons that has one, in one query."""
-    newest = (
-        select(func.max(QualifierPublication.id))
+def latest_publication_ids(session: Session, season_ids: Collection[int]) -> dict[int, int]:
+    """The id of the newest publication of each of these seasons that has one, in one query."""
+    rows = session.execute(
+        select(QualifierPublication.season_id, func.max(QualifierPublication.id))
         .where(QualifierPublication.season_id.in_(sorted(season_ids)))
         .group_by(QualifierPublication.season_id)
     )
-    found = session.scalars(select(QualifierPublication).where(QualifierPublication.id.in_(newest)))
-    return {publication.season_id: publication for publication in found}
+    return {season_id: publication_id for season_id, publication_id in rows}
+
+
+class _Published(NamedTuple):
+    """A publication's lists as a profile reads them: where each player qualified (the first
+    venue, in the lists' order, that names them), and each venue's list as JSON, read back only
+    for the venues a player played (a national publication is thousands of lists: parsing them
+    all for each profile cost more than the rest of it)."""
+
+    qualified_at: dict[int, int]
+    venues: dict[int, str]
+
+    def venue(self, venue_id: int) -> VenueList:
+        return cast(VenueList, json.loads(self.venues[venue_id]))
+
+
+def _published(session: Session, publication_id: int, league: tuple[str, int]) -> _Published:
+    """A publication's lists (`_Published`), kept by a reading session's memo under the epoch and
+    the `league` version (`league`): a publication changes only by a write that moves it (an
+    erasure rewrites its names, R21)."""
+    memo: MutableMapping[Any, Any] | None = session.info.get(MEMO)
+    key = ("publication", *league, publication_id)
+    found: _Published | None = memo.get(key) if memo is not None else None
+    if found is None:
+        lists = session.scalar(
+            select(QualifierPublication.lists).where(QualifierPublication.id == publication_id)
+        )
+        qualified_at: dict[int, int] = {}
+        for venue in lists or []:
+            for qualifier in venue["qualifiers"]:
+                qualified_at.setdefault(qualifier["player"]["id"], venue["venue_id"])
+        found = _Published(qualified_at, {venue["venue_id"]: json.dumps(venue) for venue in lists or []})
+        if memo is not None:
+            memo[key] = found
+    return found
 
 
 # `season_qualification`'s publication when the caller has not read it.
@@ -158,27 +192,42 @@ def player_qualification(session: Session, actor: Actor, player: Player) -> list
     # session's identity map holds the seasons only weakly).
     versions = season_versions(session, venues_by_season)
     seasons = {season.id: season for season in session.scalars(select(Season).where(Season.id.in_(versions)))}
-    publications = latest_publications(session, venues_by_season)
+    publications = latest_publication_ids(session, venues_by_season)
+    zone = wall_clock.league_zone(session)
     for season_id, venue_ids in venues_by_season.items():
         season = seasons[season_id]
-        found = season_qualification(
-            session,
-            season,
-            changes=False,
-            publication=publications.get(season_id),
-            versions=versions[season_id],
-        )
+        publication_id = publications.get(season_id)
+        if publication_id is not None:
+            # Published: as published, computing nothing, and reading back only the played
+            # venues' lists and the one the player qualified at.
+            kept = _published(
+                session, publication_id, (versions[season_id].data[0], versions[season_id].league)
+            )
+            wanted = [v for v in venue_ids if v in kept.venues]
+            elsewhere = kept.qualified_at.get(player.id)
+            if elsewhere is not None and elsewhere not in wanted:
+                wanted.append(elsewhere)
+            lists = [kept.venue(v) for v in wanted]
+            is_provisional = provisional(season.ends_on, clock.today_in(zone))
+        else:
+            found = season_qualification(
+                session, season, changes=False, publication=None, versions=versions[season_id]
+            )
+            lists, is_provisional = found.lists, found.provisional
         # Only the lists of the venues played are read beyond who qualified where (which no
         # caller's view changes): only those are put as this caller may read them (a national
         # season has hundreds of others).
         played_here = set(venue_ids)
         seen = {
             venue["venue_id"]: venue
-            for venue in lists_as_seen_by(actor, [v for v in found.lists if v["venue_id"] in played_here])
+            for venue in lists_as_seen_by(actor, [v for v in lists if v["venue_id"] in played_here])
         }
-        lists = [seen.get(venue["venue_id"], venue) for venue in found.lists]
-        published = found.publication is not None
-        answer.append(season_of_player(season_id, lists, found.provisional, published, player.id, venue_ids))
+        lists = [seen.get(venue["venue_id"], venue) for venue in lists]
+        answer.append(
+            season_of_player(
+                season_id, lists, is_provisional, publication_id is not None, player.id, venue_ids
+            )
+        )
     return answer
 
 

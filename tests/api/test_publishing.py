@@ -15,7 +15,7 @@ from api import db
 from api.qualifiers.routes import _publication
 from api.qualifiers.schemas import SeasonQualifiersOut
 from models.actor import PUBLIC
-from models.rules.qualifier_lists import regions_of
+from models.rules.qualifier_lists import regions_of, season_of_player
 from models.services.qualifier_queries import qualification_of
 from tests.builders import (
     TOURNAMENTS,
@@ -381,3 +381,34 @@ def test_season_lists_written_directly_are_the_schemas_dump_r12(four: Any, app: 
     correct(scene, report, [cat, dan, ace, bee, *fillers])
     compare()
     assert read_qualifiers(scene.public, scene.season_id)["changes"]["changed"] is True
+
+
+def test_a_profile_reads_a_published_season_as_published_r12_r14(four: Any) -> None:
+    """R12, R14: a profile reads a published season from the publication (computing nothing):
+    every player's qualification equals the published lists read whole (`season_of_player`),
+    and a venue the player qualified at stays named after a void took away their result there
+    (the official list is frozen), while the venues listed are those still played."""
+    scene, ids, report = four
+    ace, bee, *_rest = ids
+    other = int(scene.league.venue(scene.region["id"])["id"])
+    scene.report([*scene.fillers(8), ace], venue_id=other)
+    lists = published(scene)["venues"]
+    for player_id in ids:
+        (season,) = scene.public.get(f"/api/v1/players/{player_id}").get_json()["qualification"]
+        played = [v["venue_id"] for v in season["venues"]]
+        expected = season_of_player(scene.season_id, lists, season["provisional"], True, player_id, played)
+        assert season == expected, player_id
+    assert [season["qualified_at"] for season in profile_of(scene, ace)] == [scene.venue_id]
+    voided = scene.office.post(f"{TOURNAMENTS}/{report['id']}/void", json={"reason": "Posted twice."})
+    assert voided.status_code == 200, voided.get_data(as_text=True)
+    (season,) = profile_of(scene, ace)
+    assert (season["qualified_at"], season["published"]) == (scene.venue_id, True)
+    assert [v["venue_id"] for v in season["venues"]] == [other]
+    assert profile_of(scene, bee) == []  # Bee played nowhere else: the season is not Bee's any more
+
+
+def profile_of(scene: Scene, player_id: int) -> list[dict[str, Any]]:
+    qualification: list[dict[str, Any]] = scene.public.get(f"/api/v1/players/{player_id}").get_json()[
+        "qualification"
+    ]
+    return qualification
