@@ -207,13 +207,14 @@ def player_qualification(session: Session, actor: Actor, player: Player) -> list
             elsewhere = kept.qualified_at.get(player.id)
             if elsewhere is not None and elsewhere not in wanted:
                 wanted.append(elsewhere)
-            lists = [kept.venue(v) for v in wanted]
-            is_provisional = provisional(season.ends_on, clock.today_in(zone))
+            # The played lists only (who reads them is decided below); R12's provisional as
+            # Qualification says it.
+            found = Qualification(season, [kept.venue(v) for v in wanted], None, None, zone)
         else:
             found = season_qualification(
                 session, season, changes=False, publication=None, versions=versions[season_id]
             )
-            lists, is_provisional = found.lists, found.provisional
+        lists, is_provisional = found.lists, found.provisional
         # Only the lists of the venues played are read beyond who qualified where (which no
         # caller's view changes): only those are put as this caller may read them (a national
         # season has hundreds of others).
