@@ -110,7 +110,8 @@ def make_store(config: dict[str, Any]) -> Store:
 
 class Memo(MutableMapping[Any, Any]):
     """What services computed for reads, kept by this process under the data version they read
-    (models/services/versioning.MEMO): the season-wide qualifier lists. Few, least recently used
+    (models/services/versioning.MEMO): the season-wide qualifier lists, and a few small things
+    kept by the `league` scope (`kept_by_league`). Few, least recently used
     dropped first. Few: a national season's lists are a hundred thousand objects, which every
     full collection of the garbage collector walks; older versions only serve readers still on
     them (measured: 16 kept made each computation after a write up to 100 ms slower)."""
@@ -232,7 +233,7 @@ def answer_from_cache() -> Response | None:
     versions = _versions(session, epoch, version)
     query = sorted(request.args.items(multi=True))
     # R2a: the local date in every zone in use, so no answer outlives a venue's midnight.
-    days = wall_clock.day_key(session, (epoch, version))
+    days = wall_clock.day_key(session)
     parts = [*versions, days, scope(current_actor()), request.path, query]
     parts.append(request.headers.get("Accept", ""))
     key = hashlib.sha256(json.dumps(parts, separators=(",", ":")).encode()).hexdigest()

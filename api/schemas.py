@@ -59,7 +59,7 @@ class PlayerRef(Answer):
     label = label_field()
 
 
-def _is_player(value: dict[str, Any]) -> bool:
+def is_player(value: dict[str, Any]) -> bool:
     return "id" in value and "display_name" in value
 
 
@@ -67,7 +67,7 @@ def players_in(value: dict[str, Any] | list[Any], found: list[tuple[int, str]]) 
     """Every player of a JSON value, as (id, display name), into `found` (only containers are
     walked into: a national season's lists hold tens of thousands of values)."""
     if type(value) is dict:
-        if _is_player(value):
+        if is_player(value):
             found.append((value["id"], value["display_name"]))
             return
         inners: Any = value.values()
@@ -82,7 +82,7 @@ def labelled(value: Any, numbered: Collection[int]) -> Any:
     """A copy of plain JSON data with every player in it labelled (R19), those in `numbered`
     with their player number (`with_labels` decides which, over a whole answer)."""
     if type(value) is dict:
-        if _is_player(value):
+        if is_player(value):
             player_id = value["id"]
             return {**value, "label": player_label(player_id, value["display_name"], player_id in numbered)}
         return {

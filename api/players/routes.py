@@ -85,10 +85,11 @@ class PlayerByIdViews(MethodView):
         session = db.session()
         player = get_or_raise(session, Player, player_id, "player")
         actor = current_actor()
+        seasons, played = player_seasons(session, player)
         profile = {
             **player_as_seen_by(session, actor, player),
-            "seasons": player_seasons(session, player),
-            "qualification": player_qualification(session, actor, player),
+            "seasons": seasons,
+            "qualification": player_qualification(session, actor, player, played),
             # R20: a merged-away id shows its survivor's rating (its results are rated there).
             "rating": player_rating(session, final_survivor(session, player)),
         }

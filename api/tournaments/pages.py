@@ -11,16 +11,19 @@ whose numbering a report does not change reuses that report's JSON as it is."""
 
 from __future__ import annotations
 
+import json
+import re
+import secrets
 import threading
 from typing import Any, cast
 
 from cachetools import LRUCache
 from flask import Flask, Response, current_app
 
-from api.schemas import labelled, players_in
+from api.schemas import is_player, players_in
 from api.tournaments.schemas import ReportOut
 from models.actor import Actor
-from models.rules.players import numbered_players
+from models.rules.players import numbered_players, player_label
 from models.services.paging import PageRequest
 from models.services.tournament_queries import ReportFilters, report_places, reports_seen_by
 from models.services.versioning import data_version, report_scope, scope_versions
@@ -28,28 +31,63 @@ from models.services.versioning import data_version, report_scope, scope_version
 Key = tuple[str, int, int, int, bool]
 
 
+# Where a player's label goes in a report's kept JSON (no display name is this: it is made anew
+# by each process, and a label is cut out only where it is a whole JSON string).
+_LABEL = f"label {secrets.token_hex(12)}"
+_LABEL_JSON = re.compile(re.escape(json.dumps(_LABEL)[:-1]) + r' (\d+)"')
+
+
 class _ReportJson:
-    """One report's players and its JSON for each set of its players a page numbers (R19). Only
-    the JSON is kept, not the answer's objects (a national page's reports would hold ten times
-    the memory): another numbering is written from the JSON read back, which is rare (a page
-    that shows two players of one display name)."""
+    """One report's players and its JSON, cut where each player's label goes (R19: a page labels
+    its players over the whole page, so a report's labels depend on the page it is on), and
+    written for each set of its players a page numbers by putting the labels in. Only the JSON
+    is kept, not the answer's objects (a national page's reports would hold ten times the
+    memory)."""
 
     def __init__(self, answer: dict[str, Any]) -> None:
         players: list[tuple[int, str]] = []
         players_in(answer, players)
         self.players = players
         self.ids = frozenset(player_id for player_id, _name in players)
-        # The schema labels the report's players among themselves.
-        own = frozenset(numbered_players(players))
-        self._json = current_app.json.dumps(answer)
-        self._written: dict[frozenset[int], str] = {own: self._json}
+        placed: list[tuple[int, str]] = []
+        cut = _LABEL_JSON.split(current_app.json.dumps(_placeholders(answer, placed)))
+        # cut: JSON, a placeholder's index, JSON, …, JSON.
+        self._pieces = cut[::2]
+        self._placed = [placed[int(index)][0] for index in cut[1::2]]
+        # Each label as JSON, plain and numbered.
+        dumps = current_app.json.dumps
+        self._labels = [
+            (dumps(player_label(player_id, name, False)), dumps(player_label(player_id, name, True)))
+            for player_id, name in (placed[int(index)] for index in cut[1::2])
+        ]
+        self._written: dict[frozenset[int], str] = {}
 
     def written(self, numbered: frozenset[int]) -> str:
         found = self._written.get(numbered)
         if found is None:
-            answer = current_app.json.loads(self._json)
-            found = self._written[numbered] = current_app.json.dumps(labelled(answer, numbered))
+            parts = [self._pieces[0]]
+            for player_id, labels, piece in zip(self._placed, self._labels, self._pieces[1:], strict=True):
+                parts.append(labels[player_id in numbered])
+                parts.append(piece)
+            found = self._written[numbered] = "".join(parts)
         return found
+
+
+def _placeholders(value: Any, placed: list[tuple[int, str]]) -> Any:
+    """A copy of plain JSON data with each player's label a placeholder naming its index in
+    `placed` (where its player is put), as `api.schemas.labelled` labels them."""
+    if type(value) is dict:
+        if is_player(value):
+            placed.append((value["id"], value["display_name"]))
+            return {**value, "label": f"{_LABEL} {len(placed) - 1}"}
+        return {
+            key: _placeholders(inner, placed) if type(inner) is dict or type(inner) is list else inner
+            for key, inner in value.items()
+        }
+    return [
+        _placeholders(inner, placed) if type(inner) is dict or type(inner) is list else inner
+        for inner in value
+    ]
 
 
 class ReportAnswers:

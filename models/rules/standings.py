@@ -126,10 +126,16 @@ def line_points(line: Line, tiers: Sequence[Tier]) -> int:
     return line.counted + attendance_bonus(line.played, tiers)
 
 
-def row_of(line: Line, tiers: Sequence[Tier]) -> Row:
+def place_counts(places: str) -> dict[int, int]:
+    """How many finishes a line has at each place (`Line.places`)."""
     counts: dict[int, int] = {}
-    for place in map(int, line.places.split(",")):
+    for place in map(int, places.split(",")):
         counts[place] = counts.get(place, 0) + 1
+    return counts
+
+
+def row_of(line: Line, tiers: Sequence[Tier]) -> Row:
+    counts = place_counts(line.places)
     bonus = attendance_bonus(line.played, tiers)
     return Row(
         player_id=line.player_id,
@@ -153,8 +159,18 @@ def tie_break_key(row: Row) -> Key:
     """R11's five steps, as a key to sort ascending: total points, wins, countback (2nd places,
     then 3rd, … through every place), best single-tournament total, tournaments played. Its
     length does not grow with the deepest place: only places the player finished in are in it."""
-    countback = tuple((place, -row.place_counts[place]) for place in sorted(row.place_counts) if place >= 2)
-    return (-row.points, -row.wins, (*countback, LAST), -row.best_single, -row.played)
+    return _key(row.points, row.wins, row.place_counts, row.best_single, row.played)
+
+
+def line_key(line: Line, tiers: Sequence[Tier]) -> Key:
+    """`tie_break_key` of the line's row, without making the row."""
+    points = line.counted + attendance_bonus(line.played, tiers)
+    return _key(points, line.wins, place_counts(line.places), line.best_single, line.played)
+
+
+def _key(points: int, wins: int, counts: Mapping[int, int], best_single: int, played: int) -> Key:
+    countback = tuple((place, -counts[place]) for place in sorted(counts) if place >= 2)
+    return (-points, -wins, (*countback, LAST), -best_single, -played)
 
 
 # R11's steps, in order, as `decided_by` names them.

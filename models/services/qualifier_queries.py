@@ -9,7 +9,7 @@ import json
 from collections.abc import Collection, MutableMapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
-from typing import Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -18,7 +18,6 @@ from models.actor import Actor
 from models.entities.league import Season
 from models.entities.players import Player
 from models.entities.qualification import Disqualification, QualifierPublication
-from models.entities.tournaments import Result, Tournament
 from models.errors import NotFound
 from models.infra import clock
 from models.rules.qualification import (
@@ -34,31 +33,40 @@ from models.rules.qualifier_lists import (
     season_of_player,
     venue_of,
 )
-from models.rules.reports import TournamentKind
 from models.services import wall_clock
 from models.services.lookup import get_or_raise
 from models.services.paging import Page, PageRequest, paginate
 from models.services.season_lists import compute_lists
-from models.services.versioning import MEMO, SeasonVersions, season_versions
+from models.services.versioning import MEMO, SeasonVersions, kept_by_league, season_versions
+
+if TYPE_CHECKING:
+    from models.services.standings import Played
 
 
 def latest_publication(session: Session, season_id: int) -> QualifierPublication | None:
-    return session.scalar(
-        select(QualifierPublication)
-        .where(QualifierPublication.season_id == season_id)
-        .order_by(QualifierPublication.id.desc())
-        .limit(1)
-    )
+    found = latest_publication_ids(session, [season_id]).get(season_id)
+    return None if found is None else session.get(QualifierPublication, found)
 
 
 def latest_publication_ids(session: Session, season_ids: Collection[int]) -> dict[int, int]:
-    """The id of the newest publication of each of these seasons that has one, in one query."""
-    rows = session.execute(
-        select(QualifierPublication.season_id, func.max(QualifierPublication.id))
-        .where(QualifierPublication.season_id.in_(sorted(season_ids)))
-        .group_by(QualifierPublication.season_id)
-    )
-    return {season_id: publication_id for season_id, publication_id in rows}
+    """The id of the newest publication of each of these seasons that has one. A reading session
+    reads every season's at once and keeps them by the epoch and the `league` scope's version
+    (a publication moves it: migration 0022), so a report leaves them kept."""
+    newest = select(QualifierPublication.season_id, func.max(QualifierPublication.id))
+    if MEMO not in session.info:
+        rows = session.execute(
+            newest.where(QualifierPublication.season_id.in_(sorted(season_ids))).group_by(
+                QualifierPublication.season_id
+            )
+        )
+        return {season_id: publication_id for season_id, publication_id in rows}
+
+    def every_season() -> dict[int, int]:
+        rows = session.execute(newest.group_by(QualifierPublication.season_id))
+        return {season_id: publication_id for season_id, publication_id in rows}
+
+    every = kept_by_league(session, "newest publications", every_season)
+    return {season_id: every[season_id] for season_id in season_ids if season_id in every}
 
 
 class _Published(NamedTuple):
@@ -174,28 +182,20 @@ def qualification_of(session: Session, actor: Actor, season_id: int, current: bo
     return qualification_seen_by(actor, season_qualification(session, season, current))
 
 
-def player_qualification(session: Session, actor: Actor, player: Player) -> list[SeasonOfPlayer]:
-    """Where a player qualified in each season they played, or why not, venue by venue, as this
-    caller may read the lists (`lists_as_seen_by`)."""
-    played = session.execute(
-        select(Tournament.season_id, Tournament.venue_id)
-        .join(Result, Result.tournament_id == Tournament.id)
-        .where(Result.player_id == player.id, Tournament.kind == TournamentKind.REGULAR, Tournament.live)
-        .distinct()
-        .order_by(Tournament.season_id.desc(), Tournament.venue_id)
-    ).all()
-    venues_by_season: dict[int, list[int]] = {}
-    for season_id, venue_id in played:
-        venues_by_season.setdefault(season_id, []).append(venue_id)
+def player_qualification(
+    session: Session, actor: Actor, player: Player, played: Played
+) -> list[SeasonOfPlayer]:
+    """Where a player qualified in each season they played (`played`: their seasons and venues,
+    as `player_seasons` read them), or why not, venue by venue, as this caller may read the lists
+    (`lists_as_seen_by`)."""
+    venues_by_season = {season_id: venue_ids for season_id, (_s, venue_ids) in played.seasons.items()}
     answer: list[SeasonOfPlayer] = []
-    # The seasons, their versions and newest publications read together (held here: the
-    # session's identity map holds the seasons only weakly).
+    # The seasons' versions and newest publications read together.
     versions = season_versions(session, venues_by_season)
-    seasons = {season.id: season for season in session.scalars(select(Season).where(Season.id.in_(versions)))}
     publications = latest_publication_ids(session, venues_by_season)
     zone = wall_clock.league_zone(session)
     for season_id, venue_ids in venues_by_season.items():
-        season = seasons[season_id]
+        season = played.seasons[season_id][0]
         publication_id = publications.get(season_id)
         if publication_id is not None:
             # Published: as published, computing nothing, and reading back only the played

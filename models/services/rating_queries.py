@@ -8,9 +8,10 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any, NamedTuple, overload
 
-from sqlalchemy import Connection, Select, select, tuple_
+from sqlalchemy import Connection, Select, null, select, tuple_
 from sqlalchemy.orm import Session
 
 from models.entities.base import table_of
@@ -207,18 +208,15 @@ def rating_table(session: Session, region_id: int | None = None, min_tournaments
 
     Plain columns, not entities: a national league's table is tens of thousands of rows, read
     again after every report."""
-    query = (
-        select(
-            Player.id,
-            Player.display_name,
-            PlayerRating.mu,
-            PlayerRating.sigma,
-            PlayerRating.tournaments,
-            PlayerRating.last_date,
-        )
-        .join(Player, Player.id == PlayerRating.player_id)
-        .where(PlayerRating.tournaments >= min_tournaments)
-    )
+    # The names are read for the rows made only (`RatingTable`).
+    query = select(
+        PlayerRating.player_id,
+        null(),
+        PlayerRating.mu,
+        PlayerRating.sigma,
+        PlayerRating.tournaments,
+        PlayerRating.last_date,
+    ).where(PlayerRating.tournaments >= min_tournaments)
     if region_id is not None:
         if session.get(Region, region_id) is None:
             raise InvalidInput(
@@ -229,22 +227,31 @@ def rating_table(session: Session, region_id: int | None = None, min_tournaments
             RatingPoint.venue_id.in_(select(Venue.id).where(Venue.region_id == region_id))
         )
         query = query.where(PlayerRating.player_id.in_(played_there))
-    rows = [(*row, ordinal(row[2], row[3])) for row in session.execute(query)]
-    groups = [
-        sorted(
-            (row for row in rows if provisional(row[4]) == is_provisional),
-            key=lambda row: (-row[6], -row[2], row[0]),
-        )
-        for is_provisional in (False, True)
-    ]
-    return RatingTable(groups[0], groups[1])
+    established: list[tuple[Any, ...]] = []
+    provisional_rows: list[tuple[Any, ...]] = []
+    # Plain rows (no ORM loading); each shown rating computed once per process (`_shown`).
+    for row in session.connection().execute(query):
+        (provisional_rows if provisional(row[4]) else established).append((*row, _shown(row[2], row[3])))
+    # Best shown rating first, then higher mu, then lower id (ids are unique: no two keys equal).
+    for group in (established, provisional_rows):
+        group.sort(key=lambda row: (row[6], row[2], -row[0]), reverse=True)
+    return RatingTable(session, established, provisional_rows)
+
+
+# R20's shown rating of a (mu, sigma), kept per process: after a report only its entrants' ratings
+# change, so a national table read again rounds only theirs (rounding each of its tens of
+# thousands of rows cost a third of the table). A pure function's results: never stale.
+_shown = lru_cache(maxsize=200_000)(ordinal)
 
 
 class RatingTable(Sequence[RatingRow]):
     """The rating table's rows, made only when read: a page of a national table is 50 of its
     tens of thousands. `established` rows first, then the provisional ones."""
 
-    def __init__(self, established: list[tuple[Any, ...]], provisional: list[tuple[Any, ...]]) -> None:
+    def __init__(
+        self, session: Session, established: list[tuple[Any, ...]], provisional: list[tuple[Any, ...]]
+    ) -> None:
+        self._session = session
         self.established = len(established)
         self._rows = [*established, *provisional]
         self._ranks = [
@@ -263,11 +270,22 @@ class RatingTable(Sequence[RatingRow]):
 
     def __getitem__(self, index: int | slice) -> RatingRow | list[RatingRow]:
         if isinstance(index, slice):
-            return [self._row(i) for i in range(*index.indices(len(self._rows)))]
-        return self._row(range(len(self._rows))[index])
+            made = range(*index.indices(len(self._rows)))
+        else:
+            made = range(len(self._rows))[index : index + 1 or None]
+        names = self._names([self._rows[i][0] for i in made])
+        rows = [self._row(i, names) for i in made]
+        return rows if isinstance(index, slice) else rows[0]
 
-    def _row(self, index: int) -> RatingRow:
-        player_id, name, mu, sigma, tournaments, last_date, shown = self._rows[index]
+    def _names(self, player_ids: list[int]) -> dict[int, str]:
+        found = self._session.connection().execute(
+            select(Player.id, Player.display_name).where(Player.id.in_(player_ids))
+        )
+        return {player_id: name for player_id, name in found}
+
+    def _row(self, index: int, names: dict[int, str]) -> RatingRow:
+        player_id, _name, mu, sigma, tournaments, last_date, shown = self._rows[index]
+        name = names[player_id]
         rank, ranks = self._ranks[index], self._ranks
         tied = (index > 0 and ranks[index - 1] == rank) or (
             index + 1 < len(ranks) and ranks[index + 1] == rank

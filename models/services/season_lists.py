@@ -176,7 +176,7 @@ def compute_lists(
     # kept. One entry a season: the lists of a version a newer one replaced serve no one.
     settled = tuple(sorted((venue, tuple(players)) for venue, players in draws.items()))
     version, league, season_version = versions or season_versions(session, [season.id])[season.id]
-    key = ("qualifier lists", version[0], league, season.id, wall_clock.day_key(session, version), settled)
+    key = ("qualifier lists", version[0], league, season.id, wall_clock.day_key(session), settled)
     kept: Kept | None = memo.get(key)
     if kept is not None and kept.season_version == season_version:
         return kept.lists

@@ -10,7 +10,7 @@ from functools import cache, cached_property
 from types import SimpleNamespace
 from typing import Any, NamedTuple
 
-from sqlalchemy import Date, and_, bindparam, case, func, literal, select
+from sqlalchemy import Date, and_, bindparam, case, func, literal, or_, select
 from sqlalchemy.orm import Session, aliased, joinedload
 
 from models.entities.league import Season, Venue
@@ -22,7 +22,7 @@ from models.rules.players import player_labels
 from models.rules.race import Race
 from models.rules.race import points_race as race_of
 from models.rules.reports import TournamentKind
-from models.rules.standings import Line, Row, ranked_lines, row_of, tie_break_key
+from models.rules.standings import Line, Row, line_key, ranked_lines, row_of, tie_break_key
 from models.services import wall_clock
 from models.services.lookup import get_or_raise
 from models.services.standing_line_queries import (
@@ -186,9 +186,10 @@ def player_rows(
 ) -> dict[tuple[int, int], Row | None]:
     """R11: the player's row in each of these (season, venue) tables, as of today at the venue
     (R2a), ranked as in the whole table (None: not in it), without ranking the table. A line with
-    more points is ahead whatever the tie-breaks (points are R11's first step), so only the lines
-    level on points with the player's are read and compared, and the others counted, on the
-    (season, venue, points) index: three queries for all the tables, not a whole table each. A
+    more points, or as many and more wins, is ahead whatever the later tie-breaks (points, then
+    wins, are R11's first steps), so only the lines level with the player's on both are read and
+    compared, and the others counted, on the (season, venue, points) index: three queries for
+    all the tables, not a whole table each. A
     table with a counted report after its day is ranked whole from its results instead
     (`venue_standings`), as its standings are."""
     if not tables:
@@ -207,7 +208,8 @@ def player_rows(
         for season_id, venue_id, count in session.execute(ahead_of, {"player_id": player_id})
     }
     level: dict[tuple[int, int], list[Line]] = {}
-    for found_line in session.execute(level_of, {"player_id": player_id}):
+    # Read as plain rows (no ORM loading: a table's lines level with the player's may be many).
+    for found_line in session.connection().execute(level_of, {"player_id": player_id}):
         level.setdefault((found_line[-2], found_line[-1]), []).append(Line._make(found_line[:-2]))
     found: dict[tuple[int, int], Row | None] = {}
     for key, (season, venue) in tables.items():
@@ -216,15 +218,18 @@ def player_rows(
             found[key] = next((r for r in rows if r.player_id == player_id), None)
             continue
         tiers = season_tiers(season)
-        keyed = [(tie_break_key(row), row) for row in (row_of(line, tiers) for line in level.get(key, []))]
-        own = next((pair for pair in keyed if pair[1].player_id == player_id), None)
+        lines = level.get(key, [])
+        own = next((line for line in lines if line.player_id == player_id), None)
         if own is None:
             found[key] = None
             continue
-        own_key, row = own
-        row.rank = 1 + ahead.get(key, 0) + sum(1 for k, _r in keyed if k < own_key)
+        row = row_of(own, tiers)
+        own_key = tie_break_key(row)
+        # The others' keys only: their rows are not shown.
+        keyed = [(line_key(line, tiers), line.player_id) for line in lines]
+        row.rank = 1 + ahead.get(key, 0) + sum(1 for k, _p in keyed if k < own_key)
         row.key = own_key
-        row.tied = any(k == own_key and r.player_id != player_id for k, r in keyed)
+        row.tied = any(k == own_key and other != player_id for k, other in keyed)
         found[key] = row
     return found
 
@@ -233,8 +238,8 @@ def player_rows(
 def _player_row_statements() -> tuple[Any, Any, Any]:
     """`player_rows`' three statements, built once (building them cost about as much as running
     them), their values bound at each run: the newest counted day of each table, how many lines
-    of each of the player's tables have more points than the player's, and the lines level on
-    points with the player's."""
+    of each of the player's tables are ahead of the player's on points and wins, and the lines
+    level with the player's on both."""
     newest = (
         select(Tournament.season_id, Tournament.venue_id, func.max(Tournament.date))
         .where(
@@ -246,7 +251,7 @@ def _player_row_statements() -> tuple[Any, Any, Any]:
         .group_by(Tournament.season_id, Tournament.venue_id)
     )
     mine = (
-        select(StandingLine.season_id, StandingLine.venue_id, StandingLine.points)
+        select(StandingLine.season_id, StandingLine.venue_id, StandingLine.points, StandingLine.wins)
         # The player's lines only, on the player index (every season's: few; a season filter
         # here tempts SQLite into walking the seasons' lines for them).
         .where(StandingLine.player_id == bindparam("player_id"))
@@ -254,9 +259,18 @@ def _player_row_statements() -> tuple[Any, Any, Any]:
     )
     other = aliased(StandingLine)
     same_table = and_(other.season_id == mine.c.season_id, other.venue_id == mine.c.venue_id)
+    # R11's first two steps are points, then wins: a line with more points, or as many and more
+    # wins, is ahead whatever the later steps say (read on the points index, wins filtered).
     ahead = (
         select(mine.c.season_id, mine.c.venue_id, func.count())
-        .join(other, and_(same_table, other.points > mine.c.points))
+        .join(
+            other,
+            and_(
+                same_table,
+                other.points >= mine.c.points,
+                or_(other.points > mine.c.points, other.wins > mine.c.wins),
+            ),
+        )
         .group_by(mine.c.season_id, mine.c.venue_id)
     )
     level = select(
@@ -265,12 +279,20 @@ def _player_row_statements() -> tuple[Any, Any, Any]:
         *(getattr(other, name) for name in SUMS),
         other.season_id,
         other.venue_id,
-    ).join(mine, and_(same_table, other.points == mine.c.points))
+    ).join(mine, and_(same_table, other.points == mine.c.points, other.wins == mine.c.wins))
     return newest, ahead, level
 
 
-def player_seasons(session: Session, player: Player) -> list[dict[str, Any]]:
-    """A player's record per (season, venue): their standing (R11) and every live result there."""
+class Played(NamedTuple):
+    """A player's seasons, newest first, each with the venues (by id) where they played a live
+    regular report: what their qualification reads (R12-R14)."""
+
+    seasons: dict[int, tuple[Season, list[int]]]
+
+
+def player_seasons(session: Session, player: Player) -> tuple[list[dict[str, Any]], Played]:
+    """A player's record per (season, venue): their standing (R11) and every live result there;
+    and where they played regular reports (`Played`), read from the same results."""
     results = session.execute(
         select(Tournament, Result)
         .join(Result, Result.tournament_id == Tournament.id)
@@ -286,8 +308,11 @@ def player_seasons(session: Session, player: Player) -> list[dict[str, Any]]:
         session, player.id, {key: (items[0][0].season, items[0][0].venue) for key, items in groups.items()}
     )
     record = []
+    played: dict[int, tuple[Season, list[int]]] = {}
     for (season_id, venue_id), items in groups.items():
         season, venue = items[0][0].season, items[0][0].venue
+        if any(t.kind == TournamentKind.REGULAR for t, _r in items):
+            played.setdefault(season_id, (season, []))[1].append(venue_id)
         row = standing[(season_id, venue_id)]
         record.append(
             {
@@ -319,4 +344,4 @@ def player_seasons(session: Session, player: Player) -> list[dict[str, Any]]:
                 ],
             }
         )
-    return record
+    return record, Played(played)

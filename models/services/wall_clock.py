@@ -7,9 +7,7 @@ the time; this module only says which zone."""
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
 from datetime import date
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -17,11 +15,12 @@ from sqlalchemy.orm import Session
 from models.entities import Sanction, Venue
 from models.infra import clock
 from models.services.league_settings import league_settings
-from models.services.versioning import MEMO, data_version
+from models.services.versioning import kept_by_league
 
 
 def league_zone(session: Session) -> str:
-    return league_settings(session).zone
+    """The league's zone (the settings move the `league` scope: kept by its version)."""
+    return kept_by_league(session, "league zone", lambda: league_settings(session).zone)
 
 
 def venue_zone(session: Session, venue: Venue | int) -> str:
@@ -53,22 +52,10 @@ def for_sanction(session: Session, sanction: Sanction) -> date:
     return at(session, sanction.venue_id)
 
 
-def zones_in_use(session: Session, version: tuple[str, int] | None = None) -> tuple[str, ...]:
-    """The league's zone and every venue's own, sorted; kept with the data version a reading
-    session saw (`version`, when the caller has read it already): a zone changes only by a write.
-    One entry, the newest version's: one a version would push the kept qualifier lists out."""
-    memo: MutableMapping[Any, Any] | None = session.info.get(MEMO)
-    if memo is None:
-        return _zones_in_use(session)
-    epoch, number = version or data_version(session)
-    key = ("zones in use", epoch)
-    kept: tuple[int, tuple[str, ...]] | None = memo.get(key)
-    if kept is not None and kept[0] == number:
-        return kept[1]
-    found = _zones_in_use(session)
-    if kept is None or number > kept[0]:
-        memo[key] = (number, found)
-    return found
+def zones_in_use(session: Session) -> tuple[str, ...]:
+    """The league's zone and every venue's own, sorted (a zone is a venue's or the settings':
+    kept by the `league` scope's version, which they move)."""
+    return kept_by_league(session, "zones in use", lambda: _zones_in_use(session))
 
 
 def _zones_in_use(session: Session) -> tuple[str, ...]:
@@ -76,8 +63,8 @@ def _zones_in_use(session: Session) -> tuple[str, ...]:
     return tuple(sorted({league_zone(session), *own}))
 
 
-def day_key(session: Session, version: tuple[str, int] | None = None) -> str:
+def day_key(session: Session) -> str:
     """The local date in every zone in use: it changes at each of their midnights, so an answer
     kept under it is never served on a later local day anywhere (the cache's day key)."""
-    zones = zones_in_use(session, version)
+    zones = zones_in_use(session)
     return " ".join(f"{zone}={clock.today_in(zone).isoformat()}" for zone in zones)
