@@ -20,7 +20,7 @@ from typing import Any, cast
 from cachetools import LRUCache
 from flask import Flask, Response, current_app
 
-from api.schemas import is_player, players_in
+from api.schemas import is_player
 from api.tournaments.schemas import ReportOut
 from models.actor import Actor
 from models.rules.players import numbered_players, player_label
@@ -45,19 +45,20 @@ class _ReportJson:
     memory)."""
 
     def __init__(self, answer: dict[str, Any]) -> None:
-        players: list[tuple[int, str]] = []
-        players_in(answer, players)
-        self.players = players
-        self.ids = frozenset(player_id for player_id, _name in players)
         placed: list[tuple[int, str]] = []
         cut = _LABEL_JSON.split(current_app.json.dumps(_placeholders(answer, placed)))
+        self.players = placed
+        self.ids = frozenset(player_id for player_id, _name in placed)
         # cut: JSON, a placeholder's index, JSON, …, JSON.
         self._pieces = cut[::2]
         self._placed = [placed[int(index)][0] for index in cut[1::2]]
-        # Each label as JSON, plain and numbered.
-        dumps = current_app.json.dumps
+        # Each label as JSON, plain and numbered (a string's JSON as the app writes it).
+        ascii_only = getattr(current_app.json, "ensure_ascii", True)
         self._labels = [
-            (dumps(player_label(player_id, name, False)), dumps(player_label(player_id, name, True)))
+            tuple(
+                json.dumps(player_label(player_id, name, numbered), ensure_ascii=ascii_only)
+                for numbered in (False, True)
+            )
             for player_id, name in (placed[int(index)] for index in cut[1::2])
         ]
         self._written: dict[frozenset[int], str] = {}
@@ -71,6 +72,14 @@ class _ReportJson:
                 parts.append(piece)
             found = self._written[numbered] = "".join(parts)
         return found
+
+
+class _PageReport(ReportOut):
+    """A report's answer as `ReportOut` dumps it, its players not yet labelled together: the
+    page labels them over the whole page (`_ReportJson`)."""
+
+    def _tell_apart(self, data: dict[str, Any], **_kwargs: Any) -> dict[str, Any]:
+        return data
 
 
 def _placeholders(value: Any, placed: list[tuple[int, str]]) -> Any:
@@ -139,7 +148,7 @@ def page_body(session: Any, actor: Actor, filters: ReportFilters, request: PageR
     answers = kept.get(keys)
     missing = [report_id for report_id, answer in answers.items() if answer is None]
     if missing:
-        schema = ReportOut()
+        schema = _PageReport()
         made = {seen.id: _ReportJson(schema.dump(seen)) for seen in reports_seen_by(session, actor, missing)}
         kept.put({keys[report_id]: answer for report_id, answer in made.items()})
         answers.update(made)
