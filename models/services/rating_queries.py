@@ -240,8 +240,9 @@ def rating_table(session: Session, region_id: int | None = None, min_tournaments
 
 # R20's shown rating of a (mu, sigma), kept per process: after a report only its entrants' ratings
 # change, so a national table read again rounds only theirs (rounding each of its tens of
-# thousands of rows cost a third of the table). A pure function's results: never stale.
-_shown = lru_cache(maxsize=200_000)(ordinal)
+# thousands of rows cost a third of the table). A pure function's results: never stale. At most
+# 65,536 (about 20 MB): a region's table at ten times the league fits.
+_shown = lru_cache(maxsize=1 << 16)(ordinal)
 
 
 class RatingTable(Sequence[RatingRow]):

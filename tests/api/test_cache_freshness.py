@@ -1122,6 +1122,32 @@ def test_a_new_day_is_a_new_answer(pub: Pub) -> None:
     assert barred_ids(now["door 1"]) == []
 
 
+def test_a_venues_schedule_and_zone_are_read_fresh_on_every_worker_r2_r2a(pub: Pub) -> None:
+    """R2 and R2a: the office gives venue 1 a weekly night, then puts the venue on Kiritimati's
+    clock (UTC+14: at noon in UTC it is tomorrow there). Each change is read at once on both
+    workers: the night in the venue's games, then the games on the venue's new clock, the venue's
+    zone, and its standings as of its own today (the zones in use and the league's zone are kept
+    per worker by the league scope's version, which the change moves)."""
+    noon = datetime.combine(utc_today(), time(12), tzinfo=UTC)
+    v1, kiritimati = pub["v1"], "Pacific/Kiritimati"
+    with time_machine.travel(noon, tick=False):
+        games = View("public", f"/api/v1/games?venue_id={v1}&from={ago(0)}&to={ago(-13)}")
+        views = {"games 1": games, "venue 1": pub.views["venue 1"], "standings 1": pub.views["standings 1"]}
+        before = read_on_both(pub, views)
+        assert before["B"]["games 1"].body["items"] == []
+        night = {"weekday": noon.isoweekday(), "starts_at": "19:00", "sessions": 1}
+        ok(pub.office.put(f"/api/v1/venues/{v1}/schedule", json={"schedule": [night]}))
+        scheduled = assert_fresh_on_both(pub, {"games 1": games}, before)
+        assert [g["date"] for g in scheduled["games 1"]["items"]] == [ago(0), ago(-7)]
+        before = read_on_both(pub, views)
+        ok(pub.office.patch(f"/api/v1/venues/{v1}", json={"timezone": kiritimati}))
+        now = assert_fresh_on_both(pub, views, before)
+    assert now["venue 1"]["timezone"] == kiritimati
+    assert {g["timezone"] for g in now["games 1"]["items"]} == {kiritimati}
+    tomorrow = (noon + timedelta(days=1)).date().isoformat()
+    assert (before["B"]["standings 1"].body["as_of"], now["standings 1"]["as_of"]) == (ago(0), tomorrow)
+
+
 def test_a_revoked_key_is_refused_not_answered_from_the_cache(pub: Pub) -> None:
     """Once a host's key is revoked, no worker answers it (401), cached answer or ETag."""
     views = {name: view for name, view in pub.views.items() if view.who == "host1"}
