@@ -9,7 +9,7 @@ import json
 from collections.abc import Collection, MutableMapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from typing import Any, NamedTuple, cast
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -37,10 +37,8 @@ from models.services import wall_clock
 from models.services.lookup import get_or_raise
 from models.services.paging import Page, PageRequest, paginate
 from models.services.season_lists import compute_lists
+from models.services.standings import Played
 from models.services.versioning import MEMO, SeasonVersions, kept_by_league, season_versions
-
-if TYPE_CHECKING:
-    from models.services.standings import Played
 
 
 def latest_publication(session: Session, season_id: int) -> QualifierPublication | None:
