@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Any, ClassVar, TypeVar
 
 from marshmallow import Schema, fields, post_dump, validate
@@ -81,16 +81,21 @@ def players_in(value: dict[str, Any] | list[Any], found: list[tuple[int, str]]) 
 def labelled(value: Any, numbered: Collection[int]) -> Any:
     """A copy of plain JSON data with every player in it labelled (R19), those in `numbered`
     with their player number (`with_labels` decides which, over a whole answer)."""
+    return relabelled(value, lambda player_id, name: player_label(player_id, name, player_id in numbered))
+
+
+def relabelled(value: Any, label: Callable[[int, str], str]) -> Any:
+    """A copy of plain JSON data with every player's `label` set to `label(id, display name)`,
+    in the order the players appear."""
     if type(value) is dict:
         if is_player(value):
-            player_id = value["id"]
-            return {**value, "label": player_label(player_id, value["display_name"], player_id in numbered)}
+            return {**value, "label": label(value["id"], value["display_name"])}
         return {
-            key: labelled(inner, numbered) if type(inner) is dict or type(inner) is list else inner
+            key: relabelled(inner, label) if type(inner) is dict or type(inner) is list else inner
             for key, inner in value.items()
         }
     return [
-        labelled(inner, numbered) if type(inner) is dict or type(inner) is list else inner for inner in value
+        relabelled(inner, label) if type(inner) is dict or type(inner) is list else inner for inner in value
     ]
 
 

@@ -20,7 +20,7 @@ from typing import Any, cast
 from cachetools import LRUCache
 from flask import Flask, Response, current_app
 
-from api.schemas import is_player
+from api.schemas import relabelled
 from api.tournaments.schemas import ReportOut
 from models.actor import Actor
 from models.rules.players import numbered_players, player_label
@@ -46,12 +46,18 @@ class _ReportJson:
 
     def __init__(self, answer: dict[str, Any]) -> None:
         placed: list[tuple[int, str]] = []
-        cut = _LABEL_JSON.split(current_app.json.dumps(_placeholders(answer, placed)))
+
+        def placeholder(player_id: int, name: str) -> str:
+            placed.append((player_id, name))
+            return f"{_LABEL} {len(placed) - 1}"
+
+        cut = _LABEL_JSON.split(current_app.json.dumps(relabelled(answer, placeholder)))
         self.players = placed
         self.ids = frozenset(player_id for player_id, _name in placed)
         # cut: JSON, a placeholder's index, JSON, …, JSON.
         self._pieces = cut[::2]
-        self._placed = [placed[int(index)][0] for index in cut[1::2]]
+        in_order = [placed[int(index)] for index in cut[1::2]]
+        self._placed = [player_id for player_id, _name in in_order]
         # Each label as JSON, plain and numbered (a string's JSON as the app writes it).
         ascii_only = getattr(current_app.json, "ensure_ascii", True)
         self._labels = [
@@ -59,7 +65,7 @@ class _ReportJson:
                 json.dumps(player_label(player_id, name, numbered), ensure_ascii=ascii_only)
                 for numbered in (False, True)
             )
-            for player_id, name in (placed[int(index)] for index in cut[1::2])
+            for player_id, name in in_order
         ]
         self._written: dict[frozenset[int], str] = {}
 
@@ -80,23 +86,6 @@ class _PageReport(ReportOut):
 
     def _tell_apart(self, data: dict[str, Any], **_kwargs: Any) -> dict[str, Any]:
         return data
-
-
-def _placeholders(value: Any, placed: list[tuple[int, str]]) -> Any:
-    """A copy of plain JSON data with each player's label a placeholder naming its index in
-    `placed` (where its player is put), as `api.schemas.labelled` labels them."""
-    if type(value) is dict:
-        if is_player(value):
-            placed.append((value["id"], value["display_name"]))
-            return {**value, "label": f"{_LABEL} {len(placed) - 1}"}
-        return {
-            key: _placeholders(inner, placed) if type(inner) is dict or type(inner) is list else inner
-            for key, inner in value.items()
-        }
-    return [
-        _placeholders(inner, placed) if type(inner) is dict or type(inner) is list else inner
-        for inner in value
-    ]
 
 
 class ReportAnswers:

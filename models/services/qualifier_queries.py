@@ -47,20 +47,17 @@ def latest_publication(session: Session, season_id: int) -> QualifierPublication
 
 
 def latest_publication_ids(session: Session, season_ids: Collection[int]) -> dict[int, int]:
-    """The id of the newest publication of each of these seasons that has one. A reading session
-    reads every season's at once and keeps them by the epoch and the `league` scope's version
-    (a publication moves it: migration 0022), so a report leaves them kept."""
-    newest = select(QualifierPublication.season_id, func.max(QualifierPublication.id))
-    if MEMO not in session.info:
+    """The id of the newest publication of each of these seasons that has one. Every season's are
+    read at once (publications are few), and a reading session keeps them by the epoch and the
+    `league` scope's version (a publication moves it: migration 0022), so a report leaves them
+    kept."""
+
+    def every_season() -> dict[int, int]:
         rows = session.execute(
-            newest.where(QualifierPublication.season_id.in_(sorted(season_ids))).group_by(
+            select(QualifierPublication.season_id, func.max(QualifierPublication.id)).group_by(
                 QualifierPublication.season_id
             )
         )
-        return {season_id: publication_id for season_id, publication_id in rows}
-
-    def every_season() -> dict[int, int]:
-        rows = session.execute(newest.group_by(QualifierPublication.season_id))
         return {season_id: publication_id for season_id, publication_id in rows}
 
     every = kept_by_league(session, "newest publications", every_season)
