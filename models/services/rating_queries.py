@@ -8,10 +8,10 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from functools import lru_cache
+from functools import cache
 from typing import Any, NamedTuple, overload
 
-from sqlalchemy import Connection, Select, null, select, tuple_
+from sqlalchemy import Connection, Select, bindparam, case, func, select, tuple_
 from sqlalchemy.orm import Session
 
 from models.entities.base import table_of
@@ -20,7 +20,7 @@ from models.entities.players import Player
 from models.entities.ratings import PlayerRating, RatingPoint
 from models.entities.tournaments import Result, Tournament, live_in, played_in
 from models.errors import InvalidInput, Problem
-from models.rules.ratings import NEW, Skill, ordinal, provisional, rate, table_ranks
+from models.rules.ratings import NEW, PROVISIONAL_BELOW, Skill, Z, ordinal, provisional, rate, table_ranks
 
 
 class Point(NamedTuple):
@@ -204,64 +204,69 @@ def rating_table(session: Session, region_id: int | None = None, min_tournaments
     ratings share a rank, 1, 2, 2, 4), then the provisional ones (fewer than 5 rated
     tournaments), ranked on after them. `region_id`: only players with a rated result at a venue
     of the region (their league-wide rating); `min_tournaments`: only players with at least that
-    many rated tournaments. An unknown region is refused naming `region_id`.
+    many rated tournaments. An unknown region is refused naming `region_id`."""
+    if region_id is not None and session.get(Region, region_id) is None:
+        problem = f"No region {region_id}."
+        raise InvalidInput(problem, problems=[Problem("region_id", problem)])
+    return RatingTable(session, region_id, min_tournaments)
 
-    Plain columns, not entities: a national league's table is tens of thousands of rows, read
-    again after every report."""
-    # The names are read for the rows made only (`RatingTable`).
+
+@cache
+def _table_query(in_region: bool) -> Select[Any]:
+    """The table's first `limit` rows in the database's order, each with the table's counts (its
+    rows, its established rows): the established first, then by mu - 3 sigma (the shown rating
+    before its rounding: the same float in the database as in Python), mu and id. Built once;
+    `min_tournaments`, `limit` and `region_id` (when `in_region`) bound at each run."""
+    ratings = table_of(PlayerRating)
+    is_provisional = ratings.c.tournaments < PROVISIONAL_BELOW
     query = select(
-        PlayerRating.player_id,
-        null(),
-        PlayerRating.mu,
-        PlayerRating.sigma,
-        PlayerRating.tournaments,
-        PlayerRating.last_date,
-    ).where(PlayerRating.tournaments >= min_tournaments)
-    if region_id is not None:
-        if session.get(Region, region_id) is None:
-            raise InvalidInput(
-                f"No region {region_id}.", problems=[Problem("region_id", f"No region {region_id}.")]
-            )
+        ratings.c.player_id,
+        ratings.c.mu,
+        ratings.c.sigma,
+        ratings.c.tournaments,
+        ratings.c.last_date,
+        func.count().over(),
+        func.sum(case((is_provisional, 0), else_=1)).over(),
+    ).where(ratings.c.tournaments >= bindparam("min_tournaments"))
+    if in_region:
         # On the (venue, player) index of the history: the region's venues' points only.
-        played_there = select(RatingPoint.player_id).where(
-            RatingPoint.venue_id.in_(select(Venue.id).where(Venue.region_id == region_id))
+        points = table_of(RatingPoint)
+        region_venues = select(Venue.id).where(Venue.region_id == bindparam("region_id"))
+        query = query.where(
+            ratings.c.player_id.in_(select(points.c.player_id).where(points.c.venue_id.in_(region_venues)))
         )
-        query = query.where(PlayerRating.player_id.in_(played_there))
-    established: list[tuple[Any, ...]] = []
-    provisional_rows: list[tuple[Any, ...]] = []
-    # Plain rows (no ORM loading); each shown rating computed once per process (`_shown`).
-    for row in session.connection().execute(query):
-        (provisional_rows if provisional(row[4]) else established).append((*row, _shown(row[2], row[3])))
-    # Best shown rating first, then higher mu, then lower id (ids are unique: no two keys equal).
-    for group in (established, provisional_rows):
-        group.sort(key=lambda row: (row[6], row[2], -row[0]), reverse=True)
-    return RatingTable(session, established, provisional_rows)
+    raw = ratings.c.mu - Z * ratings.c.sigma
+    return query.order_by(is_provisional, raw.desc(), ratings.c.mu.desc(), ratings.c.player_id).limit(
+        bindparam("limit")
+    )
 
 
-# R20's shown rating of a (mu, sigma), kept per process: after a report only its entrants' ratings
-# change, so a national table read again rounds only theirs (rounding each of its tens of
-# thousands of rows cost a third of the table). A pure function's results: never stale. At most
-# 65,536 (about 20 MB): a region's table at ten times the league fits.
-_shown = lru_cache(maxsize=1 << 16)(ordinal)
+# A row read: id, mu, sigma, rated tournaments, last played, the shown rating.
+_Read = tuple[int, float, float, int, date, Decimal]
 
 
 class RatingTable(Sequence[RatingRow]):
-    """The rating table's rows, made only when read: a page of a national table is 50 of its
-    tens of thousands. `established` rows first, then the provisional ones."""
+    """The rating table's rows, read only as far as asked: a page of a national table is 50 of
+    its tens of thousands, and the table is read again after every report. The database orders
+    the rows by the shown rating before its rounding and counts them. Rounding keeps that order,
+    so the rows of one shown rating stand together: the rows read, on to the end of the last one's
+    rating, are every row that can come before it. They are put in the exact order here (equal
+    shown ratings by mu, then id) and ranked."""
 
-    def __init__(
-        self, session: Session, established: list[tuple[Any, ...]], provisional: list[tuple[Any, ...]]
-    ) -> None:
+    def __init__(self, session: Session, region_id: int | None, min_tournaments: int) -> None:
         self._session = session
-        self.established = len(established)
-        self._rows = [*established, *provisional]
-        self._ranks = [
-            *table_ranks([row[6] for row in established]),
-            *(rank + len(established) for rank in table_ranks([row[6] for row in provisional])),
-        ]
+        self._region_id = region_id
+        self._min_tournaments = min_tournaments
+        self._rows: list[_Read] = []  # in the exact order, each rating's rows whole
+        self._ranks: list[int] = []
+        self._next: tuple[bool, Decimal] | None = None  # the group and rating of the row after
+        self._total: int | None = None
+        self.established = 0
 
     def __len__(self) -> int:
-        return len(self._rows)
+        if self._total is None:
+            self._read(0)
+        return self._total or 0
 
     @overload
     def __getitem__(self, index: int) -> RatingRow: ...
@@ -271,12 +276,51 @@ class RatingTable(Sequence[RatingRow]):
 
     def __getitem__(self, index: int | slice) -> RatingRow | list[RatingRow]:
         if isinstance(index, slice):
-            made = range(*index.indices(len(self._rows)))
+            if (
+                (index.start or 0) >= 0
+                and index.stop is not None
+                and index.stop >= 0
+                and (index.step or 1) > 0
+            ):
+                self._read(index.stop)  # a page: read with the counts, not after them
+            made = range(*index.indices(len(self)))
         else:
-            made = range(len(self._rows))[index : index + 1 or None]
+            made = range(len(self))[index : index + 1 or None]
+            if not made:
+                raise IndexError(index)
+        self._read(max(made, default=-1) + 1)
         names = self._names([self._rows[i][0] for i in made])
         rows = [self._row(i, names) for i in made]
         return rows if isinstance(index, slice) else rows[0]
+
+    def _read(self, count: int) -> None:
+        """Read at least the first `count` rows, each shown rating's rows whole, and whether a
+        row comes after them (for the last one's tie)."""
+        if self._total is not None and (count <= len(self._rows) or len(self._rows) == self._total):
+            return
+        limit = count + 64
+        while True:
+            values = {"min_tournaments": self._min_tournaments, "limit": limit, "region_id": self._region_id}
+            found = self._session.connection().execute(_table_query(self._region_id is not None), values)
+            read: list[_Read] = []
+            for player_id, mu, sigma, tournaments, last_date, total, established in found:
+                read.append((player_id, mu, sigma, tournaments, last_date, ordinal(mu, sigma)))
+                self._total, self.established = total, int(established)
+            if self._total is None:
+                self._total = 0
+            whole = _whole_ratings(read, count, complete=len(read) < limit)
+            if whole is not None:
+                break
+            limit *= 4
+        rows, self._next = whole
+        # Each group best first: shown rating, then mu, then the lower id.
+        established = sorted(rows[: min(len(rows), self.established)], key=_order, reverse=True)
+        provisional_rows = sorted(rows[len(established) :], key=_order, reverse=True)
+        self._rows = [*established, *provisional_rows]
+        self._ranks = [
+            *table_ranks([row[5] for row in established]),
+            *(rank + self.established for rank in table_ranks([row[5] for row in provisional_rows])),
+        ]
 
     def _names(self, player_ids: list[int]) -> dict[int, str]:
         found = self._session.connection().execute(
@@ -285,16 +329,56 @@ class RatingTable(Sequence[RatingRow]):
         return {player_id: name for player_id, name in found}
 
     def _row(self, index: int, names: dict[int, str]) -> RatingRow:
-        player_id, _name, mu, sigma, tournaments, last_date, shown = self._rows[index]
-        name = names[player_id]
+        player_id, mu, sigma, tournaments, last_date, shown = self._rows[index]
         rank, ranks = self._ranks[index], self._ranks
-        tied = (index > 0 and ranks[index - 1] == rank) or (
-            index + 1 < len(ranks) and ranks[index + 1] == rank
-        )
         is_provisional = index >= self.established
+        if index + 1 < len(ranks):
+            tied_after = ranks[index + 1] == rank
+        else:  # the last row read: tied when the row after it has the same rating, in its group
+            tied_after = self._next == (is_provisional, shown)
+        tied = (index > 0 and ranks[index - 1] == rank) or tied_after
         return RatingRow(
-            rank, tied, RatedPlayer(player_id, name), shown, mu, sigma, tournaments, is_provisional, last_date
+            rank,
+            tied,
+            RatedPlayer(player_id, names[player_id]),
+            shown,
+            mu,
+            sigma,
+            tournaments,
+            is_provisional,
+            last_date,
         )
+
+
+def _a_page(index: slice) -> bool:
+    """A slice from the start or a row on to a row: a page (no negative index, no step)."""
+    return (index.start or 0) >= 0 and index.stop is not None and index.stop >= 0 and index.step is None
+
+
+def _order(row: _Read) -> tuple[Decimal, float, int]:
+    return (row[5], row[1], -row[0])
+
+
+def _whole_ratings(
+    read: list[_Read], count: int, complete: bool
+) -> tuple[list[_Read], tuple[bool, Decimal] | None] | None:
+    """The rows read up to the end of the shown rating of the `count`-th (its group's), and the
+    group and rating of the row after them (None: no row after); None when the rows read end
+    before that rating does (read more)."""
+    if len(read) <= count:
+        return (read, None) if complete else None
+    if count == 0:
+        return [], _group_rating(read[0])
+    last = _group_rating(read[count - 1])
+    for index in range(count, len(read)):
+        after = _group_rating(read[index])
+        if after != last:
+            return read[:index], after
+    return (read, None) if complete else None
+
+
+def _group_rating(row: _Read) -> tuple[bool, Decimal]:
+    return (provisional(row[3]), row[5])
 
 
 def player_rating(session: Session, player_id: int) -> dict[str, Any] | None:

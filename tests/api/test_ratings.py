@@ -431,3 +431,68 @@ def test_r20_standings_rebuild_after_a_bulk_load_rebuilds_the_ratings_too(
     assert outcome.exit_code == 0, outcome.output
     assert "Ratings rebuilt: 2 player(s) rated" in outcome.output
     assert rows_by_player(public) == before
+
+
+def test_r20_pages_of_the_table_rank_as_the_whole_table_sorted_by_hand(
+    scene: Scene, public: Caller, runner: Any, db_session: Any
+) -> None:
+    """R20: every page of the table, at every page size, is the table sorted by hand: the
+    established first, best shown rating first, equal shown ratings by higher mu then lower id,
+    sharing a rank (provisional ranks running on after the established). The table is read from
+    the database only as far as a page needs, in the order of mu - 3 sigma before its rounding:
+    here two ratings just either side of 22.00 show 22.00 with the higher mu second in that order,
+    and ties straddle the pages. Ratings are set in SQL, then rebuilt for the guard."""
+    players = scene.players(*(f"P{n}" for n in range(12)))
+    post(scene, order(players), days_ago(3))
+    # (mu, sigma, rated tournaments) for each player, in the order of `players`.
+    crafted = [
+        (25.004, 1.0, 5),  # raw 22.004: shows 22.00
+        (30.0, 2.668, 7),  # raw 21.996: shows 22.00, higher mu, so before the one above
+        (28.0, 2.0, 9),  # 22.00 exactly
+        (40.0, 1.0, 5),  # 37.00, the best
+        (20.0, 1.0, 6),  # 17.00
+        (20.0, 1.0, 8),  # 17.00, the same mu: the lower id first
+        (10.0, 2.0, 12),  # 4.00
+        (30.0, 1.0, 4),  # provisional 27.00: after every established player
+        (28.0, 0.333334, 3),  # provisional 27.00 (raw 26.999998)
+        (5.0, 1.0, 1),  # provisional 2.00
+        (24.0, 0.5, 2),  # provisional 22.50
+        (24.0, 0.5, 4),  # provisional 22.50
+    ]
+    for player, (mu, sigma, count) in zip(players, crafted, strict=True):
+        db_session.execute(
+            text("UPDATE player_ratings SET mu = :mu, sigma = :sigma, tournaments = :n WHERE player_id = :p"),
+            {"mu": mu, "sigma": sigma, "n": count, "p": player},
+        )
+    db_session.commit()
+
+    def expected(minimum: int) -> list[tuple[int, int, bool]]:
+        rows = [
+            (player, mu, shown(mu, sigma), count < 5)
+            for player, (mu, sigma, count) in zip(players, crafted, strict=True)
+            if count >= minimum
+        ]
+        rows.sort(key=lambda row: (row[3], -row[2], -row[1], row[0]))
+        # A rank: the place of the first row of the same group and shown rating.
+        ranks = [
+            1 + next(i for i, other in enumerate(rows) if (other[3], other[2]) == (row[3], row[2]))
+            for row in rows
+        ]
+        tied = [ranks.count(rank) > 1 for rank in ranks]
+        return [(row[0], rank, tie) for row, rank, tie in zip(rows, ranks, tied, strict=True)]
+
+    for minimum in (0, 3, 6):
+        whole = expected(minimum)
+        if minimum == 0:  # the three at 22.00 by mu: 30, 28, then 25.004 (first by mu - 3 sigma)
+            assert [row[0] for row in whole[:4]] == [players[3], players[1], players[2], players[0]]
+        for per_page in range(1, len(whole) + 2):
+            for page in range(1, len(whole) // per_page + 2):
+                body = public.get(f"{RATINGS}?per_page={per_page}&page={page}&min_tournaments={minimum}")
+                assert body.status_code == 200
+                answer = body.get_json()
+                got = [(row["player"]["id"], row["rank"], row["tied"]) for row in answer["items"]]
+                assert got == whole[(page - 1) * per_page : page * per_page], (minimum, per_page, page)
+                assert answer["total"] == len(whole)
+                assert answer["established"] == sum(1 for *_, count in crafted if count >= max(minimum, 5))
+    outcome = runner.invoke(args=["ratings", "rebuild"])
+    assert outcome.exit_code == 0, outcome.output
