@@ -18,6 +18,8 @@ and in requests (--max-requests). It does not judge the figures; the targets are
 
     .venv/bin/python bench/league_night.py --markdown                          # both databases
     .venv/bin/python bench/league_night.py --scale 0.1 --minutes 2 --databases sqlite   # a smoke run
+    .venv/bin/python bench/league_night.py --databases sqlite --cache-url redis://127.0.0.1:6379/0 \
+        --out bench/results/league_night_redis.json          # the workers sharing answers in Redis
 """
 
 from __future__ import annotations
@@ -372,6 +374,11 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--max-requests", type=int, default=100_000, help="the run stops at this many")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "league_night.json")
     parser.add_argument("--markdown", action="store_true", help="also print the table as Markdown")
+    parser.add_argument(
+        "--cache-url",
+        default="",
+        help="the workers' shared answer cache (CACHE_URL, e.g. redis://127.0.0.1:6379/0); else each its own",
+    )
     args = parser.parse_args()
     args.databases = [name.strip() for name in args.databases.split(",") if name.strip()]
     if set(args.databases) - {"sqlite", "postgresql"} or not args.databases:
@@ -383,6 +390,11 @@ def parse_args() -> argparse.Namespace:
 
 def main() -> None:
     args = parse_args()
+    # gunicorn's workers are given this environment: the cache is the one asked for, or none shared.
+    if args.cache_url:
+        os.environ["CACHE_URL"] = args.cache_url
+    else:
+        os.environ.pop("CACHE_URL", None)
     league = generate(args.seed, args.scale)
     progress("league", json.dumps(league.counts()))
     results: dict[str, dict[str, Any]] = {}
@@ -404,6 +416,7 @@ def main() -> None:
         "scale": args.scale,
         "workers": args.workers,
         "threads": args.threads,
+        "cache": "shared (CACHE_URL)" if args.cache_url else "each worker its own",
         "minutes": args.minutes,
         "rate": args.rate,
         "league": league.counts(),
