@@ -276,13 +276,8 @@ class RatingTable(Sequence[RatingRow]):
 
     def __getitem__(self, index: int | slice) -> RatingRow | list[RatingRow]:
         if isinstance(index, slice):
-            if (
-                (index.start or 0) >= 0
-                and index.stop is not None
-                and index.stop >= 0
-                and (index.step or 1) > 0
-            ):
-                self._read(index.stop)  # a page: read with the counts, not after them
+            if _a_page(index):
+                self._read(index.stop)  # read with the counts, not after them
             made = range(*index.indices(len(self)))
         else:
             made = range(len(self))[index : index + 1 or None]
