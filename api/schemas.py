@@ -84,7 +84,10 @@ def labelled(value: Any, numbered: Collection[int]) -> Any:
     return relabelled(value, lambda player_id, name: player_label(player_id, name, player_id in numbered))
 
 
-def relabelled(value: Any, label: Callable[[int, str], str]) -> Any:
+Label = Callable[[int, str], str]  # a player's label, from their id and display name
+
+
+def relabelled(value: Any, label: Label) -> Any:
     """A copy of plain JSON data with every player's `label` set to `label(id, display name)`,
     in the order the players appear."""
     if type(value) is dict:

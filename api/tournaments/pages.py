@@ -23,6 +23,7 @@ from cachetools import LRUCache
 from flask import Flask, Response, current_app
 
 from api.fields import utc_timestamp
+from api.schemas import Label
 from models.actor import Actor
 from models.rules.players import numbered_players, player_label
 from models.services.paging import PageRequest
@@ -30,7 +31,6 @@ from models.services.tournament_queries import ReportFilters, SeenWithRows, repo
 from models.services.versioning import data_version, report_scope, scope_versions
 
 Key = tuple[str, int, int, int, bool]
-Label = Callable[[int, str], str]  # a player's label, from their id and display name
 
 
 # Where a player's label goes in a report's kept JSON (no display name is this: it is made anew
