@@ -45,7 +45,7 @@ from api.fields import MAX_ID
 from api.qualifiers import routes as qualifier_routes
 from api.spec import ContractPlugin, error_headers, register_headers
 from api.tournaments import pages as report_pages
-from api.tournaments import sheets
+from api.tournaments import pictures, sheets
 from models.infra import clock
 
 REQUEST_ID_RE = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
@@ -119,10 +119,12 @@ def _refuse_unreadable_body() -> None:
         limit = current_app.config.get("MAX_CONTENT_LENGTH")
         if limit is not None and len(request.get_data(cache=True)) >= limit:
             raise RequestEntityTooLarge()
+    takes_sheet = CSV_PATHS.match(request.path) is not None
+    if takes_sheet:
+        pictures.refuse_picture(request.get_data(cache=True))  # a photo of the sheet, declared as anything
     if request.is_json:
         _refuse_unreasonable_json()
         return
-    takes_sheet = CSV_PATHS.match(request.path) is not None
     if takes_sheet and sheets.takes(request.mimetype, request.get_data(cache=True)):
         return
     raise BadRequest(

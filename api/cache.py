@@ -205,6 +205,11 @@ SCOPED_ANSWERS: dict[str, Scopes] = {
 }
 
 
+# Answers that name the host they were asked of (the games page's webcal:// link): keyed by it too,
+# so a page asked of one host name is never served to a caller of another.
+HOST_NAMED_ANSWERS = frozenset({"embed.GamesPage"})
+
+
 def _versions(session: Any, epoch: str, version: int) -> list[Any]:
     """What the answer is keyed by: the versions of its scopes, or else the data version."""
     scopes = SCOPED_ANSWERS.get(request.endpoint or "")
@@ -236,6 +241,8 @@ def answer_from_cache() -> Response | None:
     days = wall_clock.day_key(session)
     parts = [*versions, days, scope(current_actor()), request.path, query]
     parts.append(request.headers.get("Accept", ""))
+    if request.endpoint in HOST_NAMED_ANSWERS:
+        parts.append(request.host)
     key = hashlib.sha256(json.dumps(parts, separators=(",", ":")).encode()).hexdigest()
     g.cache_key = key
     etag = key[:32]

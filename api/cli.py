@@ -59,6 +59,16 @@ def reading() -> Iterator[Session]:
         yield session
 
 
+@contextmanager
+def refusals_said() -> Iterator[None]:
+    """A service's refusal as the command's one error line ("Error: …", exit status 1): its
+    detail, which already names each problem (`models.errors.refuse`), said once."""
+    try:
+        yield
+    except LeagueError as exc:
+        raise click.ClickException(exc.detail) from None
+
+
 def _config() -> Config:
     return alembic_config(db.database().engine.url.render_as_string(hide_password=False))
 
@@ -194,12 +204,8 @@ def keys_create(role: str, venues: tuple[int, ...], name: str) -> None:
     name = " ".join(name.split())
     if not 1 <= len(name) <= 120:
         raise click.BadParameter("1 to 120 characters, not blank.", param_hint="--name")
-    try:
-        with writing() as session:
-            key, secret = create_key(session, SYSTEM, name, role, list(venues))
-    except LeagueError as exc:
-        problems = "; ".join(f"{k}: {v[0]}" for k, v in exc.errors.items())
-        raise click.ClickException(f"{exc.detail} {problems}".strip()) from None
+    with refusals_said(), writing() as session:
+        key, secret = create_key(session, SYSTEM, name, role, list(venues))
     click.echo(f"Created {role} key {key.id} ({name}); store it now, it is not shown again:")
     click.echo(secret)
 
@@ -218,7 +224,7 @@ def demo_load(if_empty: bool) -> None:
 def demo_remove(yes: bool) -> None:
     """Delete the demo league (its region "Demo" and everything in it). Lists what it deletes and
     asks first; refused, changing nothing, when it would undo a merge of a player outside it."""
-    try:
+    with refusals_said():
         with reading() as session:
             plan = removal_plan(session)
             if plan is not None:
@@ -231,8 +237,6 @@ def demo_remove(yes: bool) -> None:
             click.confirm("Remove the demo league?", abort=True)
         with writing() as session:
             remove_demo(session, expected=plan)
-    except LeagueError as exc:
-        raise click.ClickException(exc.detail) from None
     click.echo("Demo league removed.")
 
 

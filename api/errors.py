@@ -15,7 +15,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 
 from api.pages import error_page, wants_page
 from api.schemas import Answer
-from models.errors import Conflict, LeagueError, RuleViolation
+from models.errors import SHOWN, Conflict, LeagueError, RuleViolation, joined
 
 log = logging.getLogger("league.errors")
 
@@ -118,9 +118,9 @@ def _unknown_query_parameters(error: HTTPException) -> list[str]:
 
 
 def _summary(errors: Mapping[str, list[str]]) -> str:
-    parts = [f"{field}: {msgs[0]}" for field, msgs in list(errors.items())[:5]]
-    more = len(errors) - 5
-    return "; ".join(parts) + (f"; and {more} more" if more > 0 else "")
+    """The first few fields' first messages, joined once (`models.errors.joined`)."""
+    parts = [f"{field}: {msgs[0]}" for field, msgs in list(errors.items())[:SHOWN]]
+    return joined(parts, more=len(errors) - SHOWN)
 
 
 def http_problem(error: HTTPException) -> Response:

@@ -118,13 +118,30 @@ class Stale(LeagueError):
     title = "Precondition failed"
 
 
+# How many problems a detail names before "and N more".
+SHOWN = 5
+
+
+def joined(parts: Iterable[str], more: int = 0) -> str:
+    """A detail made of parts (a lead, then "field: sentence" for each problem), joined once: each
+    part's own closing full stop dropped, the parts separated by "; ", "and N more" after them
+    when `more` were left out, and one full stop at the end. So a detail never reads "….; …" or
+    "…..": `refuse` and api/errors.py join every detail of parts with it."""
+    kept = [text for text in (str(part).strip().rstrip(".").rstrip() for part in parts) if text]
+    if more > 0:
+        kept.append(f"and {more} more")
+    if not kept:
+        return ""
+    sentence = "; ".join(kept)
+    return sentence if sentence.endswith(("?", "!")) else sentence + "."
+
+
 def refuse(message: str, problems: Sequence[Problem]) -> None:
     """Raise when there are problems: a RuleViolation when any breaks a rule, else InvalidInput.
 
     The message is followed by the first few problems, so the detail alone says what to fix."""
     if not problems:
         return
-    shown = "; ".join(f"{p.path or 'body'}: {p.message}" for p in problems[:5])
-    more = f"; and {len(problems) - 5} more" if len(problems) > 5 else ""
+    shown = [f"{p.path or 'body'}: {p.message}" for p in problems[:SHOWN]]
     kind = RuleViolation if rules_of(problems) else InvalidInput
-    raise kind(f"{message}; {shown}{more}", problems=problems)
+    raise kind(joined([message, *shown], more=len(problems) - SHOWN), problems=problems)

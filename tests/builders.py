@@ -63,6 +63,11 @@ def points_by_place(report: dict[str, Any]) -> list[tuple[int, int, int, int]]:
     ]
 
 
+# R17: the reason the office gives for a night a host may no longer report (the builders' reports
+# are of nights weeks ago).
+OFFICE_LATE = "Entered from the host's paper sheet"
+
+
 class Scene:
     """One venue in its own region, a season from 60 days ago to 30 days ahead covering that region
     (with any season settings given, which may also replace those), and a host key of the venue."""
@@ -158,7 +163,9 @@ class Scene:
         return data
 
     def report(self, order: Sequence[Entrant], day: date | None = None, **extra: Any) -> dict[str, Any]:
-        """The office reports `order` (see `body`) on `day`, else on `next_day()`; the stored report."""
+        """The office reports `order` (see `body`) on `day`, else on `next_day()`, with the reason
+        R17 asks of the office for a night past the hosts' correction window; the stored report."""
+        extra.setdefault("reason", OFFICE_LATE)
         return self.posted(self.body(order, day or self.next_day(), **extra), self.office)
 
     def padded(self, leaders: Sequence[Entrant], n: int, day: date | None = None) -> dict[str, Any]:

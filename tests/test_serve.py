@@ -12,6 +12,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from tests.support.servers import PATIENCE
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -20,6 +22,15 @@ def free_port() -> int:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
         return port
+
+
+def answers(port: int) -> bool:
+    """/health answers 200 (False while nothing listens yet)."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=PATIENCE) as answer:
+            return bool(answer.status == 200)
+    except OSError:
+        return False
 
 
 def test_serve_runs_gunicorn_with_several_workers(tmp_path: Path) -> None:
@@ -43,19 +54,16 @@ def test_serve_runs_gunicorn_with_several_workers(tmp_path: Path) -> None:
             start_new_session=True,
         )
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2) as answer:
-                    assert answer.status == 200
-                    break
-            except OSError:
-                assert server.poll() is None, log.read_text()
-                assert time.monotonic() < deadline, log.read_text()
-                time.sleep(0.3)
+        # Up: /health answered and both workers booted (the first can answer before the second has
+        # booted). Polled up to PATIENCE, each probe as patient as any request.
+        deadline = time.monotonic() + PATIENCE
+        while not (answers(port) and log.read_text().count("Booting worker") >= 2):
+            assert server.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.3)  # the poll's interval
         output = log.read_text()
         assert "gunicorn" in output.lower() and output.count("Booting worker") == 2, output
         assert "development server" not in output and "Do not use it in a production" not in output
     finally:
         os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=30)
+        server.wait(timeout=PATIENCE)

@@ -1,11 +1,14 @@
 """A venue's or a region's scheduled nights as an iCalendar feed (RFC 5545) that a phone can
 subscribe to: the past 2 weeks and the next 12, each night at its venue's local time with the
-venue's zone (a VTIMEZONE), cancelled nights kept as STATUS:CANCELLED so a phone removes them."""
+venue's zone (a VTIMEZONE), cancelled nights kept as STATUS:CANCELLED so a phone removes them.
+Each event's DTSTAMP is when that night last changed and its SEQUENCE how many times it changed
+(`schedule_queries.revisions`), so a subscribed calendar notices a moved night (R2a); a feed
+changes only with its nights."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, timedelta
 
 from flask import Response
 from flask.views import MethodView
@@ -14,7 +17,7 @@ from icalendar import Calendar, Event
 from api import db
 from api.blueprint import Blueprint
 from models.services.game_queries import WEEKS_AHEAD, WEEKS_BEHIND, region_feed, venue_feed
-from models.services.schedule_queries import Game
+from models.services.schedule_queries import Game, Revision, revisions
 
 blp = Blueprint("calendars", __name__, url_prefix="/api/v1", description="Calendar feeds (RFC 5545).")
 
@@ -25,13 +28,13 @@ CALENDAR_ANSWER = {
         "content": {"text/calendar": {"schema": {"type": "string"}}},
     }
 }
-STAMP = datetime(2026, 1, 1, tzinfo=UTC)  # DTSTAMP: fixed, so a feed changes only with its nights
 
 
-def event_of(game: Game) -> Event:
+def event_of(game: Game, revision: Revision) -> Event:
     event = Event()
     event.add("uid", f"{game.uid}@{UID_DOMAIN}")
-    event.add("dtstamp", STAMP)
+    event.add("dtstamp", revision.changed_at.replace(tzinfo=UTC))  # stored naive UTC
+    event.add("sequence", revision.sequence)
     event.add("dtstart", game.starts)
     event.add("dtend", game.ends)
     event.add("summary", f"Poker at {game.venue.name}" + (" (cancelled)" if game.night.cancelled else ""))
@@ -47,8 +50,8 @@ def feed(name: str, games: Sequence[Game]) -> Response:
     calendar.add("prodid", "-//Poker League//Games//EN")
     calendar.add("version", "2.0")
     calendar.add("x-wr-calname", name)
-    for game in games:
-        calendar.add_component(event_of(game))
+    for game, revision in zip(games, revisions(db.session(), games), strict=True):
+        calendar.add_component(event_of(game, revision))
     if games:
         first = games[0].night.date - timedelta(weeks=WEEKS_BEHIND)
         last = games[-1].night.date + timedelta(weeks=WEEKS_AHEAD)

@@ -61,6 +61,9 @@ td form input:not([type=checkbox]):not([type=radio]){width:100%;min-width:6rem}
 .typed td{min-width:6rem}
 .typed td.place{min-width:0}
 .window{color:var(--muted)}
+details.report{margin:0;border-bottom:1px solid var(--rule)}
+details.report>summary{padding:10px 0;overflow-wrap:anywhere}
+td.mark{white-space:nowrap}
 @media (max-width:520px){
 table.stack>thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);
 white-space:nowrap}
@@ -123,6 +126,13 @@ def day(value: date | str | None, shape: str = "short") -> str:
     return value.strftime(DAY_SHAPES[shape]) if value is not None else ""
 
 
+@bp.app_template_filter("venue_label")
+def venue_label(venue: Venue) -> str:
+    """A venue as the console lists it: its name, with " (demo)" when it is the demo league's
+    (`Venue.in_demo`), so the office tells the demo's venues from its own in every list."""
+    return f"{venue.name} (demo)" if venue.in_demo else venue.name
+
+
 def page(template: str, status: int = 200, **context: Any) -> Response:
     """A console page: its stylesheet allowed by hash and nothing else; never framed; never
     kept by a browser or proxy (it shows the signed-in user's data)."""
@@ -159,14 +169,30 @@ def hidden_id(value: str | None) -> int | None:
     return int(text) if text.isdigit() and len(text) <= 10 else None
 
 
-def sheet_fields(venue: Venue, day: date | str, session_no: int | str, kind: str) -> dict[str, str]:
-    """The fields a sheet's query string would give the API: which venue, night and session."""
-    return {
+def sheet_fields(
+    venue: Venue, day: date | str, session_no: int | str, kind: str, late_reason: str | None = None
+) -> dict[str, str]:
+    """The fields a sheet's query string would give the API: which venue, night and session, and
+    the office's reason for a night reported late (R17), when given."""
+    fields = {
         "venue_id": str(venue.id),
         "date": day if isinstance(day, str) else day.isoformat(),
         "session": str(session_no),
         "kind": kind,
     }
+    if late_reason and late_reason.strip():
+        fields["reason"] = late_reason.strip()
+    return fields
+
+
+def asked_day(default: date) -> date:
+    """The night a link asks a form to be dated (`?date=2026-12-01`: a missed night's link, R17),
+    else `default` (tonight); a text that is no ISO date asks nothing."""
+    text = request.args.get("date", "")
+    try:
+        return date.fromisoformat(text) if len(text) == 10 else default
+    except ValueError:
+        return default
 
 
 def current() -> Actor:

@@ -43,6 +43,10 @@ class ReportForm(FlaskForm):
     pasted = TextAreaField(
         "…or paste the rows (CSV, with its header row)", validators=[Optional(), Length(max=2_000_000)]
     )
+    late_reason = StringField(
+        "Office only: why this night is reported late (past the hosts' window, or lists published)",
+        validators=[Optional(), Length(max=2000)],
+    )
 
 
 class ConfirmForm(FlaskForm):
@@ -160,6 +164,10 @@ class TypedRowsForm(FlaskForm):
         "Session", default=1, validators=[InputRequired(), NumberRange(min=FIRST_SESSION, max=LAST_SESSION)]
     )
     kind = SelectField("Kind", choices=list(TOURNAMENT_KINDS))
+    late_reason = StringField(
+        "Office only: why this night is reported late (past the hosts' window, or lists published)",
+        validators=[Optional(), Length(max=2000)],
+    )
 
 
 class DisplayNameForm(FlaskForm):

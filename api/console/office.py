@@ -18,6 +18,7 @@ from api.console.base import (
     refused_form,
     signed_in_only,
     token_missing,
+    venue_label,
     with_reason,
 )
 from api.console.forms import AuditQueryForm, KeyForm, MergeForm, NotDuplicateForm, RevokeForm, UndoForm
@@ -45,7 +46,8 @@ def keys() -> Any:
     session, actor = db.session(), current()
     listed = list_keys(session, actor, PageRequest(1, 500)).items
     form = KeyForm()
-    form.venue_id.choices = [(str(v.id), v.name) for v in venues_of_actor(session, actor)]
+    venues = venues_of_actor(session, actor)
+    form.venue_id.choices = [(str(v.id), venue_label(v)) for v in venues]
     made, status = None, 200
     if request.method == "POST":
         if not form.validate_on_submit():
@@ -63,7 +65,13 @@ def keys() -> Any:
                 status = refusal.status
             else:
                 listed = list_keys(session, actor, PageRequest(1, 500)).items
-    context = {"form": form, "keys": listed, "made": made, "revoke": RevokeForm(formdata=None)}
+    context = {
+        "form": form,
+        "keys": listed,
+        "made": made,
+        "revoke": RevokeForm(formdata=None),
+        "demo_venues": {v.id for v in venues if v.in_demo},
+    }
     return page("console/keys.html", status, **context)
 
 

@@ -14,6 +14,7 @@ from flask import Response, flash, redirect, request, url_for
 
 from api import db
 from api.console.base import (
+    asked_day,
     bp,
     current,
     day,
@@ -36,6 +37,7 @@ from models.entities import Result, Tournament, Venue
 from models.errors import LeagueError
 from models.rules.notices import Notice, unregistered
 from models.rules.players import player_labels
+from models.rules.reports import EntrantStatus
 from models.services import wall_clock
 from models.services.lookup import get_or_raise
 from models.services.paging import PageRequest
@@ -44,6 +46,13 @@ from models.services.season_queries import season_for
 from models.services.standings import venue_standings
 from models.services.tournament_queries import ReportFilters, get_report, list_reports
 from models.services.tournaments import Written, change_window, correct_report, submit_report, void_report
+
+# R6: a report's rows as the recent reports mark them, in a host's words ("played" unmarked).
+STATUS_MARKS = {
+    EntrantStatus.DECLARED_WITHDRAWAL: "W/D",
+    EntrantStatus.ABSENT: "absent",
+    EntrantStatus.NO_SHOW: "no-show",
+}
 
 
 @dataclass(frozen=True)
@@ -71,14 +80,15 @@ def report(venue_id: int) -> Any:
     then confirmed."""
     venue = hosted_venue(venue_id)
     form = ReportForm()
+    today = wall_clock.at_venue(db.session(), venue)  # tonight, at the venue (R2a)
     if request.method == "GET":
-        form.date.data = wall_clock.at_venue(db.session(), venue)  # tonight, at the venue (R2a)
-        return page("console/report.html", venue=venue, form=form)
+        form.date.data = asked_day(today)  # a missed night's link asks for that night (R17)
+        return page("console/report.html", venue=venue, form=form, today=today)
     if not form.validate_on_submit():
         return (
             refused_form()
             if token_missing(form)
-            else page("console/report.html", 400, venue=venue, form=form)
+            else page("console/report.html", 400, venue=venue, form=form, today=today)
         )
     if form.sheet.data:
         upload = Upload(form.sheet.data.read(), upload_type(form.sheet.data.filename or ""))
@@ -86,8 +96,8 @@ def report(venue_id: int) -> Any:
         upload = Upload((form.pasted.data or "").encode())
     if not upload.body.strip():
         form.sheet.errors = ["Choose the spreadsheet (CSV, .xlsx or .ods), or paste its rows below."]
-        return page("console/report.html", 400, venue=venue, form=form)
-    fields = sheet_fields(venue, form.date.data, form.session.data, form.kind.data)
+        return page("console/report.html", 400, venue=venue, form=form, today=today)
+    fields = sheet_fields(venue, form.date.data, form.session.data, form.kind.data, form.late_reason.data)
     return preview_sheet(venue, fields, upload)
 
 
@@ -161,6 +171,8 @@ def preview_sheet(
         confirm.report_id.data = str(correction.report.id)
         confirm.version.data = str(correction.version or "")
         confirm.reason.data = correction.reason
+    else:
+        confirm.reason.data = fields.get("reason", "")  # the office's, for a late night (R17)
     context: dict[str, Any] = {"venue": venue, "fields": fields, "notices": notices, "dropped": dropped}
     return page("console/preview.html", rows=rows, confirm=confirm, correction=correction, **context)
 
@@ -221,7 +233,8 @@ def confirm(venue_id: int) -> Any:
     form = ConfirmForm()
     if not form.validate_on_submit():
         return refused_form()
-    fields = sheet_fields(venue, form.date.data, form.session.data, form.kind.data)
+    late = None if form.report_id.data else form.reason.data
+    fields = sheet_fields(venue, form.date.data, form.session.data, form.kind.data, late)
     correction = None
     if form.report_id.data:
         report_id = hidden_id(form.report_id.data)
@@ -256,9 +269,10 @@ def standings(venue_id: int) -> Any:
 @bp.route("/venues/<id:venue_id>/reports")
 @signed_in_only
 def reports(venue_id: int) -> Any:
-    """R17: the venue's recent reports, newest first, each with its results; void one, with a
-    reason. Correct and Void are offered where the caller may use them: a host's until the last day
-    of the season's correction window (shown), the office's any time (`change_window`)."""
+    """R17: the venue's recent reports, newest first, each one line (its night, session, entrants
+    and winner) that opens on its rows, each row's status marked (R6); void one, with a reason.
+    Correct and Void are offered where the caller may use them: a host's until the last day of the
+    season's correction window (shown), the office's any time (`change_window`)."""
     session, actor = db.session(), current()
     venue = hosted_venue(venue_id)
     found = list_reports(session, actor, ReportFilters(venue_id=venue.id), PageRequest(1, 20)).items
@@ -274,6 +288,7 @@ def reports(venue_id: int) -> Any:
         reports=found,
         windows=windows,
         labels=labels,
+        marks=STATUS_MARKS,
         void=VoidForm(formdata=None),
     )
 

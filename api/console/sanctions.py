@@ -18,6 +18,7 @@ from api.console.base import (
     refused_form,
     signed_in_only,
     token_missing,
+    venue_label,
     with_reason,
 )
 from api.console.forms import LiftForm, SanctionForm, SearchForm
@@ -26,6 +27,7 @@ from api.sanctions.schemas import SanctionIn
 from models.entities import Player, Venue
 from models.errors import LeagueError
 from models.rules.discipline import DoorGroup
+from models.rules.personal import former_player_name
 from models.rules.players import player_labels
 from models.services import wall_clock
 from models.services.access import require_office
@@ -70,7 +72,8 @@ def player_sanctions(player_id: int) -> Any:
     require_office(actor, OFFICE_WORK)
     player = get_or_raise(session, Player, player_id, "player")
     form = SanctionForm()
-    form.venue_id.choices = [("", "—")] + [(str(v.id), v.name) for v in venues_of_actor(session, actor)]
+    venues = venues_of_actor(session, actor)
+    form.venue_id.choices = [("", "—")] + [(str(v.id), venue_label(v)) for v in venues]
     problems: dict[str, list[str]] = {}
     status = 200
     if request.method == "POST":
@@ -172,4 +175,5 @@ def door(venue_id: int) -> Any:
         day=tonight,
         barred=barred,
         sections=door_sections(venue, barred),
+        erased_name=former_player_name,  # R21: the name that says the number already
     )

@@ -19,6 +19,7 @@ from flask import Response, request
 
 from api import db
 from api.console.base import (
+    asked_day,
     bp,
     current,
     hidden_id,
@@ -99,9 +100,25 @@ def stored_rows(report: Tournament) -> list[TypedRow]:
     return [TypedRow(result.place, picked(result.player), "", result.status) for result in ordered]
 
 
+def gaps(rows: list[TypedRow]) -> str | None:
+    """R4: blank rows between typed ones are empty places, each given its reason under the row;
+    what the page says of them, or None. Never closed by renumbering the rows below."""
+    last = max((row.number for row in rows if not row.blank), default=0)
+    empty = [row for row in rows if row.blank and row.number < last]
+    for row in empty:
+        row.reasons = [f"Place {row.number} is empty: type who finished there (places are never renumbered)."]
+    if not empty:
+        return None
+    listed = ", ".join(str(row.number) for row in empty)
+    return (
+        f"Place{'s' if len(empty) > 1 else ''} {listed} {'are' if len(empty) > 1 else 'is'} empty (R4): "
+        "type who finished there, or move the rows below up."
+    )
+
+
 def typed_sheet(rows: list[TypedRow]) -> tuple[bytes, list[int]]:
-    """The rows as the CSV sheet an upload would give (blank rows left out, places counted from 1),
-    and the form's row of each of the sheet's rows."""
+    """The rows as the CSV sheet an upload would give (blank rows after the last typed one left
+    out; `gaps` refused any before it), and the form's row of each of the sheet's rows."""
     buffer = io.StringIO()
     out = csv.writer(buffer, lineterminator="\n")
     out.writerow(["place", "player_id", "full_name", "email", "status"])
@@ -112,9 +129,9 @@ def typed_sheet(rows: list[TypedRow]) -> tuple[bytes, list[int]]:
         numbers.append(row.number)
         chosen = PICKED.search(row.player)
         if chosen:
-            out.writerow([len(numbers), chosen.group(1), "", "", row.status])
+            out.writerow([row.number, chosen.group(1), "", "", row.status])
         else:
-            out.writerow([len(numbers), "", row.player, row.email, row.status])
+            out.writerow([row.number, "", row.player, row.email, row.status])
     return buffer.getvalue().encode(), numbers
 
 
@@ -141,7 +158,8 @@ def typed_rows(venue_id: int) -> Any:
     venue = hosted_venue(venue_id)
     form = TypedRowsForm()
     if request.method == "GET":
-        form.date.data = wall_clock.at_venue(db.session(), venue)  # tonight, at the venue (R2a)
+        # Tonight at the venue (R2a), unless a missed night's link asks for that night (R17).
+        form.date.data = asked_day(wall_clock.at_venue(db.session(), venue))
         return _rows_page(venue, form, blank_rows(row_count(request.args.get("rows"))))
     valid = form.validate_on_submit()
     if token_missing(form):
@@ -152,7 +170,10 @@ def typed_rows(venue_id: int) -> Any:
         return _rows_page(venue, form, rows, 200 if more else 400)
     if all(row.blank for row in rows):
         return _rows_page(venue, form, rows, 400, missing=NO_ROWS)
-    fields = sheet_fields(venue, form.date.data, form.session.data, form.kind.data)
+    empty = gaps(rows)
+    if empty:
+        return _rows_page(venue, form, rows, 422, missing=empty)
+    fields = sheet_fields(venue, form.date.data, form.session.data, form.kind.data, form.late_reason.data)
     sheet, numbers = typed_sheet(rows)
 
     def again(refusal: LeagueError) -> Response:
@@ -168,7 +189,8 @@ def _rows_page(
     venue: Venue, form: TypedRowsForm, rows: list[TypedRow], status: int = 200, **more: Any
 ) -> Response:
     context = {"venue": venue, "form": form, "rows": rows, "options": offered(venue), "statuses": STATUSES}
-    return page("console/rows.html", status, **context, **more)
+    today = wall_clock.at_venue(db.session(), venue)
+    return page("console/rows.html", status, today=today, **context, **more)
 
 
 @bp.route("/reports/<id:tournament_id>/correct", methods=["GET", "POST"])
@@ -199,6 +221,9 @@ def correct(tournament_id: int) -> Any:
         return _correct_page(venue, corrected, form, rows, 400)
     if all(row.blank for row in rows):
         return _correct_page(venue, corrected, form, rows, 400, missing=NO_ROWS)
+    empty = gaps(rows)
+    if empty:
+        return _correct_page(venue, corrected, form, rows, 422, missing=empty)
     fields = sheet_fields(venue, corrected.date, corrected.session, corrected.kind)
     correction = Correction(corrected, hidden_id(form.version.data), form.reason.data.strip())
     sheet, numbers = typed_sheet(rows)

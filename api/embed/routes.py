@@ -7,6 +7,7 @@ points only, R19; two players who share a display name shown with their player n
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Response, url_for
 from flask.views import MethodView
@@ -124,6 +125,12 @@ class QualifiersPage(MethodView):
         )
 
 
+def subscription(url: str) -> str:
+    """A feed's absolute URL as a calendar app subscribes to it: webcal://host/… (werkzeug builds
+    only http and https URLs)."""
+    return urlsplit(url)._replace(scheme="webcal").geturl()
+
+
 @blp.route("/regions/<id:region_id>/games")
 class GamesPage(MethodView):
     @blp.doc(operationId="get_games_page", responses=HTML_ANSWER)
@@ -133,7 +140,8 @@ class GamesPage(MethodView):
 
         Each night's venue, city and local start (with its zone where it differs from the
         league's), cancelled and moved nights marked, a link to the venue's standings page, and an
-        "add to calendar" link to the region's calendar feed.
+        "add to calendar" link that subscribes to the region's calendar feed (`webcal://` on the
+        host the page was asked of). Its links open outside the frame (the framing site stays).
         """
         session = db.session()
         region, first, last, games = region_week(session, region_id)
@@ -146,7 +154,9 @@ class GamesPage(MethodView):
             last=last,
             by_day=by_day,
             league_zone=wall_clock.league_zone(session),
-            calendar=url_for("calendars.RegionCalendar", region_id=region.id),
+            # A subscription (webcal: a calendar app follows the feed), on this host: the cache
+            # keys this page by its host too (api/cache.HOST_NAMED_ANSWERS).
+            calendar=subscription(url_for("calendars.RegionCalendar", region_id=region.id, _external=True)),
         )
 
 
@@ -160,11 +170,14 @@ class RatingsPage(MethodView):
         The top of the rating table (20 unless told: rank, T for a tie, display name, P for a
         provisional player, rating, rated tournaments) with a sparkline of each player's rating
         after every rated tournament, drawn as inline SVG (described in words for screen
-        readers). Two players of the page who share a display name are shown with their player
+        readers); `region_id` keeps the players with a rated result in that region, as the API's
+        table does. Two players of the page who share a display name are shown with their player
         numbers (R19). Paste `<iframe src="…" title="Skill ratings"></iframe>`.
         """
         session = db.session()
-        table = rating_table(session)
+        region_id = args.get("region_id")
+        table = rating_table(session, region_id)
+        region = None if region_id is None else session.get(Region, region_id)
         rows = table[: args["rows"]]
         ids = [row.player.id for row in rows]
         labelled = with_labels(
@@ -176,6 +189,7 @@ class RatingsPage(MethodView):
             args["theme"],
             rows=rows,
             total=len(table),
+            region=region,
             labels={player["id"]: player["label"] for player in labelled},
             lines={player: sparkline(points) for player, points in drawn.items()},
         )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from api.embed.theme import MOST_SERIES, THEMES
-from api.fields import QueryInt
+from api.fields import QueryId, QueryInt
 
 MOST_ROWS = 500
 HTML_ANSWER = {
@@ -52,4 +52,10 @@ class RatingsPageQuery(Themed):
         load_default=20,
         validate=validate.Range(min=1, max=MOST_RATED),
         metadata={"description": f"How many players to show, the best first (1-{MOST_RATED}; default 20)."},
+    )
+    region_id = QueryId(
+        metadata={
+            "description": "Only players with a rated result at a venue of this region, as the API's "
+            "`GET /api/v1/ratings?region_id=` (an unknown region: 422)."
+        }
     )

@@ -110,6 +110,9 @@ svg .name{font-size:12.5px;font-weight:600}
 details{margin-top:8px}
 summary{cursor:pointer;color:var(--fg)}
 .empty{padding:16px 0;color:var(--muted)}
+code{overflow-wrap:anywhere}
+table.ratings abbr{text-decoration:none}
+table.ratings .short{display:none}
 svg.narrow{display:none;max-width:420px}
 @media (max-width:520px){
 body{padding:8px;font-size:14px}
@@ -117,6 +120,11 @@ th,td{padding:5px 6px}
 svg.wide{display:none}
 svg.narrow{display:block}
 svg.sparkline{width:44px;height:auto}
+table.ratings th,table.ratings td{padding:5px 4px}
+table.ratings thead th{letter-spacing:0}
+table.ratings .long{display:none}
+table.ratings .short{display:inline}
+table.ratings tbody th{overflow-wrap:anywhere}
 }
 """
 

@@ -1,10 +1,12 @@
 """GET /: the front door. A browser (one that asks for HTML) gets a small page linking the docs,
 the console, the embeddable pages and the health check; an API client gets the same links as
-JSON. Both say the league's name (the league setting `name`)."""
+JSON. Both say the league's name (the league setting `name`). GET /api/v1/: the API's index, its
+docs, spec and main collections, as JSON."""
 
 from __future__ import annotations
 
 from http import HTTPStatus
+from typing import Any
 
 from flask import Response, json, request
 from flask.views import MethodView
@@ -15,7 +17,15 @@ from api import db
 from api.blueprint import Blueprint
 from api.contract import answers
 from api.embed.theme import stylesheet
-from api.front_door.schemas import EMBED_QUALIFIERS, EMBED_STANDINGS, FRONT_DOOR_ANSWER, LINKS
+from api.front_door.schemas import (
+    API_LINKS,
+    EMBED_GAMES,
+    EMBED_QUALIFIERS,
+    EMBED_STANDINGS,
+    FRONT_DOOR_ANSWER,
+    LINKS,
+    ApiIndexOut,
+)
 from api.pages import html_page
 from models.services.demo_queries import demo_example
 from models.services.league_settings import league_settings
@@ -46,6 +56,9 @@ def _demo_examples(session: Session) -> dict[str, str]:
     return {
         "standings": EMBED_STANDINGS.format(season_id=demo.season_id, venue_id=demo.venue_id),
         "qualifiers": EMBED_QUALIFIERS.format(season_id=demo.season_id, region_id=demo.region_id),
+        "games": EMBED_GAMES.format(region_id=demo.region_id),
+        # The league's table leaves the demo's players out: the demo's region shows them.
+        "ratings": f"/embed/ratings?region_id={demo.region_id}",
     }
 
 
@@ -74,3 +87,16 @@ class FrontDoorViews(MethodView):
             response = Response(json.dumps(body), mimetype="application/json")
         response.vary.add("Accept")
         return response
+
+
+@blp.route("/api/v1/")
+class ApiIndexViews(MethodView):
+    @blp.doc(operationId="get_api_index")
+    @blp.response(200, ApiIndexOut)
+    def get(self) -> dict[str, Any]:
+        """The API's index: its documentation, its spec and its main collections
+
+        Every path of the API begins with `/api/v1/`; this answers where to go from there, as
+        the front door (`GET /`) does for the whole service.
+        """
+        return {"name": league_settings(db.session()).name, "links": API_LINKS}

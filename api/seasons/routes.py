@@ -23,6 +23,7 @@ from api.seasons.schemas import (
     SeasonQuery,
 )
 from models.entities import Season
+from models.services.game_queries import this_week
 from models.services.lookup import get_or_raise
 from models.services.paging import Page
 from models.services.schedule_queries import missing_reports
@@ -100,11 +101,12 @@ class MissingReportsViews(MethodView):
 
         A venue with a schedule is listed when a night of that week (exceptions applied) has
         passed in its own zone (R2a) with no report that night (`scheduled`: true, `nights`);
-        a venue without one when it has no report that week at all (`scheduled`: false).
+        a venue without one when it has no report that week at all (`scheduled`: false). Without
+        `week`, this week on the league's wall clock (R2a); `week` in the answer says which.
         """
         session = db.session()
         season = get_or_raise(session, Season, season_id, "season")
-        monday: date = args["week"]
+        monday: date = args.get("week") or this_week(session)[0]
         venues = missing_reports(session, season, monday)
         year, week, _ = monday.isocalendar()
         return {

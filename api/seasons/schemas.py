@@ -133,7 +133,12 @@ class IsoWeek(fields.String):
 
 
 class MissingQuery(Schema):
-    week = IsoWeek(required=True, metadata={"description": "YYYY-Www, e.g. 2026-W09."})
+    week = IsoWeek(
+        metadata={
+            "description": "YYYY-Www, e.g. 2026-W09. Not given: this week, the ISO week of today on the "
+            "league's wall clock (its zone, R2a); the answer's `week` says which."
+        }
+    )
 
 
 class MissingVenueOut(Answer):
@@ -153,7 +158,9 @@ class MissingVenueOut(Answer):
 
 class MissingReportsOut(Answer):
     season_id = fields.Integer()
-    week = fields.String()
+    week = fields.String(
+        metadata={"description": "The week listed (YYYY-Www): the one asked for, else this week (R2a)."}
+    )
     starts_on = Day(metadata={"description": "The week's Monday."})
     ends_on = Day(metadata={"description": "The week's Sunday."})
     total = fields.Integer()

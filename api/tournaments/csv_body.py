@@ -104,7 +104,12 @@ class CsvReport:
         if len(parts) > 2:
             # A new player's field is its own column (Email, Date of Birth).
             name = parts[3] if parts[2] == "new_player" and len(parts) > 3 else parts[2]
-            where += f", column {self.headers.get(name, name)}"
+            if name == "player_id":
+                # A rule about the row's player (R16, R3): the column that named them in this row.
+                row = self.results[int(parts[1])] if int(parts[1]) < len(self.results) else {}
+                name = next((c for c in PLAYER_COLUMNS if c in row), "email" if "new_player" in row else name)
+            if name in self.headers:  # the sheet's own column, as its header says it
+                where += f", column {self.headers[name]}"
         return Problem(problem.path, f"{where[0].upper()}{where[1:]}: {message}", problem.rule)
 
 

@@ -3,7 +3,7 @@ API's schemas, refused naming every problem (a spreadsheet's rows and columns fo
 written for real or as a dry run. The caller is passed in, never looked up.
 
 R19: a report must not test whom the league knows. Every refusal of a report passes through
-`refusals`, which counts its emails and membership numbers that named no player
+`refusals`, which counts its emails, membership numbers and names alone that named no player
 (`LeagueError.identifier_misses`) against a host's key (RATELIMIT_UNKNOWN_IDENTIFIERS, in the
 limiter's storage: the API's and the console's doors share the count); a refusal that goes past
 the limit is a 429 naming no row. A key over the limit gets a 429 for any report naming an email
@@ -27,6 +27,7 @@ from api.tournaments.sheets import CSV_TYPE, SHEET_TYPES, read_sheet
 from models.actor import Actor
 from models.errors import InvalidInput, LeagueError, Problem, refuse
 from models.rules.drafts import ReportDraft
+from models.rules.identification import name_only
 from models.services.tournament_checks import rule_problems
 
 T = TypeVar("T")
@@ -123,11 +124,13 @@ def _rules_too(
         report = schema.load({**raw, "results": sane})
     except ValidationError:
         return []
-    report.pop("reason", None)
+    if isinstance(schema, CorrectionIn):
+        report.pop("reason", None)
     if "venue_id" not in report or "date" not in report:
         return []  # a correction naming neither: its stored report's are checked once it is well formed
     whole = cast(ReportDraft, {"session": 1, "kind": "regular", **report})
-    return rule_problems(session, actor, whole, frozenset(unreadable), places_readable)
+    new = not isinstance(schema, CorrectionIn)
+    return rule_problems(session, actor, whole, frozenset(unreadable), places_readable, new)
 
 
 def _readable_rows(rows: list[Any], located: list[list[str]]) -> tuple[list[dict[str, Any]], set[int], bool]:
@@ -161,13 +164,15 @@ def _counted(actor: Actor) -> tuple[str, ...] | None:
 
 
 def _names_by_identifier(rows: Any) -> bool:
-    """Whether any row gives an email or a membership number (a new player's too): what a key over
-    its allowance may not send (R19)."""
+    """Whether any row gives an email or a membership number (a new player's too), or a full name
+    alone: what a key over its allowance may not send (R19)."""
     if not isinstance(rows, list):
         return False
     for row in rows:
         if not isinstance(row, dict):
             continue
+        if name_only(row):
+            return True
         new = row.get("new_player")
         given = [row.get("email"), row.get("membership_number")]
         if isinstance(new, dict):

@@ -38,6 +38,7 @@ from models.rules.players import player_labels
 from models.services.tournament_queries import (
     ReportFilters,
     get_report,
+    report_to_change,
     reporter_role,
     reporter_seen_by,
     seen_by,
@@ -299,7 +300,7 @@ class TournamentByIdViews(MethodView):
         answers (200) what would be stored, storing nothing.
         """
         session, actor = db.session(), current_actor()
-        tournament = get_report(session, actor, tournament_id)
+        tournament = report_to_change(session, actor, tournament_id)
         data, sheet = _load(CORRECTION_IN)
         reason = data.pop("reason")
         expected = expected_version(tournament_id)
@@ -328,6 +329,6 @@ class TournamentVoidViews(MethodView):
         With `If-Match` (the report's ETag), refused (412) if the report changed since.
         """
         session, actor = db.session(), current_actor()
-        tournament = get_report(session, actor, tournament_id)
+        tournament = report_to_change(session, actor, tournament_id)
         voided = void_report(session, actor, tournament, data["reason"], expected_version(tournament_id))
         return seen_by(actor, voided), 200, {"ETag": f'"{version_tag(voided)}"'}

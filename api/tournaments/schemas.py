@@ -77,6 +77,14 @@ class ReportIn(Schema):
             "description": "Office only: let suspended or banned players' results stand (R16), audited."
         },
     )
+    reason = Text(
+        max_length=2000,
+        metadata={
+            "description": "Office only, required for a night a host may no longer report (R17): more "
+            "than the season's correction_days ago, or in a season whose qualifier lists are "
+            "published. Audited."
+        },
+    )
 
 
 class CorrectionIn(ReportIn):
@@ -102,7 +110,12 @@ class CsvQuery(Schema):
     session = fields.Integer(metadata={"description": SHEET_ONLY})
     kind = fields.String(metadata={"description": SHEET_ONLY})
     season_id = QueryId(metadata={"description": SHEET_ONLY})
-    reason = fields.String(metadata={"description": "PUT with a spreadsheet body: the correction's reason."})
+    reason = fields.String(
+        metadata={
+            "description": "Spreadsheet body only: a correction's reason (PUT), or the office's reason "
+            "for a late report (POST, R17)."
+        }
+    )
     override_reason = fields.String(
         metadata={"description": "Spreadsheet body only: override sanctions (R16)."}
     )

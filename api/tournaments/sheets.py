@@ -9,7 +9,8 @@ encoding the spreadsheet wrote it, or a workbook (.xlsx from Excel, .ods from Li
   reads as its value: a formula's last result (as the spreadsheet saved it), a whole number
   written 3.0 as 3, a date as YYYY-MM-DD.
 
-A sheet that cannot be read is plain bad input (a 422 naming `body`) that says why."""
+A sheet that cannot be read is plain bad input (a 422 naming `body`) that says why; a picture
+(a photo of the sheet, by its first bytes) says it is one (`pictures.py`)."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from python_calamine import (
 )
 
 from api.tournaments.csv_body import CsvReport, parse_report_text, report_of_rows
+from api.tournaments.pictures import refuse_picture
 from api.tournaments.workbooks import (
     OLE_MAGIC,
     PASSWORD,
@@ -74,7 +76,8 @@ def upload_type(filename: str) -> str:
 
 def read_sheet(body: bytes, mimetype: str = CSV_TYPE) -> CsvReport:
     """The report's rows in the JSON shape of `results`, from a CSV or a workbook (by its type;
-    a workbook sent as text/csv is read as the workbook it is)."""
+    a workbook sent as text/csv is read as the workbook it is; a picture is refused as one)."""
+    refuse_picture(body)
     if mimetype != CSV_TYPE or body.startswith((ZIP_MAGIC, OLE_MAGIC)):
         return read_workbook(body)
     return parse_report_text(decode_csv(body))

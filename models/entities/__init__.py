@@ -20,7 +20,7 @@ from models.entities.merges import PlayerMerge
 from models.entities.players import DistinctPlayers, Player
 from models.entities.qualification import Disqualification, QualifierPublication
 from models.entities.ratings import PlayerRating, RatingPoint
-from models.entities.schedules import ScheduleException, VenueNight
+from models.entities.schedules import NightStamp, ScheduleException, VenueNight
 from models.entities.service import (
     LEAGUE_SCOPE_TABLES,
     SCOPE_FREE_TABLES,
@@ -56,6 +56,7 @@ __all__ = [
     "Erasure",
     "IdempotentRequest",
     "LeagueSettings",
+    "NightStamp",
     "Player",
     "PlayerKey",
     "PlayerMerge",

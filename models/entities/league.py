@@ -21,6 +21,7 @@ from sqlalchemy import (
     UniqueConstraint,
     false,
     select,
+    text,
 )
 from sqlalchemy.ext.hybrid import hybrid_property
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -71,6 +72,9 @@ class Venue(Base):
     timezone: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, onupdate=utcnow)
+    # R2a: how many times its name, city or zone changed (each of its calendar events reads
+    # differently then): part of every event's SEQUENCE (models/services/schedule_queries.revisions).
+    calendar_sequence: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
 
     region: Mapped[Region] = relationship()
     # `nights`: its regular nights, by weekday and start (VenueNight's backref, schedules.py).

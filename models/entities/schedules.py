@@ -15,6 +15,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import Mapped, backref, mapped_column, relationship
 
@@ -22,6 +23,8 @@ from models.entities.base import Base
 from models.entities.league import Venue
 from models.infra.clock import utcnow
 from models.rules.schedules import EXCEPTION_KINDS
+
+BEFORE_REVISIONS = "2026-01-01 00:00:00"  # the fixed DTSTAMP of every calendar event before 0026
 
 
 class VenueNight(Base):
@@ -39,6 +42,11 @@ class VenueNight(Base):
     weekday: Mapped[int] = mapped_column(Integer)
     starts_at: Mapped[str] = mapped_column(String(5))
     sessions: Mapped[int] = mapped_column(Integer, default=1)
+    # R2a: when it was written or its sessions changed (a calendar event's DTSTAMP); rows from
+    # before migration 0026, or written behind the service's back, hold 2026-01-01.
+    changed_at: Mapped[datetime] = mapped_column(
+        DateTime, default=utcnow, server_default=text(f"'{BEFORE_REVISIONS}'")
+    )
 
     # Venue.nights: the venue's regular nights, by weekday and start (read only).
     venue: Mapped[Venue] = relationship(
@@ -65,3 +73,22 @@ class ScheduleException(Base):
     note: Mapped[str | None] = mapped_column(Text)
     created_by: Mapped[str] = mapped_column(String(120))
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class NightStamp(Base):
+    """How many times the nights a venue's schedule gives on a date (the date in their calendar
+    UID: a moved night's first one) were changed by an exception, added or removed, and when last
+    (R2a: a calendar event's SEQUENCE and DTSTAMP). Kept when its exception is removed: the night
+    back as scheduled is a newer revision still. Deleted with its venue."""
+
+    __tablename__ = "night_stamps"
+    __table_args__ = (
+        UniqueConstraint("venue_id", "date"),
+        CheckConstraint("sequence >= 0", name="sequence"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    venue_id: Mapped[int] = mapped_column(ForeignKey("venues.id", ondelete="CASCADE"))
+    date: Mapped[dt.date] = mapped_column(Date)
+    sequence: Mapped[int] = mapped_column(Integer)
+    changed_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)

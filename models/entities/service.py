@@ -63,6 +63,7 @@ SCOPE_FREE_TABLES = frozenset(
         "rating_points",
         "venue_nights",
         "schedule_exceptions",
+        "night_stamps",
     }
 )
 

@@ -235,6 +235,8 @@ class Barred:
     player_id: int
     sanction_id: int
     terms: Terms
+    # How the refusal names the player to a host ("Pete M. (#45)").
+    who: str = ""
 
 
 def barred_rows(
@@ -288,9 +290,10 @@ def barred_problem(barred: Barred) -> Problem:
     terms = barred.terms
     what = "suspended league-wide" if terms.kind == SanctionKind.SUSPENSION else "banned from this venue"
     until = "permanently" if terms.last_day is None else f"until {terms.last_day.isoformat()}"
+    who = barred.who or f"Player {barred.player_id}"
     return Problem(
         f"results.{barred.row}.player_id",
-        f"Player {barred.player_id} is {what} {until} (sanction {barred.sanction_id}, "
+        f"{who} is {what} {until} (sanction {barred.sanction_id}, "
         f"{terms.category}); the office may override with override_reason.",
         "R16",
     )

@@ -43,4 +43,6 @@ class ReportDraft(TypedDict, total=False):
     season_id: int | None
     results: Required[list[ResultDraft]]
     override_reason: str
-    reason: str  # a correction's, taken out before the services are called
+    # A correction's (taken out before the services are called), or the office's for a night a
+    # host may no longer report (R17).
+    reason: str

@@ -1,7 +1,7 @@
 """R5: who each row of a report names, decided over the players already loaded. A row names a
 registered player by id, membership number or email (each looked up once for the whole report:
 a report may have 10,000 rows), a player by a name alone among those who have played at the
-venue in the season, or a new player to register. models/services/tournament_checks.py loads the
+venue (in any season), or a new player to register. models/services/tournament_checks.py loads the
 players; these decide."""
 
 from __future__ import annotations
@@ -69,40 +69,55 @@ def name_keys(rows: Iterable[Mapping[str, Any]]) -> list[str]:
 @dataclass(frozen=True)
 class NameMatches(Generic[T]):
     """R5, for rows that give a name alone: the players of each name (normalised) who have played
-    at the venue in the season, and those of that name who have not (listed as candidates)."""
+    at the venue, in any season (`here`); for a name none of them has, the venue's players whose
+    names are a near miss (`near`, closest first: "did you mean …"); and, for the office only,
+    the players of that name who never played there (`elsewhere`). R19: a host's answer is built
+    from `here` and `near` alone, the venue's own players."""
 
     here: dict[str, list[T]]
-    elsewhere: dict[str, list[T]]
-    season_known: bool = True
+    near: dict[str, list[T]] = field(default_factory=dict)
+    elsewhere: dict[str, list[T]] = field(default_factory=dict)
+    venue_known: bool = True
+
+
+def _named(player: Known) -> str:
+    """A venue's player as a refusal names them to that venue's host: full name and number."""
+    return f"{getattr(player, 'full_name', None) or player.display_name} (#{player.id})"
 
 
 def by_name(row: Mapping[str, Any], at: str, matches: NameMatches[P]) -> Named[P]:
-    """R5: a name alone names the one player of that name who has played at the venue in the
-    season; none or several are refused, listing the candidates."""
+    """R5: a name alone names the one player of that name who has played at the venue, in any
+    season; none or several are refused, listing the candidates among the venue's players (and
+    for a near miss the closest: "did you mean …"). R19: nothing is said of other venues'
+    players, save to the office (`matches.elsewhere`); a name that names no one here counts
+    against a host's key as an unknown email does (`identifier_miss`)."""
     name = row["full_name"]
-    if not matches.season_known:
+    if not matches.venue_known:
         return Named(
-            problem=Problem(at, f"{name!r}: a name alone is looked up in the report's season.", "R5")
+            problem=Problem(at, f"{name!r}: a name alone is looked up among the venue's players.", "R5")
         )
     key = normalise_name(name)
     found = matches.here.get(key, [])
     if len(found) == 1:
         return Named(player=found[0])
     if found:
-        listed = ", ".join(f"{p.id} ({p.display_name})" for p in found)
-        message = f"Several players named {name!r} have played here this season: {listed}; name one by id."
+        listed = ", ".join(_named(p) for p in found)
+        message = f"Several players named {name!r} have played at this venue: {listed}; name one by id."
         return Named(problem=Problem(at, message, "R5"))
+    near = matches.near.get(key, [])
+    guess = f"; did you mean {' or '.join(_named(p) for p in near)}?" if near else "."
     others = matches.elsewhere.get(key, [])
     hint = (
-        f" Players of that name elsewhere: {', '.join(f'{p.id} ({p.display_name})' for p in others)}."
+        f" Players of that name at other venues (shown to the office only): "
+        f"{', '.join(f'{p.id} ({p.display_name})' for p in others)}."
         if others
         else ""
     )
     message = (
-        f"No player named {name!r} has played at this venue this season; name them by id, email or "
+        f"No player named {name!r} has played at this venue{guess} Name them by id, email or "
         f"membership number, or register them with new_player (full_name and email).{hint}"
     )
-    return Named(problem=Problem(at, message, "R5"))
+    return Named(problem=Problem(at, message, "R5", identifier_miss=True))
 
 
 @dataclass

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -26,6 +27,8 @@ class NoticeCode(StrEnum):
     SANCTIONED_PLAYER_KEPT = "sanctioned_player_kept"
     RESULTS_STAND = "results_stand"
     FIRST_SHEET_READ = "first_sheet_read"
+    LATE_REPORT = "late_report"
+    OFF_SCHEDULE = "off_schedule"
 
 
 NOTICE_CODES = tuple(code.value for code in NoticeCode)
@@ -52,6 +55,11 @@ class LookAlikes:
     closest: tuple[int, ...]
     total: int
     path: str | None
+    # The look-alikes' display names, by id ("Quinn H. (#71)"; an id alone where not given).
+    names: Mapping[int, str] = field(default_factory=dict)
+
+    def named(self, ids: Sequence[int]) -> str:
+        return ", ".join(f"{self.names[i]} (#{i})" if i in self.names else f"#{i}" for i in ids)
 
 
 @dataclass(frozen=True)
@@ -75,18 +83,25 @@ DUPLICATES_LISTED = 10
 
 
 def possible_duplicate(
-    player_id: int, display_name: str, closest: Sequence[int], total: int, path: str | None = None
+    player_id: int,
+    display_name: str,
+    closest: Sequence[int],
+    total: int,
+    path: str | None = None,
+    names: Mapping[int, str] | None = None,
 ) -> Notice:
     """R5: a new player was created whose name closely matches `total` players; `closest` are
-    the closest of them (at most DUPLICATES_LISTED), closest first."""
+    the closest of them (at most DUPLICATES_LISTED), closest first, named by display name and
+    number (`names`): "place 7: the new player Quin H. (#90) closely matches Quinn H. (#71)"."""
+    found = LookAlikes(player_id, display_name, tuple(closest), total, path, dict(names or {}))
     more = f" (the {len(closest)} closest of {total})" if total > len(closest) else ""
     return Notice(
         NoticeCode.POSSIBLE_DUPLICATE,
-        f"{_at(path)}the new player {display_name} (id {player_id}) closely matches existing "
-        f"player(s) {', '.join(map(str, closest))}{more}; the office can merge them (R5).",
+        f"{_at(path)}the new player {display_name} (#{player_id}) closely matches "
+        f"{found.named(closest)}{more}; the office can merge them (R5).",
         tuple(closest),
         "R5",
-        look_alikes=LookAlikes(player_id, display_name, tuple(closest), total, path),
+        look_alikes=found,
     )
 
 
@@ -100,7 +115,7 @@ def unregistered(notice: Notice, registered: Mapping[int, str]) -> Notice:
         return notice
     stored = [i for i in found.closest if i not in registered]
     rows = [registered[i] for i in found.closest if i in registered]
-    named = [f"existing player(s) {', '.join(map(str, stored))}"] if stored else []
+    named = [found.named(stored)] if stored else []
     named += [f"the new player(s) of {', '.join(rows)}"] if rows else []
     more = f" (the {len(found.closest)} closest of {found.total})" if found.total > len(found.closest) else ""
     message = (
@@ -213,4 +228,46 @@ def first_sheet_read(name: str, sheets: int) -> Notice:
         f'The workbook has {sheets} sheets and none is named "Results": the first, "{name}", was read.',
         (),
         None,
+    )
+
+
+def late_report(why: str, published: bool) -> Notice:
+    """R17: the office reported a night a host no longer may (with its reason, audited)."""
+    after = (
+        " The published lists stay official; the change shows as a difference from them until the "
+        "office publishes again (R12)."
+        if published
+        else ""
+    )
+    return Notice(
+        NoticeCode.LATE_REPORT, f"Reported by the office after the hosts' limit: {why}.{after}", (), "R17"
+    )
+
+
+# A row of a report as a path names it (`results.6`, `results.6.new_player.email`).
+ROW_PATH = re.compile(r"\bresults\.(\d+)(?:\.[a-z_]+)*")
+
+
+def placed(notice: Notice, places: Sequence[int]) -> Notice:
+    """A report's notice in a host's words: each row it names by its place ("place 7: the new
+    player …"), not by a JSON path (`places` holds each row's place)."""
+
+    def place(match: re.Match[str]) -> str:
+        index = int(match.group(1))
+        return f"place {places[index]}" if index < len(places) else match.group(0)
+
+    found = notice.look_alikes
+    if found is not None and found.path:
+        found = replace(found, path=ROW_PATH.sub(place, found.path))
+    return replace(notice, message=ROW_PATH.sub(place, notice.message), look_alikes=found)
+
+
+def off_schedule(why: str) -> Notice:
+    """R2: a report dated on a night the schedule cancelled, or on a day with no night and no
+    make-up: stored (make-ups are played before anyone records them), and said."""
+    return Notice(
+        NoticeCode.OFF_SCHEDULE,
+        f"Stored, but {why}: if this was a make-up night, record it in the venue's schedule.",
+        (),
+        "R2",
     )

@@ -113,8 +113,24 @@ def missing_places(places: Sequence[int]) -> list[int]:
     return [p for p in range(1, len(places) + 1) if p not in present]
 
 
+# R4: a tournament is played by two players at least.
+LEAST_ENTRANTS = 2
+
+
+def too_few_entrants(entrants: int) -> list[Problem]:
+    """R4: a report of fewer than two entrants is refused (one row would be stored as a win)."""
+    if entrants >= LEAST_ENTRANTS:
+        return []
+    message = f"A report has at least {LEAST_ENTRANTS} entrants, each with a place; this one has {entrants}."
+    return [Problem("results", message, "R4")]
+
+
 def finishing_order_problems(places: Sequence[int]) -> list[Problem]:
-    """R4: each bad place at its row (`results.2.place`), and the places missing from 1..N."""
+    """R4: each bad place at its row (`results.2.place`), the places missing from 1..N, and a
+    report of fewer than two entrants (one row is not a tournament, and would be a win)."""
+    too_few = too_few_entrants(len(places))
+    if too_few:
+        return too_few
     problems = [
         Problem(f"results.{index}.place", message, "R4")
         for index, messages in place_problems(places).items()

@@ -61,10 +61,18 @@ class Night:
     make_up: bool = False
     note: str | None = None
     extra: dict[str, object] = field(default_factory=dict, compare=False)
+    # A moved night's start before it was moved (what names it, with `moved_from`: `scheduled`).
+    moved_from_start: str | None = field(default=None, compare=False)
 
     @property
     def weekday(self) -> int:
         return self.date.isoweekday()
+
+    @property
+    def scheduled(self) -> tuple[dt.date, str]:
+        """The date and start the schedule first gave it (a moved night's, before it moved): what
+        names the night however it is moved (its calendar UID)."""
+        return (self.moved_from or self.date, self.moved_from_start or self.starts_at)
 
 
 def valid_time(text: object) -> bool:
@@ -138,7 +146,16 @@ def _applied(night: Night, changed: dict[tuple[str, date], ScheduleChange]) -> l
     moved = changed.get((ExceptionKind.MOVED, night.date))
     if moved is not None and moved.to_date is not None:
         starts = moved.starts_at or night.starts_at
-        return [replace(night, date=moved.to_date, starts_at=starts, moved_from=night.date, note=moved.note)]
+        return [
+            replace(
+                night,
+                date=moved.to_date,
+                starts_at=starts,
+                moved_from=night.date,
+                moved_from_start=night.starts_at,
+                note=moved.note,
+            )
+        ]
     return [night]
 
 
@@ -187,3 +204,33 @@ def week_missing(nights: Sequence[Night], today: date, reported_days: set[date])
     """A scheduled venue is missing a week's report when one of its nights that week has passed
     (its date before the venue's today) with no report that night."""
     return any(is_missing(night, today, night.date in reported_days) for night in nights)
+
+
+WEEKDAYS = ("Mondays", "Tuesdays", "Wednesdays", "Thursdays", "Fridays", "Saturdays", "Sundays")
+
+
+def said_schedule(schedule: Sequence[RegularNight]) -> str:
+    """A venue's regular nights in a host's words: "Tuesdays at 19:00, Thursdays at 20:00"."""
+    ordered = sorted(schedule, key=lambda night: (night.weekday, night.starts_at))
+    return ", ".join(f"{WEEKDAYS[night.weekday - 1]} at {night.starts_at}" for night in ordered)
+
+
+def off_schedule(
+    schedule: Sequence[RegularNight], exceptions: Sequence[ScheduleChange], day: date
+) -> str | None:
+    """R2: why a report's date is not one of the venue's nights (cancelled by the schedule, or a
+    day with no night and no make-up), or None when it is one, or when the venue keeps no
+    schedule. A report on such a date is stored, warned of: hosts play make-ups before anyone
+    records them."""
+    if not schedule and not exceptions:
+        return None
+    nights = nights_between(schedule, exceptions, day, day)
+    if any(not night.cancelled for night in nights):
+        return None
+    on = f"{day:%a} {day.day} {day:%b %Y}"
+    cancelled = next((night for night in nights if night.cancelled), None)
+    if cancelled is not None:
+        note = f" ({cancelled.note})" if cancelled.note else ""
+        return f"the venue's schedule cancelled the night of {on}{note}"
+    regular = said_schedule(schedule) or "no regular nights"
+    return f"{on} is not a night of the venue's schedule ({regular}) and no make-up night is recorded for it"

@@ -71,6 +71,10 @@ def create_venue(session: Session, actor: Actor, data: dict[str, Any]) -> Venue:
     return venue
 
 
+# What a venue's calendar events say of it (their summary, location and zone, R2a).
+CALENDAR_FIELDS = ("name", "city", "timezone")
+
+
 def update_venue(session: Session, actor: Actor, venue: Venue, changes: dict[str, Any]) -> Venue:
     """A venue's fields, and its regular nights when `schedule` is given (whole); audited."""
     changes = dict(changes)
@@ -87,6 +91,8 @@ def update_venue(session: Session, actor: Actor, venue: Venue, changes: dict[str
         changes.get("name", venue.name),
         venue.id,
     )
+    if any(key in changes and changes[key] != getattr(venue, key) for key in CALENDAR_FIELDS):
+        venue.calendar_sequence += 1  # R2a: every event of its calendar reads differently now
     for key, value in changes.items():
         setattr(venue, key, value)
     if schedule is not None:

@@ -3,6 +3,7 @@ reading it is itself an act on personal data)."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import and_, or_, select
@@ -29,13 +30,31 @@ from models.services.rating_queries import player_rating, rating_history
 PERSONAL_FIELDS = ("full_name", "email", "date_of_birth", "membership_number", "pin")
 
 
+RATING_NUMBERS = ("rating", "mu", "sigma")
+
+
+def number(value: Decimal | float) -> int | float:
+    """A rating as a JSON number, as the ratings API writes it (`api.fields.exact_number`): an
+    integer when whole, else a float (the shown rating's two places: 12.3 for 12.30)."""
+    if not isinstance(value, Decimal):
+        return value  # mu and sigma: floats already
+    exact = value.normalize()
+    return int(exact) if exact == exact.to_integral_value() else float(exact)
+
+
+def _in_numbers(values: dict[str, Any]) -> dict[str, Any]:
+    """A rating's JSON, its rating, mu and sigma as numbers (not strings)."""
+    return {**plain(values), **{name: number(values[name]) for name in RATING_NUMBERS}}
+
+
 def rating_of(session: Session, player_id: int) -> dict[str, Any] | None:
-    """The player's league-wide rating (R20) and its history, one point per rated tournament;
-    None when never rated."""
+    """The player's league-wide rating (R20) and its history, one point per rated tournament,
+    the rating, mu and sigma as numbers (as the ratings API gives them); None when never rated."""
     rating = player_rating(session, player_id)
     if rating is None:
         return None
-    return {**plain(rating), "history": [plain(point) for point in rating_history(session, player_id)]}
+    history = [_in_numbers(point) for point in rating_history(session, player_id)]
+    return {**_in_numbers(rating), "history": history}
 
 
 def _personal(player: Player, erased: bool) -> dict[str, Any]:

@@ -52,7 +52,7 @@ PERSONAL_FIELDS = (
 )
 
 
-def _played_live_at(venues: list[int]) -> Select[int]:
+def played_live_at(venues: list[int]) -> Select[int]:
     """The players with a result in a live report at one of these venues (a voided report counts
     nowhere: posting one and voiding it must not open a stranger's personal fields to a host)."""
     return (
@@ -64,7 +64,7 @@ def _played_live_at(venues: list[int]) -> Select[int]:
 
 def _of_venues(venues: list[int]) -> ColumnElement[bool]:
     """R19 on Player: a player of one of these venues (their home venue, or a live result there)."""
-    return or_(Player.home_venue_id.in_(venues), Player.id.in_(_played_live_at(venues)))
+    return or_(Player.home_venue_id.in_(venues), Player.id.in_(played_live_at(venues)))
 
 
 def players_of_venues(session: Session, player_ids: Iterable[int], venue_ids: Iterable[int]) -> set[int]:
@@ -74,7 +74,7 @@ def players_of_venues(session: Session, player_ids: Iterable[int], venue_ids: It
     if not ids or not venues:
         return set()
     home = select(Player.id).where(Player.id.in_(ids), Player.home_venue_id.in_(venues))
-    played = _played_live_at(venues).where(Result.player_id.in_(ids))
+    played = played_live_at(venues).where(Result.player_id.in_(ids))
     return set(session.scalars(home.union(played)))
 
 
@@ -168,11 +168,15 @@ def search_players(
 FEW_NEW_NAMES = 8
 
 
-def name_index(session: Session, name_keys: Sequence[str]) -> NameIndex:
+def name_index(session: Session, name_keys: Sequence[str], demo: bool = False) -> NameIndex:
     """R5: a NameIndex holding at least every live player whom one of these new names could
-    closely match."""
+    closely match, on one side of the demo's corner: the league's own players, or (`demo`) the
+    demo's. A demo player and a league player are never look-alikes: the demo's made-up names
+    are no one's duplicates, and a league's players are never offered for merging into them."""
     # An erased player's name is gone (R21): no look-alike of anyone.
-    query = select(Player.id, Player.name_key).where(Player.merged_into_id.is_(None), Player.name_key != "")
+    query = select(Player.id, Player.name_key).where(
+        Player.merged_into_id.is_(None), Player.name_key != "", Player.demo.is_(demo)
+    )
     if len(name_keys) <= FEW_NEW_NAMES:
         # A superset of what NameIndex compares: a name it could match starts with one of the
         # new name's words' first letters (its own, or the same words reordered), or holds one of
@@ -195,8 +199,9 @@ def name_index(session: Session, name_keys: Sequence[str]) -> NameIndex:
 def duplicate_candidates(session: Session, since: datetime) -> list[tuple[Player, list[Player]]]:
     """R5: players registered since a moment whose names closely match other live players (as
     the warning said when each was registered), newest first, each with its look-alikes (the 10
-    closest). Each pair is offered once (under the newer of two recent players), and never a
-    pair the office said are two people (`told_apart`)."""
+    closest). Each pair is offered once (under the newer of two recent players), never a pair
+    the office said are two people (`told_apart`), and never a demo player with a league player
+    (`name_index`: each side of the demo's corner looks only at its own)."""
     recent = list(
         session.scalars(
             select(Player)
@@ -207,7 +212,10 @@ def duplicate_candidates(session: Session, since: datetime) -> list[tuple[Player
     )
     if not recent:
         return []
-    index = name_index(session, [player.name_key for player in recent])
+    indexes = {
+        side: name_index(session, [player.name_key for player in recent if player.demo == side], demo=side)
+        for side in {bool(player.demo) for player in recent}
+    }
     apart = told_apart(session, [player.id for player in recent])
     offered: set[tuple[int, int]] = set()
     found: dict[int, list[int]] = {}
@@ -215,7 +223,7 @@ def duplicate_candidates(session: Session, since: datetime) -> list[tuple[Player
         # As many more as the pairs told apart that the 10 closest might hold.
         most = 10 + sum(player.id in pair for pair in apart)
         others: list[int] = []
-        for other in index.matches(player.name_key, most=most).closest:
+        for other in indexes[bool(player.demo)].matches(player.name_key, most=most).closest:
             pair = (min(player.id, other), max(player.id, other))
             if other != player.id and pair not in apart and pair not in offered and len(others) < 10:
                 offered.add(pair)

@@ -112,7 +112,8 @@ def register_players(
 ) -> list[tuple[Player, list[Notice]]]:
     """Register players, each with the path that named it (for its notice), in one statement:
     a report may register thousands. Each gets a notice naming the players its name closely
-    matches, those registered before it here included (R5)."""
+    matches, those registered before it here included (R5): the league's own players, or for a
+    demo player (the demo's loader's) the demo's, never one with the other (`name_index`)."""
     if not news:
         return []  # (an INSERT given no rows would try to store one of defaults)
     prepared = [_normalise(session, data, None, today) for data, _path in news]
@@ -121,16 +122,39 @@ def register_players(
         if not data.get("display_name"):
             data["display_name"] = default_display_name(data["full_name"])
         data["display_key"] = display_key(data["display_name"])
-    index = name_index(session, [data["name_key"] for data in prepared])
+    sides = {bool(data.get("demo")) for data in prepared}
+    indexes = {
+        side: name_index(
+            session, [data["name_key"] for data in prepared if bool(data.get("demo")) is side], demo=side
+        )
+        for side in sides
+    }
     players = session.scalars(insert(Player).returning(Player, sort_by_parameter_order=True), prepared).all()
     record_each(session, actor, "player.create", "player", [(p.id, None, snapshot(p)) for p in players])
-    registered = []
-    for player, (_data, path) in zip(players, news, strict=True):
-        found = index.matches(player.name_key, most=DUPLICATES_LISTED)
+    matched = []
+    for player in players:
+        index = indexes[bool(player.demo)]
+        matched.append(index.matches(player.name_key, most=DUPLICATES_LISTED))
         index.add(player.id, player.name_key)
+    # R5: the look-alikes named as a host knows them, by display name and number (one query).
+    wanted = sorted({i for found in matched for i in found.closest})
+    names: dict[int, str] = {}
+    if wanted:
+        query = select(Player.id, Player.display_name).where(Player.id.in_(wanted))
+        names = dict(session.execute(query).tuples().all())
+    registered = []
+    for player, (_data, path), found in zip(players, news, matched, strict=True):
         notices = []
         if found.total:
-            notices.append(possible_duplicate(player.id, player.display_name, *found, path))
+            notices.append(
+                possible_duplicate(
+                    player.id,
+                    player.display_name,
+                    *found,
+                    path,
+                    names={i: names[i] for i in found.closest if i in names},
+                )
+            )
         registered.append((player, notices))
     return registered
 

@@ -204,19 +204,30 @@ def rating_table(session: Session, region_id: int | None = None, min_tournaments
     ratings share a rank, 1, 2, 2, 4), then the provisional ones (fewer than 5 rated
     tournaments), ranked on after them. `region_id`: only players with a rated result at a venue
     of the region (their league-wide rating); `min_tournaments`: only players with at least that
-    many rated tournaments. An unknown region is refused naming `region_id`."""
-    if region_id is not None and session.get(Region, region_id) is None:
+    many rated tournaments. An unknown region is refused naming `region_id`.
+
+    The demo stays in its corner: while a demo league is loaded, its players (flagged `demo`) are
+    left out of the table, unless the region asked for is the demo's own (its table shows them)."""
+    region = None if region_id is None else session.get(Region, region_id)
+    if region_id is not None and region is None:
         problem = f"No region {region_id}."
         raise InvalidInput(problem, problems=[Problem("region_id", problem)])
-    return RatingTable(session, region_id, min_tournaments)
+    without_demo = not (region is not None and region.demo) and _demo_loaded(session)
+    return RatingTable(session, region_id, min_tournaments, without_demo)
+
+
+def _demo_loaded(session: Session) -> bool:
+    """Whether a demo league is loaded (a region flagged `demo`: a handful of regions to read)."""
+    return session.scalar(select(Region.id).where(Region.demo.is_(True)).limit(1)) is not None
 
 
 @cache
-def _table_query(in_region: bool) -> Select[Any]:
+def _table_query(in_region: bool, without_demo: bool = False) -> Select[Any]:
     """The table's first `limit` rows in the database's order, each with the table's counts (its
     rows, its established rows): the established first, then by mu - 3 sigma (the shown rating
     before its rounding: the same float in the database as in Python), mu and id. Built once;
-    `min_tournaments`, `limit` and `region_id` (when `in_region`) bound at each run."""
+    `min_tournaments`, `limit` and `region_id` (when `in_region`) bound at each run;
+    `without_demo`: the demo's players left out."""
     ratings = table_of(PlayerRating)
     is_provisional = ratings.c.tournaments < PROVISIONAL_BELOW
     query = select(
@@ -235,6 +246,9 @@ def _table_query(in_region: bool) -> Select[Any]:
         query = query.where(
             ratings.c.player_id.in_(select(points.c.player_id).where(points.c.venue_id.in_(region_venues)))
         )
+    if without_demo:
+        players = table_of(Player)
+        query = query.where(ratings.c.player_id.not_in(select(players.c.id).where(players.c.demo.is_(True))))
     raw = ratings.c.mu - Z * ratings.c.sigma
     return query.order_by(is_provisional, raw.desc(), ratings.c.mu.desc(), ratings.c.player_id).limit(
         bindparam("limit")
@@ -253,10 +267,13 @@ class RatingTable(Sequence[RatingRow]):
     rating, are every row that can come before it. They are put in the exact order here (equal
     shown ratings by mu, then id) and ranked."""
 
-    def __init__(self, session: Session, region_id: int | None, min_tournaments: int) -> None:
+    def __init__(
+        self, session: Session, region_id: int | None, min_tournaments: int, without_demo: bool = False
+    ) -> None:
         self._session = session
         self._region_id = region_id
         self._min_tournaments = min_tournaments
+        self._without_demo = without_demo
         self._rows: list[_Read] = []  # in the exact order, each rating's rows whole
         self._ranks: list[int] = []
         self._next: tuple[bool, Decimal] | None = None  # the group and rating of the row after
@@ -296,7 +313,9 @@ class RatingTable(Sequence[RatingRow]):
         limit = count + 64
         while True:
             values = {"min_tournaments": self._min_tournaments, "limit": limit, "region_id": self._region_id}
-            found = self._session.connection().execute(_table_query(self._region_id is not None), values)
+            found = self._session.connection().execute(
+                _table_query(self._region_id is not None, self._without_demo), values
+            )
             read: list[_Read] = []
             for player_id, mu, sigma, tournaments, last_date, total, established in found:
                 read.append((player_id, mu, sigma, tournaments, last_date, ordinal(mu, sigma)))

@@ -11,7 +11,7 @@ from datetime import date, datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from models.entities import Region, ScheduleException, Season, Tournament, Venue, VenueNight
+from models.entities import NightStamp, Region, ScheduleException, Season, Tournament, Venue, VenueNight
 from models.rules.reports import TournamentKind
 from models.rules.schedules import (
     HOURS_PLAYED,
@@ -71,9 +71,51 @@ class Game:
     @property
     def uid(self) -> str:
         """Stable across fetches: the venue, the local date and the start. A moved night keeps
-        the date it was scheduled on, so a calendar moves its event rather than adding one."""
-        day = self.night.moved_from or self.night.date
-        return f"venue-{self.venue.id}-{day.isoformat()}-{self.night.starts_at.replace(':', '')}"
+        the date and start it was scheduled at, so a calendar moves its event rather than adding
+        one."""
+        day, start = self.night.scheduled
+        return f"venue-{self.venue.id}-{day.isoformat()}-{start.replace(':', '')}"
+
+
+@dataclass(frozen=True)
+class Revision:
+    """A night as a calendar shows it (R2a): when it last changed (its DTSTAMP: its regular
+    night written, an exception on its date added or removed, its venue edited; naive UTC) and how
+    many times it was changed (its SEQUENCE: exceptions on its date, edits of the venue's name,
+    city or zone), so that a subscribed calendar notices a moved night."""
+
+    changed_at: datetime
+    sequence: int
+
+
+def revisions(session: Session, games: Sequence[Game]) -> list[Revision]:
+    """Each game's revision, in order (two queries, whatever the number of games)."""
+    if not games:
+        return []
+    ids = sorted({game.venue.id for game in games})
+    days = [game.night.scheduled[0] for game in games]
+    stamps = {
+        (row.venue_id, row.date): row
+        for row in session.scalars(
+            select(NightStamp).where(
+                NightStamp.venue_id.in_(ids), NightStamp.date.between(min(days), max(days))
+            )
+        )
+    }
+    written = {
+        (row.venue_id, row.weekday, row.starts_at): row.changed_at
+        for row in session.scalars(select(VenueNight).where(VenueNight.venue_id.in_(ids)))
+    }
+    found = []
+    for game in games:
+        day, start = game.night.scheduled
+        stamp = stamps.get((game.venue.id, day))
+        times = [game.venue.updated_at, stamp.changed_at if stamp is not None else None]
+        if not game.night.make_up:
+            times.append(written.get((game.venue.id, day.isoweekday(), start)))
+        sequence = game.venue.calendar_sequence + (stamp.sequence if stamp is not None else 0)
+        found.append(Revision(max(t for t in times if t is not None), sequence))
+    return found
 
 
 def schedules_by_venue(

@@ -3,14 +3,16 @@ exceptions to them (a night cancelled, moved or added), each audited (R18)."""
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from models.actor import Actor
-from models.entities import ScheduleException, Venue, VenueNight
+from models.entities import NightStamp, ScheduleException, Venue, VenueNight
 from models.errors import NotFound, Problem, refuse
+from models.infra.clock import utcnow
 from models.rules.schedules import (
     ExceptionKind,
     RegularNight,
@@ -37,14 +39,43 @@ def check_schedule(nights: list[dict[str, Any]], path: str = "schedule") -> list
 
 
 def replace_schedule(session: Session, venue: Venue, schedule: list[RegularNight]) -> None:
-    """The venue's regular nights become `schedule` (checked already); the caller audits."""
-    session.execute(delete(VenueNight).where(VenueNight.venue_id == venue.id))
-    session.add_all(
-        VenueNight(venue_id=venue.id, weekday=n.weekday, starts_at=n.starts_at, sessions=n.sessions)
-        for n in schedule
-    )
+    """The venue's regular nights become `schedule` (checked already); the caller audits. A night
+    kept (the same weekday and start) keeps its row, and when it was written unless its sessions
+    change: its calendar events' DTSTAMP moves only when it changed (R2a)."""
+    wanted = {(night.weekday, night.starts_at): night for night in schedule}
+    stored = {(row.weekday, row.starts_at): row for row in schedule_of(session, venue.id)}
+    for key, row in stored.items():
+        if key not in wanted:
+            session.delete(row)
+    for key, night in wanted.items():
+        kept = stored.get(key)
+        if kept is None:
+            session.add(
+                VenueNight(
+                    venue_id=venue.id,
+                    weekday=night.weekday,
+                    starts_at=night.starts_at,
+                    sessions=night.sessions,
+                    changed_at=utcnow(),
+                )
+            )
+        elif kept.sessions != night.sessions:
+            kept.sessions, kept.changed_at = night.sessions, utcnow()
     session.flush()
     session.expire(venue, ["nights"])
+
+
+def stamp_night(session: Session, venue_id: int, day: date) -> None:
+    """R2a: the venue's nights scheduled on `day` (the date in their calendar UID) changed, by an
+    exception added or removed: their events' SEQUENCE grows by one and their DTSTAMP is now.
+    Called after the write's first statement, so no other writer changes the row meanwhile (the
+    data version's lock, "Once means once")."""
+    row = session.scalar(select(NightStamp).where(NightStamp.venue_id == venue_id, NightStamp.date == day))
+    if row is None:
+        session.add(NightStamp(venue_id=venue_id, date=day, sequence=1, changed_at=utcnow()))
+    else:
+        row.sequence, row.changed_at = row.sequence + 1, utcnow()
+    session.flush()
 
 
 def set_schedule(
@@ -122,6 +153,7 @@ def add_exception(session: Session, actor: Actor, venue: Venue, data: dict[str, 
     )
     session.add(row)
     session.flush()
+    stamp_night(session, venue.id, row.date)
     record(session, actor, "schedule_exception.create", "schedule_exception", row.id, after=snapshot(row))
     return row
 
@@ -139,4 +171,5 @@ def delete_exception(session: Session, actor: Actor, venue: Venue, exception_id:
     before = snapshot(row)
     session.delete(row)
     session.flush()
+    stamp_night(session, venue.id, row.date)
     record(session, actor, "schedule_exception.delete", "schedule_exception", exception_id, before=before)

@@ -4,7 +4,7 @@ Every problem is gathered and named in one refusal, so a host fixes the report i
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
@@ -15,7 +15,7 @@ from models.actor import Actor
 from models.entities.discipline import LEAST_MAX_ENTRANTS
 from models.entities.league import Season, Venue
 from models.entities.players import Player
-from models.entities.tournaments import Result, Tournament
+from models.entities.tournaments import Tournament
 from models.errors import Problem, refuse
 from models.rules.charts import band_for_entrants
 from models.rules.discipline import Barred, barred_rows, sanction_override, split_kept
@@ -31,19 +31,28 @@ from models.rules.identification import (
 )
 from models.rules.identification import by_name as identify_by_name
 from models.rules.notices import Notice, merged_player, sanction_overridden, sanctioned_player_kept
+from models.rules.notices import off_schedule as off_schedule_notice
+from models.rules.players import NameIndex
 from models.rules.reports import (
     TournamentKind,
     finishing_order_problems,
     repeated_entrants,
     shared_membership_numbers,
+    too_few_entrants,
 )
+from models.rules.schedules import off_schedule
 from models.services import wall_clock
 from models.services.access import require_venue
 from models.services.league_settings import league_settings
 from models.services.player_merge_queries import final_survivors
+from models.services.player_queries import played_live_at
 from models.services.sanction_queries import barring_sanctions
+from models.services.schedule_queries import changes, exceptions_of, regular, schedule_of
 from models.services.scoring import chart_rule
-from models.services.tournament_season_checks import playoff_problems, season_in_force
+from models.services.tournament_season_checks import late_report_checks, playoff_problems, season_in_force
+
+# R5: the near misses a refusal of a name alone offers ("did you mean …"), closest first.
+NEAR_MISSES_SHOWN = 3
 
 
 @dataclass
@@ -66,6 +75,8 @@ class CheckedReport:
     # R16: sanctioned players the office let play, with its reason (audited when written).
     overridden: list[Barred] = field(default_factory=list)
     override_reason: str | None = None
+    # R17: the office's reason for a night reported past the hosts' limit (audited when written).
+    late_reason: str | None = None
 
 
 def check_report(
@@ -73,7 +84,7 @@ def check_report(
 ) -> CheckedReport:
     """Every check of a report; refuses it whole, naming every problem, or returns who it names.
     A correction passes the `stored` report it replaces (R16 refuses only the players it adds)."""
-    problems, checked = _gather(session, actor, report, frozenset(), True, stored)
+    problems, checked = _gather(session, actor, report, frozenset(), True, stored, new=stored is None)
     refuse("The report is refused whole", problems)
     assert checked is not None
     return checked
@@ -85,11 +96,13 @@ def rule_problems(
     report: ReportDraft,
     unreadable_rows: frozenset[int],
     places_readable: bool,
+    new: bool = True,
 ) -> list[Problem]:
     """The league rules' problems of a report whose body is partly malformed, so that one answer
     names them together with the malformed fields: rows in `unreadable_rows` (their player could
-    not be read) are left out of the player checks, and places out of R4 when any is unreadable."""
-    problems, _checked = _gather(session, actor, report, unreadable_rows, places_readable)
+    not be read) are left out of the player checks, and places out of R4 when any is unreadable.
+    `new`: a new report (R17's limit on late reports), not a correction."""
+    problems, _checked = _gather(session, actor, report, unreadable_rows, places_readable, new=new)
     return problems
 
 
@@ -100,8 +113,11 @@ def _gather(
     unreadable: frozenset[int],
     places_readable: bool,
     stored: Tournament | None = None,
+    *,
+    new: bool,
 ) -> tuple[list[Problem], CheckedReport | None]:
     problems: list[Problem] = []
+    late_notices: list[Notice] = []
     venue = session.get(Venue, report["venue_id"])
     season: Season | None = None
     if venue is None:
@@ -110,6 +126,11 @@ def _gather(
         require_venue(actor, venue.id, "a host reports for their own venues")
         season, season_problems = season_in_force(session, report, venue)
         problems += season_problems
+        if season is not None and new:
+            late, late_notices = late_report_checks(session, actor, report, venue, season)
+            problems += late
+            if report["kind"] == TournamentKind.REGULAR:
+                late_notices += schedule_notices(session, venue, report["date"])
     rows: list[ResultDraft] = report["results"]
     too_many = too_many_entrants(session, len(rows))
     if too_many:
@@ -117,9 +138,11 @@ def _gather(
         return [*problems, *too_many], None
     if places_readable:
         problems += finishing_order_problems([row["place"] for row in rows])
-    unreadable = unreadable | names_unsought(rows, season)
+    else:
+        problems += too_few_entrants(len(rows))
+    unreadable = unreadable | names_unsought(rows, venue)
     readable = [row for index, row in enumerate(rows) if index not in unreadable]
-    by_name = players_by_name(session, readable, venue, season)
+    by_name = players_by_name(session, actor, readable, venue)
     today = wall_clock.at_venue(session, venue) if venue is not None else wall_clock.in_league(session)
     entrants, notices, player_problems = identify_players(session, rows, today, by_name, unreadable)
     problems += player_problems
@@ -143,14 +166,18 @@ def _gather(
         return problems, None
     notices += [sanction_overridden(b.row, b.player_id, b.sanction_id) for b in overridden]
     reason = report.get("override_reason") if overridden else None
-    return problems, CheckedReport(venue, season, rows, entrants, notices, overridden, reason)
+    late_reason = report.get("reason") or None
+    checked = CheckedReport(
+        venue, season, rows, entrants, [*late_notices, *notices], overridden, reason, late_reason
+    )
+    return problems, checked
 
 
-def names_unsought(rows: list[ResultDraft], season: Season | None) -> frozenset[int]:
-    """R2, R5: without a season (the date refused, or no venue) a name alone cannot be looked up
-    (it names a player of the season's at the venue): those rows are left out of the player
-    checks, so the one problem that left the season unknown is said once, not once per row."""
-    if season is not None:
+def names_unsought(rows: list[ResultDraft], venue: Venue | None) -> frozenset[int]:
+    """R5: without a venue a name alone cannot be looked up (it names one of the venue's
+    players): those rows are left out of the player checks, so the one problem that left the
+    venue unknown is said once, not once per row."""
+    if venue is not None:
         return frozenset()
     return frozenset(index for index, row in enumerate(rows) if name_only(row))
 
@@ -186,9 +213,26 @@ def sanction_checks(
     sanctions = [
         (s.id, s.player_id, s.terms) for s in barring_sanctions(session, [p for p in player_ids if p])
     ]
-    barred, kept = split_kept(barred_rows(player_ids, sanctions, venue_id, report["date"]), held)
+    barred = [
+        replace(b, who=labelled(entrants[b.row].player))
+        for b in barred_rows(player_ids, sanctions, venue_id, report["date"])
+    ]
+    barred, kept = split_kept(barred, held)
     overridden, problems = sanction_override(actor.is_office, barred, report.get("override_reason"))
     return overridden, problems, [sanctioned_player_kept(b.row, b.player_id, b.sanction_id) for b in kept]
+
+
+def schedule_notices(session: Session, venue: Venue, day: date) -> list[Notice]:
+    """R2: a warning when the report's date is off the venue's schedule (`rules.off_schedule`)."""
+    why = off_schedule(
+        regular(schedule_of(session, venue.id)), changes(exceptions_of(session, venue.id)), day
+    )
+    return [] if why is None else [off_schedule_notice(why)]
+
+
+def labelled(player: Player | None) -> str:
+    """A player as a refusal names them to a host: display name and number ("Pete M. (#45)")."""
+    return "" if player is None else f"{player.display_name} (#{player.id})"
 
 
 def stored_players(session: Session, stored: Tournament | None) -> list[int]:
@@ -202,28 +246,44 @@ def stored_players(session: Session, stored: Tournament | None) -> list[int]:
 
 
 def players_by_name(
-    session: Session, rows: list[ResultDraft], venue: Venue | None, season: Season | None
+    session: Session, actor: Actor, rows: list[ResultDraft], venue: Venue | None
 ) -> NameMatches[Player]:
-    """R5: look up every name-only row of the report at once (two queries at most)."""
+    """R5: look up every name-only row of the report at once among the players who have played
+    at the venue, in any season (a regular is known by name on a season's first night). For the
+    names none of them has: the venue's players a near miss away ("did you mean", the edit
+    distances duplicates are found by), and, for the office only, the players of that name at
+    other venues (R19: a host learns nothing of those)."""
     keys = name_keys(rows)
-    if not keys or venue is None or season is None:
-        return NameMatches({}, {}, season_known=season is not None)
-    played_here = (
-        select(Result.player_id)
-        .join(Tournament, Tournament.id == Result.tournament_id)
-        .where(Tournament.venue_id == venue.id, Tournament.season_id == season.id, Tournament.live)
-    )
+    if not keys or venue is None:
+        return NameMatches({}, venue_known=venue is not None)
+    played_here = played_live_at([venue.id])
     named = (
         select(Player).where(Player.name_key.in_(keys), Player.merged_into_id.is_(None)).order_by(Player.id)
     )
     here: dict[str, list[Player]] = {}
     for player in session.scalars(named.where(Player.id.in_(played_here))):
         here.setdefault(player.name_key, []).append(player)
+    missed = [key for key in keys if key not in here]
+    if not missed:
+        return NameMatches(here)
+    regulars = list(
+        session.execute(
+            select(Player.id, Player.name_key).where(
+                Player.id.in_(played_here), Player.merged_into_id.is_(None)
+            )
+        )
+    )
+    index = NameIndex((row.id, row.name_key) for row in regulars)
+    guesses = {key: index.matches(key, NEAR_MISSES_SHOWN).closest for key in missed}
+    wanted_ids = sorted({player_id for ids in guesses.values() for player_id in ids})
+    loaded = {p.id: p for p in session.scalars(select(Player).where(Player.id.in_(wanted_ids)))}
+    near = {key: [loaded[i] for i in ids if i in loaded] for key, ids in guesses.items() if ids}
     elsewhere: dict[str, list[Player]] = {}
-    if any(key not in here for key in keys):
-        for player in session.scalars(named.where(Player.id.not_in(played_here))):
+    if actor.is_office:
+        others = named.where(Player.name_key.in_(missed), Player.id.not_in(played_here))
+        for player in session.scalars(others):
             elsewhere.setdefault(player.name_key, []).append(player)
-    return NameMatches(here, elsewhere)
+    return NameMatches(here, near, elsewhere)
 
 
 def identify_players(
@@ -237,7 +297,7 @@ def identify_players(
     player merged away stands for the final survivor of its merges (R17: B merged into A, then A
     into C: a row naming B is C's). Rows in `unreadable` name no one (their problem is already
     named). `today` is the venue's (R2a): a date of birth after it is refused."""
-    matches = by_name or NameMatches[Player]({}, {})
+    matches = by_name or NameMatches[Player]({})
     entrants: list[Entrant] = []
     notices: list[Notice] = []
     problems: list[Problem] = []

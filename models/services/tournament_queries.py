@@ -44,6 +44,16 @@ def get_report(session: Session, actor: Actor, tournament_id: int) -> Tournament
     return found
 
 
+def report_to_change(session: Session, actor: Actor, tournament_id: int) -> Tournament:
+    """A report a correction or a void names: as `get_report`, but a voided one too for the
+    venue's hosts, so that voiding it again (or correcting it) is told it was voided (R17a: the
+    same 409 the office gets), not that it does not exist. Anyone else: NotFound."""
+    found = session.scalar(select(Tournament).where(Tournament.id == tournament_id).options(WITH_RESULTS))
+    if found is None or not (found.live or actor.acts_for(found.venue_id)):
+        raise NotFound(f"There is no report with id {tournament_id}.")
+    return found
+
+
 def reporter_role(report: Tournament) -> str:
     """The reporter as a role anyone may see: a venue's host, or the office (the command line
     and imports are the office's)."""

@@ -6,16 +6,17 @@ from __future__ import annotations
 
 from datetime import date
 
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from models.actor import Actor, Role
 from models.entities.league import Season, Venue
-from models.errors import Conflict, Problem
+from models.entities.qualification import QualifierPublication
+from models.errors import Conflict, Forbidden, Problem
 from models.rules.drafts import ReportDraft
-from models.rules.notices import Notice
+from models.rules.notices import Notice, late_report
 from models.rules.qualifier_lists import playoff_eligibility
-from models.rules.reports import (
-    TournamentKind,
-)
+from models.rules.reports import TournamentKind, last_day_to_change
 from models.services import wall_clock
 from models.services.locks import share_scoring
 from models.services.qualifier_queries import season_qualification
@@ -91,3 +92,41 @@ def playoff_problems(
     return playoff_eligibility(
         report["kind"], report["date"], venue.region_id, season.id, season.min_age, lists, players, unreadable
     )
+
+
+def late_report_checks(
+    session: Session, actor: Actor, report: ReportDraft, venue: Venue, season: Season
+) -> tuple[list[Problem], list[Notice]]:
+    """R17: a host reports a night at most the season's correction_days after it (on the venue's
+    wall clock, R2a), and never into a season whose qualifier lists are published (R12): past
+    either, a host is refused (403, before any row is looked up) and the office reports it with
+    a `reason` (audited), told that a published season's lists show the difference until it
+    publishes again. The season is already locked FOR SHARE (`season_in_force`): a publication
+    either committed before this read or waits for this report to commit."""
+    if actor.role == Role.SYSTEM:
+        return [], []
+    day: date = report["date"]
+    last_day = last_day_to_change(day, season.correction_days)
+    late = wall_clock.at_venue(session, venue) > last_day
+    published = session.scalar(
+        select(func.max(QualifierPublication.published_at)).where(QualifierPublication.season_id == season.id)
+    )
+    if not late and published is None:
+        return [], []
+    why = []
+    if late:
+        why.append(
+            f"a host reports a night within {season.correction_days} days of it (this one until "
+            f"{last_day.isoformat()})"
+        )
+    if published is not None:
+        why.append(f"the qualifier lists of {season.name} are published ({published:%Y-%m-%d})")
+    said = " and ".join(why)
+    if not actor.is_office:
+        raise Forbidden(
+            f"Only the league office can report this night now, with a reason: {said}.", rule="R17"
+        )
+    if not (report.get("reason") or "").strip():
+        message = f"Give the reason this night is reported now (R17): {said}."
+        return [Problem("reason", message, "R17")], []
+    return [], [late_report(said, published is not None)]

@@ -19,7 +19,7 @@ from models.entities.tournaments import Result, Tournament, live_in
 from models.errors import Conflict, Forbidden, Problem, Stale
 from models.infra.clock import utcnow
 from models.rules.drafts import ReportDraft
-from models.rules.notices import Notice, matches_report
+from models.rules.notices import Notice, matches_report, placed
 from models.rules.reports import TournamentKind, last_day_to_change, score_report
 from models.services import wall_clock
 from models.services.audit import plain, record
@@ -66,6 +66,12 @@ class Written(NamedTuple):
     registered: dict[int, str]
 
 
+def _placed(checked: CheckedReport) -> list[Notice]:
+    """The report's notices naming its rows by place, as a host reads them ("place 7: …")."""
+    places = [row["place"] for row in checked.rows]
+    return [placed(notice, places) for notice in checked.notices]
+
+
 def _scored_results(
     session: Session, actor: Actor, checked: CheckedReport, registered: dict[int, str]
 ) -> list[tuple[dict[str, Any], Player]]:
@@ -78,8 +84,11 @@ def _scored_results(
         season.participation_points,
         season.absent_keeps_place_points,
     )
+    # Each new player's row, as a host's warning names it: by its place (R5).
     news = [
-        (entrant.new, f"results.{index}") for index, entrant in enumerate(checked.entrants) if entrant.new
+        (entrant.new, f"place {row['place']}")
+        for row, entrant in zip(checked.rows, checked.entrants, strict=True)
+        if entrant.new
     ]
     # R2a: a new player's date of birth was checked on the venue's today; so it is again here.
     made = register_players(session, actor, news, wall_clock.at_venue(session, checked.venue))
@@ -195,11 +204,17 @@ def submit_report(session: Session, actor: Actor, report: ReportDraft) -> Writte
         add_results(session, checked.season, tournament.venue_id, [result for result, _ in results])
     rate_new_report(session, tournament, [result for result, _ in results])
     record(
-        session, actor, "tournament.create", "tournament", tournament.id, after=report_snapshot(tournament)
+        session,
+        actor,
+        "tournament.create",
+        "tournament",
+        tournament.id,
+        after=report_snapshot(tournament),
+        reason=checked.late_reason,
     )
     record_override(session, actor, tournament, checked)
     checked.notices.extend(_twins(session, tournament))
-    return Written(tournament, checked.notices, registered)
+    return Written(tournament, _placed(checked), registered)
 
 
 def _twins_query() -> Select[int, int]:
@@ -470,7 +485,7 @@ def correct_report(
         reason=reason,
     )
     record_override(session, actor, tournament, checked)
-    return Written(tournament, checked.notices, registered)
+    return Written(tournament, _placed(checked), registered)
 
 
 def _with_stored(tournament: Tournament, correction: ReportDraft) -> ReportDraft:

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,6 +14,7 @@ import pytest
 from tests.support.league import Caller, assert_problem
 
 KEYS = "/api/v1/api-keys"
+REPO = Path(__file__).resolve().parents[2]
 
 
 def cli_key(runner: Any, *args: str) -> str:
@@ -88,6 +93,39 @@ def test_cli_refuses_bad_keys(runner, office, args, message):
     assert message in result.output
     assert "plk_" not in result.output
     assert office.get(KEYS).get_json()["total"] == before
+
+
+UNKNOWN_VENUE = "There is no venue with id 99999."
+UNBOUND_HOST = "A host key is bound to at least one venue."
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--role", "host", "--venue", "99999", "--name", "Host: Ghost"], UNKNOWN_VENUE),
+        (["--role", "host", "--name", "Host: Nobody"], UNBOUND_HOST),
+    ],
+)
+def test_cli_says_a_refusal_once(runner, args, message):
+    """The refusal's detail, once: one "Error:" line, each problem in it once."""
+    result = runner.invoke(args=["keys", "create", *args])
+    assert result.exit_code == 1
+    assert result.output.count(message) == 1, result.output
+    assert result.output.count("Error:") == 1 and len(result.output.strip().splitlines()) == 1, result.output
+    assert ".;" not in result.output and ".." not in result.output
+
+
+def test_cli_says_a_refusal_once_on_a_real_terminal(database_url):
+    """The command run as a person runs it (`flask --app app keys create …`): the refusal once
+    across stdout and stderr, exit status 1, nothing stored (a refusal writes nothing)."""
+    command = [sys.executable, "-m", "flask", "--app", "app", "keys", "create", "--role", "host"]
+    command += ["--venue", "99999", "--name", "Host: Ghost"]
+    env = {**os.environ, "DATABASE_URL": database_url, "REQUEST_LOG": "0"}
+    done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    said = done.stdout + done.stderr
+    assert said.count(UNKNOWN_VENUE) == 1 and said.count("Error:") == 1, said
+    assert done.stdout == "" and "plk_" not in said
 
 
 # The office's endpoints -------------------------------------------------------------------------

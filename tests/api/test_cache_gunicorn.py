@@ -25,7 +25,7 @@ import pytest
 from models.infra.migrate import alembic_config, upgrade
 from tests.builders import TOURNAMENTS, ago
 from tests.support.databases import ScratchDatabases
-from tests.support.servers import REDIS_URL, Server, build_league, gunicorn, redis_answers
+from tests.support.servers import PATIENCE, REDIS_URL, Server, build_league, gunicorn, redis_answers
 
 CYCLES = 20
 READS_PER_CYCLE = 10
@@ -138,7 +138,7 @@ def test_every_read_after_a_write_shows_it_whichever_server_answers(servers: tup
                     )
     finally:
         stop.set()
-        racer.join(10)
+        racer.join(PATIENCE)  # its last read answered: every read it began is in `racing`
     torn = 0
     for started, url, seen in racing:
         k = max(i for i, at in enumerate(done) if at <= started)

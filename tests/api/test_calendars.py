@@ -89,3 +89,61 @@ def test_r2a_a_regions_feed_across_the_march_dst_change(league: League, host_for
     assert str(found[date(2027, 3, 9)]["uid"]).startswith(f"venue-{venue}-2027-03-09-1900@")
     assert_problem(here.office.client.get("/api/v1/regions/999999/calendar.ics"), 404)
     assert_problem(here.office.client.get("/api/v1/venues/999999/calendar.ics"), 404)
+
+
+def unchanged(
+    later: dict[str, tuple[datetime, int]], earlier: dict[str, tuple[datetime, int]], night: str
+) -> None:
+    """Every event of both feeds but `night`'s is as it was (a later feed's window has moved on)."""
+    common = (set(later) & set(earlier)) - {night}
+    assert len(common) >= 13 and {uid: later[uid] for uid in common} == {uid: earlier[uid] for uid in common}
+
+
+def revisions_by_uid(caller: Any, path: str) -> dict[str, tuple[datetime, int]]:
+    """Each event's (DTSTAMP, SEQUENCE), by its UID."""
+    return {
+        str(event["uid"]): (event.decoded("dtstamp"), int(event.get("sequence", 0)))
+        for event in feed(caller, path).walk("VEVENT")
+    }
+
+
+def test_r2a_a_moved_night_is_a_newer_revision_of_its_event_and_the_others_stay_as_they_were(
+    league: League, host_for: HostFor
+) -> None:
+    """Each event's DTSTAMP is when its night last changed, never the time of the fetch, and its
+    SEQUENCE grows with each change of it, so a subscribed calendar notices a moved night: moved
+    (to another day and time), moved back, its venue renamed; a schedule sent again unchanged,
+    or fetched later, changes no event."""
+    written, moved_at, back_at, renamed_at = (
+        utc("2026-10-20T17:00"),
+        utc("2026-10-21T09:30"),
+        utc("2026-10-22T12:00"),
+        utc("2026-10-23T15:45"),
+    )
+    with time_machine.travel(written, tick=False):
+        here, venue = venue_with_tuesdays(league, host_for, "2026-09-07", "2026-12-20")
+        path = f"/api/v1/venues/{venue}/calendar.ics"
+        first = revisions_by_uid(here.office.client, path)
+    assert len(first) == 15 and set(first.values()) == {(written, 0)}
+    night = next(uid for uid in first if uid.startswith(f"venue-{venue}-2026-11-17-1900@"))
+    with time_machine.travel(moved_at, tick=False):
+        moved = {"kind": "moved", "date": "2026-11-17", "to": "2026-11-18", "starts_at": "20:00"}
+        exception = ok(here.office.post(f"/api/v1/venues/{venue}/schedule-exceptions", json=moved), 201)
+        ok(here.office.put(f"/api/v1/venues/{venue}/schedule", json={"schedule": [TUESDAY]}))  # the same
+    with time_machine.travel(moved_at + (back_at - moved_at) / 2, tick=False):
+        after = revisions_by_uid(here.office.client, path)
+        event = events(feed(here.office.client, path))[date(2026, 11, 18)]
+    assert str(event["uid"]) == night and event.decoded("dtstart").hour == 20  # the same event, moved
+    assert after[night] == (moved_at, 1)
+    unchanged(after, first, night)
+    with time_machine.travel(back_at, tick=False):
+        taken_back = here.office.delete(f"/api/v1/venues/{venue}/schedule-exceptions/{exception['id']}")
+        assert taken_back.status_code == 204, taken_back.get_data(as_text=True)
+        back = revisions_by_uid(here.office.client, path)
+    assert back[night] == (back_at, 2)  # on its date again: a newer revision still
+    unchanged(back, first, night)
+    with time_machine.travel(renamed_at, tick=False):
+        ok(here.office.patch(f"/api/v1/venues/{venue}", json={"name": "The Crown and Anchor"}))
+        renamed = revisions_by_uid(here.office.client, path)
+    assert renamed[night] == (renamed_at, 3)
+    assert {seen for uid, seen in renamed.items() if uid != night} == {(renamed_at, 1)}

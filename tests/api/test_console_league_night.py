@@ -102,9 +102,13 @@ def test_more_rows_is_a_submit_that_keeps_what_was_typed_and_stores_nothing_r5(
     assert (night.stored_reports(), night.player_count()) == (before, players)
     again = host.post(f"/console/venues/{night.venue_id}/rows", data={**typed, "rows": "24"})
     assert len([n for n in typed_values(again) if n.startswith("player_")]) == 36
-    preview = host.post(
+    gap = host.post(
         f"/console/venues/{night.venue_id}/rows", data={k: v for k, v in typed.items() if k != "more"}
     )
+    assert gap.status_code == 422 and "Places 3, 4, 5, 6, 7, 8, 9, 10, 11 are empty (R4)" in text_of(gap)
+    assert (night.stored_reports(), night.player_count()) == (before, players)
+    closed = {k: v for k, v in typed.items() if k not in ("more", "player_12")}
+    preview = host.post(f"/console/venues/{night.venue_id}/rows", data={**closed, "player_3": picked[ann]})
     assert preview.status_code == 200 and "Nothing is stored yet" in text_of(preview)
     assert re.search(
         r"1 Bob played \d+ 2 Newcomer N\. new player declared withdrawal \d+ 3 Ann", text_of(preview)
@@ -124,23 +128,52 @@ def test_typed_rows_refused_come_back_as_typed_each_reason_under_its_row_r5(app:
         "session": "1",
         "kind": "regular",
         "player_1": offered(page)[ann],
-        "player_3": "Nobody Known",
+        "player_2": "Nobody Known",
     }
     refused = host.post(f"/console/venues/{night.venue_id}/rows", data=data)
     assert refused.status_code == 422
     words = text_of(refused)
     assert words.startswith("Not stored") and "Change the rows marked below, then preview again." in words
     values = typed_values(refused)
-    assert values["player_1"] == data["player_1"] and values["player_3"] == "Nobody Known"
+    assert values["player_1"] == data["player_1"] and values["player_2"] == "Nobody Known"
     reasons = re.findall(
         r'<td colspan="4" class="problem" id="reason_(\d+)">(.*?)</td>', refused.get_data(True)
     )
-    assert [number for number, _ in reasons] == ["3"]
+    assert [number for number, _ in reasons] == ["2"]
     reason = text_of_html(reasons[0][1])
     assert "Nobody Known" in reason and not reason.startswith("Row ") and "results." not in reason
     assert re.search(
-        r'id="player_3"[^>]*aria-invalid="true" aria-describedby="reason_3"', refused.get_data(True)
+        r'id="player_2"[^>]*aria-invalid="true" aria-describedby="reason_2"', refused.get_data(True)
     )
+
+
+def test_a_blank_row_between_typed_ones_is_a_gap_refused_never_renumbered_r4(
+    app: Flask, night: Scene
+) -> None:
+    """R4: places 1, 2, 4 and 5 typed with row 3 left blank are refused ("place 3 is empty"), the
+    reason under row 3, the rows as typed; nothing is stored (before, 4 and 5 became 3 and 4).
+    Blank rows after the last typed one are only unused rows."""
+    players = night.players("Ann", "Bob", "Cy", "Di")
+    night.report(players[:2], TUESDAY - timedelta(days=5))
+    night.report(players[2:], TUESDAY - timedelta(days=6))
+    host = signed_in(app, night.host.key)
+    page = rows_page(host, night)
+    picked = offered(page)
+    data = {"csrf_token": csrf(page), "date": iso(TUESDAY), "session": "1", "kind": "regular"}
+    for number, player in zip((1, 2, 4, 5), players, strict=True):
+        data[f"player_{number}"] = picked[player]
+    before = night.stored_reports()
+    refused = host.post(f"/console/venues/{night.venue_id}/rows", data=data)
+    assert refused.status_code == 422
+    assert "Place 3 is empty (R4)" in text_of(refused)
+    reasons = re.findall(r'id="reason_(\d+)">(.*?)</td>', refused.get_data(True))
+    assert [number for number, _ in reasons] == ["3"] and "Place 3 is empty" in reasons[0][1]
+    assert typed_values(refused)["player_4"] == picked[players[2]]
+    assert night.stored_reports() == before
+    filled = {**data, "player_3": data["player_5"]}
+    del filled["player_5"]
+    preview = host.post(f"/console/venues/{night.venue_id}/rows", data=filled)
+    assert preview.status_code == 200 and "Nothing is stored yet" in text_of(preview)
 
 
 def text_of_html(fragment: str) -> str:
@@ -215,7 +248,7 @@ def test_correct_and_void_are_offered_only_inside_the_window_with_its_last_day_r
     host = signed_in(app, night.host.key)
     listed = host.get(f"/console/venues/{night.venue_id}/reports")
     words, page = text_of(listed), listed.get_data(as_text=True)
-    assert "Tue 1 December 2026, session 1 (regular): 2 entrants" in words
+    assert "Tue 1 Dec · session 1 · 2 entrants · won by Ann" in words
     assert "Correct or void until Tue 8 Dec." in words
     assert "Only the league office can correct or void it now: a host could until Sat 28 Nov." in words
     assert (
@@ -415,3 +448,37 @@ def test_a_correction_that_lost_to_another_says_so_in_its_lead_r17a(app: Flask, 
         "read it again and redo your change." in words
     )
     assert "Change the rows marked below" not in words and set(reasons_by_place(refused).values()) == {""}
+
+
+def test_a_late_night_is_the_offices_in_the_console_with_a_reason_r17(app: Flask, night: Scene) -> None:
+    """R17: a night 10 days ago typed by the venue's host is refused (only the office reports it
+    now); the office's form has a reason field, and without a reason is refused naming it; with
+    one, the preview warns it is late and confirming stores it, the reason audited."""
+    ann, bob = night.players("Ann", "Bob")
+    night.report([ann, bob], TUESDAY - timedelta(days=20))
+    old = iso(TUESDAY - timedelta(days=10))
+    host = signed_in(app, night.host.key)
+    page = rows_page(host, night)
+    picked = offered(page)
+    rows = {"session": "1", "kind": "regular", "date": old, "player_1": picked[bob], "player_2": picked[ann]}
+    refused = host.post(f"/console/venues/{night.venue_id}/rows", data={"csrf_token": csrf(page), **rows})
+    assert refused.status_code == 403 and "Only the league office can report this night now" in text_of(
+        refused
+    )
+    assert "late_reason" not in page.get_data(True)
+    office = signed_in(app, night.office.key)
+    page = rows_page(office, night)
+    assert 'name="late_reason"' in page.get_data(True)
+    bare = office.post(f"/console/venues/{night.venue_id}/rows", data={"csrf_token": csrf(page), **rows})
+    assert bare.status_code == 422 and "Give the reason this night is reported now" in text_of(bare)
+    reason = "Sheet found behind the bar"
+    data = {"csrf_token": csrf(page), **rows, "late_reason": reason}
+    preview = office.post(f"/console/venues/{night.venue_id}/rows", data=data)
+    assert preview.status_code == 200 and "Reported by the office after the hosts' limit" in text_of(preview)
+    confirm = hidden_fields(preview)
+    assert confirm["reason"] == reason
+    before = night.stored_reports()
+    stored = office.post(f"/console/venues/{night.venue_id}/report/confirm", data=confirm)
+    assert stored.status_code == 302 and night.stored_reports() == before + 1
+    entries = night.office.get("/api/v1/audit-log?action=tournament.create&per_page=100").get_json()["items"]
+    assert entries[0]["reason"] == reason

@@ -11,6 +11,7 @@ import os
 import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 import time_machine
@@ -20,7 +21,16 @@ from sqlalchemy.exc import DatabaseError
 
 from app import create_app
 from models.infra import sealing
-from tests.builders import SANCTIONS, SEASONS, TOURNAMENTS, HostFor, ago, audit_entries, sanctioned
+from tests.builders import (
+    OFFICE_LATE,
+    SANCTIONS,
+    SEASONS,
+    TOURNAMENTS,
+    HostFor,
+    ago,
+    audit_entries,
+    sanctioned,
+)
 from tests.support.console import signed_in
 from tests.support.databases import TEST_AUDIT_KEY
 from tests.support.league import Caller, League, assert_problem
@@ -56,11 +66,14 @@ def created(caller: Caller, path: str, body: dict[str, Any], status: int = 201) 
 
 
 def report(venue_id: int, season_id: int, day: str, order: list[int]) -> dict[str, Any]:
+    """A report the office posts, with a reason: R17 asks one of it for a night past the hosts'
+    window or in a season whose lists are published (most nights here are both)."""
     return {
         "venue_id": venue_id,
         "season_id": season_id,
         "date": day,
         "results": [{"place": place, "player_id": pid} for place, pid in enumerate(order, start=1)],
+        "reason": OFFICE_LATE,
     }
 
 
@@ -99,7 +112,8 @@ class Seeded:
         # A CSV report naming her duplicate record by email, as hosts send them.
         sheet = f"place,status,player_id,email\n1,,{eve},\n2,,,{DUPE_EMAIL}\n3,,{dee},\n"
         response = office.post(
-            f"{TOURNAMENTS}?venue_id={self.venue}&season_id={self.season}&date={ago(50)}",
+            f"{TOURNAMENTS}?venue_id={self.venue}&season_id={self.season}&date={ago(50)}"
+            f"&reason={quote(OFFICE_LATE)}",
             data=sheet.encode(),
             content_type="text/csv",
         )
@@ -179,6 +193,21 @@ def test_r21_the_export_holds_every_personal_field_result_sanction_merge_and_aud
     assert created_entry["after"]["email"] == ALICE["email"]
     assert any(e["action"] == "sanction.create" for e in data["audit_log"])
     assert any(e["action"] == "player.merge" for e in data["audit_log"])
+
+
+def test_r21_r20_the_exports_rating_is_in_numbers_as_the_api_gives_it(office: Caller, seeded: Seeded) -> None:
+    """The rating, mu and sigma, now and after each rated tournament, are JSON numbers equal to
+    what the ratings API answers (`GET /api/v1/ratings`, the rating history), not strings."""
+    rating = export(office, seeded.alice)["rating"]
+    table = office.get("/api/v1/ratings?per_page=100").get_json()["items"]
+    (listed,) = [row for row in table if row["player"]["id"] == seeded.alice]
+    history = office.get(f"{PLAYERS}/{seeded.alice}/rating-history").get_json()
+    for name in ("rating", "mu", "sigma"):
+        assert isinstance(rating[name], int | float) and not isinstance(rating[name], bool), rating
+        assert rating[name] == listed[name] == history["rating"][name], name
+        points = [point[name] for point in rating["history"]]
+        assert all(isinstance(value, int | float) for value in points), points
+        assert points == [point[name] for point in history["points"]], name
 
 
 def test_r21_the_export_is_audited_without_personal_values_and_never_cached(

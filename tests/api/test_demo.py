@@ -18,6 +18,7 @@ from models.errors import Conflict
 from models.services.demo import remove_demo
 from models.services.demo_queries import removal_plan
 from tests.builders import sanction_body
+from tests.support.console import signed_in, text_of
 from tests.support.league import Caller, League, new_key
 
 
@@ -276,3 +277,143 @@ def test_r17a_demo_remove_refuses_when_the_demo_changed_since_it_was_listed(
         remove_demo(db_session, expected=replace(plan, players=plan.players[:-1]))
     db_session.rollback()
     assert len(public.get("/api/v1/venues").get_json()["items"]) == 4
+
+
+def merge_pairs(page: str) -> set[tuple[int, int]]:
+    """The possible duplicates the console's page offers to merge: (survivor, duplicate) ids."""
+    found = re.findall(
+        r'action="/console/players/(\d+)/merge">.*?name="duplicate_id" value="(\d+)"', page, flags=re.S
+    )
+    return {(int(survivor), int(duplicate)) for survivor, duplicate in found}
+
+
+def demo_players(office: Caller) -> list[dict[str, Any]]:
+    """The demo's players, as the office finds them (their emails are the demo's domain)."""
+    found = office.get("/api/v1/players?q=demo.example.org&per_page=500").get_json()["items"]
+    assert len(found) == 36
+    return sorted(found, key=lambda player: player["id"])
+
+
+def look_alike(full_name: str) -> str:
+    """A name one letter from this one: close enough for a possible duplicate (R5)."""
+    return f"{full_name}s"
+
+
+def test_r5_a_demo_player_and_a_league_player_are_never_offered_as_duplicates(
+    app: Flask, runner: Any, public: Caller, office: Caller, make_scene: Any
+) -> None:
+    """R5: while the demo is loaded, a league player whose name closely matches a demo player's is
+    not warned of them: neither when the office registers them, nor when a host's report does;
+    and the office's possible duplicates (the console's page) never pair the two. Two league
+    players alike still are warned of and offered (and so are two demo players, marked)."""
+    loaded(runner, public)
+    scene = make_scene()
+    demo = demo_players(office)
+    demo_ids = {player["id"] for player in demo}
+    first, second, third = demo[0], demo[1], demo[2]
+
+    registered = office.post(
+        "/api/v1/players", json={"full_name": look_alike(first["full_name"]), "email": "first@example.org"}
+    )
+    assert registered.status_code == 201, registered.get_json()
+    ours = registered.get_json()
+    assert ours["warnings"] == []  # not the demo's look-alike (R5)
+
+    body = scene.body(scene.add_players(2))
+    body["results"].append(
+        {
+            "place": 3,
+            "new_player": {"full_name": look_alike(second["full_name"]), "email": "second@example.org"},
+        }
+    )
+    body["results"].append(
+        {
+            "place": 4,
+            "new_player": {"full_name": look_alike(ours["full_name"]), "email": "ours.again@example.org"},
+        }
+    )
+    report = scene.posted(body)
+    duplicates = [w for w in report["warnings"] if w["code"] == "possible_duplicate"]
+    # The league's own look-alike is warned of; the demo's never is.
+    assert [w["player_ids"] for w in duplicates] == [[ours["id"]]]
+    assert all(w["rule"] == "R5" for w in duplicates)
+    newcomer = report["results"][2]["player"]["id"]
+    again = report["results"][3]["player"]["id"]
+
+    # Two of the demo's players made alike: they are offered to each other, marked as the demo's.
+    renamed = office.patch(
+        f"/api/v1/players/{third['id']}", json={"full_name": look_alike(first["full_name"])}
+    )
+    assert renamed.status_code == 200, renamed.get_json()
+    console = signed_in(app, office.key)
+    page = console.get("/console/duplicates").get_data(as_text=True)
+    pairs = merge_pairs(page)
+    assert (ours["id"], again) in pairs  # the league's own pair
+    mixed = {pair for pair in pairs if (pair[0] in demo_ids) != (pair[1] in demo_ids)}
+    assert mixed == set(), mixed
+    assert not {(first["id"], ours["id"]), (second["id"], newcomer)} & pairs
+    assert {(first["id"], third["id"]), (third["id"], first["id"])} & pairs
+    assert f"player {third['id']} (demo)" in text_of(console.get("/console/duplicates"))
+    assert f"player {ours['id']} (demo)" not in text_of(console.get("/console/duplicates"))
+
+
+def test_the_offices_console_marks_the_demos_venues_in_its_lists(
+    app: Flask, runner: Any, public: Caller, office: Caller, league: League
+) -> None:
+    """While the demo is loaded the office's lists of venues say which are the demo's: its home
+    page, the venues a host key is made for, the keys' venues, a venue ban's venues."""
+    demo = loaded(runner, public)
+    anchor = league.venue(league.region()["id"], name="The Anchor")
+    crown_key = new_key(app, "host", [demo["crown"]["id"]], name="Host: Crown")
+    assert crown_key
+    console = signed_in(app, office.key)
+    home = text_of(console.get("/console/"))
+    for venue in demo["venues"]:
+        assert f"{venue['name']} (demo)" in home, venue["name"]
+    assert "The Anchor (demo)" not in home and "The Anchor" in home
+
+    keys = console.get("/console/keys").get_data(as_text=True)
+    options = dict(re.findall(r'<option value="(\d+)">([^<]*)</option>', keys))
+    assert options[str(anchor["id"])] == "The Anchor"
+    assert options[str(demo["crown"]["id"])] == "The Crown (demo)"
+    assert all(options[str(venue["id"])].endswith(" (demo)") for venue in demo["venues"])
+    assert f"{demo['crown']['id']} (demo)" in text_of(console.get("/console/keys"))  # the key's venue
+
+    player = league.player("Our Own Player")
+    ban_form = console.get(f"/console/players/{player['id']}/sanctions").get_data(as_text=True)
+    venues = dict(re.findall(r'<option value="(\d+)">([^<]*)</option>', ban_form))
+    assert venues[str(anchor["id"])] == "The Anchor"
+    assert venues[str(demo["crown"]["id"])] == "The Crown (demo)"
+
+    assert runner.invoke(args=["demo", "remove", "--yes"]).exit_code == 0
+    assert "(demo)" not in text_of(console.get("/console/"))
+
+
+def test_r20_the_rating_table_leaves_the_demos_players_out_but_the_demos_region_shows_them(
+    runner: Any, public: Caller, office: Caller, make_scene: Any
+) -> None:
+    """R20: while the demo is loaded, the league's rating table (the API's and the embedded page)
+    lists the league's own players only, ranked among themselves; the demo's region's table
+    (`region_id`) shows the demo's players, as before. R19: the page names no one but by label."""
+    demo = loaded(runner, public)
+    scene = make_scene()
+    ours = scene.players("Ours A.", "Ours B.", "Ours C.")
+    scene.report(ours)
+    demo_ids = {player["id"] for player in demo_players(office)}
+
+    table = public.get("/api/v1/ratings?per_page=100").get_json()
+    assert {row["player"]["id"] for row in table["items"]} == set(ours)
+    assert table["total"] == 3 and [row["rank"] for row in table["items"]] == [1, 2, 3]
+    page = public.get("/embed/ratings").get_data(as_text=True)
+    assert page.count("<polyline") == 3 and "Ours A." in page
+    own_region = public.get(f"/api/v1/ratings?region_id={scene.region['id']}&per_page=100").get_json()
+    assert {row["player"]["id"] for row in own_region["items"]} == set(ours)
+
+    region = demo["region"]["id"]
+    demos = public.get(f"/api/v1/ratings?region_id={region}&per_page=100").get_json()
+    assert demos["total"] > 0 and {row["player"]["id"] for row in demos["items"]} <= demo_ids
+    shown = public.get(f"/embed/ratings?region_id={region}").get_data(as_text=True)
+    assert "Skill ratings: Demo" in shown and demos["items"][0]["player"]["label"] in shown
+
+    assert runner.invoke(args=["demo", "remove", "--yes"]).exit_code == 0
+    assert public.get("/api/v1/ratings").get_json()["total"] == 3

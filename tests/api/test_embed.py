@@ -380,7 +380,7 @@ def test_r2a_a_regions_games_page_lists_the_weeks_nights_by_day(league: League, 
     text = page.text.replace(" ,", ",")
     assert "19:00 The Crown, Riverton" in text and "20:30 Red Lion, Millbrook Cancelled Closed" in text
     assert f'href="/embed/seasons/{here.season_id}/venues/{crown}/standings"' in body
-    assert f'href="/api/v1/regions/{here.region_id}/calendar.ics"' in body
+    assert f'href="webcal://localhost/api/v1/regions/{here.region_id}/calendar.ics"' in body
     assert "script" not in page.tags
     policy = response.headers["Content-Security-Policy"]
     assert "default-src 'none'" in policy and policy.endswith("frame-ancestors *")

@@ -1,10 +1,11 @@
 """GET /: the front door. A browser gets a small page (no script, the pages' own security
-headers) linking the docs, the console, the embeddable pages and the health check; an API client
-gets the same links as JSON. Both say the league's name, a league setting the office changes,
-audited (R18)."""
+headers) linking the docs, the console, the API's index, the four embeddable pages and the health
+check; an API client gets the same links as JSON. Both say the league's name, a league setting
+the office changes, audited (R18). GET /api/v1/: the API's index, its docs, spec and collections."""
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 
@@ -20,7 +21,10 @@ LINKS = {
     "api": "/api/v1/",
     "embed_standings": "/embed/seasons/{season_id}/venues/{venue_id}/standings",
     "embed_qualifiers": "/embed/seasons/{season_id}/regions/{region_id}/qualifiers",
+    "embed_games": "/embed/regions/{region_id}/games",
+    "embed_ratings": "/embed/ratings{?region_id}",
 }
+EMBEDS = ("embed_standings", "embed_qualifiers", "embed_games", "embed_ratings")
 
 
 def links_of(page: str) -> list[str]:
@@ -41,24 +45,74 @@ def test_a_browser_gets_a_page_linking_the_docs_the_console_and_the_health_check
     page = answer.get_data(as_text=True)
     assert "<title>Poker League</title>" in page and "<h1>Poker League</h1>" in page
     assert "<script" not in page and "http://" not in page and "https://" not in page
-    assert links_of(page) == ["/console/", "/docs", "/openapi.json", "/health"]
-    assert LINKS["embed_standings"] in page and LINKS["embed_qualifiers"] in page
+    assert links_of(page) == ["/console/", "/docs", "/api/v1/", "/openapi.json", "/health"]
+    assert all(LINKS[name] in page for name in EMBEDS)
+    assert "Four pages any site may frame" in page
     assert "the demo's" not in page  # no demo loaded: the patterns alone
     for link in links_of(page):
         assert public.get(link).status_code in (200, 302), link  # the console asks to sign in
 
 
 def test_with_the_demo_the_page_links_its_embeddable_pages(public: Caller, runner: Any) -> None:
+    """Every frameable page (embed/routes.py's four) has the demo's example; the ratings' is the
+    demo's region's table, where the demo's players are (R20: the league's table leaves them out)."""
     assert runner.invoke(args=["demo", "load"]).exit_code == 0
     page = public.get("/", headers={"Accept": BROWSER}).get_data(as_text=True)
-    embeds = [link for link in links_of(page) if link.startswith("/embed/")]
-    assert len(embeds) == 2 and "the demo's" in page
+    embeds = [html.unescape(link) for link in links_of(page) if link.startswith("/embed/")]
+    assert len(embeds) == 4 and page.count("the demo's") == 4
     (season,) = public.get("/api/v1/seasons").get_json()["items"]
+    region = season["region_ids"][0]
     assert embeds[0].startswith(f"/embed/seasons/{season['id']}/venues/")
-    assert embeds[1] == f"/embed/seasons/{season['id']}/regions/{season['region_ids'][0]}/qualifiers"
+    assert embeds[1] == f"/embed/seasons/{season['id']}/regions/{region}/qualifiers"
+    assert embeds[2] == f"/embed/regions/{region}/games"
+    assert embeds[3] == f"/embed/ratings?region_id={region}"
     for link in embeds:
         shown = public.get(link, headers={"Accept": BROWSER})
         assert shown.status_code == 200 and shown.mimetype == "text/html", link
+    assert "<polyline" in public.get(embeds[3]).get_data(as_text=True)  # the demo's players, rated
+
+
+def test_every_frameable_page_is_on_the_front_door(app: Any, public: Caller) -> None:
+    """The front door lists every page under /embed/ that the service serves, no fewer, in its
+    JSON (URI templates) and on its page."""
+    served = {rule.rule for rule in app.url_map.iter_rules() if rule.rule.startswith("/embed/")}
+    shapes = {re.sub(r"<(?:id:)?(\w+)>", r"{\1}", rule) for rule in served}
+    links = public.get("/", headers={"Accept": "application/json"}).get_json()["links"]
+    listed = {link.split("{?")[0] for name, link in links.items() if name.startswith("embed_")}
+    assert listed == shapes
+    page = html.unescape(public.get("/", headers={"Accept": BROWSER}).get_data(as_text=True))
+    assert all(link in page for name, link in links.items() if name.startswith("embed_"))
+
+
+def test_the_apis_index_links_the_docs_the_spec_and_the_collections(public: Caller, office: Caller) -> None:
+    """GET /api/v1/ (where the front door's `api` link goes) answers its links, not a 404: the
+    docs, the spec and the main collections, each of which answers (the office's own to it)."""
+    answer = public.get("/api/v1/")
+    assert answer.status_code == 200 and answer.mimetype == "application/json", answer.get_data()
+    body = answer.get_json()
+    assert list(body) == ["name", "links"] and body["name"] == "Poker League"
+    links = body["links"]
+    assert links["docs"] == "/docs" and links["openapi"] == "/openapi.json"
+    collections = {name: path for name, path in links.items() if path.startswith("/api/v1/")}
+    assert {
+        "regions",
+        "venues",
+        "seasons",
+        "players",
+        "tournaments",
+        "ratings",
+        "games",
+        "sanctions",
+        "points_charts",
+        "api_keys",
+        "audit_log",
+    } <= set(collections)
+    for name, path in links.items():
+        assert office.get(path).status_code == 200, (name, path)
+    spec = public.get("/openapi.json").get_json()
+    assert spec["paths"]["/api/v1/"]["get"]["operationId"] == "get_api_index"
+    assert all(path in spec["paths"] for path in collections.values())
+    assert public.get("/api/v1").status_code in (301, 308)  # to the index
 
 
 def test_an_api_client_gets_the_links_as_json(public: Caller, office: Caller) -> None:

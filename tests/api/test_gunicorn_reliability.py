@@ -31,7 +31,7 @@ from sqlalchemy.engine import make_url
 from models.infra.migrate import alembic_config, upgrade
 from tests.builders import TOURNAMENTS, days_ago, iso
 from tests.support.databases import ScratchDatabases
-from tests.support.servers import Server, gunicorn, workers_of
+from tests.support.servers import PATIENCE, Server, gunicorn, workers_of
 
 STOP_POINTS = Path(__file__).resolve().parents[1] / "support" / "stop_points.py"
 MAX_BODY = 2 * 1024 * 1024
@@ -144,22 +144,22 @@ def post_and_kill(
     def post() -> None:
         try:
             outcome["answer"] = server.request(
-                "POST", TOURNAMENTS, body, timeout=120, Authorization=f"Bearer {server.office}"
+                "POST", TOURNAMENTS, body, Authorization=f"Bearer {server.office}"
             )
         except (OSError, http.client.HTTPException) as exc:
             outcome["error"] = exc
 
     poster = threading.Thread(target=post)
     poster.start()
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + PATIENCE
     while not stopped(worker):
         assert poster.is_alive() and time.monotonic() < deadline, outcome  # it never got there
         time.sleep(0.005)
     open_then = writing()
     os.kill(worker, signal.SIGKILL)
-    poster.join(120)
+    poster.join(PATIENCE)
     # gunicorn starts a new worker.
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + PATIENCE
     while workers_of(booted.master.pid) in ([], [worker]):
         assert time.monotonic() < deadline
         time.sleep(0.1)
@@ -189,7 +189,7 @@ def test_a_worker_killed_mid_report_stores_nothing_of_it(one_worker: Booted) -> 
             assert counts(url) == before, point
             assert count(url, "SELECT count(*) FROM players WHERE email LIKE 'killed%'") == 0
         one_worker.stop_at.write_text("")
-        status, _headers, answer = server.request("POST", TOURNAMENTS, body, timeout=120, **office)
+        status, _headers, answer = server.request("POST", TOURNAMENTS, body, timeout=PATIENCE, **office)
         assert status == 201, answer
         assert count(url, "SELECT count(*) FROM players WHERE email LIKE 'killed%'") == NEW_PLAYERS
         stored = counts(url)
@@ -212,7 +212,7 @@ def test_a_chunked_body_over_the_limit_is_a_413(one_worker: Booted) -> None:
         for start in range(0, len(payload), 64 * 1024):
             yield payload[start : start + 64 * 1024]
 
-    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=PATIENCE)
     try:
         conn.request(
             "POST",

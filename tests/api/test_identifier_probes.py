@@ -74,9 +74,12 @@ def test_r19_unknown_membership_numbers_count_and_a_spent_key_meets_a_429_before
             host.post(DRY_RUN, json=by_numbers(scene, guesses(first, 10))), 422, rule="R5"
         )
         assert blamed(problem) == sorted(f"results.{i}.membership_number" for i in range(10))
+    second = scene.add_players(1)[0]
     players_read.clear()
     right = by_numbers(scene, [known["membership_number"]])
-    for body in (right, {**right, "results": [{"place": 1, "email": known["email"]}]}):
+    right["results"].append({"place": 2, "player_id": second})
+    by_email = [{"place": 1, "email": known["email"]}, right["results"][1]]
+    for body in (right, {**right, "results": by_email}):
         refused = host.post(DRY_RUN, json=body)
         problem = assert_problem(refused, 429)
         assert int(refused.headers["Retry-After"]) > 0 and "name no player" in problem["detail"]
@@ -183,3 +186,33 @@ def test_r19_the_office_is_not_counted(limited: Flask, scene: Scene) -> None:
     for first in (0, 30):
         problem = assert_problem(office.post(DRY_RUN, json=by_numbers(scene, guesses(first, 30))), 422)
         assert len(blamed(problem)) == 30
+
+
+def test_r19_full_names_that_name_nobody_at_the_venue_count_as_unknown_identifiers(
+    limited: Flask, scene: Scene, make_scene: Any
+) -> None:
+    """R19, R5: a host's dry runs of full names alone that no player of the venue has count
+    against the key as unknown emails do, whether or not the name belongs to a player of
+    another venue; once 20 have counted, the key's next report naming anyone by a name alone (or
+    an email) is a 429 before anything is looked up. Names the venue's players have do not count."""
+    host = Caller(limited.test_client(), scene.host.key)
+    other = make_scene()
+    stranger = other.league.player(unique_name())
+    other.report([stranger["id"], *other.add_players(1)])
+    regular = scene.league.player(unique_name())
+    scene.report([regular["id"], *scene.add_players(1)])
+    own = [{"place": p, "full_name": regular["full_name"]} for p in (1,)]
+    for _ in range(3):
+        rows = [*own, {"place": 2, "player_id": scene.add_players(1)[0]}]
+        body = {"venue_id": scene.venue_id, "date": iso(days_ago(2)), "results": rows}
+        assert host.post(DRY_RUN, json=body).status_code == 200
+    names = [stranger["full_name"], *(unique_name() for _ in range(19))]
+    rows = [{"place": p, "full_name": name} for p, name in enumerate(names, start=1)]
+    body = {"venue_id": scene.venue_id, "date": iso(days_ago(2)), "results": rows}
+    problem = assert_problem(host.post(DRY_RUN, json=body), 422, rule="R5")
+    assert len(problem["errors"]) == 20
+    said = " ".join(text for texts in problem["errors"].values() for text in texts)
+    assert f"{stranger['id']} (" not in said and f"#{stranger['id']}" not in said
+    assert "other venue" not in said and "elsewhere" not in said
+    refused = host.post(DRY_RUN, json={**body, "results": [*own, *rows[1:2]]})
+    assert_problem(refused, 429)

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import time_machine
+
 from tests.builders import Scene, days_ago, utc_today
 from tests.support.league import League, assert_problem
+from tests.support.local_dates import CHICAGO, HostFor, LocalLeague, ok, utc
 
 
 def iso_week(day: object) -> str:
@@ -44,4 +47,23 @@ def test_missing_reports_is_for_the_office_and_reads_a_week(scene: Scene) -> Non
     for bad in ("2026-09", "2026-W60", "last week"):
         body = assert_problem(scene.office.get(f"{path}?week={bad}"), 422, "week")
         assert "YYYY-Www" in body["errors"]["week"][0]
-    assert_problem(scene.office.get(path), 422, "week")
+
+
+# Sunday 6 December 2026, 21:00 in Chicago: already Monday 7 December (2026-W50) in UTC.
+SUNDAY_EVENING_IN_CHICAGO = utc("2026-12-07T03:00")
+
+
+@time_machine.travel(SUNDAY_EVENING_IN_CHICAGO, tick=False)
+def test_r2a_without_a_week_it_is_this_week_on_the_leagues_clock(league: League, host_for: HostFor) -> None:
+    """No `week`: the league's week now (ISO week, the league's zone), said in the answer (`week`,
+    `starts_on`, `ends_on`), the same answer as that week asked for by name."""
+    here = LocalLeague(league, host_for, CHICAGO, "2026-11-02", "2027-01-31")
+    quiet = here.venue()
+    path = f"/api/v1/seasons/{here.season_id}/missing-reports"
+    answer = ok(here.office.get(path))
+    said = (answer["week"], answer["starts_on"], answer["ends_on"])
+    assert said == ("2026-W49", "2026-11-30", "2026-12-06")
+    assert [venue["id"] for venue in answer["venues"]] == [quiet]
+    assert ok(here.office.get(f"{path}?week=2026-W49")) == answer
+    assert ok(here.office.get(f"{path}?week=2026-W50"))["week"] == "2026-W50"
+    assert_problem(here.host(quiet).get(path), 403)

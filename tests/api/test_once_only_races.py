@@ -26,7 +26,7 @@ from sqlalchemy.engine import make_url
 from models.infra.migrate import alembic_config, upgrade
 from tests.builders import SEASONS, TOURNAMENTS, ago
 from tests.support.databases import ScratchDatabases, assert_ratings_current, assert_standing_lines_current
-from tests.support.servers import Server, gunicorn
+from tests.support.servers import PATIENCE, Server, gunicorn
 
 WORKERS = 4
 OPTIONS = ("--worker-class", "gthread", "--threads", "4", "-t", "120")
@@ -52,7 +52,7 @@ class Live:
 
     def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
         status, _headers, answer = self.server.request(
-            method, path, body, timeout=120, Authorization=f"Bearer {self.server.office}"
+            method, path, body, Authorization=f"Bearer {self.server.office}"
         )
         return status, answer
 
@@ -138,14 +138,14 @@ def at_once(live: Live, requests: list[Request]) -> list[tuple[int, Any]]:
     failures: list[BaseException] = []
 
     def send(index: int, method: str, path: str, body: Any, more: dict[str, str] | None = None) -> None:
-        conn = http.client.HTTPConnection("127.0.0.1", live.server.port, timeout=120)
+        conn = http.client.HTTPConnection("127.0.0.1", live.server.port, timeout=PATIENCE)
         try:
             headers = {"Authorization": f"Bearer {live.server.office}", "Connection": "close", **(more or {})}
             payload = None if body is None else json.dumps(body)
             if payload is not None:
                 headers["Content-Type"] = "application/json"
             conn.connect()
-            barrier.wait(60)
+            barrier.wait(PATIENCE)
             conn.request(method, path, body=payload, headers=headers)
             response = conn.getresponse()
             raw = response.read()
@@ -162,7 +162,7 @@ def at_once(live: Live, requests: list[Request]) -> list[tuple[int, Any]]:
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(180)
+        thread.join(2 * PATIENCE)  # the barrier, then the request
     if failures:
         raise failures[0]
     assert all(answer is not None for answer in answers), answers

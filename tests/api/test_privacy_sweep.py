@@ -18,11 +18,11 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 import pytest
 
-from tests.builders import SANCTIONS, SEASONS, TOURNAMENTS, HostFor, ago, sanctioned
+from tests.builders import OFFICE_LATE, SANCTIONS, SEASONS, TOURNAMENTS, HostFor, ago, sanctioned
 from tests.support.league import Caller, League, assert_problem
 
 PLAYERS = "/api/v1/players"
@@ -64,12 +64,16 @@ def add_player(office: Caller, full_name: str, **fields: Any) -> int:
     return int(created(office, PLAYERS, body)["id"])
 
 
-def report_body(venue_id: int, season_id: int, day: str, order: list[int]) -> dict[str, Any]:
+def report_body(
+    venue_id: int, season_id: int, day: str, order: list[int], reason: str | None = None
+) -> dict[str, Any]:
+    """A report body; with the office's `reason` for a night past the hosts' window (R17)."""
     return {
         "venue_id": venue_id,
         "season_id": season_id,
         "date": day,
         "results": [{"place": place, "player_id": pid} for place, pid in enumerate(order, start=1)],
+        **({} if reason is None else {"reason": reason}),
     }
 
 
@@ -96,7 +100,9 @@ def seed(runner: Any, office: Caller, public: Caller, league: League, host_for: 
 
     # Reports in the ended season: JSON, CSV (by email and membership number), a correction, a void.
     first = created(
-        office, TOURNAMENTS, report_body(old_venue, old_id, ago(75), [bob, cara, dan, fay, gil, hal])
+        office,
+        TOURNAMENTS,
+        report_body(old_venue, old_id, ago(75), [bob, cara, dan, fay, gil, hal], OFFICE_LATE),
     )
     csv_text = "\n".join(
         [
@@ -109,7 +115,7 @@ def seed(runner: Any, office: Caller, public: Caller, league: League, host_for: 
         ]
     )
     response = office.post(
-        f"{TOURNAMENTS}?venue_id={old_venue}&season_id={old_id}&date={ago(72)}",
+        f"{TOURNAMENTS}?venue_id={old_venue}&season_id={old_id}&date={ago(72)}&reason={quote(OFFICE_LATE)}",
         data=csv_text.encode(),
         content_type="text/csv",
     )
@@ -121,14 +127,18 @@ def seed(runner: Any, office: Caller, public: Caller, league: League, host_for: 
     }
     response = office.put(f"{TOURNAMENTS}/{first['id']}", json=corrected)
     assert response.status_code == 200, response.get_data(as_text=True)
-    doomed = created(office, TOURNAMENTS, report_body(old_venue, old_id, ago(70), [hal, gil, fay, cara]))
+    doomed = created(
+        office, TOURNAMENTS, report_body(old_venue, old_id, ago(70), [hal, gil, fay, cara], OFFICE_LATE)
+    )
     response = office.post(f"{TOURNAMENTS}/{doomed['id']}/void", json={"reason": "Wrong venue."})
     assert response.status_code == 200, response.get_data(as_text=True)
-    third = created(office, TOURNAMENTS, report_body(old_venue, old_id, ago(68), [bob, dan, cara, fay]))
+    third = created(
+        office, TOURNAMENTS, report_body(old_venue, old_id, ago(68), [bob, dan, cara, fay], OFFICE_LATE)
+    )
     # R19: two players of one display name, in the standings, the lists and the pages (numbered).
     kim = add_player(office, "Crystal Kim", email="crystal.kim@example.org", home_venue_id=old_venue)
     king = add_player(office, "Crystal King", email="crystal.king@example.org", home_venue_id=old_venue)
-    created(office, TOURNAMENTS, report_body(old_venue, old_id, ago(66), [kim, king, cara, fay]))
+    created(office, TOURNAMENTS, report_body(old_venue, old_id, ago(66), [kim, king, cara, fay], OFFICE_LATE))
 
     # Sanctions of each kind, a lift, a disqualification, a merge, a publication.
     reminder = sanctioned(office, fay, "reminder", "late_arrival", first_day=ago(20), last_day=ago(20))

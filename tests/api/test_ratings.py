@@ -20,7 +20,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import Connection, text
 
 from models.services import ratings as rating_service
-from tests.builders import TOURNAMENTS, MakeScene, Scene, days_ago, iso
+from tests.builders import OFFICE_LATE, TOURNAMENTS, MakeScene, Scene, days_ago, iso
 from tests.support.console import signed_in, text_of
 from tests.support.databases import assert_ratings_current
 from tests.support.league import Caller, assert_problem
@@ -71,7 +71,9 @@ def order(players: list[int], *statuses: tuple[int, str]) -> list[tuple[int, str
 
 
 def post(scene: Scene, entrants: list[tuple[int, str]], day: date, **extra: Any) -> dict[str, Any]:
-    return scene.posted(scene.body(entrants, day, **extra), scene.office)
+    """The office reports the entrants on `day` (with the reason R17 asks of it for a night past
+    the hosts' window: `Scene.report`); the stored report."""
+    return scene.report(entrants, day, **extra)
 
 
 def test_r20_a_small_league_is_rated_as_openskill_rates_it_by_hand(scene: Scene, public: Caller) -> None:
@@ -331,13 +333,15 @@ def test_r20_random_corrections_voids_merges_and_undos_leave_the_ratings_a_rebui
         # Each example starts with two rated reports on fresh days, so every step has some to change.
         for day in (21, 22):
             entrants = [(player, "played") for player in players[day % 2 :: 2]]
-            response = scene.post(scene.body(entrants, days_ago(day), session=len(reports) + 1), office)
+            body = scene.body(entrants, days_ago(day), session=len(reports) + 1, reason=OFFICE_LATE)
+            response = scene.post(body, office)
             if response.status_code == 201:
                 reports.append(response.get_json()["id"])
         for kind, *args in steps:
             if kind == "post":
                 day, number, entrants = args
-                response = scene.post(scene.body(entrants, days_ago(day), session=number), office)
+                body = scene.body(entrants, days_ago(day), session=number, reason=OFFICE_LATE)
+                response = scene.post(body, office)
                 if response.status_code == 201:
                     reports.append(response.get_json()["id"])
             elif kind == "correct" and reports:
@@ -394,6 +398,41 @@ def test_r20_the_embedded_page_draws_the_top_20_with_a_sparkline_each_r19(
     assert public.get("/embed/ratings?rows=5").get_data(as_text=True).count("<polyline") == 5
     assert public.get("/embed/ratings?rows=0").status_code == 422
     assert public.get("/embed/ratings?theme=neon").status_code == 422
+
+
+def test_r20_the_embedded_page_takes_region_id_as_the_api_does_r19(
+    make_scene: MakeScene, public: Caller
+) -> None:
+    """R20: /embed/ratings?region_id= shows the players the API's table of that region lists, in
+    its order, and names the region; an unknown region (or not an id) is a 422 naming `region_id`,
+    as the API's is, and a page saying so to a browser. R19: labels only, whoever asks."""
+    north, south = make_scene(), make_scene()
+    ann, bob = north.players("Ann N.", "Bob N.")
+    cat, dan, eve = south.players("Cat S.", "Dan S.", "Eve S.")
+    post(north, order([ann, bob]), days_ago(6))
+    post(south, order([cat, dan, eve]), days_ago(5))
+    region = south.region
+    listed = table(public, f"?region_id={region['id']}")["items"]
+    assert [row["player"]["id"] for row in listed] == [cat, dan, eve]
+    page = public.get(f"/embed/ratings?region_id={region['id']}")
+    assert page.status_code == 200 and page.mimetype == "text/html"
+    html = page.get_data(as_text=True)
+    rows = re.findall(r"<tr><td>(.*?)</tr>", html, flags=re.S)
+    assert len(rows) == 3
+    for row, listed_row in zip(rows, listed, strict=True):
+        assert listed_row["player"]["label"] in row and f"{listed_row['rating']:.2f}" in row
+    assert "Ann N." not in html and "Bob N." not in html
+    assert f"Skill ratings: {region['name']}" in html
+    for entry in south.roster:
+        assert entry["full_name"] not in html and entry["email"] not in html
+    assert len(re.findall(r"<tr><td>", public.get("/embed/ratings").get_data(as_text=True))) == 5
+    for query in ("region_id=999999", "region_id=0", "region_id=north"):
+        api = assert_problem(public.get(f"{RATINGS}?{query}"), 422, "region_id")
+        embedded = assert_problem(public.get(f"/embed/ratings?{query}"), 422, "region_id")
+        assert embedded["detail"] == api["detail"]
+        shown = public.get(f"/embed/ratings?{query}", headers={"Accept": "text/html"})
+        assert shown.status_code == 422 and shown.mimetype == "text/html"
+        assert "region_id" in shown.get_data(as_text=True)
 
 
 def test_r20_an_empty_league_has_an_empty_table_and_page(public: Caller) -> None:

@@ -98,7 +98,7 @@ def test_public_may_not_report(scene: Scene) -> None:
 
 def test_list_filters_by_venue_date_and_kind(scene: Scene) -> None:
     ids = scene.add_players(3)
-    first = scene.posted(scene.body(ids, days_ago(10)))
+    first = scene.report(ids, days_ago(10))  # the office's: past the host's 7 days (R17)
     second = scene.posted(scene.body(ids, days_ago(3)))
     listed = scene.public.get(TOURNAMENTS).get_json()
     assert [item["id"] for item in listed["items"]] == [second["id"], first["id"]]  # newest first
@@ -116,7 +116,7 @@ def test_list_filters_by_venue_date_and_kind(scene: Scene) -> None:
 @pytest.mark.parametrize(
     ("entrants", "expected"),
     [
-        (1, [10]),  # k = max(1, round_half_up(0.3)) = 1
+        (2, [10]),  # k = max(1, round_half_up(0.6)) = 1
         (5, [20, 10]),  # 1.5 rounds half up to 2
         (15, [50, 40, 30, 20, 10]),
         (24, [70, 60, 50, 40, 30, 20, 10]),
@@ -290,14 +290,15 @@ def test_close_name_is_created_and_reported_as_possible_duplicate_r5(
     answer's warnings list the candidates' ids."""
     match = scene.league.player(existing)
     scene.league.player(unique_name())  # not similar: not listed
-    before = scene.player_count()
     body = {
         "venue_id": scene.venue_id,
         "date": iso(days_ago(2)),
         "results": [
             {"place": 1, "new_player": {"full_name": new, "email": unique_email()}},
+            {"place": 2, "player_id": scene.player()},
         ],
     }
+    before = scene.player_count()
     report = scene.posted(body)
     assert scene.player_count() == before + 1
     created = report["results"][0]["player"]["id"]
@@ -305,7 +306,8 @@ def test_close_name_is_created_and_reported_as_possible_duplicate_r5(
     duplicates = [w for w in report["warnings"] if w["code"] == "possible_duplicate"]
     assert len(duplicates) == 1
     assert duplicates[0]["player_ids"] == [match["id"]]
-    assert str(created) in duplicates[0]["message"]
+    assert f"(#{created})" in duplicates[0]["message"]
+    assert duplicates[0]["message"].startswith("place 1: ") and f"(#{match['id']})" in duplicates[0]["message"]
 
 
 def test_new_players_alike_within_one_report_are_listed_closest_first_at_most_ten_r5(scene: Scene) -> None:
@@ -322,13 +324,13 @@ def test_new_players_alike_within_one_report_are_listed_closest_first_at_most_te
     report = scene.posted({"venue_id": scene.venue_id, "date": iso(days_ago(1)), "results": rows})
     created = [row["player"]["id"] for row in report["results"]]
     notices = {w["message"].split(":")[0]: w for w in report["warnings"] if w["code"] == "possible_duplicate"}
-    assert set(notices) == {f"results.{index}" for index in range(13)}  # not the Zed Quill row
-    assert notices["results.0"]["player_ids"] == [same["id"], typo["id"]]
-    assert notices["results.0"]["rule"] == "R5"
-    assert notices["results.2"]["player_ids"] == [same["id"], *created[:2], typo["id"]]
-    last = notices["results.12"]
+    assert set(notices) == {f"place {place}" for place in range(1, 14)}  # not the Zed Quill row
+    assert notices["place 1"]["player_ids"] == [same["id"], typo["id"]]
+    assert notices["place 1"]["rule"] == "R5"
+    assert notices["place 3"]["player_ids"] == [same["id"], *created[:2], typo["id"]]
+    last = notices["place 13"]
     assert last["player_ids"] == [same["id"], *created[:9]]
-    assert "(the 10 closest of 14)" in last["message"] and str(created[12]) in last["message"]
+    assert "(the 10 closest of 14)" in last["message"] and f"(#{created[12]})" in last["message"]
 
 
 def test_look_alikes_are_found_alike_for_one_new_player_and_for_many_r5(scene: Scene) -> None:
@@ -345,7 +347,7 @@ def test_look_alikes_are_found_alike_for_one_new_player_and_for_many_r5(scene: S
         for place in range(2, 12)
     ]
     report = scene.posted({"venue_id": scene.venue_id, "date": iso(days_ago(1)), "results": rows})
-    in_report = next(w for w in report["warnings"] if w["message"].startswith("results.0:"))
+    in_report = next(w for w in report["warnings"] if w["message"].startswith("place 1:"))
     assert sorted(in_report["player_ids"]) == sorted(alike)
     lone = scene.office.post("/api/v1/players", json={"full_name": "Ann Leeson", "email": unique_email()})
     assert lone.status_code == 201

@@ -94,9 +94,10 @@ def test_csv_blank_lines_are_skipped(scene: Scene) -> None:
 
 def test_csv_by_membership_number(scene: Scene) -> None:
     player = scene.league.player("Ola Nordmann", membership_number="199912310042")
-    response = post_csv(scene, "place,membership_number\n1,199912310042\n")
+    other = scene.league.player("Kari Nordmann", membership_number="199912310043")
+    response = post_csv(scene, "place,membership_number\n1,199912310042\n2,199912310043\n")
     assert response.status_code == 201
-    assert response.get_json()["results"][0]["player"]["id"] == player["id"]
+    assert [r["player"]["id"] for r in response.get_json()["results"]] == [player["id"], other["id"]]
 
 
 def test_csv_missing_header_is_refused(scene: Scene) -> None:
@@ -111,8 +112,8 @@ def test_csv_header_without_a_player_column(scene: Scene) -> None:
 
 def test_csv_other_columns_are_ignored_with_a_warning_a_repeated_one_refused(scene: Scene) -> None:
     """A spreadsheet's extra column (chips) is read past, and named in a warning."""
-    ids = scene.add_players(1)
-    response = post_csv(scene, f"place,player_id,chips\n1,{ids[0]},100\n")
+    ids = scene.add_players(2)
+    response = post_csv(scene, f"place,player_id,chips\n1,{ids[0]},100\n2,{ids[1]},0\n")
     assert response.status_code == 201, response.get_json()
     (warning,) = response.get_json()["warnings"]
     assert warning["code"] == "ignored_columns" and "chips" in warning["message"]
@@ -128,7 +129,9 @@ def test_csv_repeated_place_r4(scene: Scene) -> None:
 
 
 def test_csv_unknown_email_r5(scene: Scene) -> None:
-    refused_csv(scene, "place,email\n1,ghost@example.org\n", 422, "results.0.email", rule="R5")
+    other = scene.add_players(1)[0]
+    email = scene.office.get(f"/api/v1/players/{other}").get_json()["email"]
+    refused_csv(scene, f"place,email\n1,ghost@example.org\n2,{email}\n", 422, "results.0.email", rule="R5")
 
 
 def test_csv_full_name_without_email(scene: Scene) -> None:
@@ -175,7 +178,8 @@ def test_csv_empty_or_header_only(scene: Scene) -> None:
 def test_csv_in_windows_1252_is_read_and_bytes_of_no_encoding_are_refused(scene: Scene) -> None:
     """Excel's "CSV (Comma delimited)" on Windows is Windows-1252: its names read as written. A
     byte that Windows-1252 leaves undefined (0x81), in a file that is not UTF-8, is refused."""
-    response = post_csv(scene, "place,email,full_name\n1,z@example.org,Zo\xeb Ng\n".encode("cp1252"))
+    text = "place,email,full_name\n1,z@example.org,Zo\xeb Ng\n2,y@example.org,Y\xe9 Ng\n"
+    response = post_csv(scene, text.encode("cp1252"))
     assert response.status_code == 201, response.get_json()
     player = response.get_json()["results"][0]["player"]["id"]
     assert scene.office.get(f"/api/v1/players/{player}").get_json()["full_name"] == "Zo\xeb Ng"

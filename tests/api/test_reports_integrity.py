@@ -477,7 +477,10 @@ def test_new_player_of_a_report_is_audited_r18(scene: Scene) -> None:
     body = {
         "venue_id": scene.venue_id,
         "date": iso(days_ago(1)),
-        "results": [{"place": 1, "new_player": {"full_name": "Audit Me", "email": unique_email()}}],
+        "results": [
+            {"place": 1, "new_player": {"full_name": "Audit Me", "email": unique_email()}},
+            {"place": 2, "player_id": scene.add_players(1)[0]},
+        ],
     }
     report = scene.posted(body)
     player_id = by_place(report)[1]["player"]["id"]

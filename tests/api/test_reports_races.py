@@ -41,6 +41,7 @@ class LiveLeague:
     venue_id: int
     day: date
     players: list[int]
+    season_id: int
 
     def host(self) -> str:
         return new_key(self.app, "host", [self.venue_id])
@@ -65,9 +66,9 @@ def live(backend: str, scratch: Any) -> Iterator[LiveLeague]:
     league = League(office)
     day = utc_today() - timedelta(days=1)
     venue = league.venue()
-    league.season(starts_on=(day - timedelta(days=30)).isoformat(), ends_on=day.isoformat())
+    season = league.season(starts_on=(day - timedelta(days=30)).isoformat(), ends_on=day.isoformat())
     players = [league.player()["id"] for _ in range(6)]
-    yield LiveLeague(app, office, venue["id"], day, players)
+    yield LiveLeague(app, office, venue["id"], day, players, season["id"])
     app.extensions["league_db"].engine.dispose()
 
 
@@ -116,3 +117,31 @@ def test_simultaneous_retries_under_one_idempotency_key_get_the_same_report(live
     assert [status for status, _ in answers] == [201, 201, 201]
     assert len({report_id for _, report_id in answers}) == 1
     assert live.stored() == 1
+
+
+def test_r17_host_reports_racing_a_publication_are_in_it_or_refused(live: LiveLeague) -> None:
+    """R17, R12: twenty hosts report yesterday's nights (sessions 1-20) while the office publishes
+    the season's lists. Each report either committed before the publication (and the published
+    list counts it) or is refused (403, R17: the season is published); none is stored after the
+    publication without it. The report holds its season FOR SHARE while it checks, the
+    publication takes it FOR NO KEY UPDATE, so the check and the write are one step."""
+    keys = [live.host() for _ in range(20)]
+    publish = f"/api/v1/seasons/{live.season_id}/qualifiers/publish"
+
+    def report(key: str, session: int) -> Callable[[], tuple[str, int, Any]]:
+        client = Caller(live.app.test_client(), key)
+        body = {**live.body(live.players[:2]), "session": session}
+        return lambda: ("report", client.post(TOURNAMENTS, json=body).status_code, None)
+
+    def publication() -> tuple[str, int, Any]:
+        answer = live.office.post(publish, json={"settlements": []})
+        return "publish", answer.status_code, answer.get_json()
+
+    calls = [report(key, session) for session, key in enumerate(keys, start=1)]
+    answers = at_once(*calls[:10], publication, *calls[10:])
+    ((_, status, published),) = [a for a in answers if a[0] == "publish"]
+    assert status == 201, published
+    statuses = sorted(s for kind, s, _ in answers if kind == "report")
+    assert set(statuses) <= {201, 403}, statuses
+    (venue,) = [v for v in published["venues"] if v["venue_id"] == live.venue_id]
+    assert venue["tournaments"] == statuses.count(201) == live.stored()

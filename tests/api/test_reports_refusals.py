@@ -442,3 +442,29 @@ def test_a_report_has_at_most_the_leagues_max_entrants(scene: Scene) -> None:
     assert_problem(scene.host.patch(settings_path, json={"max_entrants": 5000}), 403)
     assert scene.office.patch(settings_path, json={"max_entrants": 61}).status_code == 200
     assert scene.posted(scene.body(players, days_ago(3)))["entrants"] == 61
+
+
+def test_r4_a_report_of_one_entrant_is_refused_and_stores_nothing(scene: Scene) -> None:
+    """R4: a report has at least two entrants; one row was stored as a 100-point win."""
+    (ann,) = scene.add_players(1)
+    before = scene.counts()
+    body = {"venue_id": scene.venue_id, "date": iso(days_ago(1)), "results": [{"place": 1, "player_id": ann}]}
+    for path in (TOURNAMENTS, f"{TOURNAMENTS}?dry_run=1"):
+        problem = assert_problem(scene.host.post(path, json=body), 422, "results", rule="R4")
+        assert "at least 2 entrants" in problem["errors"]["results"][0]
+    sheet = scene.host.post(
+        f"{TOURNAMENTS}?venue_id={scene.venue_id}&date={iso(days_ago(1))}",
+        data=f"place,player_id\n1,{ann}\n",
+        content_type="text/csv",
+    )
+    assert_problem(sheet, 422, rule="R4")
+    assert scene.counts() == before
+
+
+def test_r4_places_with_a_gap_are_refused_never_renumbered(scene: Scene) -> None:
+    """R4: places 1, 2, 4, 5 (a blank row left out) are refused naming place 3 as missing."""
+    ids = scene.add_players(4)
+    rows = [{"place": place, "player_id": player} for place, player in zip((1, 2, 4, 5), ids, strict=True)]
+    body = {"venue_id": scene.venue_id, "date": iso(days_ago(1)), "results": rows}
+    problem = assert_problem(scene.host.post(TOURNAMENTS, json=body), 422, "results", rule="R4")
+    assert "missing: 3" in " ".join(problem["errors"]["results"])

@@ -59,6 +59,14 @@ def with_new_player(body: dict[str, Any]) -> dict[str, Any]:
 
 
 @pytest.fixture()
+def scene(make_scene: Any) -> Scene:
+    """The usual scene, its season's correction window as long as the season (R17), so that its
+    host reports the nights these suspensions cover, weeks ago."""
+    made: Scene = make_scene(correction_days=90)
+    return made
+
+
+@pytest.fixture()
 def cast(scene: Scene) -> dict[str, Any]:
     """Sid, suspended from 30 to 16 days ago (the shortest suspension), and two others."""
     sid, ann, bob = scene.players("Sid", "Ann", "Bob")
@@ -424,7 +432,7 @@ def test_correcting_a_report_stored_before_the_sanction_keeps_the_players_row_r1
         "R16",
         [late],
     )
-    assert warning["message"].startswith("results.2: ") and names_sanction(warning["message"], sanction["id"])
+    assert warning["message"].startswith("place 3: ") and names_sanction(warning["message"], sanction["id"])
     assert by_place(scene.office.get(f"{TOURNAMENTS}/{report['id']}").get_json())[3]["player"]["id"] == late
     assert audit_entries(scene.office, "action=tournament.override") == []
 

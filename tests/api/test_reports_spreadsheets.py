@@ -71,9 +71,11 @@ def test_r4_r5_mistakes_are_named_by_spreadsheet_row_and_column(scene: Scene) ->
 
 def test_r5_csv_messages_speak_of_columns_not_json(scene: Scene) -> None:
     """R5: an unknown email in a sheet asks for a Full Name column, not for `new_player`."""
+    other = scene.add_players(1)[0]
+    email = scene.office.get(f"/api/v1/players/{other}").get_json()["email"]
     response = scene.host.post(
         f"{TOURNAMENTS}?venue_id={scene.venue_id}&date={iso(days_ago(1))}",
-        data="Place,E-mail\n1,ghost@example.org\n",
+        data=f"Place,E-mail\n1,ghost@example.org\n2,{email}\n",
         content_type="text/csv",
     )
     problem = assert_problem(response, 422, "results.0.email", rule="R5")

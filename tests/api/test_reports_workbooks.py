@@ -208,8 +208,8 @@ def test_r4_a_place_written_1st_twice_is_still_refused_by_row(scene: Scene) -> N
 
 
 def test_r6_a_status_no_word_names_is_refused_listing_the_words(scene: Scene) -> None:
-    (ann,) = scene.add_players(1)
-    sheet = f"Place,Player ID,Status\n1,{ann},maybe\n".encode()
+    ann, bob = scene.add_players(2)
+    sheet = f"Place,Player ID,Status\n1,{ann},maybe\n2,{bob},\n".encode()
     with stores_nothing(scene):
         problem = assert_problem(post(scene, sheet, CSV), 422)
     assert problem["errors"] == {
@@ -340,7 +340,8 @@ PASSWORD = (
         (
             fixture("not-a-workbook.png"),
             XLSX,
-            f"This is not an .xlsx or .ods workbook but a PNG image: {SAVE_AS}",
+            "This file is a picture (PNG), not a spreadsheet: the service reads CSV, .xlsx or .ods "
+            "sheets. Type the results in instead, or export the sheet as CSV.",
         ),
         (
             bytes(range(256)) * 8,

@@ -1,24 +1,18 @@
-"""The browser tests' Chromium: Debian's package, driven by Playwright (its own browser download
-is never needed). Without it the tests are skipped, unless REQUIRE_BROWSER=1 (as `.ci/run` sets)."""
+"""The browser tests' Chromium: Debian's package (/usr/bin/chromium), driven by Playwright, whose
+own browser download is never used (tests/support/browser.launch). Without it the tests are
+skipped, unless REQUIRE_BROWSER=1 (as `.ci/run` sets), which makes that a failure."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser
 
-from tests.support.browser import CHROMIUM, CHROMIUM_ARGS
+from tests.support.browser import launch
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if CHROMIUM is None:
-        if os.environ.get("REQUIRE_BROWSER") == "1":
-            pytest.fail("REQUIRE_BROWSER=1 but there is no chromium: install Debian's chromium package")
-        pytest.skip("no chromium on this machine (apt-get install chromium); .ci/run requires it")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    with launch(tmp_path_factory.mktemp("no-playwright-browsers")) as launched:
         yield launched
-        launched.close()

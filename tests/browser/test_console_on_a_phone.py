@@ -20,12 +20,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from api.console.base import day
 from models.infra.migrate import alembic_config, upgrade
 from tests.builders import days_ago, iso
-from tests.support.browser import players_named
+from tests.support.browser import PATIENCE_MS, players_named
 from tests.support.databases import ScratchDatabases
 from tests.support.servers import Server, gunicorn
 
@@ -83,6 +83,8 @@ def night(backend: str, scratch: ScratchDatabases, tmp_path: Path) -> Iterator[d
                     "venue_id": server.venue_id,
                     "date": iso(days_ago(ago)),
                     "results": [{"place": p, "player_id": pid} for p, pid in enumerate(players, 1)],
+                    # R17: a night past the hosts' 7 days is the office's to report, with a reason.
+                    **({"reason": "Reported late by the office."} if ago > 7 else {}),
                 },
             )["id"]
             for ago in (12, 3, 2)
@@ -103,7 +105,10 @@ def night(backend: str, scratch: ScratchDatabases, tmp_path: Path) -> Iterator[d
 
 
 def fits(page: Page, name: str, shots: Path) -> None:
-    """The page at 390 px: screenshot taken, nothing needed off-screen, no sideways scroll."""
+    """The page at 390 px, once loaded whole (a click's navigation has only begun when the click
+    returns): screenshot taken, nothing needed off-screen, no sideways scroll."""
+    page.wait_for_load_state("load")
+    page.wait_for_function("document.readyState === 'complete'")
     seen = page.evaluate(OFF_SCREEN)
     page.screenshot(path=str(shots / f"phone-{name}.png"), full_page=True)
     assert seen["width"] == PHONE["width"], seen
@@ -133,6 +138,7 @@ def test_a_hosts_league_night_fits_a_phone_r4_r5_r16_r17(
     page = sign_in(browser, base, night["host_key"], tmp_path)
     fits(page, "home", tmp_path)
     page.get_by_role("link", name="Post results").first.click()
+    page.wait_for_url(f"{base}/console/venues/{server.venue_id}/report")  # the new page, not home
     fits(page, "report", tmp_path)
     a_sheet_refused(page, night, tmp_path)
     tonights_sheet_stored(page, night, tmp_path)
@@ -230,6 +236,8 @@ def corrected_and_voided(page: Page, night: dict[str, Any], shots: Path) -> None
     """R17: Correct and Void offered until the window's last day, not after; a correction's rows
     prefilled by name, the changed ones marked on its preview; a void with its reason."""
     reports, long = night["reports"], night["players"][4]
+    for report in reports.values():
+        opened(page, report)
     words = page.locator("main").inner_text()
     assert "Correct or void until" in words and "Only the league office can correct or void it now" in words
     assert page.get_by_role("link", name=f"Correct report {reports[12]}").count() == 0
@@ -240,6 +248,7 @@ def corrected_and_voided(page: Page, night: dict[str, Any], shots: Path) -> None
     assert "Only the league office can correct or void it now." in page.locator(".refused").inner_text()
     fits(page, "correct-closed", shots)
     page.go_back()
+    opened(page, reports[2])
     page.get_by_role("link", name=f"Correct report {reports[2]}").click()
     assert field(page, "Player in place 5").input_value().endswith(f"(#{long})")
     fits(page, "correct", shots)
@@ -254,10 +263,97 @@ def corrected_and_voided(page: Page, night: dict[str, Any], shots: Path) -> None
     assert "Corrected: report" in page.locator("main").inner_text()
     page.get_by_role("link", name="Home").click()
     page.get_by_role("link", name="Recent reports").first.click()
+    opened(page, reports[3])
     field(page, f"Why report {reports[3]} should be voided").fill("Wrong night.")
     page.get_by_role("button", name=f"Void report {reports[3]}").click()
     assert "Voided: report" in page.locator("main").inner_text()
     fits(page, "void", shots)
+
+
+def opened(page: Page, report_id: int) -> Locator:
+    """A report of the recent reports, opened (its summary tapped) unless it is already."""
+    report = page.locator(f"#report-{report_id}")
+    expect(report).to_have_count(1, timeout=PATIENCE_MS)  # the page has loaded
+    if report.get_attribute("open") is None:
+        report.locator("summary").click()
+    expect(report).to_have_attribute("open", "", timeout=PATIENCE_MS)
+    return report
+
+
+# The recent reports' list, each report's height, and how many lines each closed one's summary takes.
+MEASURED = """() => {
+  const list = document.querySelector('main div.reports');
+  const reports = [...list.querySelectorAll('details.report')].map(report => {
+    const summary = report.querySelector('summary');
+    const style = getComputedStyle(summary);
+    const text = summary.getBoundingClientRect().height - parseFloat(style.paddingTop)
+      - parseFloat(style.paddingBottom);
+    return {id: report.id, open: report.open, height: report.getBoundingClientRect().height,
+            lines: text / parseFloat(style.lineHeight)};
+  });
+  return {height: list.getBoundingClientRect().height, reports};
+}"""
+
+
+def test_the_recent_reports_are_a_line_each_on_a_phone_until_one_is_opened_r6_r17(
+    browser: Browser, night: dict[str, Any], tmp_path: Path
+) -> None:
+    """R6, R17: at 390 px the recent reports (four, of five entrants and more) are one line each
+    (the night, session, entrants and winner) and the list is short; a report tapped open shows its
+    rows with their statuses (W/D, absent, no-show; played unmarked) and the list grows by them;
+    closed again, the list is as short as before. Each step waits for what it measures."""
+    server: Server = night["server"]
+    base = f"http://127.0.0.1:{server.port}"
+    ann, bob, cara, dev, _long = night["players"]
+    order = [(ann, None), (bob, "declared_withdrawal"), (cara, "absent"), (dev, "no_show")]
+    rows = [
+        {"place": p, "player_id": pid, **({"status": s} if s else {})} for p, (pid, s) in enumerate(order, 1)
+    ]
+    marked = server.write(
+        "POST",
+        "/api/v1/tournaments",
+        {"venue_id": server.venue_id, "date": iso(days_ago(4)), "results": rows},
+    )["id"]
+    page = sign_in(browser, base, night["host_key"])
+    page.goto(f"{base}/console/venues/{server.venue_id}/reports")
+    reports = page.locator("main details.report")
+    expect(reports).to_have_count(4, timeout=PATIENCE_MS)
+    expect(page.locator(f"#report-{marked} > summary")).to_have_text(
+        f"{day(days_ago(4))} · session 1 · 4 entrants · won by Ann", timeout=PATIENCE_MS
+    )
+    closed = page.evaluate(MEASURED)
+    fits(page, "reports-closed", tmp_path)
+    assert all(not r["open"] and r["lines"] < 1.5 for r in closed["reports"]), closed
+    assert closed["height"] < 4 * 60, closed  # four lines, not four tables (7,148 px before)
+    report = opened(page, marked)
+    marks = report.locator("tbody td.mark")
+    expect(marks).to_have_text(["", "W/D", "absent", "no-show"], timeout=PATIENCE_MS)
+    expect(marks.last).to_be_visible(timeout=PATIENCE_MS)
+    table = report.locator("table")
+    expect(table).to_be_visible(timeout=PATIENCE_MS)
+    # Waits until the list has grown by at least the opened report's table.
+    page.wait_for_function(
+        """([before, id]) => {
+          const list = document.querySelector('main div.reports').getBoundingClientRect().height;
+          const table = document.querySelector('#' + id + ' table').getBoundingClientRect().height;
+          return table > 0 && list >= before + table;
+        }""",
+        arg=[closed["height"], f"report-{marked}"],
+        timeout=PATIENCE_MS,
+    )
+    grown = page.evaluate(MEASURED)
+    fits(page, "reports-opened", tmp_path)
+    assert [r["id"] for r in grown["reports"] if r["open"]] == [f"report-{marked}"], grown
+    assert grown["height"] > closed["height"] + 4 * 20, (closed, grown)
+    report.locator("summary").click()
+    expect(report).not_to_have_attribute("open", "", timeout=PATIENCE_MS)
+    expect(marks.first).to_be_hidden(timeout=PATIENCE_MS)
+    page.wait_for_function(
+        "before => document.querySelector('main div.reports').getBoundingClientRect().height <= before + 0.5",
+        arg=closed["height"],
+        timeout=PATIENCE_MS,
+    )
+    page.context.close()
 
 
 def test_the_offices_pages_fit_a_phone_r5_r15_r16_r17(

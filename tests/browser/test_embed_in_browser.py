@@ -14,16 +14,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Frame, Page, expect
 
 from models.infra.migrate import alembic_config, upgrade
 from tests.builders import TOURNAMENTS, days_ago, iso
-from tests.support.browser import players_named
+from tests.support.browser import PATIENCE_MS, players_named
 from tests.support.databases import ScratchDatabases
 from tests.support.servers import Server, gunicorn
 
 NAMES = ("Ann", "Bob", "Cara", "Dev", "Eli", "Fay", "Gus")
 CHARTED = 4
+PHONE = 390  # a phone's width, in CSS pixels
+LOADING_MS = PATIENCE_MS  # generous: two cores shared, gunicorn's first answers
 
 
 @pytest.fixture()
@@ -43,6 +45,28 @@ def service(backend: str, scratch: ScratchDatabases, tmp_path: Path) -> Iterator
                 "results": [{"place": place, "player_id": pid} for place, pid in enumerate(order, start=1)],
             }
             status, _headers, answer = server.request("POST", TOURNAMENTS, body, Authorization=office)
+            assert status == 201, answer
+        yield server
+
+
+@pytest.fixture()
+def rated(backend: str, scratch: ScratchDatabases, tmp_path: Path) -> Iterator[Server]:
+    """gunicorn on a new database of the backend, its venue's last four nights reported (within
+    the hosts' correction window, so the office needs no reason, R17): seven players rated (R20)."""
+    url = scratch.create(backend)
+    upgrade(alembic_config(url))
+    with gunicorn(url, 1, tmp_path, "--worker-class", "gthread", "--threads", "4") as (server, _process):
+        players = players_named(server, NAMES[2:], "Phone")
+        for night in range(4):
+            order = players[night:] + players[:night]
+            body = {
+                "venue_id": server.venue_id,
+                "date": iso(days_ago(4 - night)),
+                "results": [{"place": place, "player_id": pid} for place, pid in enumerate(order, start=1)],
+            }
+            status, _headers, answer = server.request(
+                "POST", TOURNAMENTS, body, Authorization=f"Bearer {server.office}"
+            )
             assert status == 201, answer
         yield server
 
@@ -174,7 +198,8 @@ def test_the_weeks_games_render_in_a_frame_with_links_to_standings_and_the_calen
     browser: Browser, service: Server, other_site: tuple[str, dict[str, str]], tmp_path: Path
 ) -> None:
     """R2a: the region's week by day, on a desktop and a phone: each night's venue links to its
-    standings page, and "Add to calendar" to the region's feed."""
+    standings page, and "Add to calendar" subscribes to the region's feed (webcal://); every link
+    opens outside the frame (the pub's page stays)."""
     origin, pages = other_site
     nights = [{"weekday": day, "starts_at": "19:00", "sessions": 1} for day in range(1, 8)]
     venue = service.write("PUT", f"/api/v1/venues/{service.venue_id}/schedule", {"schedule": nights})
@@ -194,8 +219,11 @@ def test_the_weeks_games_render_in_a_frame_with_links_to_standings_and_the_calen
             link.get_attribute("href")
             == f"/embed/seasons/{service.season_id}/venues/{service.venue_id}/standings"
         )
+        assert (link.get_attribute("target"), link.get_attribute("rel")) == ("_blank", "noopener")
         calendar = frame.locator("a.calendar")
-        assert calendar.get_attribute("href") == f"/api/v1/regions/{venue['region_id']}/calendar.ics"
+        feed = f"/api/v1/regions/{venue['region_id']}/calendar.ics"
+        assert calendar.get_attribute("href") == f"webcal://127.0.0.1:{service.port}{feed}"
+        assert calendar.get_attribute("target") == "_top"
         box = frame.locator("main").bounding_box()
         assert box is not None and box["width"] <= width
         page.screenshot(path=str(tmp_path / f"games-{theme}-{width}.png"), full_page=True)
@@ -205,22 +233,80 @@ def test_the_weeks_games_render_in_a_frame_with_links_to_standings_and_the_calen
 
 
 def test_r20_the_rating_table_fits_a_phone_in_a_frame(
-    browser: Browser, service: Server, other_site: tuple[str, dict[str, str]], tmp_path: Path
+    browser: Browser, rated: Server, other_site: tuple[str, dict[str, str]], tmp_path: Path
 ) -> None:
     """R20, R19: the rating page framed in a pub's site at 390 px: every player's label, rating and
-    sparkline within the screen, and the page does not scroll sideways."""
+    sparkline within the screen, every column's header whole (HISTORY too), and neither the page
+    nor its table scrolls sideways."""
     origin, pages = other_site
-    pages["/pub"] = framing(f"http://127.0.0.1:{service.port}/embed/ratings")
-    context = browser.new_context(viewport={"width": 390, "height": 1400})
+    pages["/pub"] = framing(f"http://127.0.0.1:{rated.port}/embed/ratings")
+    context = browser.new_context(viewport={"width": PHONE, "height": 1400})
     page = context.new_page()
     frame = framed(page, f"{origin}/pub")
-    frame.locator("table.ratings").wait_for()
+    expect(frame.locator("table.ratings")).to_be_visible(timeout=LOADING_MS)
     rows = frame.locator("table.ratings tbody tr")
     assert rows.count() >= len(NAMES) - 2  # the rated players of the four nights
     for cell in ("th[scope=row]", "td.n", "svg.sparkline"):
         for index in range(rows.count()):
             box = rows.nth(index).locator(cell).first.bounding_box()
-            assert box is not None and box["x"] + box["width"] <= 390, (cell, index, box)
-    assert frame.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+            assert box is not None and box["x"] + box["width"] <= PHONE, (cell, index, box)
+    assert_fits_a_phone(frame, "table.ratings thead th")
+    history = frame.locator("table.ratings thead th").last
+    expect(history).to_have_text("History", ignore_case=True)
     page.screenshot(path=str(tmp_path / "ratings-390.png"), full_page=True)
     context.close()
+
+
+def test_r20_r19_the_rating_page_alone_fits_a_phone_with_its_history_header_whole(
+    browser: Browser, rated: Server, tmp_path: Path
+) -> None:
+    """R20, R19: /embed/ratings opened on a 390 px phone (not framed): the document is no wider
+    than the screen, and the HISTORY header, last of the table's headers, is wholly on it, neither
+    cut by the screen's edge nor scrolled away inside the table's box."""
+    context = browser.new_context(viewport={"width": PHONE, "height": 844})
+    page = context.new_page()
+    page.goto(f"http://127.0.0.1:{rated.port}/embed/ratings", wait_until="load")
+    page.wait_for_load_state("load")
+    expect(page.locator("table.ratings tbody tr").first).to_be_visible(timeout=LOADING_MS)
+    assert_fits_a_phone(page, "table.ratings thead th")
+    expect(page.locator("table.ratings thead th.history")).to_have_text("History", ignore_case=True)
+    page.screenshot(path=str(tmp_path / "ratings-alone-390.png"), full_page=True)
+    context.close()
+
+
+def test_the_front_door_fits_a_phone_and_lists_the_four_frameable_pages(
+    browser: Browser, rated: Server, tmp_path: Path
+) -> None:
+    """The front door (GET /) on a 390 px phone: no wider than the screen (the long URI templates
+    wrap), every link on it, and the four pages other sites may frame listed."""
+    context = browser.new_context(viewport={"width": PHONE, "height": 844})
+    page = context.new_page()
+    page.goto(f"http://127.0.0.1:{rated.port}/", wait_until="load")
+    page.wait_for_load_state("load")
+    expect(page.locator("h1")).to_be_visible(timeout=LOADING_MS)
+    assert_fits_a_phone(page, "main a, main code")
+    frameable = page.locator("main code").filter(has_text="/embed/")
+    expect(frameable).to_have_count(4)
+    page.screenshot(path=str(tmp_path / "front-door-390.png"), full_page=True)
+    context.close()
+
+
+def assert_fits_a_phone(view: Page | Frame, shown: str) -> None:
+    """The document is no wider than a 390 px phone (nothing scrolls sideways, inside a box with
+    its own scrollbar neither), and each element `shown` selects lies whole within the screen."""
+    assert view.evaluate("document.documentElement.scrollWidth") <= PHONE
+    sideways = view.evaluate(
+        "[...document.querySelectorAll('main *')]"
+        ".filter(e => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible')"
+        ".map(e => e.outerHTML.slice(0, 80))"
+    )
+    assert sideways == [], sideways
+    elements = view.locator(shown)
+    assert elements.count() > 0
+    for index in range(elements.count()):
+        element = elements.nth(index)
+        box = element.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE, (
+            element.inner_text(),
+            box,
+        )

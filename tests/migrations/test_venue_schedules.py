@@ -76,3 +76,32 @@ def test_0017_is_undone_and_redone(empty_url: str, empty_engine: Engine) -> None
     assert not names & {"venue_nights", "schedule_exceptions"}
     upgrade(config)
     assert {"venue_nights", "schedule_exceptions"} <= set(inspect(empty_engine).get_table_names())
+
+
+def test_0026_stamps_the_nights_of_the_exceptions_stored_before_it(
+    empty_url: str, empty_engine: Engine
+) -> None:
+    """R2a: migration 0026 gives each (venue, date) of the exceptions stored before it a revision
+    per exception, at its creation; regular nights stored before it were written 2026-01-01 (the
+    feeds' fixed DTSTAMP until then), and venues start at calendar_sequence 0. Undone and redone."""
+    config = alembic_config(empty_url)
+    upgrade(config, "0025")
+    with empty_engine.begin() as conn:
+        venue = add_venue(conn, add_region(conn, "River Valley"))
+        add_night(conn, venue, 2)
+        add_exception(conn, venue, "cancelled", "2026-12-01")
+        add_exception(conn, venue, "moved", "2026-12-01")
+        add_exception(conn, venue, "added", "2026-12-03")
+    upgrade(config)
+    with empty_engine.connect() as conn:
+        stamps = conn.execute(text("SELECT venue_id, date, sequence FROM night_stamps ORDER BY date")).all()
+        assert [(v, str(d), n) for v, d, n in stamps] == [(venue, "2026-12-01", 2), (venue, "2026-12-03", 1)]
+        assert str(conn.execute(text("SELECT changed_at FROM venue_nights")).scalar_one()).startswith(
+            "2026-01-01 00:00:00"
+        )
+        assert conn.execute(text("SELECT calendar_sequence FROM venues")).scalar_one() == 0
+    downgrade(config, "0025")
+    assert "night_stamps" not in inspect(empty_engine).get_table_names()
+    assert "calendar_sequence" not in {c["name"] for c in inspect(empty_engine).get_columns("venues")}
+    upgrade(config)
+    assert "night_stamps" in inspect(empty_engine).get_table_names()

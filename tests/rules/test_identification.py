@@ -185,27 +185,40 @@ def test_r5_a_new_players_membership_number_is_their_birth_date_and_unused() -> 
 
 
 def test_r5_a_name_alone_names_the_one_player_of_that_name_here() -> None:
-    matches = NameMatches(here={"ann lee": [ANN]}, elsewhere={})
+    matches = NameMatches(here={"ann lee": [ANN]})
     assert by_name({"full_name": "Ann  LEE"}, "results.0", matches).player == ANN
 
 
 def test_r5_a_name_alone_shared_here_is_refused_listing_them() -> None:
     twin = P(7, "Ann L.", "ann lee")
-    named = by_name({"full_name": "Ann Lee"}, "results.0", NameMatches({"ann lee": [ANN, twin]}, {}))
+    named = by_name({"full_name": "Ann Lee"}, "results.0", NameMatches({"ann lee": [ANN, twin]}))
     assert problem(named) == ("results.0", "R5")
-    assert "1 (Ann L.), 7 (Ann L.)" in message(named)
+    assert "(#1), Ann L. (#7)" in message(named)
+    assert named.problem is not None and not named.problem.identifier_miss
 
 
-def test_r5_a_name_alone_not_played_here_lists_those_elsewhere() -> None:
-    named = by_name({"full_name": "Ben Kay"}, "results.0", NameMatches({}, {"ben kay": [BEN]}))
+def test_r5_a_near_miss_asks_did_you_mean_among_the_venues_players() -> None:
+    pete = P(44, "Pete M.", "pete murphy")
+    matches = NameMatches({}, near={"pete murphey": [pete]})
+    named = by_name({"full_name": "Pete Murphey"}, "results.0", matches)
     assert problem(named) == ("results.0", "R5")
-    assert "elsewhere: 3 (Ben K.)" in message(named)
-    nobody = by_name({"full_name": "Ben Kay"}, "results.0", NameMatches({}, {}))
-    assert "elsewhere" not in message(nobody)
+    assert "did you mean Pete M. (#44)?" in message(named)
 
 
-def test_r5_a_name_alone_needs_the_reports_season() -> None:
-    named = by_name({"full_name": "Ann Lee"}, "results.0", NameMatches({}, {}, season_known=False))
+def test_r19_a_name_alone_not_played_here_names_others_to_the_office_only() -> None:
+    """R19: the players of that name at other venues are listed only when the service loaded
+    them (the office); a host's refusal says nothing of them, and counts as an unknown
+    identifier against the host's key."""
+    office = by_name({"full_name": "Ben Kay"}, "results.0", NameMatches({}, elsewhere={"ben kay": [BEN]}))
+    assert problem(office) == ("results.0", "R5")
+    assert "other venues (shown to the office only): 3 (Ben K.)" in message(office)
+    host = by_name({"full_name": "Ben Kay"}, "results.0", NameMatches({}))
+    assert "other venues" not in message(host) and "3" not in message(host)
+    assert host.problem is not None and host.problem.identifier_miss
+
+
+def test_r5_a_name_alone_needs_the_reports_venue() -> None:
+    named = by_name({"full_name": "Ann Lee"}, "results.0", NameMatches({}, venue_known=False))
     assert problem(named) == ("results.0", "R5")
 
 
@@ -213,7 +226,7 @@ def test_r5_a_name_alone_needs_the_reports_season() -> None:
 def test_r5_a_name_alone_finds_exactly_the_player_filed_under_its_key(name: str) -> None:
     key = normalise_name(name)
     player = P(5, "X", key)
-    named = by_name({"full_name": name}, "results.0", NameMatches({key: [player]}, {}))
+    named = by_name({"full_name": name}, "results.0", NameMatches({key: [player]}))
     assert named.player == player and named.problem is None
 
 

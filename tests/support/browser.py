@@ -1,12 +1,26 @@
-"""The browser tests' Chromium (Debian's package, driven by Playwright) and the players they need."""
+"""The browser tests' Chromium (Debian's package, driven by Playwright) and the players they need.
+
+Only Debian's Chromium is ever launched (`launch`: by its executable path, with Playwright told
+of no browsers of its own, so nothing can fall back to Playwright's download), and every wait in
+a page is bounded generously (`PATIENCE_MS`, minutes: two cores shared by a whole suite)."""
 
 from __future__ import annotations
 
-import shutil
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
 
-from tests.support.servers import Server
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+from tests.support.servers import PATIENCE, Server
+
+DEBIAN_CHROMIUM = Path("/usr/bin/chromium")  # `apt-get install chromium`
+CHROMIUM = str(DEBIAN_CHROMIUM) if os.access(DEBIAN_CHROMIUM, os.X_OK) else None
+# Every action, wait and navigation of a page: minutes, as for a server to come up.
+PATIENCE_MS = int(PATIENCE * 1000)
 # Flags for a machine without a network: no background connections, no sandbox as root.
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -36,3 +50,52 @@ def players_named(server: Server, names: tuple[str, ...], surname: str) -> list[
         assert status == 201, body
         players.append(body["id"])
     return players
+
+
+def require_chromium() -> str:
+    """Debian's Chromium, or the test is skipped (failed under REQUIRE_BROWSER=1, as `.ci/run` sets)."""
+    if CHROMIUM is None:
+        message = f"no Debian chromium at {DEBIAN_CHROMIUM} (apt-get install chromium)"
+        if os.environ.get("REQUIRE_BROWSER") == "1":
+            pytest.fail(f"REQUIRE_BROWSER=1 but {message}", pytrace=False)
+        pytest.skip(f"{message}; .ci/run requires it")
+    return CHROMIUM
+
+
+@contextmanager
+def launch(no_downloads: Path) -> Iterator[Browser]:
+    """Debian's Chromium, headless, its contexts and pages patient (`PATIENCE_MS`). Playwright is
+    pointed at `no_downloads`, an empty folder, for its own browsers: a launch without Debian's
+    executable would fail there, never run a downloaded browser."""
+    executable = require_chromium()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PLAYWRIGHT_BROWSERS_PATH", str(no_downloads))
+        patch.setenv("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+            try:
+                yield patient(browser)
+            finally:
+                browser.close()
+
+
+def patient(browser: Browser) -> Browser:
+    """The browser, every context and page it opens waiting up to `PATIENCE_MS` for what it waits
+    for (Playwright's own default is 30 s: short on a loaded machine)."""
+    new_context, new_page = browser.new_context, browser.new_page
+
+    def patient_context(*args: Any, **kwargs: Any) -> BrowserContext:
+        context = new_context(*args, **kwargs)
+        context.set_default_timeout(PATIENCE_MS)
+        context.set_default_navigation_timeout(PATIENCE_MS)
+        return context
+
+    def patient_page(*args: Any, **kwargs: Any) -> Page:
+        page = new_page(*args, **kwargs)
+        page.context.set_default_timeout(PATIENCE_MS)
+        page.context.set_default_navigation_timeout(PATIENCE_MS)
+        return page
+
+    setattr(browser, "new_context", patient_context)  # noqa: B010 - an instance's own method, patched
+    setattr(browser, "new_page", patient_page)  # noqa: B010
+    return browser

@@ -29,6 +29,11 @@ REDIS_URL = "redis://127.0.0.1:6379/15"
 BANDS = [{"min_entrants": 2, "max_entrants": None, "points": [30, 20, 10]}]
 # gunicorn of the interpreter running the tests (whatever its virtual environment is called).
 GUNICORN = [sys.executable, "-m", "gunicorn"]
+# How long a test waits for anything a server does (to come up, to answer, to stop, a worker to be
+# replaced), in seconds: minutes, since a suite on two loaded cores can take a server tens of
+# seconds to boot. A wait ends as soon as its condition holds; this only bounds a server that never
+# gets there.
+PATIENCE = 300.0
 
 
 def redis_answers() -> bool:
@@ -59,7 +64,7 @@ class Server(ServedLeague):
     access_log: Path  # one line per request: "<worker pid> <method> <path> <status>"
 
     def request(
-        self, method: str, path: str, body: Any = None, *, timeout: float = 10, **headers: str
+        self, method: str, path: str, body: Any = None, *, timeout: float = PATIENCE, **headers: str
     ) -> tuple[int, dict[str, str], Any]:
         """One request on a fresh connection (so any worker may take it): status, headers, body."""
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
@@ -126,35 +131,44 @@ def gunicorn(
     # Port 0: the kernel gives a free one (gunicorn logs which), so no other process can take it first.
     command = [*GUNICORN, "-w", str(workers), "-b", "127.0.0.1:0"]
     command += ["--access-logfile", str(access_log), "--access-logformat", "%(p)s %(m)s %(U)s %(s)s"]
+    # A worker busy (or frozen by a test) is not killed for it before PATIENCE: the test decides.
+    command += ["--timeout", str(int(PATIENCE))]
     command += ["--error-logfile", str(error_log), *options]
     # Not the one control socket every gunicorn of this user shares by default.
     command += ["--no-control-socket", "app:create_app()"]
     quiet = subprocess.DEVNULL
     process = subprocess.Popen(command, cwd=REPO, env=environment, stdout=quiet, stderr=quiet)
     try:
-        deadline = time.monotonic() + 30
-        booted = None
-        while booted is None:
-            assert process.poll() is None, error_log.read_text()
-            log = error_log.read_text() if error_log.exists() else ""
-            port = LISTENING.search(log)
-            if port and log.count("Booting worker") >= workers:
-                server = Server(**asdict(served), port=int(port.group(1)), access_log=access_log)
-                try:
-                    if server.request("GET", "/health")[0] == 200:
-                        booted = server
-                except OSError:
-                    pass
-            assert time.monotonic() < deadline, "gunicorn did not start: " + log
-            time.sleep(0.1)
-        yield booted, process
+        yield until_up(process, served, workers, error_log, access_log), process
     finally:
         process.send_signal(signal.SIGINT)  # a quick shutdown
         try:
-            process.wait(10)
+            process.wait(PATIENCE)
         except subprocess.TimeoutExpired:
             process.kill()
-            process.wait(5)
+            process.wait(PATIENCE)
+
+
+def until_up(
+    process: subprocess.Popen[bytes], served: ServedLeague, workers: int, error_log: Path, access_log: Path
+) -> Server:
+    """Waits for gunicorn to be up: listening, its workers booted, and /health answered (each probe
+    as patient as any request). Polls the condition, up to PATIENCE; fails at once if gunicorn
+    exits."""
+    deadline = time.monotonic() + PATIENCE
+    while True:
+        assert process.poll() is None, error_log.read_text()
+        log = error_log.read_text() if error_log.exists() else ""
+        port = LISTENING.search(log)
+        if port and log.count("Booting worker") >= workers:
+            server = Server(**asdict(served), port=int(port.group(1)), access_log=access_log)
+            try:
+                if server.request("GET", "/health")[0] == 200:
+                    return server
+            except (OSError, http.client.HTTPException):
+                pass
+        assert time.monotonic() < deadline, f"gunicorn did not start in {PATIENCE:.0f} s: {log}"
+        time.sleep(0.1)  # the poll's interval, not a wait for anything
 
 
 def workers_of(master: int) -> list[int]:
