@@ -44,7 +44,7 @@ from models.services.paging import PageRequest
 from models.services.player_queries import players_by_id
 from models.services.season_queries import season_for
 from models.services.standings import venue_standings
-from models.services.tournament_queries import ReportFilters, get_report, list_reports
+from models.services.tournament_queries import ReportFilters, get_report, list_reports, report_to_change
 from models.services.tournaments import Written, change_window, correct_report, submit_report, void_report
 
 # R6: a report's rows as the recent reports mark them, in a host's words ("played" unmarked).
@@ -297,7 +297,7 @@ def reports(venue_id: int) -> Any:
 @signed_in_only
 def void(tournament_id: int) -> Any:
     session, actor = db.session(), current()
-    tournament = get_report(session, actor, tournament_id)
+    tournament = report_to_change(session, actor, tournament_id)  # voided already: told so (R17a)
     form = VoidForm()
 
     def voided(reason: str) -> str:

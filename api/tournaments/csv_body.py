@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from models.entities import STATUSES
-from models.errors import InvalidInput, LeagueError, Problem
+from models.errors import InvalidInput, LeagueError, Problem, joined
 from models.rules.notices import Notice, ignored_columns
 from models.rules.reports import STATUS_WORDS_SAID, place_of_word, status_of_word
 
@@ -88,8 +88,7 @@ class CsvReport:
         if not problems:
             return error
         lead = error.message.split("; ", 1)[0]
-        more = f"; and {len(problems) - 5} more" if len(problems) > 5 else ""
-        message = f"{lead}; {'; '.join(p.message for p in problems[:5])}{more}"
+        message = joined([lead, *(p.message for p in problems[:5])], more=len(problems) - 5)
         return type(error)(message, rule=error.rule, problems=problems)
 
     def _relabelled(self, problem: Problem) -> Problem:

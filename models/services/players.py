@@ -141,7 +141,7 @@ def register_players(
     names: dict[int, str] = {}
     if wanted:
         query = select(Player.id, Player.display_name).where(Player.id.in_(wanted))
-        names = dict(session.execute(query).tuples().all())
+        names = {row.id: row.display_name for row in session.execute(query)}
     registered = []
     for player, (_data, path), found in zip(players, news, matched, strict=True):
         notices = []

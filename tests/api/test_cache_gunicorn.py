@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from models.infra.migrate import alembic_config, upgrade
-from tests.builders import TOURNAMENTS, ago
+from tests.builders import OFFICE_LATE, TOURNAMENTS, ago
 from tests.support.databases import ScratchDatabases
 from tests.support.servers import PATIENCE, REDIS_URL, Server, build_league, gunicorn, redis_answers
 
@@ -115,6 +115,7 @@ def test_every_read_after_a_write_shows_it_whichever_server_answers(servers: tup
                     "venue_id": first.venue_id,
                     "date": ago(55 - cycle // 2),
                     "results": [{"place": 1, "player_id": first.ann}, {"place": 2, "player_id": first.bob}],
+                    "reason": OFFICE_LATE,  # the office's, weeks ago (R17)
                 }
                 last = writer.write("POST", TOURNAMENTS, body)["id"]
                 states.append(State(now.tournaments + 1, now.ann + 30, now.bob + 20))

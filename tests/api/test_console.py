@@ -337,6 +337,14 @@ def test_a_host_voids_a_recent_report_with_a_reason_and_a_stale_page_changes_not
     assert scene.public.get(f"/api/v1/tournaments/{report['id']}").status_code == 404
     (entry,) = audit_entries(scene.office, f"action=tournament.void&entity_id={report['id']}")
     assert entry["actor_role"] == "host" and entry["reason"] == "Wrong night."
+    # R17a: a second void (an old page, a double tap) is told the report was voided, not a 404.
+    again = host.post(
+        f"/console/reports/{report['id']}/void", data={**form, "version": "2", "reason": "Again."}
+    )
+    assert again.status_code == 302
+    told = text_of(host.get(again.headers["Location"]))
+    assert "was not voided" in told and "already voided" in told
+    assert len(audit_entries(scene.office, f"action=tournament.void&entity_id={report['id']}")) == 1
     other = scene.report([bob, ann], days_ago(3))
     garbled = host.post(
         f"/console/reports/{other['id']}/void", data={**form, "version": "abc", "reason": "Again."}

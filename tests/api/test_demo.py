@@ -17,7 +17,7 @@ from flask import Flask
 from models.errors import Conflict
 from models.services.demo import remove_demo
 from models.services.demo_queries import removal_plan
-from tests.builders import sanction_body
+from tests.builders import OFFICE_LATE, sanction_body
 from tests.support.console import signed_in, text_of
 from tests.support.league import Caller, League, new_key
 
@@ -194,6 +194,7 @@ def test_a_demo_player_who_played_elsewhere_stays_as_the_leagues_own(
         "venue_id": anchor["id"],
         "date": yesterday,
         "results": [{"place": 1, "player_id": traveller["id"]}, {"place": 2, "player_id": other["id"]}],
+        "reason": OFFICE_LATE,  # R17: a night past the hosts' correction window is the office's
     }
     assert office.post("/api/v1/tournaments", json=body).status_code == 201
     removed = runner.invoke(args=["demo", "remove", "--yes"])

@@ -294,8 +294,8 @@ def test_played_here_first_then_the_region_then_the_league_r16_r19(scene: Scene,
     away = make_scene()
     zara, yul, mona, abe, ann, bea = scene.players("Zara", "Yul", "Mona", "Abe", "Ann", "Bea")
     first = scene.report([zara, mona])  # Zara played here, and so did Mona...
-    scene.posted(scene.body([yul, zara], days_ago(9), venue_id=neighbour), scene.office)
-    scene.posted(scene.body([yul, mona], days_ago(8), venue_id=neighbour), scene.office)
+    scene.report([yul, zara], days_ago(9), venue_id=neighbour)
+    scene.report([yul, mona], days_ago(8), venue_id=neighbour)
     away.report([abe, bea])
     voided = scene.report([ann, abe])
     void = scene.office.post(f"{TOURNAMENTS}/{voided['id']}/void", json={"reason": "Wrong venue."})

@@ -309,7 +309,7 @@ def test_region_qualifiers_page_lists_each_venues_qualifiers_with_status_and_fla
     second = scene.league.venue(scene.region["id"], name="Zebra Bar")
     players = scene.add_players(10)
     scene.report(players, days_ago(20))
-    scene.posted(scene.body(list(reversed(players)), days_ago(19), venue_id=second["id"]), scene.office)
+    scene.report(list(reversed(players)), days_ago(19), venue_id=second["id"])
     page = read(scene.public.get(f"/embed/seasons/{scene.season_id}/regions/{scene.region['id']}/qualifiers"))
     assert "Provisional:" in page.text
     api = read_qualifiers(scene.public, scene.season_id)

@@ -58,7 +58,7 @@ def test_r16_a_late_suspension_names_the_stored_results_inside_it_and_they_stand
     before_it = scene.report([lou, ann], days_ago(30))
     inside = scene.report([ann, lou, bob], days_ago(20))
     later = scene.report([lou, bob], days_ago(10))
-    away = scene.posted(scene.body([bob, lou], days_ago(12), venue_id=elsewhere), scene.office)
+    away = scene.report([bob, lou], days_ago(12), venue_id=elsewhere)
     voided = scene.report([lou, ann], days_ago(15))
     void = scene.office.post(f"{TOURNAMENTS}/{voided['id']}/void", json={"reason": "Posted twice."})
     assert void.status_code == 200, void.get_json()
@@ -89,7 +89,7 @@ def test_r16_a_late_venue_ban_names_the_reports_of_its_venue_only(scene: Scene) 
     lou, ann = scene.players("Lou", "Ann")
     elsewhere = int(scene.league.venue(scene.region["id"])["id"])
     here = scene.report([lou, ann], days_ago(20))
-    scene.posted(scene.body([lou, ann], days_ago(12), venue_id=elsewhere), scene.office)
+    scene.report([lou, ann], days_ago(12), venue_id=elsewhere)
     (stored,) = reports_read(scene, here)
 
     body = recorded(scene.host, lou, "venue_ban", venue_id=scene.venue_id, first_day=ago(25))
@@ -156,11 +156,11 @@ def put(scene: Scene, night: dict[str, Any], order: list[str], query: str = "", 
     return caller.put(f"{TOURNAMENTS}/{night['report']['id']}{query}", json=body)
 
 
-def kept_warning(body: dict[str, Any], night: dict[str, Any], row: int) -> None:
-    """The answer's one warning: Sid's row kept despite the suspension (R16)."""
+def kept_warning(body: dict[str, Any], night: dict[str, Any], place: int) -> None:
+    """The answer's one warning: Sid's row (at `place`) kept despite the suspension (R16)."""
     (warning,) = [w for w in body["warnings"] if w["code"] == "sanctioned_player_kept"]
     assert (warning["rule"], warning["player_ids"]) == ("R16", [night["sid"]])
-    assert warning["message"].startswith(f"results.{row}: player {night['sid']} ")
+    assert warning["message"].startswith(f"place {place}: player {night['sid']} ")
     assert f"sanction {night['sanction']} " in warning["message"]
 
 
@@ -172,7 +172,7 @@ def test_r16_a_typo_correction_keeps_the_row_of_a_player_suspended_after_the_fac
     order = ["bob", "sid", "ann", "cal"]
     tried = put(scene, night, order, "?dry_run=1")
     assert tried.status_code == 200, tried.get_json()
-    kept_warning(tried.get_json(), night, 1)
+    kept_warning(tried.get_json(), night, 2)
     assert by_place(reports_read(scene, night["report"])[0])[1]["player"]["id"] == night["ann"]
 
     response = put(scene, night, order)
@@ -180,7 +180,7 @@ def test_r16_a_typo_correction_keeps_the_row_of_a_player_suspended_after_the_fac
     assert response.status_code == 200, response.get_json()
     body = response.get_json()
     assert body["warnings"] == tried.get_json()["warnings"]
-    kept_warning(body, night, 1)
+    kept_warning(body, night, 2)
     stored = reports_read(scene, night["report"])[0]
     assert [by_place(stored)[p]["player"]["id"] for p in (1, 2, 3, 4)] == [night[n] for n in order]
     assert (stored["version"], len(audit_entries(scene.office, "action=tournament.correct"))) == (2, 1)
@@ -213,7 +213,7 @@ def test_r16_the_office_still_overrides_for_a_player_a_correction_adds(
     )
     assert response.status_code == 200, response.get_json()
     body = response.get_json()
-    kept_warning(body, night, 1)
+    kept_warning(body, night, 2)
     (overridden,) = [w for w in body["warnings"] if w["code"] == "sanction_overridden"]
     assert overridden["player_ids"] == [night["dan"]]
     (entry,) = audit_entries(scene.office, "action=tournament.override")

@@ -252,15 +252,22 @@ CORRECTION_EDGES = [
 def test_a_hosts_correction_window_ends_at_the_venues_midnight_r2a_r17(
     league: League, host_for: HostFor, zone: str | None, instant: str, status: int
 ) -> None:
-    """R2a with R17: a report of 24 November, correction_days 7: its host may correct and void it
-    through 1 December on the venue's wall clock (the league's, America/Chicago, or the venue's
-    own, Pacific/Auckland), and not from 00:01 on the 2nd there (403, R17)."""
+    """R2a with R17: a report of 24 November, correction_days 7: its host may report, correct and
+    void it through 1 December on the venue's wall clock (the league's, America/Chicago, or the
+    venue's own, Pacific/Auckland), and not from 00:01 on the 2nd there (403, R17; the office
+    then reports it, with a reason, and the host still may not correct or void it)."""
     with time_machine.travel(utc(instant), tick=False):
         town = LocalLeague(league, host_for, CHICAGO, "2026-11-01", "2026-12-31", correction_days=7)
         venue = town.venue(zone)
         host = town.host(venue)
         players = town.players(3)
-        report = ok(town.report(venue, "2026-11-24", players, host), 201)
+        if status == 200:
+            report = ok(town.report(venue, "2026-11-24", players, host), 201)
+        else:
+            problem = assert_problem(town.report(venue, "2026-11-24", players, host), 403, rule="R17")
+            assert "until 2026-12-01" in problem["detail"], problem
+            late = town.body(venue, "2026-11-24", players, reason="From the host's paper sheet.")
+            report = ok(town.office.post(TOURNAMENTS, json=late), 201)
         url = f"{TOURNAMENTS}/{report['id']}"
         body = {"results": town.body(venue, "2026-11-24", players[::-1])["results"], "reason": "Reversed."}
         answers = [host.put(url, json=body), host.post(f"{url}/void", json={"reason": "Wrong night."})]

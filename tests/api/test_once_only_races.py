@@ -24,7 +24,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from models.infra.migrate import alembic_config, upgrade
-from tests.builders import SEASONS, TOURNAMENTS, ago
+from tests.builders import OFFICE_LATE, SEASONS, TOURNAMENTS, ago
 from tests.support.databases import ScratchDatabases, assert_ratings_current, assert_standing_lines_current
 from tests.support.servers import PATIENCE, Server, gunicorn
 
@@ -36,6 +36,8 @@ MERGES = "/api/v1/player-merges"
 SANCTIONS = "/api/v1/sanctions"
 KEYS = "/api/v1/api-keys"
 REASON = {"reason": "Seen at the same moment by several of the office."}
+# R17: the office's reason for a report of a night past a host's window.
+LATE = {"reason": OFFICE_LATE}
 
 
 @dataclass
@@ -514,7 +516,7 @@ def test_r17a_ten_publications_of_the_same_lists_publish_them_once(live: Live) -
         season = live.write("POST", SEASONS, ended)["id"]
         players = [live.player() for _ in range(5)]
         rows = [{"place": i, "player_id": p} for i, p in enumerate(players, start=1)]
-        live.write("POST", TOURNAMENTS, {"venue_id": venue, "date": ago(100), "results": rows})
+        live.write("POST", TOURNAMENTS, {"venue_id": venue, "date": ago(100), "results": rows, **LATE})
         before = live.audited("qualifiers.publish")
         path = f"{SEASONS}/{season}/qualifiers/publish"
         answers = at_once(live, [("POST", path, {"settlements": []}) for _ in range(10)])
@@ -705,13 +707,15 @@ def test_r20_ten_reports_racing_at_ten_venues_leave_the_ratings_a_rebuilds(live:
         bodies = []
         for i, venue in enumerate(venues):
             players = [pool[(i + k + n) % len(pool)] for k in range(4)]
-            day = ago(50 - n) if i % 3 == 0 else ago(1)  # every third one earlier: a replay
+            # Every third one earlier (a replay, and past a host's window: the office gives a reason).
+            day, late = (ago(50 - n), LATE) if i % 3 == 0 else (ago(1), {})
             bodies.append(
                 {
                     "venue_id": venue,
                     "date": day,
                     "session": 1 + n,
                     "results": [{"place": p, "player_id": pid} for p, pid in enumerate(players, start=1)],
+                    **late,
                 }
             )
         answers = at_once(live, [("POST", TOURNAMENTS, body) for body in bodies])

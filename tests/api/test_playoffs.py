@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from tests.builders import (
+    OFFICE_LATE,
     SEASONS,
     TOURNAMENTS,
     MakeScene,
@@ -144,7 +145,9 @@ def test_a_skipped_player_is_no_qualifier_for_a_playoff_r3_r13(world: World) -> 
 
 def test_once_published_the_published_lists_decide_r3_r12(world: World) -> None:
     """R3/R12: after publishing, a correction puts A3 and A4 on top: A1 (who would drop out) may
-    still play, A3 (who would come in) may not, until the office publishes again."""
+    still play, A3 (who would come in) may not, until the office publishes again. With the lists
+    published a host reports no night of the season (R17): the playoffs are the office's, with a
+    reason."""
     scene = world.scene
     assert scene.office.post(f"{SEASONS}/{scene.season_id}/qualifiers/publish", json={}).status_code == 201
     report = world.home_report
@@ -153,12 +156,17 @@ def test_once_published_the_published_lists_decide_r3_r12(world: World) -> None:
     assert scene.office.put(f"{TOURNAMENTS}/{report['id']}", json=correction).status_code == 200
     assert venue_qualifiers(scene) == [world.a1, world.a2]
     assert venue_qualifiers(scene, query="?view=current") == [world.a3, world.a4]
-    assert_problem(scene.post(world.body([world.a1, world.a3], 6)), 422, "results.1.player_id", rule="R3")
-    assert scene.post(world.body([world.a1, world.a2, world.b1], 6)).status_code == 201
+    assert_problem(scene.post(world.body([world.a1, world.a2, world.b1], 6)), 403, rule="R17")
+
+    def office_post(order: list[int], days: int) -> Any:
+        return scene.post({**world.body(order, days), "reason": OFFICE_LATE}, scene.office)
+
+    assert_problem(office_post([world.a1, world.a3], 6), 422, "results.1.player_id", rule="R3")
+    assert office_post([world.a1, world.a2, world.b1], 6).status_code == 201
     # Published again: now A3 plays and A1 does not.
     assert scene.office.post(f"{SEASONS}/{scene.season_id}/qualifiers/publish", json={}).status_code == 201
-    assert scene.post(world.body([world.a3, world.a4, world.b2], 5)).status_code == 201
-    assert_problem(scene.post(world.body([world.a3, world.a1], 4)), 422, "results.1.player_id", rule="R3")
+    assert office_post([world.a3, world.a4, world.b2], 5).status_code == 201
+    assert_problem(office_post([world.a3, world.a1], 4), 422, "results.1.player_id", rule="R3")
 
 
 # R3: the championship ------------------------------------------------------------------------
@@ -219,7 +227,7 @@ def test_the_championship_accepts_an_unknown_age_with_a_warning_r3(ages: Any) ->
     assert len(warnings) == 1
     assert warnings[0]["player_ids"] == [p["unknown"]]
     assert warnings[0]["rule"] == "R3"
-    assert "results.1" in warnings[0]["message"]
+    assert warnings[0]["message"].startswith("place 2: ")  # the row, by its place
 
 
 def test_min_age_is_the_seasons_setting_r3(make_scene: MakeScene) -> None:

@@ -227,8 +227,8 @@ def test_host_corrects_within_correction_days_but_not_after_r17(scene: Scene) ->
 
 
 def test_host_window_follows_the_season_setting_r17(make_scene: MakeScene) -> None:
-    """R17: correction_days is a season setting: 30 lets a host fix a 20-day-old report; 0 only
-    on the day itself."""
+    """R17: correction_days is a season setting: 30 lets a host report and fix a 20-day-old
+    night; 0 only on the day itself (yesterday's night is then the office's to report)."""
     scene = make_scene(correction_days=30)
     ids = scene.add_players(2)
     old = scene.posted(scene.body(ids, days_ago(20)))
@@ -239,7 +239,8 @@ def test_host_window_follows_the_season_setting_r17(make_scene: MakeScene) -> No
     strict = make_scene(correction_days=0)
     ids = strict.add_players(2)
     today = strict.posted(strict.body(ids, days_ago(0)))
-    yesterday = strict.posted(strict.body(ids, days_ago(1)))
+    assert_problem(strict.post(strict.body(ids, days_ago(1))), 403, rule="R17")
+    yesterday = strict.report(ids, days_ago(1))
     body = {**strict.body(ids, days_ago(0)), "reason": "same day"}
     assert strict.host.put(f"{TOURNAMENTS}/{today['id']}", json=body).status_code == 200
     body = {**strict.body(ids, days_ago(1)), "reason": "next day"}
@@ -325,7 +326,7 @@ def test_a_voided_report_cannot_be_voided_or_corrected_again(scene: Scene) -> No
 
 def test_office_voids_any_time_r17(scene: Scene) -> None:
     ids = scene.add_players(2)
-    report = scene.posted(scene.body(ids, days_ago(40)))
+    report = scene.report(ids, days_ago(40))  # the office's: a host's window is long past (R17)
     url = f"{TOURNAMENTS}/{report['id']}/void"
     assert_problem(scene.host.post(url, json={"reason": "late"}), 403, rule="R17")
     assert scene.office.post(url, json={"reason": "late"}).status_code == 200
@@ -355,7 +356,8 @@ def test_playoff_names_its_season_and_follows_its_last_day_r2(ended_scene: Scene
     season_id = scene.season["id"]
     report = scene.posted(scene.body(ids, days_ago(3), kind="playoff", season_id=season_id))
     assert (report["kind"], report["season_id"]) == ("playoff", season_id)
-    champs = scene.posted(scene.body(ids, days_ago(9), kind="championship", season_id=season_id))
+    # The day after the last day, 9 days ago: past a host's 7 days, so the office's (R17).
+    champs = scene.report(ids, days_ago(9), kind="championship", season_id=season_id)
     assert champs["kind"] == "championship"
     assert scene.public.get(f"{TOURNAMENTS}?kind=playoff").get_json()["total"] == 1
 

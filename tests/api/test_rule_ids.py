@@ -10,7 +10,7 @@ from flask import Flask
 from sqlalchemy.exc import IntegrityError, InternalError, OperationalError
 
 from api.errors import database_problem
-from tests.builders import TOURNAMENTS, Scene, days_ago, unique_email
+from tests.builders import TOURNAMENTS, Scene, by_place, days_ago, unique_email
 from tests.support.league import assert_problem
 
 
@@ -37,10 +37,10 @@ def test_r17_another_venues_host_is_refused_naming_r17(scene: Scene) -> None:
 
 
 def test_rule_is_matched_exactly_not_as_a_prefix_r7(scene: Scene) -> None:
-    """R7 (a chart with no band for 1 entrant) is not R1 or R17: `rule` is the id itself."""
-    chart = scene.league.chart(kind="bands", bands=[{"min_entrants": 2, "max_entrants": 9, "points": [3]}])
+    """R7 (a chart with no band for 2 entrants) is not R1 or R17: `rule` is the id itself."""
+    chart = scene.league.chart(kind="bands", bands=[{"min_entrants": 3, "max_entrants": 9, "points": [3]}])
     assert scene.patch(points_chart_id=chart["id"]).status_code == 200
-    body = assert_problem(scene.post(scene.body(scene.add_players(1))), 422, "results", rule="R7")
+    body = assert_problem(scene.post(scene.body(scene.add_players(2))), 422, "results", rule="R7")
     assert body["rule"] != "R1" and body["detail"].startswith("R7:")
 
 
@@ -73,11 +73,16 @@ def test_warnings_name_their_rule_r5(scene: Scene) -> None:
             {"place": 2, "new_player": {"full_name": "Marguerite Okonkwo Smyth", "email": unique_email()}},
         ],
     }
-    (warning,) = scene.posted(body)["warnings"]
+    posted = scene.posted(body)
+    (warning,) = posted["warnings"]
     assert warning["code"] == "possible_duplicate"
     assert warning["rule"] == "R5"
     assert warning["player_ids"] == [existing["id"]]
-    assert warning["message"].startswith("results.1: ")
+    new_id = by_place(posted)[2]["player"]["id"]
+    assert warning["message"] == (
+        f"place 2: the new player Marguerite S. (#{new_id}) closely matches Marguerite O. "
+        f"(#{existing['id']}); the office can merge them (R5)."
+    )
 
 
 def test_a_database_guard_names_its_rule_r2(app: Flask) -> None:

@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import text
 
 from tests.builders import (
+    OFFICE_LATE,
     SEASONS,
     TOURNAMENTS,
     MakeScene,
@@ -108,7 +109,7 @@ def test_bands_chart_scores_by_entrant_count_and_refuses_others_r7(league, publi
     """R7 bands: the band holding n gives places 1, 2, 3, ... their points, places past the list
     earn 0; a report whose n is in no band is refused (422, R7) and nothing is stored."""
     bands = [
-        {"min_entrants": 2, "max_entrants": 8, "points": [30, 20, 10]},
+        {"min_entrants": 3, "max_entrants": 8, "points": [30, 20, 10]},
         {"min_entrants": 9, "max_entrants": 20, "points": [60, 45, 30, 20, 10]},
     ]
     scene = make_scene(points_chart_id=chart_id(league, kind="bands", bands=bands))
@@ -117,8 +118,9 @@ def test_bands_chart_scores_by_entrant_count_and_refuses_others_r7(league, publi
     assert placement(scene.padded([ace], 9)) == [60, 45, 30, 20, 10, 0, 0, 0, 0]
     before = scene.standings()
     listed = public.get(f"{TOURNAMENTS}?venue_id={scene.venue_id}").get_json()["total"]
-    lone = scene.office.post(TOURNAMENTS, json=scene.body([ace]))  # n = 1: below every band
-    assert_problem(lone, 422, "results", rule="R7")
+    # n = 2: a whole report (R4), below every band.
+    pair = scene.office.post(TOURNAMENTS, json=scene.body([ace, scene.fillers(1)[0]]))
+    assert_problem(pair, 422, "results", rule="R7")
     too_many = scene.office.post(TOURNAMENTS, json=scene.body(scene.fillers(21)))  # n = 21
     assert_problem(too_many, 422, "results", rule="R7")
     assert public.get(f"{TOURNAMENTS}?venue_id={scene.venue_id}").get_json()["total"] == listed == 2
@@ -748,7 +750,8 @@ def test_playoff_and_championship_reports_do_not_count_r3(office, make_scene):
     before = scene.standings()
     assert table(before["standings"])[:3] == [(ace, 1, False, 30), (bee, 2, False, 20), (cat, 3, False, 10)]
     for kind, day in (("playoff", days_ago(10)), ("championship", days_ago(5))):
-        body = scene.body([bee, ace], day=day, kind=kind, season_id=scene.season_id)
+        # The office's, with a reason: the playoff is past a host's 7 days (R17).
+        body = scene.body([bee, ace], day=day, kind=kind, season_id=scene.season_id, reason=OFFICE_LATE)
         response = office.post(TOURNAMENTS, json=body)
         assert response.status_code == 201, response.get_json()
         assert response.get_json()["kind"] == kind

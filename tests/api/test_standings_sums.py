@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from models.rules.standings import Entry, Row, Tier, standings
-from tests.builders import TOURNAMENTS, MakeScene, Scene, iso, read_qualifiers
+from tests.builders import OFFICE_LATE, TOURNAMENTS, MakeScene, Scene, iso, read_qualifiers
 from tests.support.league import League
 
 # Mostly played; the first is what shrinking goes to.
@@ -104,7 +104,9 @@ def build(plan: Plan, make_scene: MakeScene, league: League) -> tuple[Scene, lis
     for venue, order in plan.reports:
         day = scene.next_day()
         days.append(iso(day))
-        body = scene.body([(players[p], status) for p, status in order], day, venue_id=venues[venue])
+        entrants = [(players[p], status) for p, status in order]
+        # The office's, weeks ago: with the reason R17 asks of it.
+        body = scene.body(entrants, day, venue_id=venues[venue], reason=OFFICE_LATE)
         reports.append(scene.posted(body, scene.office))
     if plan.voided is not None:
         voided = scene.office.post(

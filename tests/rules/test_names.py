@@ -60,6 +60,8 @@ def test_the_enumerations_keep_their_values_in_order() -> None:
         "sanctioned_player_kept",
         "results_stand",
         "first_sheet_read",
+        "late_report",
+        "off_schedule",
     )
     assert ACTOR_ROLES == ("public", "host", "office", "system")
     assert SEASON_DEFAULTS["double_qualifier_policy"] == "best_rank"

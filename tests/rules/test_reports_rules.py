@@ -179,3 +179,22 @@ def test_played_points_sum_to_the_chart_r7_r8(n: int, participation: int) -> Non
 def test_every_status_but_a_no_show_counts_as_played_r9(status: str, counts: bool) -> None:
     assert played(status) is counts
     assert played(EntrantStatus(status)) is counts
+
+
+@given(st.integers(min_value=0, max_value=1))
+def test_r4_a_report_of_fewer_than_two_entrants_is_refused(entrants: int) -> None:
+    """R4: none or one row is refused at `results`, whatever its places."""
+    from models.rules.reports import finishing_order_problems, too_few_entrants
+
+    (problem,) = finishing_order_problems(list(range(1, entrants + 1)))
+    assert (problem.path, problem.rule) == ("results", "R4") and "at least 2 entrants" in problem.message
+    assert too_few_entrants(2) == [] and finishing_order_problems([2, 1]) == []
+
+
+def test_r5_warnings_name_rows_by_place_not_by_path() -> None:
+    """R5: "results.6: …" becomes "place 7: …" (and a dry run's "of results.2" "of place 3")."""
+    from models.rules.notices import placed, possible_duplicate
+
+    notice = possible_duplicate(90, "Quin H.", [71], 1, "results.2.new_player", names={71: "Quinn H."})
+    said = placed(notice, [1, 2, 7]).message
+    assert said.startswith("place 7: the new player Quin H. (#90) closely matches Quinn H. (#71)")

@@ -108,3 +108,21 @@ def test_r2_only_a_regular_night_is_cancelled_or_moved() -> None:
         assert exception_problems(ScheduleChange(kind, date(2026, 12, 8), to_date=to), tuesdays) == []
     added = ScheduleChange(ExceptionKind.ADDED, wednesday, starts_at="19:00", sessions=1)
     assert exception_problems(added, tuesdays) == []
+
+
+def test_r2_a_report_off_the_schedule_is_said_and_one_on_it_or_with_no_schedule_is_not() -> None:
+    """R2: a Tuesday venue: a Tuesday is a night; a cancelled Tuesday says the cancellation and its
+    note; a Wednesday says the schedule; a Wednesday with a make-up is a night; a venue with no
+    schedule says nothing."""
+    from models.rules.schedules import RegularNight, ScheduleChange, off_schedule
+
+    tuesdays = [RegularNight(2, "19:00")]
+    tuesday, wednesday = date(2026, 12, 1), date(2026, 12, 2)
+    assert off_schedule(tuesdays, [], tuesday) is None
+    cancelled = [ScheduleChange("cancelled", tuesday, note="Burst pipe")]
+    said = off_schedule(tuesdays, cancelled, tuesday)
+    assert said is not None and "cancelled the night of Tue 1 Dec 2026 (Burst pipe)" in said
+    said = off_schedule(tuesdays, [], wednesday)
+    assert said is not None and "Wed 2 Dec 2026 is not a night" in said and "Tuesdays at 19:00" in said
+    assert off_schedule(tuesdays, [ScheduleChange("added", wednesday, starts_at="18:00")], wednesday) is None
+    assert off_schedule([], [], wednesday) is None
