@@ -267,7 +267,7 @@ def off_schedule(why: str) -> Notice:
     make-up: stored (make-ups are played before anyone records them), and said."""
     return Notice(
         NoticeCode.OFF_SCHEDULE,
-        f"Stored, but {why}: if this was a make-up night, record it in the venue's schedule.",
+        f"Off the venue's schedule: {why}. If this was a make-up night, record it in the schedule.",
         (),
         "R2",
     )

@@ -116,11 +116,11 @@ def late_report_checks(
     why = []
     if late:
         why.append(
-            f"a host reports a night within {season.correction_days} days of it (this one until "
-            f"{last_day.isoformat()})"
+            f"the hosts' window of {season.correction_days} days for this night closed after "
+            f"{last_day.isoformat()}"
         )
     if published is not None:
-        why.append(f"the qualifier lists of {season.name} are published ({published:%Y-%m-%d})")
+        why.append(f"the qualifier lists of {season.name} were published on {published:%Y-%m-%d}")
     said = " and ".join(why)
     if not actor.is_office:
         raise Forbidden(

@@ -862,6 +862,7 @@ def test_the_preview_names_no_id_of_a_player_it_would_register_r5(app: Flask, sc
     assert preview.status_code == 200, words
     assert "2 Jonathon W. new player" in words
     assert (
-        f"the new player Jonathon W. closely matches existing player(s) {match['id']}; once stored" in words
+        f"place 2: the new player Jonathon W. closely matches Jonathan W. (#{match['id']}); once stored"
+        in words
     )
-    assert "(id " not in words
+    assert re.findall(r"\(#\d+\)", words) == [f"(#{match['id']})"]  # no number for the new one

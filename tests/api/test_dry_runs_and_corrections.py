@@ -71,19 +71,22 @@ def test_r5_a_dry_runs_warnings_name_no_player_it_would_register(scene: Scene) -
     first, second = (w for w in tried["warnings"] if w["code"] == "possible_duplicate")
     assert first["player_ids"] == [match["id"]] and second["player_ids"] == [match["id"]]
     assert first["message"] == (
-        f"results.2: the new player Jonathon W. closely matches existing player(s) {match['id']}; "
+        f"place 3: the new player Jonathon W. closely matches Jonathan W. (#{match['id']}); "
         "once stored, the office can merge them (R5)."
     )
     assert second["message"] == (
-        f"results.3: the new player Jonathon W. closely matches existing player(s) {match['id']} and "
-        "the new player(s) of results.2; once stored, the office can merge them (R5)."
+        f"place 4: the new player Jonathon W. closely matches Jonathan W. (#{match['id']}) and "
+        "the new player(s) of place 3; once stored, the office can merge them (R5)."
     )
     assert [r["player"]["id"] for r in tried["results"][2:]] == [None, None]
     stored = scene.office.post(TOURNAMENTS, json=body).get_json()
     new_ids = [r["player"]["id"] for r in stored["results"][2:]]
     warned = [w for w in stored["warnings"] if w["code"] == "possible_duplicate"]
     assert [w["player_ids"] for w in warned] == [[match["id"]], [new_ids[0], match["id"]]]
-    assert f"(id {new_ids[1]})" in warned[1]["message"]
+    assert warned[1]["message"] == (
+        f"place 4: the new player Jonathon W. (#{new_ids[1]}) closely matches Jonathon W. "
+        f"(#{new_ids[0]}), Jonathan W. (#{match['id']}); the office can merge them (R5)."
+    )
 
 
 def test_a_dry_run_is_refused_like_the_real_thing_r4(scene: Scene) -> None:

@@ -146,4 +146,7 @@ def test_r5_a_name_registered_again_warns_of_the_new_pairs_only(
     (warning,) = third["warnings"]
     assert warning["code"] == "possible_duplicate" and warning["rule"] == "R5"
     assert warning["player_ids"] == [older["id"], newer["id"]]
-    assert f"(id {third['id']})" in warning["message"]
+    assert warning["message"] == (
+        f"the new player Jonathan W. (#{third['id']}) closely matches Jonathan W. (#{older['id']}), "
+        f"Jonathon W. (#{newer['id']}); the office can merge them (R5)."
+    )

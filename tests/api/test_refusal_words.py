@@ -21,8 +21,8 @@ from tests.support.league import assert_problem
 
 def test_r16_a_sheets_refusal_names_its_email_column_and_the_players_display_name(scene: Scene) -> None:
     """R16, R19: a banned player named by email in a CSV: the refusal is at the sheet's row and
-    its Email column as headed ("E-mail"), naming "Pete M. (#N)", never "player_id" (the JSON
-path stays `results.1.player_id`: the rule is about the row's player, however it was named)."""
+        its Email column as headed ("E-mail"), naming "Pete M. (#N)", never "player_id" (the JSON
+    path stays `results.1.player_id`: the rule is about the row's player, however it was named)."""
     pete = scene.league.player("Pete Murphy", display_name="Pete M.")
     other = scene.league.player("Ann Other")
     sanctioned(scene.host, pete["id"], "venue_ban", venue_id=scene.venue_id)

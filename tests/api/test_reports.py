@@ -307,7 +307,9 @@ def test_close_name_is_created_and_reported_as_possible_duplicate_r5(
     assert len(duplicates) == 1
     assert duplicates[0]["player_ids"] == [match["id"]]
     assert f"(#{created})" in duplicates[0]["message"]
-    assert duplicates[0]["message"].startswith("place 1: ") and f"(#{match['id']})" in duplicates[0]["message"]
+    assert (
+        duplicates[0]["message"].startswith("place 1: ") and f"(#{match['id']})" in duplicates[0]["message"]
+    )
 
 
 def test_new_players_alike_within_one_report_are_listed_closest_first_at_most_ten_r5(scene: Scene) -> None:

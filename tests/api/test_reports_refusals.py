@@ -244,13 +244,17 @@ def test_new_players_sharing_a_membership_number_r5(scene: Scene) -> None:
     ],
 )
 def test_new_player_born_in_the_future_r5(scene: Scene, field: str, value: str) -> None:
-    rows = [{"place": 1, "new_player": {"full_name": unique_name(), "email": unique_email(), field: value}}]
-    refused(
+    rows = [
+        {"place": 1, "new_player": {"full_name": unique_name(), "email": unique_email(), field: value}},
+        {"place": 2, "player_id": scene.player()},  # a whole report (R4): only the new row is refused
+    ]
+    problem = refused(
         scene,
         {"venue_id": scene.venue_id, "date": iso(days_ago(1)), "results": rows},
         422,
         f"results.0.new_player.{field}",
     )
+    assert set(problem["errors"]) == {f"results.0.new_player.{field}"}
 
 
 @pytest.mark.parametrize(
@@ -264,12 +268,14 @@ def test_new_player_born_in_the_future_r5(scene: Scene, field: str, value: str) 
 def test_new_player_name_with_control_characters(scene: Scene, field: str, value: str) -> None:
     """A NUL in a name is refused on every database (PostgreSQL answered 500, SQLite kept it)."""
     new = {"full_name": unique_name(), "email": unique_email(), field: value}
-    refused(
+    rows = [{"place": 1, "new_player": new}, {"place": 2, "player_id": scene.player()}]  # two: R4
+    problem = refused(
         scene,
-        {"venue_id": scene.venue_id, "date": iso(days_ago(1)), "results": [{"place": 1, "new_player": new}]},
+        {"venue_id": scene.venue_id, "date": iso(days_ago(1)), "results": rows},
         422,
         f"results.0.new_player.{field}",
     )
+    assert set(problem["errors"]) == {f"results.0.new_player.{field}"}
 
 
 def test_new_player_with_a_taken_membership_number_r5(scene: Scene) -> None:
@@ -282,14 +288,16 @@ def test_new_player_with_a_taken_membership_number_r5(scene: Scene) -> None:
                 "email": unique_email(),
                 "membership_number": "198001011234",
             },
-        }
+        },
+        {"place": 2, "player_id": scene.player()},  # a whole report (R4): only the new row is refused
     ]
-    refused(
+    problem = refused(
         scene,
         {"venue_id": scene.venue_id, "date": iso(days_ago(1)), "results": rows},
         422,
         "results.0.new_player.membership_number",
     )
+    assert set(problem["errors"]) == {"results.0.new_player.membership_number"}
 
 
 def test_r4_and_r5_problems_are_named_together(scene: Scene, three: list[int]) -> None:
