@@ -445,8 +445,9 @@ def test_a_correction_that_lost_to_another_says_so_in_its_lead_r17a(app: Flask, 
     words = text_of(refused)
     assert (
         f"Nothing was stored. Report {report['id']} is at version 2 since you read version 1: "
-        "read it again and redo your change." in words
+        "read it again and redo your change" in words
     )
+    assert ".;" not in words  # the detail's parts joined once
     assert "Change the rows marked below" not in words and set(reasons_by_place(refused).values()) == {""}
 
 
