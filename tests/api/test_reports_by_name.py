@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.builders import TOURNAMENTS, Scene, by_place, days_ago, iso, unique_email
+from tests.builders import OFFICE_LATE, TOURNAMENTS, Scene, by_place, days_ago, iso, unique_email
 from tests.support.league import assert_problem
 
 
@@ -107,6 +107,7 @@ def test_r5_a_regular_of_an_earlier_season_is_known_by_name_on_the_first_night(
             "venue_id": scene.venue_id,
             "date": "2025-02-01",
             "results": [{"place": 1, "player_id": player["id"]}, {"place": 2, "player_id": filler}],
+            "reason": OFFICE_LATE,
         },
     )
     assert stored.status_code == 201 and stored.get_json()["season_id"] == past["id"]
