@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 import unicodedata
 from decimal import Decimal
 from typing import Any
@@ -19,10 +20,17 @@ MAX_ID = 2**31 - 1  # PostgreSQL integer: a larger id can match nothing
 EARLIEST_DAY, LATEST_DAY = dt.date(1900, 1, 1), dt.date(2999, 12, 31)
 
 
+# A day as the API writes it: YYYY-MM-DD in ASCII digits. Python's date.fromisoformat (which
+# marshmallow's Date uses) also reads "20261201" and "2026-W48-1"; the API takes one shape only.
+YYYY_MM_DD = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
 class Day(fields.Date):
     """A calendar day (YYYY-MM-DD) from 1900-01-01 to 2999-12-31."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> dt.date:
+        if isinstance(value, str) and not YYYY_MM_DD.fullmatch(value):
+            raise ValidationError("Must be a day written YYYY-MM-DD.")
         day = super()._deserialize(value, attr, data, **kwargs)
         if not EARLIEST_DAY <= day <= LATEST_DAY:
             raise ValidationError(f"Must be a day from {EARLIEST_DAY} to {LATEST_DAY}.")

@@ -76,7 +76,8 @@ class Night:
 
 
 def valid_time(text: object) -> bool:
-    return isinstance(text, str) and bool(_HH_MM.match(text))
+    # fullmatch: "$" alone lets "19:00\n" through (it matches before a final newline).
+    return isinstance(text, str) and bool(_HH_MM.fullmatch(text))
 
 
 def schedule_problems(nights: Sequence[RegularNight], path: str = "schedule") -> list[Problem]:

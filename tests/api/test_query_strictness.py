@@ -20,3 +20,27 @@ def test_a_malformed_date_says_the_format(scene: Scene) -> None:
     bad = scene.body(scene.add_players(2))
     bad["date"] = "4 March"
     assert "YYYY-MM-DD" in assert_problem(scene.post(bad), 422, "date")["errors"]["date"][0]
+
+
+def test_a_day_is_written_yyyy_mm_dd_only(scene: Scene) -> None:
+    """Dates are YYYY-MM-DD only (as the API writes them): "20261201", "2026-W48-1" and digits
+    other than ASCII ones are refused, in a query and in a body, naming the field; nothing stored."""
+    players = scene.add_players(2)
+    before = scene.counts()
+    for written in ("20261201", "2026-W48-1", "２０２６-１２-０１"):
+        body = assert_problem(scene.public.get(scene.path() + f"?as_of={written}"), 422, "as_of")
+        assert "YYYY-MM-DD" in body["errors"]["as_of"][0]
+        bad = {**scene.body(players), "date": written}
+        assert "YYYY-MM-DD" in assert_problem(scene.post(bad), 422, "date")["errors"]["date"][0]
+    assert scene.counts() == before
+    assert scene.public.get(scene.path() + "?as_of=2026-12-01").status_code == 200
+
+
+def test_a_start_time_with_a_newline_is_refused(scene: Scene) -> None:
+    """R2: "19:00\\n" is no start time (SQLite stored it, and it slipped past the same-night
+    check): the schedule is refused naming its field, and nothing is stored."""
+    path = f"/api/v1/venues/{scene.venue_id}/schedule"
+    for written in ("19:00\n", "19:00 ", "\n19:00"):
+        night = {"weekday": 2, "starts_at": written, "sessions": 1}
+        assert_problem(scene.office.put(path, json={"schedule": [night]}), 422, "schedule.0.starts_at")
+    assert scene.office.get(f"/api/v1/venues/{scene.venue_id}").get_json()["schedule"] == []
