@@ -170,7 +170,8 @@ def _season_answer(view: dict[str, Any], _args: Mapping[str, str], _session: Any
 
 def _number(args: Mapping[str, str], name: str) -> int | None:
     value = args.get(name)
-    return int(value) if value is not None and value.isdigit() else None
+    # ASCII digits only: "²".isdigit() is true and int() refuses it (the view then names it).
+    return int(value) if value is not None and value.isascii() and value.isdigit() else None
 
 
 def _reports_answer(_view: dict[str, Any], args: Mapping[str, str], session: Any) -> Sequence[str] | None:

@@ -306,7 +306,7 @@ def players_reapply_erasures(ids_file: Path | None) -> None:
     also = []
     if ids_file is not None:
         for line in ids_file.read_text().split():
-            if not line.isdigit():
+            if not (line.isascii() and line.isdigit()):
                 raise click.BadParameter(f"not a player id: {line!r}", param_hint="--ids-file")
             also.append(int(line))
     with writing() as session:

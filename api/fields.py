@@ -74,11 +74,15 @@ class StrictInt(fields.Integer):
         return result
 
 
+QUERY_DIGITS = re.compile(r"-?[0-9]{1,18}")
+
+
 class QueryInt(fields.Integer):
     """An integer in a query string ("?entrants=12"), refusing "1.5" and "1e3"."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
-        if isinstance(value, str) and not value.strip().lstrip("-").isdigit():
+        # ASCII digits only: str.isdigit() is true for "٣" and "²", which int() reads or refuses.
+        if isinstance(value, str) and not QUERY_DIGITS.fullmatch(value.strip()):
             raise self.make_error("invalid")
         result: int = super()._deserialize(value, attr, data, **kwargs)
         return result

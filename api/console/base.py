@@ -166,7 +166,7 @@ def hidden_id(value: str | None) -> int | None:
     """An id or version from a hidden field: digits, else None (a hand-edited field names
     nothing)."""
     text = (value or "").strip()
-    return int(text) if text.isdigit() and len(text) <= 10 else None
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 10 else None
 
 
 def sheet_fields(

@@ -212,7 +212,7 @@ def _refused(
     except LeagueError:
         sheet = None
     sheet_rows: list[dict[str, Any]] = sheet.results if sheet else []
-    ids = {int(str(r["player_id"])) for r in sheet_rows if str(r.get("player_id", "")).isdigit()}
+    ids = {int(str(r["player_id"])) for r in sheet_rows if _digits(str(r.get("player_id", "")))}
     names = {player_id: p.display_name for player_id, p in players_by_id(db.session(), ids).items()}
     refused = told(refusal, len(sheet_rows), fields, "upload the sheet again")
     again = None
@@ -309,3 +309,8 @@ def void(tournament_id: int) -> Any:
     return with_reason(
         form, back, not_voided + "give the reason (it is kept with the record).", voided, not_voided
     )
+
+
+def _digits(text: str) -> bool:
+    """ASCII digits ("²".isdigit() is true, and int() refuses it)."""
+    return text.isascii() and text.isdigit()

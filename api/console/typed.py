@@ -71,7 +71,11 @@ def picked(player: VenuePlayer | Player) -> str:
 def row_count(asked: str | None, least: int = NEW_ROWS) -> int:
     """How many rows a page shows: the number asked for (digits, at most MOST_TYPED_ROWS), else `least`."""
     text = (asked or "").strip()
-    return min(int(text), MOST_TYPED_ROWS) if text.isdigit() and 0 < len(text) <= 6 and int(text) else least
+    return (
+        min(int(text), MOST_TYPED_ROWS)
+        if text.isascii() and text.isdigit() and 0 < len(text) <= 6 and int(text)
+        else least
+    )
 
 
 def blank_rows(count: int) -> list[TypedRow]:

@@ -211,7 +211,7 @@ def _typed(query: Mapping[str, Any]) -> dict[str, Any]:
     """Query strings are text; the schema wants JSON types for ids and session."""
     typed: dict[str, Any] = dict(query)
     for name in ("venue_id", "session", "season_id"):
-        if isinstance(typed.get(name), str) and typed[name].isdigit():
+        if isinstance(typed.get(name), str) and typed[name].isascii() and typed[name].isdigit():
             typed[name] = int(typed[name])
     return typed
 

@@ -75,9 +75,14 @@ def check_zone(name: str) -> str:
     )
 
 
+NOT_PLACES = frozenset({"localtime", "Factory", "posixrules"})
+
+
 @lru_cache(maxsize=1)
 def _known_zones() -> frozenset[str]:
-    zones = set(available_timezones())
+    # Not places: the system's own zone (a link to whatever the server is set to), tzdata's
+    # "Factory" (a placeholder whose abbreviation says "-00"), and the POSIX rules template.
+    zones = set(available_timezones()) - NOT_PLACES
     for name in ("UTC", "Etc/UTC"):
         try:
             ZoneInfo(name)

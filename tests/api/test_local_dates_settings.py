@@ -36,6 +36,9 @@ NOT_ZONES = [
     pytest.param("UTC-5", id="utc-offset"),
     pytest.param("Mars/Olympus", id="unknown-name"),
     pytest.param("america/chicago", id="miscased-name"),
+    # Names the zone database holds that are no place: the server's own zone, tzdata's placeholder.
+    pytest.param("localtime", id="the-servers-own"),
+    pytest.param("Factory", id="placeholder"),
 ]
 
 

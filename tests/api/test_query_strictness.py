@@ -44,3 +44,24 @@ def test_a_start_time_with_a_newline_is_refused(scene: Scene) -> None:
         night = {"weekday": 2, "starts_at": written, "sessions": 1}
         assert_problem(scene.office.put(path, json={"schedule": [night]}), 422, "schedule.0.starts_at")
     assert scene.office.get(f"/api/v1/venues/{scene.venue_id}").get_json()["schedule"] == []
+
+
+def test_page_numbers_are_ascii_digits(scene: Scene) -> None:
+    """A page number or an id in a query is ASCII digits: "٣" (Arabic-Indic three) and "²" are
+    refused naming the parameter, as "1.5" is; " 2 " still reads as 2."""
+    for written in ("٣", "²", "1.5", "１"):
+        assert_problem(scene.public.get(f"/api/v1/tournaments?page={written}"), 422, "page")
+        assert_problem(scene.public.get(f"/api/v1/tournaments?venue_id={written}"), 422, "venue_id")
+    assert scene.public.get("/api/v1/tournaments?page=%202%20").status_code == 200
+
+
+def test_superscript_digits_are_no_500_anywhere(scene: Scene) -> None:
+    """ "²" passes str.isdigit() and int() refuses it: a report sheet's query, a page of reports
+    (read first by the answers' cache) and the console's row count each answer it without a 500."""
+    assert_problem(scene.public.get("/api/v1/tournaments?venue_id=1&page=²"), 422, "page")
+    sheet = scene.host.post(
+        "/api/v1/tournaments?venue_id=²&date=2026-12-01",
+        data="place,player_id\n1,1\n",
+        content_type="text/csv",
+    )
+    assert_problem(sheet, 422, "venue_id")
