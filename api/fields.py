@@ -30,7 +30,7 @@ class Day(fields.Date):
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> dt.date:
         if isinstance(value, str) and not YYYY_MM_DD.fullmatch(value):
-            raise ValidationError("Must be a day written YYYY-MM-DD.")
+            raise self.make_error("invalid")
         day = super()._deserialize(value, attr, data, **kwargs)
         if not EARLIEST_DAY <= day <= LATEST_DAY:
             raise ValidationError(f"Must be a day from {EARLIEST_DAY} to {LATEST_DAY}.")
