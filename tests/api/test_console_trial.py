@@ -16,18 +16,9 @@ from flask import Flask
 
 from api.console.base import day
 from tests.builders import Entrant, Scene, ago, days_ago, sanctioned
-from tests.support.console import signed_in, text_of
+from tests.support.console import date_field, signed_in, text_of
 from tests.support.league import League
 from tests.support.local_dates import CHICAGO, HostFor, LocalLeague, ok, utc
-
-
-def date_field(response: Any) -> str:
-    """The value a page's `date` input is given."""
-    assert response.status_code == 200, response.status_code
-    (tag,) = re.findall(r'<input[^>]*\bname="date"[^>]*>', response.get_data(as_text=True))
-    found = re.search(r'\bvalue="([^"]*)"', tag)
-    assert found is not None, tag
-    return found.group(1)
 
 
 def link(response: Any, words: str) -> str:

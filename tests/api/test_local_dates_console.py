@@ -5,25 +5,13 @@ is frozen in every test (instants written in UTC, local dates and times by hand)
 
 from __future__ import annotations
 
-import re
-from typing import Any
-
 import time_machine
 from flask import Flask
 
 from tests.builders import sanctioned
-from tests.support.console import signed_in, text_of
+from tests.support.console import date_field, signed_in, text_of
 from tests.support.league import League
 from tests.support.local_dates import AUCKLAND, CHICAGO, SEASONS, HostFor, LocalLeague, ok, utc
-
-
-def date_field(response: Any) -> str:
-    """The value a page's `date` input is given."""
-    assert response.status_code == 200, response.status_code
-    (tag,) = re.findall(r'<input[^>]*\bname="date"[^>]*>', response.get_data(as_text=True))
-    found = re.search(r'\bvalue="([^"]*)"', tag)
-    assert found is not None, tag
-    return found.group(1)
 
 
 def test_the_console_door_list_shows_the_venues_tonight_r2a_r16(

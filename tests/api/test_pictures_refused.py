@@ -5,7 +5,6 @@ problem naming `body`). Nothing is stored."""
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -16,7 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.builders import TOURNAMENTS, Scene, days_ago, iso
-from tests.support.console import hidden_fields, signed_in, text_of
+from tests.support.console import signed_in, text_of, upload_file
 from tests.support.league import assert_problem
 
 PNG = (Path(__file__).resolve().parents[1] / "fixtures" / "spreadsheets" / "not-a-workbook.png").read_bytes()
@@ -48,17 +47,7 @@ def stores_nothing(scene: Scene) -> Iterator[None]:
 
 
 def uploaded(browser: FlaskClient, scene: Scene, body: bytes, filename: str) -> Any:
-    form = browser.get(f"/console/venues/{scene.venue_id}/report")
-    data = {
-        "csrf_token": hidden_fields(form)["csrf_token"],
-        "date": iso(days_ago(1)),
-        "session": "1",
-        "kind": "regular",
-        "sheet": (io.BytesIO(body), filename),
-    }
-    return browser.post(
-        f"/console/venues/{scene.venue_id}/report", data=data, content_type="multipart/form-data"
-    )
+    return upload_file(browser, scene.venue_id, body, filename, iso(days_ago(1)))
 
 
 @pytest.mark.parametrize("kind", list(PICTURES))

@@ -26,7 +26,7 @@ from odf.text import P
 from sqlalchemy import Connection
 
 from tests.builders import TOURNAMENTS, Scene, audit_entries, days_ago, iso
-from tests.support.console import hidden_fields, signed_in, text_of
+from tests.support.console import hidden_fields, signed_in, text_of, upload_file
 from tests.support.league import Caller, assert_problem
 from tests.support.statements import statements
 
@@ -529,18 +529,7 @@ def test_a_small_workbook_that_would_lay_out_huge_is_refused_before_it_is_read(
 
 
 def upload(browser: FlaskClient, scene: Scene, body: bytes, filename: str) -> Any:
-    form = browser.get(f"/console/venues/{scene.venue_id}/report")
-    assert form.status_code == 200
-    data = {
-        "csrf_token": hidden_fields(form)["csrf_token"],
-        "date": iso(days_ago(1)),
-        "session": "1",
-        "kind": "regular",
-        "sheet": (io.BytesIO(body), filename),
-    }
-    return browser.post(
-        f"/console/venues/{scene.venue_id}/report", data=data, content_type="multipart/form-data"
-    )
+    return upload_file(browser, scene.venue_id, body, filename, iso(days_ago(1)))
 
 
 def test_a_host_uploads_a_workbook_in_the_console_previews_it_and_stores_it_r6(

@@ -5,6 +5,7 @@ and a refused sheet's reasons read from under their rows."""
 from __future__ import annotations
 
 import html
+import io
 import re
 from typing import Any
 
@@ -62,6 +63,29 @@ def upload(browser: FlaskClient, venue_id: int, csv: str, day: str | None = None
         "pasted": csv,
     }
     return browser.post(f"/console/venues/{venue_id}/report", data=data)
+
+
+def upload_file(browser: FlaskClient, venue_id: int, body: bytes, filename: str, day: str) -> Any:
+    """The console's upload form sent with a file (a sheet, or whatever a phone attaches)."""
+    form = browser.get(f"/console/venues/{venue_id}/report")
+    assert form.status_code == 200
+    data = {
+        "csrf_token": csrf(form),
+        "date": day,
+        "session": "1",
+        "kind": "regular",
+        "sheet": (io.BytesIO(body), filename),
+    }
+    return browser.post(f"/console/venues/{venue_id}/report", data=data, content_type="multipart/form-data")
+
+
+def date_field(response: Any) -> str:
+    """The value a page's `date` input is given."""
+    assert response.status_code == 200, response.status_code
+    (tag,) = re.findall(r'<input[^>]*\bname="date"[^>]*>', response.get_data(as_text=True))
+    found = re.search(r'\bvalue="([^"]*)"', tag)
+    assert found is not None, tag
+    return found.group(1)
 
 
 # A refused sheet's row (its spreadsheet row, place and player), then the row of its reasons.
