@@ -46,8 +46,10 @@ players_cli = AppGroup("players", help="Players' data rights (R21): erasures and
 def writing() -> Iterator[Session]:
     """A command's one transaction: committed when the block ends, rolled back if it raises."""
     SQLITE_WRITE_INTENT.set(True)
-    with db.database().sessionmaker() as session, session.begin():
-        yield session
+    with db.database().sessionmaker() as session:
+        with session.begin():
+            yield session
+        db.purge_if_asked(session)
 
 
 @contextmanager

@@ -8,6 +8,7 @@ from flask import Flask, Response, current_app, g, request
 from sqlalchemy.orm import Session
 
 from models.infra.db import SQLITE_WRITE_INTENT, make_engine, make_sessionmaker
+from models.services.personal_text import PURGE_ANSWERS
 from models.services.versioning import MEMO
 
 # GETs that write: a player's data export is audited each time it is read (R21). They get a
@@ -65,7 +66,17 @@ def _commit(response: Response) -> Response:
         # Answered by the handler api/errors.py registered for it (a database guard's problem, or
         # the logged 500), as an error raised in the view would be.
         return current_app.make_response(current_app.handle_user_exception(exc))
+    purge_if_asked(db_session)
     return response
+
+
+def purge_if_asked(db_session: Session) -> None:
+    """After a commit that asked for it (an erasure, R21): every stored answer is dropped, from
+    Redis too, since one may hold a value that is gone. They are never served again anyway (the
+    data version moved on); this is so that no copy is kept."""
+    if db_session.info.pop(PURGE_ANSWERS, False):
+        current_app.extensions["league_cache"].clear()
+        current_app.extensions["league_memo"].clear()
 
 
 def _close(_exc: BaseException | None) -> None:

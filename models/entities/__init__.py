@@ -3,7 +3,7 @@
 from models.entities.access import ROLES, ApiKey, ApiKeyVenue
 from models.entities.audit import AuditEntry
 from models.entities.base import Base
-from models.entities.data_rights import Erasure, PlayerKey
+from models.entities.data_rights import ErasedValue, Erasure, PlayerKey
 from models.entities.discipline import LeagueSettings, Sanction
 from models.entities.league import (
     CHART_KINDS,
@@ -53,6 +53,7 @@ __all__ = [
     "DataVersion",
     "Disqualification",
     "DistinctPlayers",
+    "ErasedValue",
     "Erasure",
     "IdempotentRequest",
     "LeagueSettings",

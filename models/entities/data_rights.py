@@ -36,3 +36,14 @@ class Erasure(Base):
     erased_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     erased_by: Mapped[str] = mapped_column(String(120))
     erased_by_key_id: Mapped[int | None] = mapped_column(Integer)
+
+
+class ErasedValue(Base):
+    """R21: one personal value of an erased player, as a keyed digest (HMAC-SHA256 under a key
+    derived from AUDIT_KEY) of its compact form (`models.rules.mentions`), never the value: a
+    later write of free text that names it stores "[erased]" in its place. Without AUDIT_KEY the
+    digests tell nothing; with it, only a guess already holding the value can be confirmed."""
+
+    __tablename__ = "erased_values"
+
+    digest: Mapped[str] = mapped_column(String(64), primary_key=True)

@@ -64,6 +64,7 @@ SCOPE_FREE_TABLES = frozenset(
         "venue_nights",
         "schedule_exceptions",
         "night_stamps",
+        "erased_values",
     }
 )
 

@@ -6,6 +6,8 @@ it unreadable, without touching the entries that hold them."""
 from __future__ import annotations
 
 import base64
+import hashlib
+import hmac
 import json
 import os
 import secrets
@@ -78,6 +80,13 @@ class Keyring:
     def __init__(self, master_text: str) -> None:
         derived = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=b"league audit log master key")
         self._master = AESGCM(derived.derive(master_text.encode()))
+        digests = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=b"league erased values")
+        self._digest_key = digests.derive(master_text.encode())
+
+    def digest(self, value: str) -> str:
+        """A keyed digest of a value (an erased one, R21): equal values give equal digests, and
+        without the master key a digest tells nothing of its value."""
+        return hmac.new(self._digest_key, value.encode(), hashlib.sha256).hexdigest()
 
     def new_data_key(self, player_id: int) -> tuple[bytes, bytes]:
         """A fresh data key for a player, and the same wrapped for storage."""

@@ -7,6 +7,8 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from datetime import date
 from typing import Any
 
+from models.rules.mentions import holds, value_forms
+
 # The personal fields of R19 as a player's record and its snapshots name them, with the display
 # name (often the person's name) and the keys derived from names (R5's search and look-alikes).
 PERSONAL_KEYS = frozenset(
@@ -20,6 +22,10 @@ PERSONAL_KEYS = frozenset(
         "name_key",
         "display_key",
     }
+)
+# The keys under which an entry's before and after hold free text someone wrote.
+FREE_TEXT_KEYS = frozenset(
+    {"reason", "lift_reason", "withdraw_reason", "undo_reason", "void_reason", "note", "late_reason"}
 )
 # Keys whose integer value names a player, wherever they appear in an entry.
 PLAYER_ID_KEYS = frozenset({"player_id", "survivor_id", "duplicate_id", "low_id", "high_id"})
@@ -123,9 +129,14 @@ def record_values(
     return {value for value in values if value}
 
 
-def mentions(text: str, value: str) -> bool:
+def mentions(text: str, value: str, *, anyhow: bool = False) -> bool:
+    """Whether the text holds the value as written (in any case); `anyhow`, in another spelling
+    too (`models.rules.mentions`: accents, punctuation, look-alike letters, a date's other forms),
+    which is looked for in free text only (a reason, a note: FREE_TEXT_KEYS)."""
     folded, wanted = text.casefold(), value.casefold()
-    return folded == wanted or (len(wanted) >= LEAST_CONTAINED and wanted in folded)
+    if folded == wanted or (len(wanted) >= LEAST_CONTAINED and wanted in folded):
+        return True
+    return anyhow and holds(text, value_forms(value))
 
 
 def seal_tree(
@@ -134,11 +145,13 @@ def seal_tree(
     values: Mapping[int, Collection[str]],
     sealable: Collection[int],
     seal: Seal,
+    free: bool = False,
 ) -> Any:
     """A copy of `node` with every personal value about a sealable player replaced by
     `seal(value, [player])`: the values under PERSONAL_KEYS (by their owner), and any other text
     that holds one of `values` (sealed under each player it names, so erasing any of them shreds
-    it). Values about players not sealable (erased: nothing personal is left) stay as they are."""
+    it; free text, `free` or under FREE_TEXT_KEYS, in any spelling). Values about players not
+    sealable (erased: nothing personal is left) stay as they are."""
     if isinstance(node, dict):
         if is_sealed(node):
             return node
@@ -148,15 +161,15 @@ def seal_tree(
             if key in PERSONAL_KEYS and value not in (None, "") and mine is not None and mine in sealable:
                 out[key] = seal(value, [mine])
             else:
-                out[key] = seal_tree(value, mine, values, sealable, seal)
+                out[key] = seal_tree(value, mine, values, sealable, seal, key in FREE_TEXT_KEYS)
         return out
     if isinstance(node, list):
-        return [seal_tree(value, owner, values, sealable, seal) for value in node]
+        return [seal_tree(value, owner, values, sealable, seal, free) for value in node]
     if isinstance(node, str) and node:
         owners = sorted(
             player
             for player, held in values.items()
-            if player in sealable and any(mentions(node, value) for value in held)
+            if player in sealable and any(mentions(node, value, anyhow=free) for value in held)
         )
         if owners:
             return seal(node, owners)

@@ -15,6 +15,7 @@ from models.entities.audit import AuditEntry
 from models.entities.base import table_of
 from models.infra.clock import utcnow
 from models.services.audit_keys import seal_entries
+from models.services.personal_text import scrub_erased, scrub_tree
 
 
 def plain(value: Any) -> Any:
@@ -79,8 +80,14 @@ def record_each(
         "action": action,
         "entity": entity,
     }
+    # R21: an erased player's values in the entry's free text read "[erased]" as it is stored.
+    reason = scrub_erased(session, reason)
+    rows = [
+        (entity_id, scrub_tree(session, before), scrub_tree(session, after))
+        for entity_id, before, after in entries
+    ]
     sealed = seal_entries(
-        session, entity, [(entity_id, before, after, reason) for entity_id, before, after in entries]
+        session, entity, [(entity_id, before, after, reason) for entity_id, before, after in rows]
     )
     session.connection().execute(
         AUDIT_INSERT,

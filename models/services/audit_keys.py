@@ -19,6 +19,7 @@ from models.rules.personal import (
     SEALED,
     WITHHELD,
     is_sealed,
+    mentions,
     open_tree,
     personal_values,
     players_named,
@@ -26,6 +27,7 @@ from models.rules.personal import (
     seal_tree,
     sealed_owners,
 )
+from models.services.personal_text import free_texts, players_mentioned
 
 # A session's unwrapped keys (session.info), so an entry's many values unwrap a key once.
 _KEYS = "audit_data_keys"
@@ -100,6 +102,22 @@ def seal_entries(
     """Each (entity id, before, after, reason) as it is stored: every personal value about a
     player sealed under that player's key (R21)."""
     named = [players_named(entity, entity_id, (before, after)) for entity_id, before, after, _reason in rows]
+    # The players an entry's free text names, whoever the entry is about (a sanction of another
+    # player, a report's correction, a publication's note): their values in it are sealed too.
+    texts = [
+        [text for text in (reason,) if text] + [*free_texts(before), *free_texts(after)]
+        for _entity_id, before, after, reason in rows
+    ]
+    mentioned = players_mentioned(session, {text for row in texts for text in row})
+    in_text: list[dict[int, set[str]]] = []
+    for ids, row in zip(named, texts, strict=True):
+        held = {
+            player: held
+            for player, held in mentioned.items()
+            if any(mentions(text, value, anyhow=True) for text in row for value in held)
+        }
+        ids.update(held)
+        in_text.append(held)
     everyone = set().union(*named)
     if not everyone:
         return [(before, after, reason) for _entity_id, before, after, reason in rows]
@@ -113,15 +131,17 @@ def seal_entries(
         return {SEALED: owners, "v": sealing.seal_value(keys, owners, value)}
 
     sealed = []
-    for ids, (entity_id, before, after, reason) in zip(named, rows, strict=True):
+    for ids, held, (entity_id, before, after, reason) in zip(named, in_text, rows, strict=True):
         values = personal_values(entity, entity_id, (before, after))
+        for player_id, found in held.items():
+            values.setdefault(player_id, set()).update(found)
         if len(ids) <= MOST_LOOKED_UP:
             for player_id in ids:
                 values.setdefault(player_id, set()).update(looked_up.get(player_id, ()))
         owner = entity_id if entity == "player" else None
         stored_reason = reason
         if reason:
-            token = seal_tree(reason, owner, values, keys.keys(), seal)
+            token = seal_tree(reason, owner, values, keys.keys(), seal, free=True)
             stored_reason = json.dumps(token) if is_sealed(token) else reason
         sealed.append(
             (

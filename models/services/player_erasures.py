@@ -7,35 +7,38 @@ into (they hold the same person's data): the whole group, from its final survivo
 
 from __future__ import annotations
 
-import re
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, time
+from datetime import date, datetime, time
 from typing import Any
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from models.actor import Actor
+from models.entities.audit import AuditEntry
 from models.entities.data_rights import Erasure, PlayerKey
-from models.entities.discipline import Sanction
 from models.entities.merges import PlayerMerge
-from models.entities.players import DistinctPlayers, Player
-from models.entities.qualification import Disqualification, QualifierPublication
+from models.entities.players import Player
+from models.entities.qualification import QualifierPublication
 from models.entities.service import IdempotentRequest
 from models.entities.tournaments import Result, Tournament
 from models.errors import Conflict, Problem, RuleViolation
 from models.infra.clock import utcnow
 from models.rules.discipline import add_months
-from models.rules.personal import ERASED, LEAST_CONTAINED, former_player_name
+from models.rules.mentions import compact, names_someone, scrub_text
+from models.rules.personal import ERASED, LEAST_CONTAINED, former_player_name, personal_values
 from models.rules.players import display_key
 from models.services import wall_clock
 from models.services.access import require_office
 from models.services.audit import record
 from models.services.audit_keys import shred
+from models.services.audit_queries import read_entries
 from models.services.league_settings import league_settings
 from models.services.locks import hold_writes, take_players
 from models.services.lookup import get_or_raise
+from models.services.personal_text import FREE_TEXT, PURGE_ANSWERS, forget, forms_of
 from models.services.player_merge_queries import final_survivor
 
 
@@ -75,7 +78,10 @@ def merge_group(session: Session, player_id: int) -> list[int]:
     return sorted(group)
 
 
-def _old_values(players: Iterable[Player]) -> set[str]:
+def _old_values(session: Session, players: Iterable[Player]) -> set[str]:
+    """Every personal value the records hold or held: the fields now, and every earlier one the
+    audit log's entries about them still read (a display name changed since, an old email)."""
+    players = list(players)
     values: set[str] = set()
     for p in players:
         for value in (p.full_name, p.display_name, p.email, p.membership_number, p.name_key, p.display_key):
@@ -83,19 +89,21 @@ def _old_values(players: Iterable[Player]) -> set[str]:
                 values.add(value)
         if p.date_of_birth is not None:
             values.add(p.date_of_birth.isoformat())
+    group = {p.id for p in players}
+    entries = session.scalars(
+        select(AuditEntry).where(AuditEntry.entity == "player", AuditEntry.entity_id.in_(group))
+    ).all()
+    for entry in read_entries(session, entries):
+        held = personal_values(entry.entity, entry.entity_id, (entry.before, entry.after))
+        for player_id in group & held.keys():
+            values |= {value for value in held[player_id] if value != ERASED}
     return values
 
 
 def scrub(text: str | None, values: Iterable[str], instead: str = ERASED) -> str | None:
-    """Free text with every one of these personal values replaced by "[erased]" (or `instead`)."""
-    if not text:
-        return text
-    for value in sorted(values, key=len, reverse=True):
-        if text.casefold() == value.casefold():
-            return instead
-        if len(value) >= LEAST_CONTAINED:
-            text = re.sub(re.escape(value), lambda _match: instead, text, flags=re.IGNORECASE)
-    return text
+    """Free text with every one of these personal values, in any spelling, replaced by "[erased]"
+    (or `instead`)."""
+    return scrub_text(text, forms_of(values), instead)
 
 
 def _scrub_json(node: Any, group: set[int], values: set[str], display_name: str) -> Any:
@@ -120,31 +128,30 @@ def _scrub_json(node: Any, group: set[int], values: set[str], display_name: str)
 
 
 def check_display_name(session: Session, group: list[int], display_name: str, old: set[str]) -> None:
-    """R21: the office's display name for an erased player is no one's personal value: neither
-    one of the erased values nor another player's full name, email or membership number."""
-    wanted = display_name.casefold()
-    clash = any(value.casefold() == wanted for value in old)
-    if not clash:
-        clash = (
-            session.scalar(
-                select(Player.id)
-                .where(
-                    Player.id.not_in(group),
-                    or_(
-                        func.lower(Player.full_name) == wanted,
-                        Player.email == wanted,
-                        Player.membership_number == display_name,
-                    ),
-                )
-                .limit(1)
-            )
-            is not None
+    """R21: the office's display name for an erased player names no one, in any spelling
+    (case, accents, punctuation, look-alike letters): not a part of one of the player's own
+    values, held now or before (a name, an email's local part, a date of birth in any form),
+    nor another player's full name, email or membership number."""
+    own: list[str | date] = []
+    for value in old:
+        try:
+            own.append(date.fromisoformat(value) if len(value) == 10 else value)
+        except ValueError:
+            own.append(value)
+    wanted = compact(display_name)
+    others = (
+        value
+        for row in session.execute(
+            select(Player.full_name, Player.email, Player.membership_number).where(Player.id.not_in(group))
         )
-    if clash:
+        for value in row
+        if value and compact(value) == wanted
+    )
+    if names_someone(display_name, own, others):
         raise RuleViolation.at(
             "display_name",
-            "A personal value (a full name, email or membership number, or this player's own): "
-            "an erased player's display name must name no one.",
+            "A personal value (a full name, email or membership number, or a part of this "
+            "player's own, in any spelling): an erased player's display name must name no one.",
             rule="R21",
         )
 
@@ -183,7 +190,7 @@ def _apply(
 ) -> Erased:
     """Erase these records of one person (a group), list each once, shred their keys, audit."""
     group = [p.id for p in players]
-    old = _old_values(players)
+    old = _old_values(session, players)
     survivor = _survivor_of(players)
     new_name = display_name.strip() if display_name and display_name.strip() else None
     if new_name is not None:
@@ -207,8 +214,10 @@ def _apply(
             )
     session.flush()
     shown = new_name or former_player_name(survivor)
+    forget(session, old)
     _scrub_records(session, set(group), old, shown)
     shred(session, group)
+    session.info[PURGE_ANSWERS] = True  # stored answers may hold a value: gone once committed
     record(
         session,
         actor,
@@ -321,9 +330,11 @@ def _survivor_of(players: Sequence[Player | None]) -> int:
 
 def _scrub_records(session: Session, group: set[int], old: set[str], display_name: str) -> None:
     """The personal values other records hold about the group: a merge's fields taken (for its
-    undo), the free text of merges, sanctions, disqualifications and pairs told apart, the frozen
-    qualifier lists, and stored first answers of idempotent requests."""
+    undo), every free text the league keeps (whoever it is about: a reason, a note), the frozen
+    qualifier lists, and the stored first answers of idempotent requests (scrubbed, not deleted:
+    a retry still gets its first answer, R17a)."""
     ids = list(group)
+    forms = forms_of(old)
     for merge in session.scalars(
         select(PlayerMerge).where(or_(PlayerMerge.survivor_id.in_(ids), PlayerMerge.duplicate_id.in_(ids)))
     ):
@@ -331,25 +342,35 @@ def _scrub_records(session: Session, group: set[int], old: set[str], display_nam
         if moved.get("fields"):
             moved["fields"] = {name: None for name in moved["fields"]}
             merge.moved = moved
-        merge.reason = scrub(merge.reason, old) or ""
-        merge.undo_reason = scrub(merge.undo_reason, old)
-    for sanction in session.scalars(select(Sanction).where(Sanction.player_id.in_(ids))):
-        sanction.reason = scrub(sanction.reason, old) or ""
-        sanction.lift_reason = scrub(sanction.lift_reason, old)
-    for item in session.scalars(select(Disqualification).where(Disqualification.player_id.in_(ids))):
-        item.reason = scrub(item.reason, old) or ""
-        item.withdraw_reason = scrub(item.withdraw_reason, old)
-    for pair in session.scalars(
-        select(DistinctPlayers).where(or_(DistinctPlayers.low_id.in_(ids), DistinctPlayers.high_id.in_(ids)))
-    ):
-        pair.reason = scrub(pair.reason, old) or ""
+    for entity, columns in FREE_TEXT.items():
+        written = or_(*(getattr(entity, column).is_not(None) for column in columns))
+        for row in session.scalars(select(entity).where(written)):
+            for column in columns:
+                text = getattr(row, column)
+                kept = scrub_text(text, forms)
+                if kept != text:
+                    setattr(row, column, kept)
     for publication in session.scalars(select(QualifierPublication)):
         lists = _scrub_json(publication.lists, group, old, display_name)
         if lists != publication.lists:
             publication.lists = lists
-    folded = [value.casefold() for value in old if len(value) >= LEAST_CONTAINED]
+    long_forms = [form for form in forms if len(form) >= LEAST_CONTAINED]
     for stored in session.scalars(select(IdempotentRequest)):
-        text = repr(stored.response_body).casefold()
-        if any(value in text for value in folded) or any(f"'{value.casefold()}'" in text for value in old):
-            session.delete(stored)
+        whole = compact(json.dumps(stored.response_body))
+        if not any(form in whole for form in long_forms) and not _names_any(stored.response_body, group):
+            continue
+        body = _scrub_json(stored.response_body, group, old, display_name)
+        if body != stored.response_body:
+            stored.response_body = body
     session.flush()
+
+
+def _names_any(node: Any, group: set[int]) -> bool:
+    """Whether a stored answer holds a player of the group (by id, beside a name)."""
+    if isinstance(node, dict):
+        if "display_name" in node and any(node.get(key) in group for key in ("id", "player_id")):
+            return True
+        return any(_names_any(value, group) for value in node.values())
+    if isinstance(node, list):
+        return any(_names_any(value, group) for value in node)
+    return False

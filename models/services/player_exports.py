@@ -18,13 +18,14 @@ from models.entities.merges import PlayerMerge
 from models.entities.players import DistinctPlayers, Player
 from models.entities.qualification import Disqualification
 from models.entities.tournaments import Result, Tournament
+from models.rules.mentions import scrub_text
 from models.rules.personal import WITHHELD
 from models.services.access import require_office
 from models.services.audit import plain, record, snapshot
-from models.services.audit_keys import record_values_of as _record_values
 from models.services.audit_queries import read_entries
 from models.services.lookup import get_or_raise
-from models.services.player_erasures import merge_group, scrub
+from models.services.personal_text import FREE_TEXT_KEYS, forms_of, free_texts, players_mentioned
+from models.services.player_erasures import merge_group
 from models.services.rating_queries import player_rating, rating_history
 
 PERSONAL_FIELDS = ("full_name", "email", "date_of_birth", "membership_number", "pin")
@@ -149,7 +150,6 @@ def data_export(session: Session, actor: Actor, player_id: int) -> dict[str, Any
             .order_by(DistinctPlayers.id)
         )
     )
-    others = _record_values(session, {_other(p, group) for p in pairs})
     reports = sorted(
         {t.id for t in session.scalars(select(Tournament).join(Result).where(Result.player_id.in_(group)))}
     )
@@ -176,14 +176,17 @@ def data_export(session: Session, actor: Actor, player_id: int) -> dict[str, Any
         "player": records[[r["id"] for r in records].index(group_survivor(records))],
         "records": records,
         "results": results,
-        "sanctions": [snapshot(s) for s in sanctions],
-        "disqualifications": [snapshot(d) for d in disqualifications],
-        "merges": [snapshot(m) for m in merges],
-        # The other player's values in the office's reason are not this player's to read.
-        "told_apart": [
-            {**snapshot(p), "reason": scrub(p.reason, others.get(_other(p, group), set()), WITHHELD)}
-            for p in pairs
-        ],
+        # Another player's values in the office's free text are not this player's to read.
+        **_withheld(
+            session,
+            group,
+            {
+                "sanctions": [snapshot(s) for s in sanctions],
+                "disqualifications": [snapshot(d) for d in disqualifications],
+                "merges": [snapshot(m) for m in merges],
+                "told_apart": [snapshot(p) for p in pairs],
+            },
+        ),
         # R20: the group's rating is its survivor's (its results are rated there).
         "rating": rating_of(session, group_survivor(records)),
         "audit_log": [
@@ -213,8 +216,26 @@ def data_export(session: Session, actor: Actor, player_id: int) -> dict[str, Any
     return document
 
 
-def _other(pair: DistinctPlayers, group: list[int]) -> int:
-    return pair.high_id if pair.low_id in group else pair.low_id
+def _withheld(session: Session, group: list[int], parts: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    """The parts with every other player's personal value in their free text (a reason naming
+    the other of a pair told apart, a witness) replaced by "[another player's]" (R21)."""
+    texts = {text for rows in parts.values() for row in rows for text in free_texts(row)}
+    others = [held for player, held in players_mentioned(session, texts).items() if player not in group]
+    forms = forms_of(set().union(*others))
+    if not forms:
+        return parts
+    return {
+        name: [
+            {
+                key: scrub_text(value, forms, WITHHELD)
+                if key in FREE_TEXT_KEYS and isinstance(value, str)
+                else value
+                for key, value in row.items()
+            }
+            for row in rows
+        ]
+        for name, rows in parts.items()
+    }
 
 
 def group_survivor(records: list[dict[str, Any]]) -> int:

@@ -23,6 +23,7 @@ from models.rules.notices import Notice, matches_report, placed
 from models.rules.reports import TournamentKind, last_day_to_change, score_report
 from models.services import wall_clock
 from models.services.audit import plain, record
+from models.services.personal_text import scrub_erased
 from models.services.players import register_players
 from models.services.ratings import point_of, rate_new_report, replay_from
 from models.services.scoring import chart_rule
@@ -516,7 +517,9 @@ def void_report(
         raise refusal_of(tournament, "voided", expected_version)
     may_change(actor, tournament)
     refuse_stale(tournament, expected_version)
-    voided = {"voided_at": utcnow(), "voided_by": actor.name, "void_reason": reason}
+    # R21: an erased player's value in the reason is stored as "[erased]" (a Core UPDATE: the
+    # ORM's flush, which scrubs the other free text, does not see it).
+    voided = {"voided_at": utcnow(), "voided_by": actor.name, "void_reason": scrub_erased(session, reason)}
     _claim(session, tournament, tournament.version, expected_version, "voided", voided)
     before = {**report_snapshot(tournament), "voided": False, "void_reason": None}
     _refresh_standings(session, [tournament], {r.player_id for r in tournament.results})
