@@ -159,6 +159,18 @@ def value_forms(value: str | date) -> frozenset[str]:
     return frozenset({form} if form else ())
 
 
+def name_parts(value: str) -> set[str]:
+    """The runs of two or more words of a name of three or more ("Zelda Quixote", "Quixote
+    Marlowe" of "Zelda Quixote-Marlowe"): a part that still names the person. Not of an email,
+    a number or a date (their runs name no one: "example.org")."""
+    if "@" in value or any(c.isdigit() for c in value):
+        return set()
+    parts = words(value)
+    return {" ".join(parts[i:j]) for i in range(len(parts)) for j in range(i + 2, len(parts) + 1)} - {
+        " ".join(parts)
+    }
+
+
 def replace_values(text: str, wanted: Callable[[str], bool], instead: str = ERASED) -> str:
     """The text with each run of words whose compact form is `wanted` (the longest first)
     replaced by `instead`, and each date written in it whose 19880714 form is wanted; a text

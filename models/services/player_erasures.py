@@ -27,7 +27,7 @@ from models.entities.tournaments import Result, Tournament
 from models.errors import Conflict, Problem, RuleViolation
 from models.infra.clock import utcnow
 from models.rules.discipline import add_months
-from models.rules.mentions import compact, names_someone, scrub_text
+from models.rules.mentions import compact, name_parts, names_someone, scrub_text
 from models.rules.personal import ERASED, LEAST_CONTAINED, former_player_name, personal_values
 from models.rules.players import display_key
 from models.services import wall_clock
@@ -97,7 +97,7 @@ def _old_values(session: Session, players: Iterable[Player]) -> set[str]:
         held = personal_values(entry.entity, entry.entity_id, (entry.before, entry.after))
         for player_id in group & held.keys():
             values |= {value for value in held[player_id] if value != ERASED}
-    return values
+    return values | {part for value in values for part in name_parts(value)}
 
 
 def scrub(text: str | None, values: Iterable[str], instead: str = ERASED) -> str | None:

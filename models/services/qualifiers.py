@@ -22,6 +22,7 @@ from models.services import wall_clock
 from models.services.access import require_office
 from models.services.audit import record, snapshot
 from models.services.locks import take_season
+from models.services.personal_text import scrub_erased
 from models.services.player_merge_checks import merged_away_problem
 from models.services.qualifier_queries import latest_publication
 from models.services.season_lists import compute_lists
@@ -83,7 +84,12 @@ def withdraw_disqualification(
     """R13: the player may qualify again; the record stays with who withdrew it and why."""
     require_office(actor, "withdraws disqualifications")
     # R17a: once, however many withdrawals race: one conditional write, the losers find no row.
-    withdrawn = {"withdrawn_at": utcnow(), "withdrawn_by": actor.name, "withdraw_reason": reason}
+    # R21: a Core UPDATE, which the ORM's flush does not scrub of erased values: scrubbed here.
+    withdrawn = {
+        "withdrawn_at": utcnow(),
+        "withdrawn_by": actor.name,
+        "withdraw_reason": scrub_erased(session, reason),
+    }
     won = session.execute(
         update(Disqualification)
         .where(Disqualification.id == item.id, Disqualification.withdrawn_at.is_(None))

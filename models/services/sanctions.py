@@ -16,6 +16,7 @@ from models.rules.discipline import SanctionKind
 from models.rules.notices import Notice, results_stand
 from models.services import wall_clock
 from models.services.audit import record, snapshot
+from models.services.personal_text import scrub_erased
 from models.services.sanction_checks import check_sanction
 from models.services.sanction_queries import no_such_sanction, results_inside, sees_sanction
 
@@ -88,7 +89,7 @@ def lift_sanction(session: Session, actor: Actor, sanction: Sanction, reason: st
         "lifted_on": wall_clock.for_sanction(session, sanction),
         "lifted_by": actor.name,
         "lifted_by_key_id": actor.key_id,
-        "lift_reason": reason,
+        "lift_reason": scrub_erased(session, reason),  # R21 (a Core UPDATE: the flush's scrub misses it)
     }
     won = session.execute(
         update(Sanction)

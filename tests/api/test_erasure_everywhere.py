@@ -280,6 +280,10 @@ def test_r21_text_written_after_the_erasure_naming_her_is_stored_erased(
     )
     made = ok(probe.office.post(SANCTIONS, json=body, headers={"Idempotency-Key": "later"}), 201)
     assert made["reason"] == "Again: [erased] <[erased]>, born [erased]."
+    lifted = ok(
+        probe.office.post(f"{SANCTIONS}/{made['id']}/lift", json={"reason": "Zelda Quixote apologised"})
+    )
+    assert lifted["lift_reason"] == "[erased] apologised"
     exception = ok(
         probe.office.post(
             f"/api/v1/venues/{probe.venue}/schedule-exceptions",
