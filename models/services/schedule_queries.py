@@ -82,9 +82,11 @@ class Game:
     def uid(self) -> str:
         """Stable across fetches: the venue, the local date and the start. A moved night keeps
         the date and start it was scheduled at, so a calendar moves its event rather than adding
-        one."""
+        one. A make-up night's is marked so: a regular night, cancelled or not, or one moved in,
+        may share its date and start, and each is its own event (R2a)."""
         day, start = self.night.scheduled
-        return f"venue-{self.venue.id}-{day.isoformat()}-{start.replace(':', '')}"
+        made_up = "-make-up" if self.night.make_up else ""
+        return f"venue-{self.venue.id}-{day.isoformat()}-{start.replace(':', '')}{made_up}"
 
 
 @dataclass(frozen=True)

@@ -147,3 +147,43 @@ def test_r2a_a_moved_night_is_a_newer_revision_of_its_event_and_the_others_stay_
         renamed = revisions_by_uid(here.office.client, path)
     assert renamed[night] == (renamed_at, 3)
     assert {seen for uid, seen in renamed.items() if uid != night} == {(renamed_at, 1)}
+
+
+def uids_of(calendar: Calendar) -> list[str]:
+    return [str(event["uid"]) for event in calendar.walk("VEVENT")]
+
+
+@time_machine.travel(utc("2026-10-20T17:00"), tick=False)
+def test_r2a_every_event_has_its_own_uid_when_nights_share_a_date_and_time(
+    league: League, host_for: HostFor
+) -> None:
+    """R2a: a cancelled Tuesday with a make-up night at its time; a Wednesday holding its regular
+    night, a Tuesday moved onto it and a make-up night, all at 19:00: each is its own event, with
+    its own UID, in both feeds (a calendar would otherwise show one and drop the other, or
+    cancel the make-up with the cancelled night)."""
+    here, venue = venue_with_tuesdays(league, host_for, "2026-09-07", "2026-12-20")
+    wednesday = {"weekday": 3, "starts_at": "19:00", "sessions": 1}
+    ok(here.office.put(f"/api/v1/venues/{venue}/schedule", json={"schedule": [TUESDAY, wednesday]}))
+    path = f"/api/v1/venues/{venue}/schedule-exceptions"
+    for change in (
+        {"kind": "cancelled", "date": "2026-11-03"},
+        {"kind": "added", "date": "2026-11-03", "starts_at": "19:00", "note": "Make-up"},
+        {"kind": "moved", "date": "2026-11-10", "to": "2026-11-11"},
+        {"kind": "added", "date": "2026-11-11", "starts_at": "19:00"},
+    ):
+        ok(here.office.post(path, json=change), 201)
+    for feed_path in (
+        f"/api/v1/venues/{venue}/calendar.ics",
+        f"/api/v1/regions/{here.region_id}/calendar.ics",
+    ):
+        calendar = feed(here.office.client, feed_path)
+        uids = uids_of(calendar)
+        assert len(uids) == len(set(uids)), sorted(uids)
+        by_day: dict[date, list[Any]] = {}
+        for event in calendar.walk("VEVENT"):
+            by_day.setdefault(event.decoded("dtstart").date(), []).append(event)
+        assert sorted(str(e["status"]) for e in by_day[date(2026, 11, 3)]) == ["CANCELLED", "CONFIRMED"]
+        assert len(by_day[date(2026, 11, 11)]) == 3
+        assert {e.decoded("dtstart").astimezone(UTC) for e in by_day[date(2026, 11, 11)]} == {
+            datetime(2026, 11, 12, 1, 0, tzinfo=UTC)
+        }
