@@ -8,7 +8,7 @@ import datetime as dt
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from enum import StrEnum
 from zoneinfo import ZoneInfo
 
@@ -245,10 +245,60 @@ def day_problems(
     ]
 
 
+def _local(day: date, start: str, zone: str) -> datetime:
+    hours, minutes = (int(part) for part in start.split(":"))
+    return datetime(day.year, day.month, day.day, hours, minutes, tzinfo=ZoneInfo(zone))
+
+
+def on_the_clock(day: date, start: str, zone: str) -> datetime:
+    """R2a: the instant a wall clock in `zone` shows `start` on `day`, named by a time that clock
+    shows. A start the clocks skip (the hour they go forward) is as much later as they jump: 02:30
+    is 03:30 where 02:00 becomes 03:00 (as RFC 5545 reads it, with the offset before the jump). A
+    start they show twice (the hour they go back) is the first of the two."""
+    local = _local(day, start, zone)  # fold 0: the first of two, or the offset before a jump
+    return local.astimezone(UTC).astimezone(local.tzinfo)
+
+
+def skipped(day: date, start: str, zone: str) -> bool:
+    """Whether a wall clock in `zone` never shows `start` on `day` (it goes forward past it)."""
+    asked = _local(day, start, zone)
+    return on_the_clock(day, start, zone).replace(tzinfo=None) != asked.replace(tzinfo=None)
+
+
+def wall_clock_problems(change: ScheduleChange, schedule: Sequence[RegularNight], zone: str) -> list[Problem]:
+    """R2a: a make-up night, or a moved one, at a start its date's wall clock never shows (the
+    hour the clocks go forward), named at `starts_at` (or `to`, when a moved night keeps its
+    regular start). A regular night is not refused so: on that one date it starts later."""
+    given: list[tuple[str, str]] = []
+    if change.starts_at is not None:
+        given = [("starts_at", change.starts_at)]
+    if change.kind == ExceptionKind.ADDED:
+        day = change.date
+    elif change.kind == ExceptionKind.MOVED and change.to_date is not None:
+        day = change.to_date
+        kept = [("to", night.starts_at) for night in schedule if night.weekday == change.date.isoweekday()]
+        given = given or kept
+    else:
+        return []
+    problems = []
+    for path, start in given:
+        if valid_time(start) and skipped(day, start, zone):
+            later = on_the_clock(day, start, zone)
+            problems.append(
+                Problem(
+                    path,
+                    f"{start} does not exist on {day:%A %-d %B %Y} in {zone}: the clocks go forward "
+                    f"past it. Give a start the clock shows that day, such as {later:%H:%M}.",
+                    "R2a",
+                )
+            )
+    return problems
+
+
 def starts(night: Night, zone: str) -> datetime:
-    """The night's start as an instant: its local date and time on the venue's wall clock."""
-    hours, minutes = (int(part) for part in night.starts_at.split(":"))
-    return datetime(night.date.year, night.date.month, night.date.day, hours, minutes, tzinfo=ZoneInfo(zone))
+    """The night's start as an instant: its local date and time on the venue's wall clock (R2a,
+    `on_the_clock`: a start the clocks skip is moved forward, one they show twice is the first)."""
+    return on_the_clock(night.date, night.starts_at, zone)
 
 
 def is_missing(night: Night, today: date, reported: bool) -> bool:

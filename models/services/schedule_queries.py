@@ -79,6 +79,12 @@ class Game:
         return self.starts + timedelta(hours=HOURS_PLAYED)
 
     @property
+    def local_start(self) -> str:
+        """The start as the venue's wall clock shows it ("HH:MM"): the schedule's, but for a start the
+        clocks skip that date, which is as much later as they jump (R2a)."""
+        return f"{self.starts:%H:%M}"
+
+    @property
     def uid(self) -> str:
         """Stable across fetches: the venue, the local date and the start. A moved night keeps
         the date and start it was scheduled at, so a calendar moves its event rather than adding

@@ -20,7 +20,9 @@ from models.rules.schedules import (
     day_problems,
     exception_problems,
     schedule_problems,
+    wall_clock_problems,
 )
+from models.services import wall_clock
 from models.services.access import require_venue
 from models.services.audit import record, snapshot
 from models.services.locks import hold_writes
@@ -136,8 +138,8 @@ def _duplicate_problems(session: Session, venue: Venue, change: ScheduleChange) 
 
 def add_exception(session: Session, actor: Actor, venue: Venue, data: dict[str, Any]) -> ScheduleException:
     """A night cancelled, moved or added (a make-up night); audited. A night outside every
-    season covering the venue (R2), a bad time or count, the same exception twice and a fourth
-    night on one date (R2) are refused."""
+    season covering the venue (R2), a bad time or count, the same exception twice, a fourth
+    night on one date (R2) and a start its date's wall clock skips (R2a) are refused."""
     require_venue(actor, venue.id, "a host changes the schedule of their own venues")
     # R17a: writers one at a time from here (locks.py), so a second identical night sent at the
     # same moment sees the first and is refused as one (422 naming `date`), not by the unique index.
@@ -146,8 +148,9 @@ def add_exception(session: Session, actor: Actor, venue: Venue, data: dict[str, 
     schedule = regular(schedule_of(session, venue.id))
     problems = exception_problems(change, schedule)
     problems += _season_problems(session, venue, change) + _duplicate_problems(session, venue, change)
-    # R2: a date holds at most 3 nights.
+    # R2: a date holds at most 3 nights; R2a: a changed night's start is one its date's clock shows.
     problems += day_problems(schedule, changes(exceptions_of(session, venue.id)), change)
+    problems += wall_clock_problems(change, schedule, wall_clock.venue_zone(session, venue))
     refuse("The schedule cannot be changed so.", problems)
     row = ScheduleException(
         venue_id=venue.id,

@@ -3,6 +3,7 @@ which of them are missing, and their starts across the DST changes of America/Ch
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, date, datetime
 
 import pytest
@@ -18,6 +19,7 @@ from models.rules.schedules import (
     nights_between,
     schedule_problems,
     starts,
+    wall_clock_problems,
     week_missing,
 )
 
@@ -178,3 +180,53 @@ def test_r2a_a_night_moved_from_far_away_is_listed_on_its_new_date() -> None:
     ]
     later = nights_between([TUESDAY], changes, date(2027, 11, 29), date(2027, 12, 5))
     assert later == []
+
+
+@pytest.mark.parametrize(
+    ("day", "start", "local", "utc"),
+    [
+        # 14 March 2027: Chicago's clocks go from 02:00 CST to 03:00 CDT; 02:30 is never shown.
+        (date(2027, 3, 7), "02:30", (2, 30), datetime(2027, 3, 7, 8, 30, tzinfo=UTC)),
+        (date(2027, 3, 14), "02:30", (3, 30), datetime(2027, 3, 14, 8, 30, tzinfo=UTC)),
+        (date(2027, 3, 14), "02:00", (3, 0), datetime(2027, 3, 14, 8, 0, tzinfo=UTC)),
+        (date(2027, 3, 14), "03:00", (3, 0), datetime(2027, 3, 14, 8, 0, tzinfo=UTC)),
+        (date(2027, 3, 21), "02:30", (2, 30), datetime(2027, 3, 21, 7, 30, tzinfo=UTC)),
+        # 1 November 2026: 02:00 CDT goes back to 01:00 CST; 01:30 is shown twice: the first.
+        (date(2026, 11, 1), "01:30", (1, 30), datetime(2026, 11, 1, 6, 30, tzinfo=UTC)),
+        (date(2026, 11, 1), "02:00", (2, 0), datetime(2026, 11, 1, 8, 0, tzinfo=UTC)),
+    ],
+)
+def test_r2a_a_start_the_clocks_skip_is_moved_forward_and_one_they_show_twice_is_the_first(
+    day: date, start: str, local: tuple[int, int], utc: datetime
+) -> None:
+    """R2a: a night's start that does not exist on its date (the hour the clocks go forward)
+    starts as much later as the clocks jump (02:30 is 03:30); a start shown twice (the hour they go
+    back) is the first of the two. The instant is named by a time the wall clock shows."""
+    begins = starts(Night(day, start, 1), "America/Chicago")
+    assert ((begins.hour, begins.minute), begins.astimezone(UTC)) == (local, utc)
+    assert begins.astimezone(UTC).astimezone(begins.tzinfo) == begins
+    assert begins.fold == 0
+
+
+def test_r2a_a_changed_night_at_a_start_the_clocks_skip_is_refused() -> None:
+    """R2a: a make-up night, or a moved one, at a start that does not exist on its date is refused
+    (naming `starts_at`, or `to` when it keeps its regular start); one at a start shown twice is
+    accepted (it is the first)."""
+    sundays = [RegularNight(7, "02:30")]
+    spring, fall = date(2027, 3, 14), date(2026, 11, 1)
+    added = ScheduleChange("added", spring, starts_at="02:30")
+    problems = wall_clock_problems(added, sundays, "America/Chicago")
+    assert [(p.path, p.rule) for p in problems] == [("starts_at", "R2a")]
+    assert "02:30 does not exist on Sunday 14 March 2027" in problems[0].message
+    moved = ScheduleChange("moved", date(2027, 3, 7), spring)
+    assert [(p.path, p.rule) for p in wall_clock_problems(moved, sundays, "America/Chicago")] == [
+        ("to", "R2a")
+    ]
+    later = ScheduleChange("moved", date(2027, 3, 7), spring, starts_at="04:00")
+    assert wall_clock_problems(later, sundays, "America/Chicago") == []
+    assert wall_clock_problems(added, sundays, "Europe/London") == []  # not London's day
+    london = date(2027, 3, 28)  # London's clocks go from 01:00 GMT to 02:00 BST
+    skipped = ScheduleChange("added", london, starts_at="01:30")
+    assert [p.path for p in wall_clock_problems(skipped, [], "Europe/London")] == ["starts_at"]
+    assert wall_clock_problems(replace(skipped, starts_at="02:30"), [], "Europe/London") == []
+    assert wall_clock_problems(ScheduleChange("added", fall, starts_at="01:30"), [], "America/Chicago") == []
