@@ -42,7 +42,14 @@ class GameOut(Answer):
     venue = fields.Nested(GameVenueOut)
     date = Day(attribute="night.date", metadata={"description": "The local date at the venue (R2a)."})
     weekday = fields.Integer(attribute="night.weekday", metadata={"description": "ISO: Monday 1."})
-    starts_at = fields.String(attribute="night.starts_at", metadata={"description": "Local HH:MM."})
+    starts_at = fields.String(
+        attribute="local_start",
+        metadata={
+            "description": "Local HH:MM as the venue's clock shows it: the schedule's start, but "
+            "for one the clocks skip that day (the hour they go forward), which is as much later "
+            "as they jump (R2a)."
+        },
+    )
     timezone = fields.String(attribute="zone", metadata={"description": "The venue's zone (R2a)."})
     starts = fields.DateTime(
         format="iso", metadata={"description": "The start as an instant, with its offset."}

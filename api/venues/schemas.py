@@ -7,11 +7,18 @@ from marshmallow import Schema, fields, validate
 from api.fields import Day, Id, Name, QueryId, StrictBool, StrictInt, Text, UtcDateTime, ZoneName
 from api.pagination import PageArgs
 from api.schemas import Answer
-from models.rules.schedules import EXCEPTION_KINDS, MOST_SESSIONS
+from models.rules.schedules import EXCEPTION_KINDS, MOST_NIGHTS_A_WEEKDAY, MOST_SESSIONS
 
 HH_MM = r"^([01]\d|2[0-3]):[0-5]\d$"
 TIME = validate.Regexp(HH_MM, error="A start time is HH:MM, 00:00 to 23:59.")
 SESSIONS = validate.Range(min=1, max=MOST_SESSIONS, error=f"Sessions are 1 to {MOST_SESSIONS}.")
+# R2: at most 3 nights on one weekday, so at most 21 in all. Checked by the rule (a 422 naming the
+# weekday's fourth night, R2), not here: documented only.
+MOST_NIGHTS = 7 * MOST_NIGHTS_A_WEEKDAY
+SCHEDULE = (
+    f"The venue's regular nights, whole (replacing the ones before): at most {MOST_NIGHTS_A_WEEKDAY} "
+    f"on one weekday (R2), so at most {MOST_NIGHTS}."
+)
 
 
 class NightIn(Schema):
@@ -35,7 +42,9 @@ class NightOut(Answer):
 
 
 class ScheduleIn(Schema):
-    schedule = fields.List(fields.Nested(NightIn), required=True)
+    schedule = fields.List(
+        fields.Nested(NightIn), required=True, metadata={"description": SCHEDULE, "maxItems": MOST_NIGHTS}
+    )
 
 
 class VenueIn(Schema):
@@ -57,8 +66,7 @@ class VenuePatch(VenueIn):
     """A PATCH names only the fields it changes."""
 
     schedule = fields.List(
-        fields.Nested(NightIn),
-        metadata={"description": "The venue's regular nights, whole (replacing the ones before)."},
+        fields.Nested(NightIn), metadata={"description": SCHEDULE, "maxItems": MOST_NIGHTS}
     )
 
 
@@ -74,7 +82,11 @@ class VenueOut(Answer):
     schedule = fields.List(
         fields.Nested(NightOut),
         attribute="nights",
-        metadata={"description": "The venue's regular nights: weekday, local start, sessions."},
+        metadata={
+            "description": "The venue's regular nights: weekday, local start, sessions; at most "
+            f"{MOST_NIGHTS_A_WEEKDAY} on one weekday (R2).",
+            "maxItems": MOST_NIGHTS,
+        },
     )
 
 

@@ -15,14 +15,16 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    func,
+    select,
     text,
 )
-from sqlalchemy.orm import Mapped, backref, mapped_column, relationship
+from sqlalchemy.orm import Mapped, aliased, mapped_column, relationship
 
 from models.entities.base import Base
 from models.entities.league import Venue
 from models.infra.clock import utcnow
-from models.rules.schedules import EXCEPTION_KINDS
+from models.rules.schedules import EXCEPTION_KINDS, MOST_NIGHTS_A_WEEKDAY
 
 BEFORE_REVISIONS = "2026-01-01 00:00:00"  # the fixed DTSTAMP of every calendar event before 0026
 
@@ -48,11 +50,34 @@ class VenueNight(Base):
         DateTime, default=utcnow, server_default=text(f"'{BEFORE_REVISIONS}'")
     )
 
-    # Venue.nights: the venue's regular nights, by weekday and start (read only).
-    venue: Mapped[Venue] = relationship(
-        backref=backref("nights", order_by="(VenueNight.weekday, VenueNight.starts_at)", viewonly=True),
-        viewonly=True,
+    venue: Mapped[Venue] = relationship(viewonly=True)
+
+
+# R2: the regular nights a venue's schedule gives: its first 3 of each weekday, by start. A
+# schedule is never saved with more (rules.schedules.schedule_problems); one stored before that
+# bound, or behind the service's back, is read so everywhere (its answers, games and calendar
+# feeds) until it is set again, when what is sent replaces every stored night.
+_ranked = select(
+    VenueNight,
+    func.row_number()
+    .over(
+        partition_by=(VenueNight.venue_id, VenueNight.weekday), order_by=(VenueNight.starts_at, VenueNight.id)
     )
+    .label("rank_on_weekday"),
+).subquery("ranked_nights")
+AppliedNight = aliased(
+    VenueNight,
+    select(_ranked).where(_ranked.c.rank_on_weekday <= MOST_NIGHTS_A_WEEKDAY).subquery("applied_nights"),
+    name="applied_night",
+)
+
+# Venue.nights: the venue's regular nights as applied, by weekday and start (read only).
+Venue.nights = relationship(
+    AppliedNight,
+    primaryjoin=lambda: AppliedNight.venue_id == Venue.id,
+    order_by=lambda: (AppliedNight.weekday, AppliedNight.starts_at),
+    viewonly=True,
+)
 
 
 class ScheduleException(Base):

@@ -8,13 +8,18 @@ import datetime as dt
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from enum import StrEnum
 from zoneinfo import ZoneInfo
 
 from models.errors import Problem
 
 MOST_SESSIONS = 20
+# R2: a venue plays at most this many regular nights on one weekday, and a date holds at most
+# this many nights once its changes apply (a cancelled night does not count), so that what the
+# public reads of a schedule (its games, its calendar feeds) stays small.
+MOST_NIGHTS_A_WEEKDAY = 3
+MOST_NIGHTS_A_DATE = 3
 HOURS_PLAYED = 4  # a night's estimated length, for a calendar's end
 _HH_MM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 
@@ -82,10 +87,15 @@ def valid_time(text: object) -> bool:
 
 def schedule_problems(nights: Sequence[RegularNight], path: str = "schedule") -> list[Problem]:
     """Bad nights of a schedule: a weekday outside 1-7, a time not HH:MM in 00:00-23:59, a
-    session count outside 1-20, the same weekday and time twice. Each names its field."""
+    session count outside 1-20, the same weekday and time twice. Each names its field. And R2:
+    more than 3 nights on one weekday, named at the first night past the third."""
     problems: list[Problem] = []
     seen: dict[tuple[int, str], int] = {}
+    on_weekday: dict[int, int] = {}
     for index, night in enumerate(nights):
+        on_weekday[night.weekday] = on_weekday.get(night.weekday, 0) + 1
+        if on_weekday[night.weekday] == MOST_NIGHTS_A_WEEKDAY + 1 and 1 <= night.weekday <= 7:
+            problems.append(_too_many_nights(nights, night.weekday, f"{path}.{index}.starts_at"))
         if not 1 <= night.weekday <= 7:
             problems.append(Problem(f"{path}.{index}.weekday", "A weekday is 1 (Monday) to 7 (Sunday)."))
         if not valid_time(night.starts_at):
@@ -99,6 +109,16 @@ def schedule_problems(nights: Sequence[RegularNight], path: str = "schedule") ->
             )
         seen.setdefault(key, index)
     return problems
+
+
+def _too_many_nights(nights: Sequence[RegularNight], weekday: int, path: str) -> Problem:
+    count = sum(night.weekday == weekday for night in nights)
+    return Problem(
+        path,
+        f"{WEEKDAYS[weekday - 1]} have {count} nights here: a venue plays at most "
+        f"{MOST_NIGHTS_A_WEEKDAY} nights on one weekday.",
+        "R2",
+    )
 
 
 def days(first: date, last: date) -> Iterable[date]:
@@ -124,16 +144,26 @@ def nights_between(
     schedule: Sequence[RegularNight], exceptions: Sequence[ScheduleChange], first: date, last: date
 ) -> list[Night]:
     """The nights from `first` to `last`, exceptions applied: a cancelled night is listed as
-    cancelled, a moved one on its new date (with `moved_from`), an added one as a make-up."""
+    cancelled, a moved one on its new date (with `moved_from`), an added one as a make-up. The
+    work grows with the range and the exceptions, not with how far a night was moved."""
     changed = {(e.kind, e.date): e for e in exceptions}
-    window = max((abs((e.to_date - e.date).days) for e in exceptions if e.to_date is not None), default=0)
-    scheduled = regular_nights(schedule, first - timedelta(days=window), last + timedelta(days=window))
     nights: list[Night] = []
-    for night in scheduled:
+    for night in regular_nights(schedule, first, last):
         nights.extend(_applied(night, changed))
+    moved_in = [
+        e
+        for e in changed.values()
+        if e.kind == ExceptionKind.MOVED
+        and e.to_date is not None
+        and first <= e.to_date <= last
+        and not first <= e.date <= last
+    ]
+    for e in moved_in:  # nights moved into the range from a date outside it
+        for night in regular_nights(schedule, e.date, e.date):
+            nights.extend(_applied(night, changed))
     nights.extend(
         Night(e.date, e.starts_at or "19:00", e.sessions or 1, make_up=True, note=e.note)
-        for e in exceptions
+        for e in changed.values()
         if e.kind == ExceptionKind.ADDED
     )
     kept = [night for night in nights if first <= night.date <= last]
@@ -190,10 +220,85 @@ def exception_problems(exception: ScheduleChange, schedule: Sequence[RegularNigh
     return problems
 
 
+def day_problems(
+    schedule: Sequence[RegularNight], exceptions: Sequence[ScheduleChange], change: ScheduleChange
+) -> list[Problem]:
+    """R2: a make-up night, or a night moved in, on a date that would then hold more than 3
+    nights (its changes applied; a cancelled night does not count), named at `date` or `to`."""
+    if change.kind == ExceptionKind.ADDED:
+        path, day = "date", change.date
+    elif change.kind == ExceptionKind.MOVED and change.to_date is not None:
+        path, day = "to", change.to_date
+    else:
+        return []
+    nights = nights_between(schedule, [*exceptions, change], day, day)
+    held = [night for night in nights if not night.cancelled]
+    if len(held) <= MOST_NIGHTS_A_DATE:
+        return []
+    return [
+        Problem(
+            path,
+            f"{day:%A %-d %B %Y} would hold {len(held)} nights: a date holds at most "
+            f"{MOST_NIGHTS_A_DATE} nights, its changes applied (a cancelled night does not count).",
+            "R2",
+        )
+    ]
+
+
+def _local(day: date, start: str, zone: str) -> datetime:
+    hours, minutes = (int(part) for part in start.split(":"))
+    return datetime(day.year, day.month, day.day, hours, minutes, tzinfo=ZoneInfo(zone))
+
+
+def on_the_clock(day: date, start: str, zone: str) -> datetime:
+    """R2a: the instant a wall clock in `zone` shows `start` on `day`, named by a time that clock
+    shows. A start the clocks skip (the hour they go forward) is as much later as they jump: 02:30
+    is 03:30 where 02:00 becomes 03:00 (as RFC 5545 reads it, with the offset before the jump). A
+    start they show twice (the hour they go back) is the first of the two."""
+    local = _local(day, start, zone)  # fold 0: the first of two, or the offset before a jump
+    return local.astimezone(UTC).astimezone(local.tzinfo)
+
+
+def skipped(day: date, start: str, zone: str) -> bool:
+    """Whether a wall clock in `zone` never shows `start` on `day` (it goes forward past it)."""
+    asked = _local(day, start, zone)
+    return on_the_clock(day, start, zone).replace(tzinfo=None) != asked.replace(tzinfo=None)
+
+
+def wall_clock_problems(change: ScheduleChange, schedule: Sequence[RegularNight], zone: str) -> list[Problem]:
+    """R2a: a make-up night, or a moved one, at a start its date's wall clock never shows (the
+    hour the clocks go forward), named at `starts_at` (or `to`, when a moved night keeps its
+    regular start). A regular night is not refused so: on that one date it starts later."""
+    given: list[tuple[str, str]] = []
+    if change.starts_at is not None:
+        given = [("starts_at", change.starts_at)]
+    if change.kind == ExceptionKind.ADDED:
+        day = change.date
+    elif change.kind == ExceptionKind.MOVED and change.to_date is not None:
+        day = change.to_date
+        kept = [("to", night.starts_at) for night in schedule if night.weekday == change.date.isoweekday()]
+        given = given or kept
+    else:
+        return []
+    problems = []
+    for path, start in given:
+        if valid_time(start) and skipped(day, start, zone):
+            later = on_the_clock(day, start, zone)
+            problems.append(
+                Problem(
+                    path,
+                    f"{start} does not exist on {day:%A %-d %B %Y} in {zone}: the clocks go forward "
+                    f"past it. Give a start the clock shows that day, such as {later:%H:%M}.",
+                    "R2a",
+                )
+            )
+    return problems
+
+
 def starts(night: Night, zone: str) -> datetime:
-    """The night's start as an instant: its local date and time on the venue's wall clock."""
-    hours, minutes = (int(part) for part in night.starts_at.split(":"))
-    return datetime(night.date.year, night.date.month, night.date.day, hours, minutes, tzinfo=ZoneInfo(zone))
+    """The night's start as an instant: its local date and time on the venue's wall clock (R2a,
+    `on_the_clock`: a start the clocks skip is moved forward, one they show twice is the first)."""
+    return on_the_clock(night.date, night.starts_at, zone)
 
 
 def is_missing(night: Night, today: date, reported: bool) -> bool:

@@ -17,6 +17,9 @@ from models.services.schedule_queries import Game, games_between
 MOST_DAYS = 92
 WEEKS_AHEAD = 12
 WEEKS_BEHIND = 2
+# R2: a calendar feed lists at most this many nights. A venue's never comes near it (3 nights a
+# weekday at most); a region's of many venues may, and then ends early, at a whole day.
+MOST_EVENTS = 1000
 
 
 def this_week(session: Session) -> tuple[date, date]:
@@ -67,7 +70,7 @@ def venue_feed(session: Session, venue_id: int) -> tuple[Venue, list[Game]]:
     venue = get_or_raise(session, Venue, venue_id, "venue")
     today = wall_clock.at_venue(session, venue)
     first, last = today - timedelta(weeks=WEEKS_BEHIND), today + timedelta(weeks=WEEKS_AHEAD)
-    return venue, games_between(session, first, last, venue_id=venue.id)
+    return venue, whole_days(games_between(session, first, last, venue_id=venue.id))
 
 
 def region_feed(session: Session, region_id: int) -> tuple[Region, list[Game]]:
@@ -75,7 +78,16 @@ def region_feed(session: Session, region_id: int) -> tuple[Region, list[Game]]:
     region = get_or_raise(session, Region, region_id, "region")
     today = wall_clock.in_league(session)
     first, last = today - timedelta(weeks=WEEKS_BEHIND), today + timedelta(weeks=WEEKS_AHEAD)
-    return region, games_between(session, first, last, region_id=region.id)
+    return region, whole_days(games_between(session, first, last, region_id=region.id))
+
+
+def whole_days(games: list[Game], most: int = MOST_EVENTS) -> list[Game]:
+    """A feed's games (by date): all of them when they are at most `most`, else those of the
+    days before the day where the `most + 1`-th falls, so no day is listed in part."""
+    if len(games) <= most:
+        return games
+    cut = games[most].night.date
+    return [game for game in games[:most] if game.night.date < cut] or games[:most]
 
 
 def region_week(session: Session, region_id: int) -> tuple[Region, date, date, list[Game]]:

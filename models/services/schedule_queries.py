@@ -8,13 +8,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from models.entities import NightStamp, Region, ScheduleException, Season, Tournament, Venue, VenueNight
+from models.entities.schedules import AppliedNight
 from models.rules.reports import TournamentKind
 from models.rules.schedules import (
     HOURS_PLAYED,
+    ExceptionKind,
     Night,
     RegularNight,
     ScheduleChange,
@@ -29,6 +31,14 @@ from models.services.tournament_queries import missing_reports as weekly_missing
 
 
 def schedule_of(session: Session, venue_id: int) -> list[VenueNight]:
+    """The venue's regular nights as applied (R2: at most 3 a weekday, `AppliedNight`)."""
+    query = select(AppliedNight).where(AppliedNight.venue_id == venue_id)
+    return list(session.scalars(query.order_by(AppliedNight.weekday, AppliedNight.starts_at)))
+
+
+def stored_schedule_of(session: Session, venue_id: int) -> list[VenueNight]:
+    """Every regular night stored for the venue, those past the bound too: what setting its
+    schedule replaces."""
     query = select(VenueNight).where(VenueNight.venue_id == venue_id)
     return list(session.scalars(query.order_by(VenueNight.weekday, VenueNight.starts_at)))
 
@@ -69,12 +79,20 @@ class Game:
         return self.starts + timedelta(hours=HOURS_PLAYED)
 
     @property
+    def local_start(self) -> str:
+        """The start as the venue's wall clock shows it ("HH:MM"): the schedule's, but for a start the
+        clocks skip that date, which is as much later as they jump (R2a)."""
+        return f"{self.starts:%H:%M}"
+
+    @property
     def uid(self) -> str:
         """Stable across fetches: the venue, the local date and the start. A moved night keeps
         the date and start it was scheduled at, so a calendar moves its event rather than adding
-        one."""
+        one. A make-up night's is marked so: a regular night, cancelled or not, or one moved in,
+        may share its date and start, and each is its own event (R2a)."""
         day, start = self.night.scheduled
-        return f"venue-{self.venue.id}-{day.isoformat()}-{start.replace(':', '')}"
+        made_up = "-make-up" if self.night.make_up else ""
+        return f"venue-{self.venue.id}-{day.isoformat()}-{start.replace(':', '')}{made_up}"
 
 
 @dataclass(frozen=True)
@@ -104,7 +122,7 @@ def revisions(session: Session, games: Sequence[Game]) -> list[Revision]:
     }
     written = {
         (row.venue_id, row.weekday, row.starts_at): row.changed_at
-        for row in session.scalars(select(VenueNight).where(VenueNight.venue_id.in_(ids)))
+        for row in session.scalars(select(AppliedNight).where(AppliedNight.venue_id.in_(ids)))
     }
     found = []
     for game in games:
@@ -119,13 +137,29 @@ def revisions(session: Session, games: Sequence[Game]) -> list[Revision]:
 
 
 def schedules_by_venue(
-    session: Session, venue_ids: Sequence[int]
+    session: Session, venue_ids: Sequence[int], first: date, last: date
 ) -> tuple[dict[int, list[RegularNight]], dict[int, list[ScheduleChange]]]:
+    """The venues' regular nights as applied (R2) and the exceptions that bear on the nights from
+    `first` to `last`: those dated in the range, those moving a night into it, and a cancellation
+    of a night moved into it (which keeps it where it was). Two or three queries."""
     nights: dict[int, list[RegularNight]] = defaultdict(list)
     excepted: dict[int, list[ScheduleChange]] = defaultdict(list)
-    for row in session.scalars(select(VenueNight).where(VenueNight.venue_id.in_(venue_ids))):
+    for row in session.scalars(select(AppliedNight).where(AppliedNight.venue_id.in_(venue_ids))):
         nights[row.venue_id].append(RegularNight(row.weekday, row.starts_at, row.sessions))
-    for exc in session.scalars(select(ScheduleException).where(ScheduleException.venue_id.in_(venue_ids))):
+    ranged = select(ScheduleException).where(
+        ScheduleException.venue_id.in_(venue_ids),
+        or_(ScheduleException.date.between(first, last), ScheduleException.to_date.between(first, last)),
+    )
+    rows = list(session.scalars(ranged))
+    sources = {(row.venue_id, row.date) for row in rows if not first <= row.date <= last}
+    if sources:
+        cancelled = select(ScheduleException).where(
+            ScheduleException.venue_id.in_(sorted({venue for venue, _day in sources})),
+            ScheduleException.kind == ExceptionKind.CANCELLED,
+            ScheduleException.date.in_(sorted({day for _venue, day in sources})),
+        )
+        rows += [row for row in session.scalars(cancelled) if (row.venue_id, row.date) in sources]
+    for exc in rows:
         excepted[exc.venue_id].extend(changes([exc]))
     return nights, excepted
 
@@ -163,7 +197,7 @@ def games_between(
     venue's today, not cancelled, no report)."""
     venues = venues_where(session, region_id, venue_id)
     ids = [venue.id for venue in venues]
-    nights, excepted = schedules_by_venue(session, ids)
+    nights, excepted = schedules_by_venue(session, ids, first, last)
     reported = reported_days(session, ids, first, last)
     seasons = overlapping_seasons(session, first, last, sorted({v.region_id for v in venues}))
     games = []
@@ -206,10 +240,10 @@ def missing_reports(session: Session, season: Season, monday: date) -> list[Miss
     sunday = monday + timedelta(days=6)
     venues = list(session.scalars(chased_venues(session, season).order_by(Venue.name, Venue.id)))
     ids = [venue.id for venue in venues]
-    nights, excepted = schedules_by_venue(session, ids)
+    first, last = max(monday, season.starts_on), min(sunday, season.ends_on)
+    nights, excepted = schedules_by_venue(session, ids, first, last)
     unreported = {venue.id for venue in weekly_missing(session, season, monday)}
     reported = reported_days(session, ids, monday, sunday)
-    first, last = max(monday, season.starts_on), min(sunday, season.ends_on)
     found = []
     for venue in venues:
         if not nights[venue.id]:

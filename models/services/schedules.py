@@ -17,13 +17,16 @@ from models.rules.schedules import (
     ExceptionKind,
     RegularNight,
     ScheduleChange,
+    day_problems,
     exception_problems,
     schedule_problems,
+    wall_clock_problems,
 )
+from models.services import wall_clock
 from models.services.access import require_venue
 from models.services.audit import record, snapshot
 from models.services.locks import hold_writes
-from models.services.schedule_queries import exceptions_of, regular, schedule_of
+from models.services.schedule_queries import changes, exceptions_of, regular, schedule_of, stored_schedule_of
 from models.services.season_queries import season_for
 
 
@@ -41,9 +44,12 @@ def check_schedule(nights: list[dict[str, Any]], path: str = "schedule") -> list
 def replace_schedule(session: Session, venue: Venue, schedule: list[RegularNight]) -> None:
     """The venue's regular nights become `schedule` (checked already); the caller audits. A night
     kept (the same weekday and start) keeps its row, and when it was written unless its sessions
-    change: its calendar events' DTSTAMP moves only when it changed (R2a)."""
+    change: its calendar events' DTSTAMP moves only when it changed (R2a). Every stored night not
+    sent goes, those stored past the bound of R2 too. Writers one at a time from the start
+    (locks.py), so two schedules sent at once never add up to more than either."""
+    hold_writes(session)
     wanted = {(night.weekday, night.starts_at): night for night in schedule}
-    stored = {(row.weekday, row.starts_at): row for row in schedule_of(session, venue.id)}
+    stored = {(row.weekday, row.starts_at): row for row in stored_schedule_of(session, venue.id)}
     for key, row in stored.items():
         if key not in wanted:
             session.delete(row)
@@ -132,14 +138,19 @@ def _duplicate_problems(session: Session, venue: Venue, change: ScheduleChange) 
 
 def add_exception(session: Session, actor: Actor, venue: Venue, data: dict[str, Any]) -> ScheduleException:
     """A night cancelled, moved or added (a make-up night); audited. A night outside every
-    season covering the venue (R2), a bad time or count, and the same exception twice are refused."""
+    season covering the venue (R2), a bad time or count, the same exception twice, a fourth
+    night on one date (R2) and a start its date's wall clock skips (R2a) are refused."""
     require_venue(actor, venue.id, "a host changes the schedule of their own venues")
     # R17a: writers one at a time from here (locks.py), so a second identical night sent at the
     # same moment sees the first and is refused as one (422 naming `date`), not by the unique index.
     hold_writes(session)
     change = _change_of(data)
-    problems = exception_problems(change, regular(schedule_of(session, venue.id)))
+    schedule = regular(schedule_of(session, venue.id))
+    problems = exception_problems(change, schedule)
     problems += _season_problems(session, venue, change) + _duplicate_problems(session, venue, change)
+    # R2: a date holds at most 3 nights; R2a: a changed night's start is one its date's clock shows.
+    problems += day_problems(schedule, changes(exceptions_of(session, venue.id)), change)
+    problems += wall_clock_problems(change, schedule, wall_clock.venue_zone(session, venue))
     refuse("The schedule cannot be changed so.", problems)
     row = ScheduleException(
         venue_id=venue.id,

@@ -147,3 +147,107 @@ def test_r2a_a_moved_night_is_a_newer_revision_of_its_event_and_the_others_stay_
         renamed = revisions_by_uid(here.office.client, path)
     assert renamed[night] == (renamed_at, 3)
     assert {seen for uid, seen in renamed.items() if uid != night} == {(renamed_at, 1)}
+
+
+def uids_of(calendar: Calendar) -> list[str]:
+    return [str(event["uid"]) for event in calendar.walk("VEVENT")]
+
+
+@time_machine.travel(utc("2026-10-20T17:00"), tick=False)
+def test_r2a_every_event_has_its_own_uid_when_nights_share_a_date_and_time(
+    league: League, host_for: HostFor
+) -> None:
+    """R2a: a cancelled Tuesday with a make-up night at its time; a Wednesday holding its regular
+    night, a Tuesday moved onto it and a make-up night, all at 19:00: each is its own event, with
+    its own UID, in both feeds (a calendar would otherwise show one and drop the other, or
+    cancel the make-up with the cancelled night)."""
+    here, venue = venue_with_tuesdays(league, host_for, "2026-09-07", "2026-12-20")
+    wednesday = {"weekday": 3, "starts_at": "19:00", "sessions": 1}
+    ok(here.office.put(f"/api/v1/venues/{venue}/schedule", json={"schedule": [TUESDAY, wednesday]}))
+    path = f"/api/v1/venues/{venue}/schedule-exceptions"
+    for change in (
+        {"kind": "cancelled", "date": "2026-11-03"},
+        {"kind": "added", "date": "2026-11-03", "starts_at": "19:00", "note": "Make-up"},
+        {"kind": "moved", "date": "2026-11-10", "to": "2026-11-11"},
+        {"kind": "added", "date": "2026-11-11", "starts_at": "19:00"},
+    ):
+        ok(here.office.post(path, json=change), 201)
+    for feed_path in (
+        f"/api/v1/venues/{venue}/calendar.ics",
+        f"/api/v1/regions/{here.region_id}/calendar.ics",
+    ):
+        calendar = feed(here.office.client, feed_path)
+        uids = uids_of(calendar)
+        assert len(uids) == len(set(uids)), sorted(uids)
+        by_day: dict[date, list[Any]] = {}
+        for event in calendar.walk("VEVENT"):
+            by_day.setdefault(event.decoded("dtstart").date(), []).append(event)
+        assert sorted(str(e["status"]) for e in by_day[date(2026, 11, 3)]) == ["CANCELLED", "CONFIRMED"]
+        assert len(by_day[date(2026, 11, 11)]) == 3
+        assert {e.decoded("dtstart").astimezone(UTC) for e in by_day[date(2026, 11, 11)]} == {
+            datetime(2026, 11, 12, 1, 0, tzinfo=UTC)
+        }
+
+
+@time_machine.travel(utc("2027-03-02T18:00"), tick=False)
+def test_r2a_a_night_at_a_time_the_clocks_skip_starts_as_much_later_and_is_refused_as_a_change(
+    league: League, host_for: HostFor
+) -> None:
+    """R2a: on 14 March 2027 Chicago's clocks go from 02:00 to 03:00. A regular Sunday 02:30 night
+    starts at 03:30 that day (08:30 UTC, as a phone reads 02:30 CST), in the feed and in the
+    games' answer, and at 02:30 on the Sundays around it; a make-up night, or a night moved,
+    at 02:30 that day is refused (R2a) and nothing is stored."""
+    here = LocalLeague(league, host_for, CHICAGO, "2027-01-04", "2027-05-30")
+    venue = int(league.venue(here.region_id, timezone=CHICAGO)["id"])
+    sunday = {"weekday": 7, "starts_at": "02:30", "sessions": 1}
+    ok(here.office.put(f"/api/v1/venues/{venue}/schedule", json={"schedule": [sunday]}))
+    found = events(feed(here.office.client, f"/api/v1/venues/{venue}/calendar.ics"))
+    for day, local, instant in (
+        (date(2027, 3, 7), (2, 30), datetime(2027, 3, 7, 8, 30, tzinfo=UTC)),
+        (date(2027, 3, 14), (3, 30), datetime(2027, 3, 14, 8, 30, tzinfo=UTC)),
+        (date(2027, 3, 21), (2, 30), datetime(2027, 3, 21, 7, 30, tzinfo=UTC)),
+    ):
+        start = found[day].decoded("dtstart")
+        assert ((start.hour, start.minute), start.astimezone(UTC)) == (local, instant)
+    games = ok(here.office.get(f"/api/v1/games?venue_id={venue}&from=2027-03-14&to=2027-03-14"))["items"]
+    assert [(g["starts_at"], g["starts"]) for g in games] == [("03:30", "2027-03-14T03:30:00-05:00")]
+    path = f"/api/v1/venues/{venue}/schedule-exceptions"
+    problem = assert_problem(
+        here.office.post(path, json={"kind": "added", "date": "2027-03-14", "starts_at": "02:30"}),
+        422,
+        "starts_at",
+        rule="R2a",
+    )
+    assert "02:30 does not exist on Sunday 14 March 2027" in problem["errors"]["starts_at"][0]
+    moved = {"kind": "moved", "date": "2027-03-07", "to": "2027-03-14"}
+    assert_problem(here.office.post(path, json=moved), 422, "to", rule="R2a")
+    assert ok(here.office.get(path))["items"] == []
+    ok(here.office.post(path, json={**moved, "starts_at": "04:00"}), 201)
+
+
+@time_machine.travel(utc("2026-10-20T17:00"), tick=False)
+def test_r2a_a_night_at_a_time_the_clocks_show_twice_starts_at_the_first(
+    league: League, host_for: HostFor
+) -> None:
+    """R2a: on 1 November 2026 Chicago's clocks go back from 02:00 to 01:00, so 01:30 is shown
+    twice: a Sunday 01:30 night starts at the first (CDT, 06:30 UTC), in the feed and in the
+    games' answer, every time they are asked; a make-up night at 01:30 that day is accepted."""
+    here = LocalLeague(league, host_for, CHICAGO, "2026-09-07", "2026-12-20")
+    venue = int(league.venue(here.region_id, timezone=CHICAGO)["id"])
+    ok(
+        here.office.put(
+            f"/api/v1/venues/{venue}/schedule", json={"schedule": [{"weekday": 7, "starts_at": "01:30"}]}
+        )
+    )
+    for _ in range(2):
+        start = events(feed(here.office.client, f"/api/v1/venues/{venue}/calendar.ics"))[
+            date(2026, 11, 1)
+        ].decoded("dtstart")
+        assert ((start.hour, start.minute), start.astimezone(UTC)) == (
+            (1, 30),
+            datetime(2026, 11, 1, 6, 30, tzinfo=UTC),
+        )
+        games = ok(here.office.get(f"/api/v1/games?venue_id={venue}&from=2026-11-01&to=2026-11-01"))["items"]
+        assert [g["starts"] for g in games] == ["2026-11-01T01:30:00-05:00"]
+    path = f"/api/v1/venues/{venue}/schedule-exceptions"
+    ok(here.office.post(path, json={"kind": "added", "date": "2026-11-01", "starts_at": "01:00"}), 201)

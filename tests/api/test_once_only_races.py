@@ -685,6 +685,39 @@ def test_r2_ten_identical_make_up_nights_are_recorded_once(live: Live) -> None:
     assert outcomes == expected, outcomes
 
 
+def test_r2_ten_schedules_sent_at_once_never_add_up_past_three_nights_a_weekday(live: Live) -> None:
+    """R2: ten schedules of one venue sent at once, each of 3 Tuesday nights at other times: each
+    replaces the whole schedule, one after another, so the venue keeps one of them, 3 Tuesday
+    nights, never the 30 they would add up to (a 409 asking to send again, which SQLite may
+    answer, is sent again)."""
+    region = live.write("GET", f"/api/v1/venues/{live.server.venue_id}")["region_id"]
+    outcomes, expected = [], []
+    for _ in range(REPEATS):
+        venue = live.write(
+            "POST", "/api/v1/venues", {"name": f"Race {uuid.uuid4().hex[:8]}", "region_id": region}
+        )
+        path = f"/api/v1/venues/{venue['id']}/schedule"
+        schedules = [
+            [{"weekday": 2, "starts_at": f"{hour:02d}:{minute:02d}", "sessions": 1} for hour in (15, 19, 21)]
+            for minute in range(0, 50, 5)
+        ]
+        answers = at_once(live, [("PUT", path, {"schedule": nights}) for nights in schedules])
+        for (status, _body), nights in zip(answers, schedules, strict=True):
+            if status == 409:
+                live.write("PUT", path, {"schedule": nights})
+        stored = live.scalar("SELECT count(*) FROM venue_nights WHERE venue_id = :venue", venue=venue["id"])
+        shown = live.write("GET", f"/api/v1/venues/{venue['id']}")["schedule"]
+        outcomes.append(
+            {
+                "answers": sorted({status for status, _ in answers} - {409}),
+                "stored": stored,
+                "one of those sent": shown in schedules,
+            }
+        )
+        expected.append({"answers": [200], "stored": 3, "one of those sent": True})
+    assert outcomes == expected, outcomes
+
+
 # Ratings (R20) -----------------------------------------------------------------------------------
 
 

@@ -160,3 +160,72 @@ def test_r2_a_page_of_venues_loads_their_nights_in_one_query(
     assert all(item["schedule"] == [TUESDAY, FRIDAY] for item in items if item["id"] in venues)
     on_nights = [s for s in seen if "FROM venue_nights" in s]
     assert len(on_nights) == 1, on_nights
+
+
+def test_r2_a_fourth_night_on_one_weekday_is_refused_and_a_normal_league_is_not(
+    league: League, host_for: HostFor
+) -> None:
+    """R2: at most 3 nights on one weekday, through the host's PUT and the office's PATCH: a
+    fourth is refused (422, R2, naming its start) and nothing changes; every minute of a weekday
+    (the probe's 1,440 nights) likewise. Two sessions on three nights, or three nights on every
+    weekday, are accepted."""
+    here = local(league, host_for)
+    venue = here.venue()
+    host = here.host(venue)
+    normal = [{"weekday": day, "starts_at": "19:30", "sessions": 2} for day in (2, 4, 5)]
+    ok(host.put(f"/api/v1/venues/{venue}/schedule", json={"schedule": normal}))
+    tuesdays = [{"weekday": 2, "starts_at": start, "sessions": 2} for start in ("15:00", "19:00", "21:30")]
+    fourth = {"weekday": 2, "starts_at": "23:00", "sessions": 1}
+    every_minute = [{"weekday": 2, "starts_at": f"{m // 60:02d}:{m % 60:02d}"} for m in range(24 * 60)]
+    for nights, field in (
+        (tuesdays + [fourth], "schedule.3.starts_at"),
+        (every_minute, "schedule.3.starts_at"),
+    ):
+        problem = assert_problem(
+            host.put(f"/api/v1/venues/{venue}/schedule", json={"schedule": nights}), 422, field, rule="R2"
+        )
+        assert "at most 3 nights on one weekday" in problem["errors"][field][0]
+        assert_problem(
+            here.office.patch(f"/api/v1/venues/{venue}", json={"schedule": nights}), 422, field, rule="R2"
+        )
+    assert schedule(here.office, venue) == normal
+    full = [
+        {"weekday": day, "starts_at": start, "sessions": 1}
+        for day in range(1, 8)
+        for start in ("15:00", "19:00", "21:30")
+    ]
+    assert len(ok(host.put(f"/api/v1/venues/{venue}/schedule", json={"schedule": full}))["schedule"]) == 21
+
+
+@time_machine.travel(WEDNESDAY_NOON, tick=False)
+def test_r2_a_date_holds_at_most_three_nights_once_changed(league: League, host_for: HostFor) -> None:
+    """R2: nights moved onto one date, or a make-up there, fill it up to 3 nights (a cancelled
+    night does not count): a fourth is refused (422, R2, naming `to` or `date`), nothing stored."""
+    here = local(league, host_for)
+    venue = here.venue()
+    host = here.host(venue)
+    path = f"/api/v1/venues/{venue}/schedule-exceptions"
+    ok(host.put(f"/api/v1/venues/{venue}/schedule", json={"schedule": [TUESDAY]}))
+    for day in ("2026-12-01", "2026-12-08", "2026-12-15"):
+        ok(host.post(path, json={"kind": "moved", "date": day, "to": "2026-12-09"}), 201)
+    problem = assert_problem(
+        host.post(path, json={"kind": "moved", "date": "2026-12-22", "to": "2026-12-09"}),
+        422,
+        "to",
+        rule="R2",
+    )
+    assert "at most 3 nights" in problem["errors"]["to"][0]
+    added = {"kind": "added", "date": "2026-12-09", "starts_at": "15:00"}
+    assert_problem(host.post(path, json=added), 422, "date", rule="R2")
+    assert len(ok(host.get(path))["items"]) == 3
+    # A venue of three Tuesday nights: a make-up on a Tuesday fits once one of them is cancelled.
+    ok(
+        host.put(
+            f"/api/v1/venues/{venue}/schedule",
+            json={"schedule": [{"weekday": 2, "starts_at": start} for start in ("15:00", "19:00", "21:30")]},
+        )
+    )
+    make_up = {"kind": "added", "date": "2027-01-05", "starts_at": "17:00"}
+    assert_problem(host.post(path, json=make_up), 422, "date", rule="R2")
+    ok(host.post(path, json={"kind": "cancelled", "date": "2027-01-05"}), 201)
+    ok(host.post(path, json=make_up), 201)

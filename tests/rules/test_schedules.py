@@ -3,6 +3,7 @@ which of them are missing, and their starts across the DST changes of America/Ch
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, date, datetime
 
 import pytest
@@ -12,11 +13,13 @@ from models.rules.schedules import (
     Night,
     RegularNight,
     ScheduleChange,
+    day_problems,
     exception_problems,
     is_missing,
     nights_between,
     schedule_problems,
     starts,
+    wall_clock_problems,
     week_missing,
 )
 
@@ -126,3 +129,104 @@ def test_r2_a_report_off_the_schedule_is_said_and_one_on_it_or_with_no_schedule_
     assert said is not None and "Wed 2 Dec 2026 is not a night" in said and "Tuesdays at 19:00" in said
     assert off_schedule(tuesdays, [ScheduleChange("added", wednesday, starts_at="18:00")], wednesday) is None
     assert off_schedule([], [], wednesday) is None
+
+
+def test_r2_at_most_three_nights_on_one_weekday() -> None:
+    """R2: a fourth night on one weekday is refused, each night past the third named at its start
+    with the rule; three on every weekday, and a normal league (two sessions on three nights),
+    are a schedule."""
+    tuesdays = [RegularNight(2, "15:00"), RegularNight(2, "19:00"), RegularNight(2, "21:30")]
+    assert schedule_problems(tuesdays) == []
+    problems = schedule_problems([*tuesdays, FRIDAY, RegularNight(2, "23:00"), RegularNight(2, "12:00")])
+    # Named once a weekday, at its fourth night: the probe's 1,440 Tuesdays are one problem.
+    assert [(p.path, p.rule) for p in problems] == [("schedule.4.starts_at", "R2")]
+    assert problems[0].message.startswith("Tuesdays have 5 nights here")
+    assert "at most 3 nights on one weekday" in problems[0].message
+    every_minute = [RegularNight(2, f"{m // 60:02d}:{m % 60:02d}") for m in range(24 * 60)]
+    assert [p.path for p in schedule_problems(every_minute)] == ["schedule.3.starts_at"]
+    every_day = [RegularNight(day, start) for day in range(1, 8) for start in ("15:00", "19:00", "21:30")]
+    assert schedule_problems(every_day) == []
+    assert schedule_problems([RegularNight(day, "19:30", 2) for day in (2, 4, 5)]) == []
+
+
+def test_r2_a_date_holds_at_most_three_nights_once_changed() -> None:
+    """R2: a make-up night, or a night moved in, on a date that already holds 3 nights (changes
+    applied; a cancelled night does not count) is refused, naming the date it would fill."""
+    tuesday = [TUESDAY]
+    wednesday = date(2026, 12, 9)
+    moves = [ScheduleChange("moved", date(2026, 12, day), wednesday) for day in (1, 8, 15)]
+    assert [p.path for p in day_problems(tuesday, moves[:2], moves[2])] == []
+    fourth = ScheduleChange("moved", date(2026, 12, 22), wednesday)
+    problems = day_problems(tuesday, moves, fourth)
+    assert [(p.path, p.rule) for p in problems] == [("to", "R2")]
+    assert "at most 3 nights" in problems[0].message
+    added = ScheduleChange("added", wednesday, starts_at="15:00")
+    assert [(p.path, p.rule) for p in day_problems(tuesday, moves, added)] == [("date", "R2")]
+    # A cancelled night leaves room for its make-up.
+    full = [RegularNight(2, start) for start in ("15:00", "19:00", "21:30")]
+    cancelled = ScheduleChange("cancelled", date(2026, 12, 8))
+    make_up = ScheduleChange("added", date(2026, 12, 8), starts_at="17:00")
+    assert [p.path for p in day_problems(full, [], make_up)] == ["date"]
+    assert day_problems(full, [cancelled], make_up) == []
+
+
+def test_r2a_a_night_moved_from_far_away_is_listed_on_its_new_date() -> None:
+    """A night moved a season away lands on its new date, and the nights between are as they were."""
+    changes = [ScheduleChange("moved", date(2027, 11, 30), date(2026, 12, 2))]
+    nights = nights_between([TUESDAY], changes, date(2026, 11, 30), date(2026, 12, 6))
+    assert [(n.date, n.moved_from) for n in nights] == [
+        (date(2026, 12, 1), None),
+        (date(2026, 12, 2), date(2027, 11, 30)),
+    ]
+    later = nights_between([TUESDAY], changes, date(2027, 11, 29), date(2027, 12, 5))
+    assert later == []
+
+
+@pytest.mark.parametrize(
+    ("day", "start", "local", "utc"),
+    [
+        # 14 March 2027: Chicago's clocks go from 02:00 CST to 03:00 CDT; 02:30 is never shown.
+        (date(2027, 3, 7), "02:30", (2, 30), datetime(2027, 3, 7, 8, 30, tzinfo=UTC)),
+        (date(2027, 3, 14), "02:30", (3, 30), datetime(2027, 3, 14, 8, 30, tzinfo=UTC)),
+        (date(2027, 3, 14), "02:00", (3, 0), datetime(2027, 3, 14, 8, 0, tzinfo=UTC)),
+        (date(2027, 3, 14), "03:00", (3, 0), datetime(2027, 3, 14, 8, 0, tzinfo=UTC)),
+        (date(2027, 3, 21), "02:30", (2, 30), datetime(2027, 3, 21, 7, 30, tzinfo=UTC)),
+        # 1 November 2026: 02:00 CDT goes back to 01:00 CST; 01:30 is shown twice: the first.
+        (date(2026, 11, 1), "01:30", (1, 30), datetime(2026, 11, 1, 6, 30, tzinfo=UTC)),
+        (date(2026, 11, 1), "02:00", (2, 0), datetime(2026, 11, 1, 8, 0, tzinfo=UTC)),
+    ],
+)
+def test_r2a_a_start_the_clocks_skip_is_moved_forward_and_one_they_show_twice_is_the_first(
+    day: date, start: str, local: tuple[int, int], utc: datetime
+) -> None:
+    """R2a: a night's start that does not exist on its date (the hour the clocks go forward)
+    starts as much later as the clocks jump (02:30 is 03:30); a start shown twice (the hour they go
+    back) is the first of the two. The instant is named by a time the wall clock shows."""
+    begins = starts(Night(day, start, 1), "America/Chicago")
+    assert ((begins.hour, begins.minute), begins.astimezone(UTC)) == (local, utc)
+    assert begins.astimezone(UTC).astimezone(begins.tzinfo) == begins
+    assert begins.fold == 0
+
+
+def test_r2a_a_changed_night_at_a_start_the_clocks_skip_is_refused() -> None:
+    """R2a: a make-up night, or a moved one, at a start that does not exist on its date is refused
+    (naming `starts_at`, or `to` when it keeps its regular start); one at a start shown twice is
+    accepted (it is the first)."""
+    sundays = [RegularNight(7, "02:30")]
+    spring, fall = date(2027, 3, 14), date(2026, 11, 1)
+    added = ScheduleChange("added", spring, starts_at="02:30")
+    problems = wall_clock_problems(added, sundays, "America/Chicago")
+    assert [(p.path, p.rule) for p in problems] == [("starts_at", "R2a")]
+    assert "02:30 does not exist on Sunday 14 March 2027" in problems[0].message
+    moved = ScheduleChange("moved", date(2027, 3, 7), spring)
+    assert [(p.path, p.rule) for p in wall_clock_problems(moved, sundays, "America/Chicago")] == [
+        ("to", "R2a")
+    ]
+    later = ScheduleChange("moved", date(2027, 3, 7), spring, starts_at="04:00")
+    assert wall_clock_problems(later, sundays, "America/Chicago") == []
+    assert wall_clock_problems(added, sundays, "Europe/London") == []  # not London's day
+    london = date(2027, 3, 28)  # London's clocks go from 01:00 GMT to 02:00 BST
+    skipped = ScheduleChange("added", london, starts_at="01:30")
+    assert [p.path for p in wall_clock_problems(skipped, [], "Europe/London")] == ["starts_at"]
+    assert wall_clock_problems(replace(skipped, starts_at="02:30"), [], "Europe/London") == []
+    assert wall_clock_problems(ScheduleChange("added", fall, starts_at="01:30"), [], "America/Chicago") == []
