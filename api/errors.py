@@ -188,7 +188,8 @@ def logged(error: DBAPIError) -> str:
     orig = getattr(error, "orig", None)
     diag = getattr(orig, "diag", None)
     if diag is None:
-        return str(orig if orig is not None else type(error).__name__).splitlines()[0]
+        first = next(iter(str(orig if orig is not None else error).splitlines()), "")
+        return f"{type(orig if orig is not None else error).__name__}: {first}"
     said = [
         f"{name}={value}"
         for name, value in (
