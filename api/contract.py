@@ -5,6 +5,7 @@
                                    carry the record's ETag
     @links(GetPlayer=("get_player", {"player_id": ID}))
                                    what its answer's ids lead to (OpenAPI links)
+    @csv_too                       its 200 is CSV too, to `?format=csv` or `Accept: text/csv`
 
 Each stores what it says in the view's flask-smorest doc (`Blueprint.doc`, as `auth.requires`
 and `idempotency.idempotent` do); api/spec.py's plugin writes it into the spec, and the tests hold
@@ -27,6 +28,7 @@ ID = "$response.body#/id"
 # The extensions the plugin reads (and removes) from an operation.
 LINKS = "x-links"
 PRECONDITIONED = "x-preconditioned"
+CSV_TOO = "x-csv-too"
 
 
 def answers(status: HTTPStatus) -> Callable[[F], F]:
@@ -57,3 +59,11 @@ def links(**leads_to: tuple[str, dict[str, str]]) -> Callable[[F], F]:
             }
         }
     )
+
+
+def csv_too(view: F) -> F:
+    """Its 200 answers CSV too (`?format=csv`, or `Accept: text/csv` preferred to JSON): the spec
+    lists `text/csv` beside the JSON (JSON first, which generated clients take; they read the
+    CSV from the operation's own `..._csv` twin)."""
+    marked: F = Blueprint.doc(**{CSV_TOO: True})(view)
+    return marked

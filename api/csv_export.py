@@ -1,4 +1,6 @@
-"""CSV answers for spreadsheets, safe against formula injection (a cell starting = + - @ is not run)."""
+"""CSV answers for spreadsheets, safe against formula injection, as OWASP's CSV injection advice
+says: no cell a spreadsheet reads, however it splits the lines, starts with = + - @ (or a tab or a
+carriage return before one)."""
 
 from __future__ import annotations
 
@@ -12,10 +14,21 @@ from typing import Any
 from flask import Response, request
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# A formula after a separator of any locale's CSV (comma, semicolon, tab, pipe) or a line end,
+# behind any spaces or quotes: a spreadsheet that splits there (Excel where the list separator is
+# ";", a reader that ignores quotes) starts a cell with it.
+FORMULA_AFTER_SEPARATOR = re.compile(r"([,;\t|\r\n][\s\"]*)(?=[=+\-@])")
 
 
 def safe_cell(value: Any) -> Any:
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+    """A text cell no spreadsheet runs: an apostrophe before a leading formula character (behind
+    spaces too), and before each one that follows a separator. Every text cell is also quoted
+    (`csv_response`), so a separator in it stays in it for readers that honour quotes. Numbers
+    are left alone."""
+    if not isinstance(value, str):
+        return value
+    value = FORMULA_AFTER_SEPARATOR.sub(r"\1'", value)
+    if value.lstrip(" ").startswith(FORMULA_STARTS):
         return "'" + value
     return value
 
@@ -39,10 +52,10 @@ def file_name(name: str) -> str:
 
 def csv_response(columns: Sequence[str], rows: Iterable[Sequence[Any]], filename: str) -> Response:
     """A CSV a spreadsheet opens cleanly: UTF-8 with a BOM (Excel then reads accents right),
-    CRLF line ends, formula-safe cells."""
+    CRLF line ends, formula-safe cells, text quoted (numbers bare)."""
     buffer = io.StringIO()
     buffer.write("\ufeff")
-    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer = csv.writer(buffer, lineterminator="\r\n", quoting=csv.QUOTE_NONNUMERIC)
     writer.writerow(columns)
     for row in rows:
         writer.writerow([safe_cell(value) for value in row])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import re
+import traceback
 from collections.abc import Mapping
 from typing import Any
 
@@ -179,6 +180,29 @@ UNIQUE_GUARDS = {
 CONCURRENT = frozenset({"40P01", "40001"})
 
 
+def logged(error: DBAPIError) -> str:
+    """What the service log may say of a database error: its SQLSTATE and the table, column and
+    constraint it names, never its message's values (PostgreSQL's DETAIL says "Key (email)=(…)
+    already exists", and some messages quote the value given) nor the statement's parameters (the
+    engine hides them: models/infra/db.make_engine). SQLite's messages name constraints only."""
+    orig = getattr(error, "orig", None)
+    diag = getattr(orig, "diag", None)
+    if diag is None:
+        first = next(iter(str(orig if orig is not None else error).splitlines()), "")
+        return f"{type(orig if orig is not None else error).__name__}: {first}"
+    said = [
+        f"{name}={value}"
+        for name, value in (
+            ("sqlstate", getattr(orig, "sqlstate", None)),
+            ("table", diag.table_name),
+            ("column", diag.column_name),
+            ("constraint", diag.constraint_name),
+        )
+        if value
+    ]
+    return f"{type(orig).__name__} {' '.join(said)}"
+
+
 def database_problem(error: DBAPIError) -> Response:
     """A constraint the database enforced after the service's own checks (e.g. a race)."""
     message = str(getattr(error, "orig", error))
@@ -189,7 +213,7 @@ def database_problem(error: DBAPIError) -> Response:
     if getattr(getattr(error, "orig", None), "sqlstate", None) in CONCURRENT or (
         "database is locked" in message
     ):
-        log.warning("concurrent change: %s", message)
+        log.warning("concurrent change: %s", logged(error))
         return league_problem(
             Conflict("The request met a change of the same records made at the same moment; send it again.")
         )
@@ -199,16 +223,24 @@ def database_problem(error: DBAPIError) -> Response:
                 return league_problem(Conflict(text, rule=rule))
     if isinstance(error, DataError):
         # A value the database cannot hold (out of range, a NUL byte): the caller's input.
-        log.info("data error: %s", message)
+        log.info("data error: %s", logged(error))
         return problem(
             422,
             "Invalid input",
             "A value in the request cannot be stored (out of range, or holding a control character).",
         )
     if isinstance(error, IntegrityError):
-        log.info("integrity error: %s", message)
+        log.info("integrity error: %s", logged(error))
         return problem(409, "Conflict", "The request conflicts with data stored meanwhile; read and retry.")
-    return unexpected_problem(error)
+    # Logged as any unexpected error, but by what `logged` says (a traceback's last line would be
+    # the error's whole message).
+    log.error(
+        "unexpected database error (request %s): %s\n%s",
+        g.get("request_id"),
+        logged(error),
+        "".join(traceback.format_tb(error.__traceback__)),
+    )
+    return http_problem(InternalServerError())
 
 
 def unexpected_problem(error: Exception) -> Response:

@@ -113,6 +113,22 @@ class Text(fields.String):
         return text
 
 
+class QueryText(fields.String):
+    """Free text a query string carries (a search's words, a filter's value): taken as given, but
+    never with a control character, a NUL above all, which PostgreSQL refuses in text while
+    SQLite takes it (the same request would answer a 422 on one and a 200 on the other). May be
+    empty, as a search of nothing."""
+
+    def __init__(self, max_length: int | None = None, **kwargs: Any) -> None:
+        super().__init__(validate=validate.Length(max=max_length), **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        text: str = super()._deserialize(value, attr, data, **kwargs)
+        if any(unicodedata.category(char) == "Cc" for char in text):
+            raise ValidationError("May not contain control characters (a NUL, a tab, a line break).")
+        return text
+
+
 class Name(Text):
     """A name people read (a player's, a venue's, a key's): no invisible characters either, so
     that two names that look alike are alike. Unicode's format characters (category Cf) are

@@ -11,7 +11,7 @@ from typing import Any
 from flask import Response, json, request
 from flask_smorest import Blueprint
 from sqlalchemy import delete, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.dialects import postgresql, sqlite
 
 from api import db
 from api.auth import current_actor
@@ -62,8 +62,43 @@ def _replay(earlier: IdempotentRequest, fingerprint: str, key: str) -> Response:
     return replay
 
 
+def _claim(key_id: int, key: str, fingerprint: str) -> IdempotentRequest | None:
+    """R17a: take the key before the write, as a row of this transaction (INSERT … ON CONFLICT DO
+    NOTHING on the key's unique constraint): the claim, to be completed with the answer. A retry
+    sent meanwhile waits at its own claim until this transaction ends, then finds the answer
+    stored (it replays it) or nothing (the first one failed: the retry writes). None: the key is
+    taken, by an answer the caller can now read."""
+    session = db.session()
+    # An answer past KEEP_FOR is forgotten: the key is free again.
+    session.execute(
+        delete(IdempotentRequest).where(
+            IdempotentRequest.api_key_id == key_id,
+            IdempotentRequest.idempotency_key == key,
+            IdempotentRequest.created_at < utcnow() - KEEP_FOR,
+        )
+    )
+    dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
+    claimed = session.execute(
+        dialect.insert(IdempotentRequest)
+        .values(
+            api_key_id=key_id,
+            idempotency_key=key,
+            request_hash=fingerprint,
+            # Not answered yet: completed before this transaction commits, or gone with it.
+            status_code=0,
+            response_body={},
+            created_at=utcnow(),
+        )
+        .on_conflict_do_nothing(index_elements=["api_key_id", "idempotency_key"])
+        .returning(IdempotentRequest.id)
+    ).scalar()
+    return None if claimed is None else session.get(IdempotentRequest, claimed)
+
+
 def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
-    """Wrap a write view: the first 2xx answer under a key is stored in the same transaction."""
+    """Wrap a write view: the key is claimed first (`_claim`), and the first 2xx answer under it
+    is stored in the claim, in the same transaction as the write; any other answer leaves the key
+    unused (a refusal's rollback takes the claim with it)."""
 
     @wraps(view)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -80,30 +115,20 @@ def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
         earlier = _earlier(actor.key_id, key)
         if earlier is not None:
             return _replay(earlier, fingerprint, key)
-        try:
-            response: Response = view(*args, **kwargs)
-        except (Conflict, IntegrityError):
-            # The same retry sent twice at once: the other one won the race and, having stored
-            # its answer in the same transaction as the report, can now be replayed.
-            session.rollback()
+        claim = _claim(actor.key_id, key, fingerprint)
+        if claim is None:  # a retry sent at the same moment: answered while this one waited
             earlier = _earlier(actor.key_id, key)
-            if earlier is None:
-                raise
+            if earlier is None:  # not expected: the claim that won is an answer within KEEP_FOR
+                raise Conflict(f"The {HEADER} {key!r} was in use at the same moment; send the request again.")
             return _replay(earlier, fingerprint, key)
-        if 200 <= response.status_code < 300:
-            session.execute(
-                delete(IdempotentRequest).where(IdempotentRequest.created_at < utcnow() - KEEP_FOR)
-            )
-            session.add(
-                IdempotentRequest(
-                    api_key_id=actor.key_id,
-                    idempotency_key=key,
-                    request_hash=fingerprint,
-                    status_code=response.status_code,
-                    response_body=response.get_json(),
-                )
-            )
-            session.flush()
+        response: Response = view(*args, **kwargs)
+        if not 200 <= response.status_code < 300:
+            session.delete(claim)
+            return response
+        session.execute(delete(IdempotentRequest).where(IdempotentRequest.created_at < utcnow() - KEEP_FOR))
+        claim.status_code = response.status_code
+        claim.response_body = response.get_json()
+        session.flush()
         return response
 
     # The Idempotency-Key header is documented by api/spec.py for every operation marked so.

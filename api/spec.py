@@ -2,7 +2,7 @@
 
 An apispec plugin completes each operation as flask-smorest adds it, from what the operation
 already says (its method, path parameters, roles) and what its view declares (api/contract.py:
-@conflicts, @preconditioned, @links; api/idempotency.py: @idempotent): the error answers it can
+@conflicts, @preconditioned, @links, @csv_too; api/idempotency.py: @idempotent): the error answers it can
 give (400, 401, 403, 404, 409, 412, 413, 422, 429), 304 for GETs (every GET answer carries an
 ETag), who may call it (`security`: a key optional where the public may), its links, and the
 headers every answer carries (X-Request-ID; ETag; rate limits; Retry-After on a 429). The views
@@ -73,6 +73,10 @@ IDEMPOTENCY_KEY = {
     "schema": {"type": "string", "maxLength": 255},
     "description": "Retry-safe writes: the same key and body answer the first result again (kept 48 "
     "hours); the same key with another body is a 409.",
+}
+# What an operation marked @csv_too also answers (api/csv_export.py writes it).
+CSV_CONTENT = {
+    "schema": {"type": "string", "description": "CSV: UTF-8 with a BOM, a header row, CRLF line ends."}
 }
 RATE_HEADERS = {
     "X-RateLimit-Limit": "RATELIMIT_LIMIT",
@@ -179,6 +183,8 @@ def complete_operation(path: str, method: str, operation: dict[str, Any]) -> Non
         responses.setdefault(status, name)
     if method == "get":
         responses.setdefault("304", "NOT_MODIFIED")
+    if operation.pop(contract.CSV_TOO, False):
+        responses["200"].setdefault("content", {})["text/csv"] = deepcopy(CSV_CONTENT)
     successes = [r for s, r in sorted(responses.items()) if s.startswith("2") and isinstance(r, dict)]
     tagged = method == "get" or bool(operation.get(contract.PRECONDITIONED))
     for response in successes:

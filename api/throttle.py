@@ -1,19 +1,28 @@
 """Limits beyond Flask-Limiter's per-caller default (app.py): failed keys per address, tighter than
-normal traffic, so guessing keys is slow; writes per key; and per key, the emails and membership
-numbers of reports that named no player (R19: api/tournaments/intake.py), so that reports cannot
-test whom the league knows. Kept in the limiter's storage (memory per process, or Redis via
-RATELIMIT_STORAGE_URI, shared by every worker)."""
+normal traffic, so guessing keys is slow; writes per key; and per host's key, the emails and
+membership numbers that named no player in reports (R19: api/tournaments/intake.py) or were found
+taken by a registration (api/players/routes.py), so that neither door tests whom the league knows.
+Kept in the limiter's storage (memory per process, or Redis via RATELIMIT_STORAGE_URI, shared by
+every worker)."""
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from flask import current_app
 from flask_limiter import Limiter
 from limits import RateLimitItem, parse
 from werkzeug.exceptions import TooManyRequests
 
+from models.actor import Actor
+from models.errors import LeagueError
 from models.infra import clock
+
+# R19: a host's key's allowance of emails and membership numbers that name no player (in a
+# report) or name someone already registered (in a registration).
+UNKNOWN_IDENTIFIERS = "RATELIMIT_UNKNOWN_IDENTIFIERS"
 
 
 @functools.lru_cache(maxsize=16)
@@ -83,3 +92,33 @@ def _too_many(limiter: Limiter, setting: str, who: tuple[str, ...]) -> TooManyRe
     return TooManyRequests(
         f"{messages.get(setting, 'Too many requests')}: try again in {wait} s.", retry_after=wait
     )
+
+
+def _identifiers_counted(actor: Actor) -> tuple[str, ...] | None:
+    """R19: whose allowance a caller's unknown identifiers use (a host's key), or None. The office
+    may read every player's email and membership number: its misses tell it nothing."""
+    if actor.is_host and actor.key_id is not None:
+        return ("key", str(actor.key_id))
+    return None
+
+
+def refuse_when_identifiers_spent(actor: Actor) -> None:
+    """R19: a 429 (with Retry-After), before anything is looked up, when the caller's key used up
+    its allowance of identifiers that named no one (or someone already registered)."""
+    who = _identifiers_counted(actor)
+    if who is not None:
+        refuse_when_over(UNKNOWN_IDENTIFIERS, *who)
+
+
+@contextmanager
+def counting_identifier_misses(actor: Actor) -> Iterator[None]:
+    """R19: around a check that looks players up by email or membership number: a refusal's
+    misses (`LeagueError.identifier_misses`) count against a host's key, and a refusal that goes
+    past the allowance is a 429 instead (naming nothing a sweep would learn)."""
+    try:
+        yield
+    except LeagueError as exc:
+        who = _identifiers_counted(actor)
+        if who is not None:
+            spend(UNKNOWN_IDENTIFIERS, exc.identifier_misses, *who)
+        raise

@@ -180,3 +180,23 @@ def test_every_operation_lists_a_client_error_but_the_health_check(generated: di
         if isinstance(op, dict) and not any(str(status).startswith("4") for status in op["responses"])
     )
     assert without == ["GET /health"]
+
+
+def test_every_json_operation_that_answers_csv_lists_text_csv(generated: dict[str, Any]) -> None:
+    """An operation that takes `format` (json or csv) answers CSV to `?format=csv` and to
+    `Accept: text/csv`: its 200 lists text/csv beside the JSON, the JSON first (what generated
+    clients take). Whether each such answer is listed is held in every test by
+    tests/support/answers_documented.py."""
+    offering = {
+        operation["operationId"]: list(operation["responses"]["200"].get("content", {}))
+        for item in generated["paths"].values()
+        for operation in item.values()
+        if isinstance(operation, dict)
+        and any(p.get("name") == "format" and p.get("in") == "query" for p in operation.get("parameters", []))
+    }
+    assert offering == {
+        "get_standings": ["application/json", "text/csv"],
+        "get_door_list": ["application/json", "text/csv"],
+        "get_season_qualifiers": ["application/json", "text/csv"],
+        "get_venue_qualifiers": ["application/json", "text/csv"],
+    }

@@ -8,7 +8,7 @@ from typing import Any
 from marshmallow import ValidationError, fields, validate
 
 from api import db
-from api.fields import QueryId, UtcDateTime
+from api.fields import QueryId, QueryText, UtcDateTime
 from api.pagination import PageArgs
 from api.schemas import Answer
 from models.actor import ACTOR_ROLES
@@ -43,10 +43,10 @@ class DateOrDateTime(fields.String):
 
 
 class AuditQuery(PageArgs):
-    entity = fields.String(metadata={"description": "e.g. season, player, api_key"})
+    entity = QueryText(metadata={"description": "e.g. season, player, api_key"})
     entity_id = QueryId()
-    action = fields.String(metadata={"description": "e.g. season.update"})
-    actor = fields.String(metadata={"description": "The key name that acted."})
+    action = QueryText(metadata={"description": "e.g. season.update"})
+    actor = QueryText(metadata={"description": "The key name that acted."})
     since = DateOrDateTime(
         metadata={
             "description": "From this date (its midnight in the league's zone, R2a) or timestamp "

@@ -7,7 +7,7 @@ from typing import Any
 from flask import Response, jsonify
 from flask.views import MethodView
 
-from api import db
+from api import db, throttle
 from api.auth import current_actor, host_or_office, office_only
 from api.blueprint import Blueprint
 from api.contract import ID, conflicts, links
@@ -70,9 +70,17 @@ class PlayersViews(MethodView):
     @blp.arguments(PlayerIn)
     @blp.response(201, PlayerCreated)
     def post(self, data: dict[str, Any]) -> dict[str, Any]:
-        """Register a player (host or office); lists possible duplicates in warnings (R5)"""
+        """Register a player (host or office); lists possible duplicates in warnings (R5)
+
+        An email or membership number already registered is refused (409); a host is not told
+        whose it is, and each such refusal counts against the host's key as an unknown email
+        in a report does (R19, `RATELIMIT_UNKNOWN_IDENTIFIERS`): once the key has used that up,
+        a host's registrations are a 429 until the window ends.
+        """
         session, actor = db.session(), current_actor()
-        player, notices = create_player(session, actor, data)
+        throttle.refuse_when_identifiers_spent(actor)  # R19: before anyone is looked up
+        with throttle.counting_identifier_misses(actor):
+            player, notices = create_player(session, actor, data)
         return {**as_seen_by(player, personal=True), "warnings": notices}
 
 

@@ -6,7 +6,7 @@ from typing import ClassVar
 
 from marshmallow import Schema, fields, validate
 
-from api.fields import Day, Id, Name, Text, UtcDateTime
+from api.fields import Day, Id, Name, QueryText, Text, UtcDateTime
 from api.pagination import PageArgs
 from api.qualifiers.schemas import SKIP_REASON_WORDS
 from api.ratings.schemas import RatingOut
@@ -160,8 +160,8 @@ class PlayerProfileOut(PlayerOut):
 
 
 class PlayerQuery(PageArgs):
-    q = fields.String(
-        validate=validate.Length(max=200),
+    q = QueryText(
+        max_length=200,
         metadata={"description": "Part of a display name (staff also match full names, emails)."},
     )
 

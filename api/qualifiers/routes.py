@@ -14,7 +14,7 @@ from flask.views import MethodView
 from api import db
 from api.auth import current_actor, office_only
 from api.blueprint import Blueprint
-from api.contract import ID, conflicts, links
+from api.contract import ID, conflicts, csv_too, links
 from api.csv_export import CSV_ANSWER, csv_response, varies_by_accept, wants_csv
 from api.fields import exact_number, utc_timestamp
 from api.pagination import PageArgs, page_request, page_schema
@@ -201,6 +201,7 @@ def _answer(lists: Sequence[VenueList], body: Callable[[], Any], name: str) -> A
 @blp.route("/<id:season_id>/qualifiers")
 class SeasonQualifiersViews(MethodView):
     @blp.doc(operationId="get_season_qualifiers")
+    @csv_too
     @blp.arguments(QualifiersQuery, location="query")
     @blp.response(200, SeasonQualifiersOut)
     def get(self, args: dict[str, Any], season_id: int) -> Any:
@@ -220,6 +221,7 @@ class SeasonQualifiersViews(MethodView):
 @blp.route("/<id:season_id>/venues/<id:venue_id>/qualifiers")
 class VenueQualifiersViews(MethodView):
     @blp.doc(operationId="get_venue_qualifiers")
+    @csv_too
     @blp.arguments(QualifiersQuery, location="query")
     @blp.response(200, VenueQualifiersOut)
     def get(self, args: dict[str, Any], season_id: int, venue_id: int) -> Any:

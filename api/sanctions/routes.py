@@ -12,7 +12,7 @@ from flask.views import MethodView
 from api import db
 from api.auth import current_actor, host_or_office
 from api.blueprint import Blueprint
-from api.contract import ID, conflicts, links
+from api.contract import ID, conflicts, csv_too, links
 from api.csv_export import CSV_ANSWER, csv_response, varies_by_accept, wants_csv
 from api.idempotency import idempotent
 from api.pagination import page_request, page_schema
@@ -180,6 +180,7 @@ def _barred_csv(venue_id: int, on: date, rows: list[BarredPlayer]) -> Response:
 @blp.route("/venues/<id:venue_id>/barred")
 class DoorListViews(MethodView):
     @blp.doc(operationId="get_door_list")
+    @csv_too
     @host_or_office
     @blp.arguments(DoorListQuery, location="query")
     @blp.response(200, DoorListOut)

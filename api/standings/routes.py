@@ -9,6 +9,7 @@ from flask.views import MethodView
 
 from api import db
 from api.blueprint import Blueprint
+from api.contract import csv_too
 from api.csv_export import CSV_ANSWER, csv_response, varies_by_accept, wants_csv
 from api.fields import exact_number
 from api.pagination import page_request
@@ -104,6 +105,7 @@ def _csv(table: VenueStandings) -> Response:
 @blp.route("/<id:season_id>/venues/<id:venue_id>/standings")
 class StandingsViews(MethodView):
     @blp.doc(operationId="get_standings")
+    @csv_too
     @blp.arguments(StandingsQuery, location="query")
     @blp.response(200, StandingsOut, example=STANDINGS_EXAMPLE)
     def get(self, args: dict[str, Any], season_id: int, venue_id: int) -> Any:

@@ -36,8 +36,6 @@ T = TypeVar("T")
 REPORT_IN, CORRECTION_IN = ReportIn(), CorrectionIn()
 # What a CSV report's query string (or the console's form) may give beside the sheet.
 CSV_QUERY_FIELDS = frozenset(CsvQuery().fields) - {"dry_run"}
-# R19: a host's key's allowance of emails and membership numbers that name no player.
-UNKNOWN_IDENTIFIERS = "RATELIMIT_UNKNOWN_IDENTIFIERS"
 
 
 def from_body(
@@ -155,14 +153,6 @@ def _readable_rows(rows: list[Any], located: list[list[str]]) -> tuple[list[dict
     return sane, unreadable, places_readable
 
 
-def _counted(actor: Actor) -> tuple[str, ...] | None:
-    """R19: whose allowance a caller's unknown identifiers use (a host's key), or None. The office
-    may read every player's email and membership number: its misses tell it nothing."""
-    if actor.is_host and actor.key_id is not None:
-        return ("key", str(actor.key_id))
-    return None
-
-
 def _names_by_identifier(rows: Any) -> bool:
     """Whether any row gives an email or a membership number (a new player's too), or a full name
     alone: what a key over its allowance may not send (R19)."""
@@ -185,9 +175,8 @@ def _names_by_identifier(rows: Any) -> bool:
 def refuse_when_spent(actor: Actor, rows: Any) -> None:
     """R19: a 429 (with Retry-After), before anything is looked up, for a report naming any email
     or membership number from a key that used up its allowance of identifiers naming no one."""
-    who = _counted(actor)
-    if who is not None and _names_by_identifier(rows):
-        throttle.refuse_when_over(UNKNOWN_IDENTIFIERS, *who)
+    if _names_by_identifier(rows):
+        throttle.refuse_when_identifiers_spent(actor)
 
 
 @contextmanager
@@ -197,11 +186,9 @@ def refusals(actor: Actor, sheet: CsvReport | None) -> Iterator[None]:
     the refusal is a 429 that names no row (R19: which rows named nobody is what a sweep would
     learn). A refusal of a CSV report names the spreadsheet's rows and columns."""
     try:
-        yield
+        with throttle.counting_identifier_misses(actor):
+            yield
     except LeagueError as exc:
-        who = _counted(actor)
-        if who is not None:
-            throttle.spend(UNKNOWN_IDENTIFIERS, exc.identifier_misses, *who)
         if sheet is None:
             raise
         raise sheet.relabel(exc) from None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from api.fields import Day, Id, Name, QueryId, StrictBool, StrictInt, Text, UtcDateTime, ZoneName
+from api.fields import Day, Id, Name, QueryId, QueryText, StrictBool, StrictInt, Text, UtcDateTime, ZoneName
 from api.pagination import PageArgs
 from api.schemas import Answer
 from models.rules.schedules import EXCEPTION_KINDS, MOST_NIGHTS_A_WEEKDAY, MOST_SESSIONS
@@ -122,4 +122,4 @@ class ExceptionList(Answer):
 class VenueQuery(PageArgs):
     region_id = QueryId()
     active = fields.Boolean()
-    q = fields.String(metadata={"description": "Part of the venue's name or city."})
+    q = QueryText(metadata={"description": "Part of the venue's name or city."})

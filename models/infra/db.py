@@ -24,6 +24,9 @@ def normalise_url(url: str) -> str:
 
 
 def make_engine(url: str, **kwargs: Any) -> Engine:
+    """An engine of the URL. Its errors never show a statement's parameters (`hide_parameters`):
+    they hold personal values (R19), and an error's text may reach the service log."""
+    kwargs.setdefault("hide_parameters", True)
     url = normalise_url(url)
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":

@@ -25,7 +25,7 @@ from models.rules.players import (
 from models.services import wall_clock
 from models.services.access import require_office
 from models.services.audit import record_each, record_update, snapshot
-from models.services.locks import take_players
+from models.services.locks import hold_writes, take_players
 from models.services.lookup import require_exists
 from models.services.player_erasures import refuse_if_erased
 from models.services.player_queries import name_index
@@ -68,8 +68,17 @@ def _normalise(
     return data
 
 
-def _refuse_taken(session: Session, rows: Sequence[dict[str, Any]], player_id: int | None) -> None:
-    """Emails and membership numbers belong to one player each (one query per field)."""
+def _refuse_taken(
+    session: Session, actor: Actor, rows: Sequence[dict[str, Any]], player_id: int | None
+) -> None:
+    """Emails and membership numbers belong to one player each (one query per field). Called with
+    the writers' lock held (`hold_writes`), so that what it finds free stays free until the insert
+    (two registrations of one new email at once: the second is refused here, never by the unique
+    index, whose error would put the email in the database's log).
+
+    R19: a host is not told whose the value is (that would tell whom the league knows); the
+    refusal counts against the host's key as an unknown identifier does (`identifier_miss`).
+    The office is told the player."""
     for field, column in (("email", Player.email), ("membership_number", Player.membership_number)):
         values = {row[field] for row in rows if row.get(field) is not None}
         if not values:
@@ -78,11 +87,20 @@ def _refuse_taken(session: Session, rows: Sequence[dict[str, Any]], player_id: i
         if player_id is not None:
             query = query.where(Player.id != player_id)
         owner = session.scalar(query.order_by(Player.id).limit(1))
-        if owner is not None:
-            raise Conflict(
-                f"{field}: already belongs to player {owner}.",
-                problems=[Problem(field, f"Already belongs to player {owner}.")],
+        if owner is None:
+            continue
+        if actor.is_office:
+            said = f"Already belongs to player {owner}."
+        else:
+            word = "email" if field == "email" else "membership number"
+            said = (
+                f"Already registered to a player: they are not registered twice; a report names "
+                f"them by this {word}."
             )
+        raise Conflict(
+            f"{field}: {said[0].lower()}{said[1:]}",
+            problems=[Problem(field, said, identifier_miss=True)],
+        )
 
 
 def create_player(
@@ -117,7 +135,8 @@ def register_players(
     if not news:
         return []  # (an INSERT given no rows would try to store one of defaults)
     prepared = [_normalise(session, data, None, today) for data, _path in news]
-    _refuse_taken(session, prepared, None)
+    hold_writes(session)
+    _refuse_taken(session, actor, prepared, None)
     for data in prepared:
         if not data.get("display_name"):
             data["display_name"] = default_display_name(data["full_name"])
@@ -169,7 +188,8 @@ def update_player(session: Session, actor: Actor, player: Player, changes: dict[
     changes = _normalise(session, changes, player)
     if "home_venue_id" in changes:
         require_exists(session, Venue, changes["home_venue_id"], "home_venue_id", "venue")
-    _refuse_taken(session, [changes], player.id)
+    hold_writes(session)  # after the player's row: the order of locks.py
+    _refuse_taken(session, actor, [changes], player.id)
     if "display_name" in changes and not changes["display_name"]:
         changes["display_name"] = default_display_name(changes.get("full_name", player.full_name))
     if "display_name" in changes:

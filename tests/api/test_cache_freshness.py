@@ -800,7 +800,7 @@ def saw_rename(pub: Pub, c: Change) -> None:
         "display_name": "Ace High",
         "label": "Ace High",
     }
-    assert f",{pub['Ace']},Ace High," in c.after["standings 1 csv"]
+    assert f',{pub["Ace"]},"Ace High",' in c.after["standings 1 csv"]  # text quoted, numbers bare
     assert c.after["report 1"]["results"][0]["player"]["display_name"] == "Ace High"
     assert c.after["qualifiers 1"]["qualifiers"][0]["player"]["display_name"] == "Ace High"
     assert (c.after["Ace"]["display_name"], c.after["Ace to host 1"]["display_name"]) == ("Ace High",) * 2
@@ -817,7 +817,7 @@ def saw_venue_rename(pub: Pub, c: Change) -> None:
     assert "Crown Inn" in [v["name"] for v in c.after["venues"]["items"]]
     assert c.after["qualifiers 1"]["venue_name"] == "Crown Inn"
     assert profile_season(c.after["Ace"], pub["season"], pub["v1"])["venue_name"] == "Crown Inn"
-    assert "Now,Crown Inn,1," in c.after["standings 1 csv"]
+    assert '"Now","Crown Inn",1,' in c.after["standings 1 csv"]
 
 
 def move_zed_home(pub: Pub) -> None:
@@ -1331,7 +1331,9 @@ def test_json_and_csv_of_one_url_are_never_swapped(pub: Pub) -> None:
                 answer = worker.read(view)
                 assert (answer.status, answer.mimetype) == (200, mimetype), (worker.name, name)
                 if mimetype == CSV:
-                    assert answer.body.lstrip("\ufeff").startswith("season,venue,rank,"), answer.body[:80]
+                    assert answer.body.lstrip("\ufeff").startswith('"season","venue","rank",'), answer.body[
+                        :80
+                    ]
                 else:
                     assert answer.body["standings"][0]["player"]["id"] == pub["Ace"]
                 assert answer.content == first.setdefault(name, answer).content, (worker.name, name)

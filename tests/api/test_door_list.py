@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from datetime import date
 from typing import Any
 
@@ -407,3 +408,44 @@ def test_two_barred_players_of_one_display_name_show_their_numbers_r16_r19(scene
         f"Crystal K. #{kim}",
         f"Crystal K. #{king}",
     ]
+
+
+# Names a spreadsheet would run as formulas, in whichever separator it splits a line by.
+HOSTILE_NAMES = {
+    "Ann;=1+1 Bee": "Ann B.",
+    'Cy,=HYPERLINK("http://x.test") Dee': "Cy D.",
+    "-2+3 Gus": "@SUM(A1)",
+    "Ivy; +cmd|' /C calc'!A0": "Ivy C.",
+    'Jo";=1+1 Kay': "Jo K.",
+    "Lu |=1+1 May": "+Lu M.",
+}
+# Where a reader may cut a line into cells: the separators of CSV in any locale, and line ends.
+ANY_SEPARATOR = re.compile(r"[,;\t|\r\n]")
+
+
+def formula_cells(text: str) -> list[str]:
+    """The cells a spreadsheet would take as formulas, however it reads the CSV text: by commas or
+    semicolons (honouring quotes), or cutting at every separator, quotes or not."""
+    readings = [
+        cell
+        for delimiter in ",;"
+        for row in csv.reader(io.StringIO(text), delimiter=delimiter)
+        for cell in row
+    ]
+    readings += ANY_SEPARATOR.split(text)
+    return [cell for cell in readings if cell.strip().lstrip('"').strip().startswith(("=", "+", "-", "@"))]
+
+
+def test_r16_door_list_csv_cells_a_spreadsheet_would_run_are_neutralised(scene: Scene) -> None:
+    """R16, R19: names holding a formula after a separator ("Ann;=1+1 Bee", as a spreadsheet
+    splitting by semicolons would cut it) or starting with one are written so that no reading of
+    the CSV, by commas or semicolons, with quotes or without, gives a cell that starts with = + -
+    or @; read as CSV, each name is still there, marked with an apostrophe."""
+    for full_name, display_name in HOSTILE_NAMES.items():
+        player = scene.league.player(full_name, display_name=display_name)
+        sanctioned(scene.office, player["id"], "suspension", "fighting", first_day=ago(1), last_day=ago(-20))
+    answer = scene.host.get(barred_url(scene.venue_id, "?format=csv"))
+    text = answer.get_data(as_text=True).lstrip("\ufeff")
+    assert formula_cells(text) == []
+    listed = {row[7].replace("'", ""): row[0].replace("'", "") for row in csv_rows(answer)[1:]}
+    assert listed == {name.replace("'", ""): shown.replace("'", "") for name, shown in HOSTILE_NAMES.items()}

@@ -7,8 +7,11 @@ import logging
 from typing import Any
 
 import pytest
+from sqlalchemy import text
 
+from api import db
 from app import config_from_env
+from models.services import players
 from tests.support.league import Caller, assert_problem, new_key
 
 
@@ -318,3 +321,37 @@ def test_writes_are_limited_per_key(make_app):
     assert office.get("/api/v1/regions").get_json()["total"] == 3
     other = Caller(fresh.test_client(), new_key(fresh, "office"))
     assert other.post("/api/v1/regions", json={"name": "West"}).status_code == 201
+
+
+def test_r19_a_unique_violation_is_logged_without_the_value(league, office, monkeypatch, caplog):
+    """R19: an email that only the unique index refuses (the service's own check out of the way,
+    as a race past it would be) is a 409, and the service log names the constraint, never the
+    email (PostgreSQL's error text holds it: "Key (email)=(…) already exists")."""
+    email = "kept-out-of-logs@example.org"
+    league.player("Lou Logless", email=email)
+    monkeypatch.setattr(players, "_refuse_taken", lambda *_args, **_kwargs: None)
+    with caplog.at_level(logging.DEBUG):
+        response = office.post("/api/v1/players", json={"full_name": "Lou Other", "email": email})
+    assert_problem(response, 409)
+    assert "integrity error" in caplog.text and "email" in caplog.text
+    assert email not in caplog.text and "kept-out-of-logs" not in caplog.text
+
+
+def test_r19_an_unexpected_database_error_is_logged_without_the_values_sent(make_app, caplog):
+    """R19: a database error no handler expects is a bare 500, logged under the request id with
+    where it happened, but without the statement's parameters (they may be personal values)."""
+    fresh = make_app()
+    value = "dob-19880714-of-someone"
+
+    @fresh.get("/api/v1/explode-in-database")
+    def explode_in_database() -> Any:
+        db.session().execute(text("SELECT no_such_column FROM players WHERE email = :v"), {"v": value})
+        return {}
+
+    with caplog.at_level(logging.DEBUG):
+        response = fresh.test_client().get(
+            "/api/v1/explode-in-database", headers={"X-Request-ID": "req-db-500"}
+        )
+    assert_problem(response, 500)
+    assert "req-db-500" in caplog.text and "explode_in_database" in caplog.text
+    assert value not in caplog.text and value not in response.get_data(as_text=True)

@@ -216,3 +216,84 @@ def test_r19_full_names_that_name_nobody_at_the_venue_count_as_unknown_identifie
     assert "other venue" not in said and "elsewhere" not in said
     refused = host.post(DRY_RUN, json={**body, "results": [*own, *rows[1:2]]})
     assert_problem(refused, 429)
+
+
+# Registering a player (POST /players) ------------------------------------------------------------
+
+PLAYERS = "/api/v1/players"
+
+
+def elsewhere(scene: Scene) -> dict[str, Any]:
+    """A player of another venue (their home), whom the scene's host may not see."""
+    other = scene.league.venue()
+    return scene.league.player(unique_name(), home_venue_id=other["id"], membership_number=f"{BORN}0420")
+
+
+def registration(**fields: Any) -> dict[str, Any]:
+    return {"full_name": unique_name(), "email": unique_email(), **fields}
+
+
+def test_r19_a_host_registering_a_known_email_or_number_is_not_told_whose_it_is(
+    scene: Scene, limited: Flask
+) -> None:
+    """R19, R5: a host registering a player with the email, or the membership number, of another
+    venue's player is refused (409 naming the field) without naming the player: no id, no
+    display name. The office is told which player it is."""
+    host = Caller(limited.test_client(), scene.host.key)
+    known = elsewhere(scene)
+    clashes = {
+        "email": registration(email=known["email"].upper()),
+        "membership_number": registration(membership_number=known["membership_number"]),
+    }
+    for field, body in clashes.items():
+        problem = assert_problem(host.post(PLAYERS, json=body), 409, field)
+        said = f"{problem['detail']} {problem['errors']}"
+        assert not re.search(rf"\b{known['id']}\b", said) and known["display_name"] not in said, said
+        told = assert_problem(scene.office.post(PLAYERS, json=body), 409, field)
+        assert f"player {known['id']}" in told["errors"][field][0], told
+
+
+def test_r19_known_emails_in_registrations_count_as_unknown_identifiers_and_a_spent_key_meets_a_429(
+    scene: Scene, limited: Flask, players_read: list[str]
+) -> None:
+    """R19: a host's registration that finds the email or membership number taken counts against
+    the key's allowance as an unknown identifier in a report does: 20 such refusals, then a 429.
+    A key that used its allowance up (here, on dry runs' unknown numbers) gets a 429 for any
+    registration (an email always comes with one) before any player is read, with Retry-After;
+    another host's key registers as usual."""
+    host = Caller(limited.test_client(), scene.host.key)
+    known = elsewhere(scene)
+    for n in range(20):
+        body = (
+            registration(email=known["email"])
+            if n % 2
+            else registration(membership_number=known["membership_number"])
+        )
+        assert_problem(host.post(PLAYERS, json=body), 409)
+    spent = host.post(PLAYERS, json=registration(email=known["email"]))
+    problem = assert_problem(spent, 429)
+    assert int(spent.headers["Retry-After"]) > 0 and "errors" not in problem
+
+    other = Caller(
+        limited.test_client(), new_key(limited, "host", [scene.venue_id], "Host: Crown, late shift")
+    )
+    for first in (0, 10):
+        assert_problem(other.post(DRY_RUN, json=by_numbers(scene, guesses(first, 10))), 422, rule="R5")
+    players_read.clear()
+    for body in (registration(email=known["email"]), registration()):
+        refused = other.post(PLAYERS, json=body)
+        assert_problem(refused, 429)
+        assert int(refused.headers["Retry-After"]) > 0
+    assert players_read == []
+    neighbour = Caller(limited.test_client(), new_key(limited, "host", [scene.venue_id], "Host: next door"))
+    assert neighbour.post(PLAYERS, json=registration()).status_code == 201
+
+
+def test_r19_the_office_registering_a_known_email_is_not_counted(scene: Scene, limited: Flask) -> None:
+    """R19: the office may read every player's email: its clashes tell it nothing and are not
+    counted (30 clashes, then a registration that goes in)."""
+    office = Caller(limited.test_client(), scene.office.key)
+    known = elsewhere(scene)
+    for _ in range(30):
+        assert_problem(office.post(PLAYERS, json=registration(email=known["email"])), 409, "email")
+    assert office.post(PLAYERS, json=registration()).status_code == 201

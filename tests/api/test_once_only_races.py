@@ -415,6 +415,33 @@ def test_r17a_ten_voids_of_one_report_void_it_once(live: Live) -> None:
     assert outcomes == expected, outcomes
 
 
+def test_r17a_twenty_voids_of_one_report_by_the_office_and_its_host_void_it_once(live: Live) -> None:
+    """R17a: twenty voids of one report sent together, ten by the office and ten by a host of its
+    venue: one 200 and nineteen 409s saying it was already voided (never a 404 "There is no
+    report": the report is there, it was voided by the winner), one tournament.void entry."""
+    ann, bob = live.server.ann, live.server.bob
+    host = live.write(
+        "POST", KEYS, {"name": "Host: Racing voids", "role": "host", "venue_ids": [live.server.venue_id]}
+    )
+    as_host = {"Authorization": f"Bearer {host['key']}"}
+    outcomes, expected = [], []
+    for _ in range(REPEATS):
+        report = live.report([live.player(), ann, bob])["id"]
+        before = live.audited("tournament.void")
+        path = f"{TOURNAMENTS}/{report}/void"
+        answers = at_once(live, [("POST", path, REASON, as_host if i % 2 else {}) for i in range(20)])
+        outcomes.append(
+            {
+                "answers": statuses(answers),
+                "audited": live.audited("tournament.void") - before,
+                "wrong": refusals(answers, ("R17a",), f"Report {report}", "voided"),
+                "lines current": live.lines_current(),
+            }
+        )
+        expected.append({**one_winner(200, 20), "lines current": True})
+    assert outcomes == expected, outcomes
+
+
 def test_r17a_voids_and_corrections_of_one_report_one_wins(live: Live) -> None:
     """R17, R17a: five voids and five corrections of one report, each made against version 1
     (If-Match), sent together: exactly one of the ten changes it, with one audit entry. A void
@@ -770,6 +797,66 @@ def test_r20_ten_reports_racing_at_ten_venues_leave_the_ratings_a_rebuilds(live:
             }
         )
         expected.append({"stored": 10, "rated": 10, "ratings current": True, "lines current": True})
+    assert outcomes == expected, outcomes
+
+
+# Retries under one Idempotency-Key (R17a) -----------------------------------------------------
+
+
+def test_r17a_twenty_retries_of_one_sanction_under_one_key_all_get_the_first_answer(live: Live) -> None:
+    """R17a: twenty identical POST /sanctions under one Idempotency-Key sent together (a phone
+    retrying on a bad connection): every one answers the first answer, the same 201 with the same
+    sanction, never a 409; one sanction stored, one sanction.create audit entry."""
+    outcomes, expected = [], []
+    for n in range(REPEATS):
+        player = live.player()
+        body = {
+            "player_id": player,
+            "kind": "suspension",
+            "category": "fighting",
+            "first_day": ago(0),
+            "last_day": ago(-30),
+            "reason": "Threw a chair.",
+        }
+        before = live.audited("sanction.create")
+        key = {"Idempotency-Key": f"sanction-retried-{n}-{uuid.uuid4().hex}"}
+        answers = at_once(live, [("POST", SANCTIONS, body, key) for _ in range(20)])
+        outcomes.append(
+            {
+                "answers": statuses(answers),
+                "sanctions answered": len({answer.get("id") for _status, answer in answers}),
+                "stored": live.scalar("SELECT count(*) FROM sanctions WHERE player_id = :p", p=player),
+                "audited": live.audited("sanction.create") - before,
+            }
+        )
+        expected.append({"answers": {201: 20}, "sanctions answered": 1, "stored": 1, "audited": 1})
+    assert outcomes == expected, outcomes
+
+
+def test_r17a_twenty_retries_of_one_report_under_one_key_all_get_the_first_answer(live: Live) -> None:
+    """R17a: twenty identical POST /tournaments under one Idempotency-Key sent together: every one
+    answers the one stored report (201, the same id), none a 409; one report, one audit entry."""
+    ann, bob = live.server.ann, live.server.bob
+    outcomes, expected = [], []
+    for n in range(REPEATS):
+        body = live.report_body([live.player(), ann, bob])
+        before = live.audited("tournament.create")
+        key = {"Idempotency-Key": f"report-retried-{n}-{uuid.uuid4().hex}"}
+        answers = at_once(live, [("POST", TOURNAMENTS, body, key) for _ in range(20)])
+        outcomes.append(
+            {
+                "answers": statuses(answers),
+                "reports answered": len({answer.get("id") for _status, answer in answers}),
+                "stored": live.scalar(
+                    "SELECT count(*) FROM tournaments WHERE venue_id = :v AND date = :d AND session = :s",
+                    v=body["venue_id"],
+                    d=body["date"],
+                    s=body["session"],
+                ),
+                "audited": live.audited("tournament.create") - before,
+            }
+        )
+        expected.append({"answers": {201: 20}, "reports answered": 1, "stored": 1, "audited": 1})
     assert outcomes == expected, outcomes
 
 

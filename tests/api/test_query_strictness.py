@@ -3,6 +3,8 @@ says the format expected."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.builders import Scene
 from tests.support.league import assert_problem
 
@@ -65,3 +67,40 @@ def test_superscript_digits_are_no_500_anywhere(scene: Scene) -> None:
         content_type="text/csv",
     )
     assert_problem(sheet, 422, "venue_id")
+
+
+# The query's free text: a search's words, the audit log's filters, a spreadsheet report's reason.
+TEXT_QUERIES = [
+    ("host", "/api/v1/players?q={}"),
+    ("public", "/api/v1/players?q={}"),
+    ("public", "/api/v1/venues?q={}"),
+    ("office", "/api/v1/audit-log?action={}"),
+    ("office", "/api/v1/audit-log?entity={}"),
+    ("office", "/api/v1/audit-log?actor={}"),
+]
+
+
+@pytest.mark.parametrize(("caller", "url"), TEXT_QUERIES)
+def test_a_nul_in_a_query_text_is_the_same_422_on_either_database(
+    scene: Scene, caller: str, url: str
+) -> None:
+    """R19's search, and every free text a query carries: a NUL (PostgreSQL refuses one in text;
+    SQLite took it) or another control character is a 422 naming the parameter, on either
+    database, before anything is looked up; the same text without it is answered."""
+    who = {"host": scene.host, "public": scene.public, "office": scene.office}[caller]
+    name = url.split("?")[1].split("=")[0]
+    for written in ("%00", "Ann%00", "Ann%0A"):
+        body = assert_problem(who.get(url.format(written)), 422, name)
+        assert "control characters" in body["errors"][name][0]
+    assert who.get(url.format("Ann")).status_code == 200
+
+
+def test_a_nul_in_a_spreadsheet_reports_query_is_a_422_naming_it(scene: Scene) -> None:
+    """A CSV report's fields in the query (venue, date, reason) are read as the JSON body's: a NUL
+    in `reason` is a 422 naming it on either database, and nothing is stored."""
+    sheet = "place,player_id\n1,{}\n2,{}\n".format(*scene.add_players(2)).encode()
+    before = scene.counts()
+    url = f"/api/v1/tournaments?venue_id={scene.venue_id}&date={scene.body([])['date']}&reason=Late%00sheet"
+    answer = scene.office.post(url, data=sheet, content_type="text/csv")
+    assert_problem(answer, 422, "reason")
+    assert scene.counts() == before

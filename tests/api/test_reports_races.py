@@ -1,8 +1,12 @@
-"""The database itself refuses what a race could slip past the service's own checks."""
+"""Races on a real database: the database itself refuses what a race could slip past the
+service's own checks, and the checks made under a lock refuse the rest before the database has to."""
 
 from __future__ import annotations
 
+import logging
+import re
 import threading
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -10,12 +14,15 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from sqlalchemy import event
 
 from app import create_app
 from models.infra.migrate import alembic_config, upgrade
 from models.services import tournaments
 from tests.builders import TOURNAMENTS, Scene, utc_today
 from tests.support.league import Caller, League, assert_problem, new_key
+
+PLAYERS = "/api/v1/players"
 
 
 def test_second_report_for_a_slot_is_409_from_the_unique_index(scene: Scene, monkeypatch: Any) -> None:
@@ -145,3 +152,57 @@ def test_r17_host_reports_racing_a_publication_are_in_it_or_refused(live: LiveLe
     assert set(statuses) <= {201, 403}, statuses
     (venue,) = [v for v in published["venues"] if v["venue_id"] == live.venue_id]
     assert venue["tournaments"] == statuses.count(201) == live.stored()
+
+
+def test_r19_r17a_twenty_registrations_of_one_new_email_at_once_never_meet_the_unique_index(
+    live: LiveLeague, caplog: pytest.LogCaptureFixture
+) -> None:
+    """R19, R17a: a host's twenty registrations of one new email sent together: one 201, and
+    nineteen 409s naming `email` but no player (as for an email found registered). Each is refused
+    by the service's own check, made under the writers' lock, never by the unique index: the
+    database raises no unique violation (PostgreSQL's server log would hold the email, in the
+    error's DETAIL), and no line of the app's own log holds the email."""
+    seen: list[str] = []
+
+    def database_error(context: Any) -> None:
+        seen.append(
+            getattr(context.original_exception, "sqlstate", None) or type(context.original_exception).__name__
+        )
+
+    engine = live.app.extensions["league_db"].engine
+    event.listen(engine, "handle_error", database_error)
+    key = live.host()
+    email = f"race-{uuid.uuid4().hex[:12]}@example.org"
+
+    def register(n: int) -> Callable[[], tuple[int, Any]]:
+        client = Caller(live.app.test_client(), key)
+        body = {"full_name": f"Rae Racer {n}", "email": email}
+        return lambda: (lambda answer: (answer.status_code, answer.get_json()))(
+            client.post(PLAYERS, json=body)
+        )
+
+    caplog.set_level(logging.DEBUG)
+    try:
+        answers = at_once(*(register(n) for n in range(20)))
+    finally:
+        event.remove(engine, "handle_error", database_error)
+    (winner,) = [body for status, body in answers if status == 201] or [{"id": 0}]
+    unnamed = re.compile(rf"\b{winner['id']}\b")
+    outcome = {
+        "answers": sorted(status for status, _ in answers),
+        "409s naming email, not the player": sum(
+            1
+            for status, body in answers
+            if status == 409
+            and "email" in body.get("errors", {})
+            and not unnamed.search(f"{body['detail']} {body['errors']}")
+        ),
+        "database errors": seen,
+        "log lines holding the email": [r.getMessage() for r in caplog.records if email in r.getMessage()],
+    }
+    assert outcome == {
+        "answers": [201] + [409] * 19,
+        "409s naming email, not the player": 19,
+        "database errors": [],
+        "log lines holding the email": [],
+    }, answers

@@ -1,8 +1,9 @@
 """Every answer a view gives in the tests is one its spec lists: while a test runs, each answer of
 an operation of the spec (any app the test made) is held to the statuses that operation's spec
-names, and the test fails naming any other. So the whole suite checks the views' declarations
-(api/contract.py) and the plugin's (api/spec.py); `default` (an unforeseen 500) is not a listed
-status. Loaded by tests/conftest.py."""
+names, and a success to the media types its spec lists for that status (a JSON operation's CSV
+answer, to `?format=csv` or `Accept: text/csv`, among them), and the test fails naming any other.
+So the whole suite checks the views' declarations (api/contract.py) and the plugin's
+(api/spec.py); `default` (an unforeseen 500) is not a listed status. Loaded by tests/conftest.py."""
 
 from __future__ import annotations
 
@@ -16,19 +17,25 @@ from flask import Flask, Response, request, request_finished
 
 # A Flask rule's variables as the spec writes them: /seasons/<id:season_id> -> /seasons/{season_id}
 VARIABLE = re.compile(r"<(?:[^<>:]+:)?([^<>]+)>")
-Statuses = dict[tuple[str, str], frozenset[str]]
+# (spec path, method) -> {status: the media types its spec lists for it (none: no body, or a
+# shared response component, which is problem+json)}
+Statuses = dict[tuple[str, str], dict[str, frozenset[str]]]
 
 _statuses: WeakKeyDictionary[Flask, Statuses] = WeakKeyDictionary()
 undocumented: list[str] = []
 
 
 def documented_statuses(app: Flask) -> Statuses:
-    """(spec path, method) -> the statuses its operation lists, from the app's own spec."""
+    """(spec path, method) -> the statuses its operation lists, each with its media types, from
+    the app's own spec."""
     if app not in _statuses:
         apis = app.extensions.get("flask-smorest", {}).get("apis", {})
         spec: dict[str, Any] = apis[""]["ext_obj"].spec.to_dict() if "" in apis else {"paths": {}}
         _statuses[app] = {
-            (path, method): frozenset(str(status) for status in operation.get("responses", {}))
+            (path, method): {
+                str(status): frozenset(answer.get("content", {}) if isinstance(answer, dict) else ())
+                for status, answer in operation.get("responses", {}).items()
+            }
             for path, item in spec["paths"].items()
             for method, operation in item.items()
             if isinstance(operation, dict) and "responses" in operation
@@ -44,10 +51,16 @@ def check_answer(sender: Flask, response: Response, **_: Any) -> None:
     listed = documented_statuses(sender).get((VARIABLE.sub(r"{\1}", rule.rule), method))
     if listed is None or response.status_code == 500:
         return  # not an operation of the spec (the console, the docs), or an unforeseen error
-    if str(response.status_code) not in listed:
+    status = str(response.status_code)
+    if status not in listed:
         undocumented.append(
             f"{request.method} {request.path} answered {response.status_code}; "
             f"its spec lists {', '.join(sorted(listed))}"
+        )
+    elif status.startswith("2") and listed[status] and response.mimetype not in listed[status]:
+        undocumented.append(
+            f"{request.method} {request.path} answered {status} as {response.mimetype}; "
+            f"its spec lists {', '.join(sorted(listed[status]))}"
         )
 
 
@@ -66,8 +79,9 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
         found = sorted(set(undocumented))
         undocumented.clear()
         pytest.fail(
-            "A view answered a status its spec does not list (declare it on the view, e.g. "
-            "@conflicts, or in api/spec.py, then ./scripts/openapi):\n  " + "\n  ".join(found),
+            "A view answered a status or media type its spec does not list (declare it on the "
+            "view, e.g. @conflicts or @csv_too, or in api/spec.py, then ./scripts/openapi):\n  "
+            + "\n  ".join(found),
             pytrace=False,
         )
     return result

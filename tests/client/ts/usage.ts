@@ -7,7 +7,11 @@ import type { components, paths } from "./league";
 
 type Problem = components["schemas"]["Problem"];
 
-const league = createClient<paths>({ baseUrl: "https://league.example" });
+// The website reads JSON (and problem+json): said once here, since some operations also answer
+// CSV to `?format=csv` or `Accept: text/csv` (their 200 lists text/csv beside the JSON).
+const league = createClient<paths, "application/json" | "application/problem+json">({
+  baseUrl: "https://league.example",
+});
 
 export function leaders(seasonId: number, venueId: number): Promise<[number, string, number][]> {
   return league
