@@ -203,7 +203,7 @@ def _by_email(email: str, full_name: str | None, at: str, named: Registered[P]) 
         )
         return Named(problem=Problem(f"{at}.email", message, "R5", identifier_miss=True))
     if full_name and not same_person(found, full_name):
-        problem = Problem(f"{at}.full_name", not_that_player(found), "R5", identifier_miss=True)
+        problem = Problem(f"{at}.full_name", not_that_player(), "R5", identifier_miss=True)
         return Named(problem=problem)
     return Named(player=found)
 
@@ -214,7 +214,7 @@ def _by_new_player(new: dict[str, Any], at: str, named: Registered[P], today: da
     if found is None:
         return Named(new=new, problem=new_player_problem(new, f"{at}.new_player", named, today))
     if not same_person(found, new["full_name"]):
-        problem = Problem(f"{at}.new_player.email", not_that_player(found), "R5", identifier_miss=True)
+        problem = Problem(f"{at}.new_player.email", not_that_player(), "R5", identifier_miss=True)
         return Named(problem=problem)
     return Named(player=found, notice=existing_player(at, new["email"], found.id))
 
@@ -230,10 +230,12 @@ def same_person(player: Known, full_name: str) -> bool:
     return bool(similar_names(normalise_name(full_name), [(player.id, player.name_key)]))
 
 
-def not_that_player(player: Known) -> str:
+def not_that_player() -> str:
+    """R5, R19: an email given with a name that is not its player's. The player is not named (a
+    report's row must not tell its sender whom the league knows by that email)."""
     return (
-        f"This email is registered to player {player.id} ({player.display_name}), whose name "
-        "does not match; check the email, or name that player by email alone."
+        "This email is registered to another player, whose name does not match; check the email, "
+        "or name that player by email alone."
     )
 
 
@@ -256,6 +258,6 @@ def new_player_problem(new: Mapping[str, Any], at: str, named: Registered[P], to
         return Problem(f"{at}.membership_number", "Does not start with the date of birth given.", "R5")
     owner = named.by_number.get(number)
     if owner is not None:
-        message = f"Already belongs to player {owner.id}."
+        message = "Already belongs to another player (R19: not named here)."
         return Problem(f"{at}.membership_number", message, "R5", identifier_miss=True)
     return None

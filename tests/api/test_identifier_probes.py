@@ -297,3 +297,27 @@ def test_r19_the_office_registering_a_known_email_is_not_counted(scene: Scene, l
     for _ in range(30):
         assert_problem(office.post(PLAYERS, json=registration(email=known["email"])), 409, "email")
     assert office.post(PLAYERS, json=registration()).status_code == 201
+
+
+def test_r19_a_report_row_with_someone_elses_email_or_number_does_not_name_them(scene: Scene) -> None:
+    """R19, R5: a host's report row giving another venue's player's email with another name, or
+    a new player's row with their membership number, is refused naming the row's field, and the
+    refusal names neither the player's id nor their display name."""
+    known = elsewhere(scene)
+    rows = [
+        {"place": 1, "email": known["email"], "full_name": "Somebody Else Entirely"},
+        {"place": 2, "new_player": {"email": unique_email(), "full_name": unique_name()}},
+        {
+            "place": 3,
+            "new_player": {
+                "email": unique_email(),
+                "full_name": unique_name(),
+                "membership_number": known["membership_number"],
+            },
+        },
+    ]
+    night = {"venue_id": scene.venue_id, "date": iso(days_ago(2)), "results": rows}
+    problem = assert_problem(scene.host.post(DRY_RUN, json=night), 422, rule="R5")
+    assert blamed(problem) == ["results.0.full_name", "results.2.new_player.membership_number"]
+    said = f"{problem['detail']} {problem['errors']}"
+    assert not re.search(rf"\b{known['id']}\b", said) and known["display_name"] not in said, said
