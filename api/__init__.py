@@ -220,6 +220,8 @@ def unpaired_surrogate_at(value: Any) -> str | None:
 def _finish_request(response: Response) -> Response:
     response.headers["X-Request-ID"] = g.get("request_id", "")
     _log_request(response)
+    if request.method in ("GET", "HEAD") and response.status_code == 422:
+        cache.store_refusal(response)
     if request.method not in ("GET", "HEAD") or response.status_code not in (200, 304):
         return response
     # Answers differ by caller (R19), so caches must key on the Authorization header; and they

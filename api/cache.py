@@ -206,6 +206,19 @@ SCOPED_ANSWERS: dict[str, Scopes] = {
 }
 
 
+def _league_answer(_view: dict[str, Any], _args: Mapping[str, str], _session: Any) -> Sequence[str]:
+    return ("league",)
+
+
+# R7: a chart's preview reads only the chart and the league's settings (the `league` scope).
+SCOPED_ANSWERS["points_charts.ChartPreviewViews"] = _league_answer
+SCOPED_ANSWERS["points_charts.DefaultChartPreviewViews"] = _league_answer
+
+# Answers whose refusals (a 422: the same request is refused the same way until the data it read
+# changes) are kept as their 200s are: a preview's refusal may have cost as much as its answer.
+CACHED_REFUSALS = frozenset({"points_charts.ChartPreviewViews", "points_charts.DefaultChartPreviewViews"})
+
+
 # Answers that name the host they were asked of (the games page's webcal:// link): keyed by it too,
 # so a page asked of one host name is never served to a caller of another.
 HOST_NAMED_ANSWERS = frozenset({"embed.GamesPage"})
@@ -260,7 +273,14 @@ def answer_from_cache() -> Response | None:
     if stored is None:
         return None
     head, _, body = stored.partition(b"\n")
-    response = Response(body, status=200, headers=json.loads(head))
+    kept = json.loads(head)
+    if isinstance(kept, dict):  # a refusal (CACHED_REFUSALS): its status and its own request id
+        problem = json.loads(body)
+        problem["request_id"] = g.get("request_id")
+        response = Response(json.dumps(problem), status=kept["status"], headers=kept["headers"])
+        g.answered_from_cache = True
+        return response
+    response = Response(body, status=200, headers=kept)
     if response.get_etag()[0] is None:
         response.set_etag(etag)
     else:
@@ -268,6 +288,17 @@ def answer_from_cache() -> Response | None:
         response.make_conditional(request)
     g.answered_from_cache = True
     return response
+
+
+def store_refusal(response: Response) -> None:
+    """After the view: file a fresh 422 of a CACHED_REFUSALS endpoint under the request's key,
+    with its status (and served without an ETag: a refusal is not revalidated)."""
+    key: str | None = g.get("cache_key")
+    if key is None or request.endpoint not in CACHED_REFUSALS or g.get("answered_from_cache"):
+        return
+    headers = [(k, v) for k, v in response.headers.items() if k.lower() not in REQUEST_HEADERS]
+    head = json.dumps({"status": response.status_code, "headers": headers})
+    store().set(key, head.encode() + b"\n" + response.get_data())
 
 
 def store_answer(response: Response) -> bool:

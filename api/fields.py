@@ -159,11 +159,17 @@ class ZoneName(Text):
             raise ValidationError(str(exc)) from None
 
 
+# A number as JSON writes one: no sign but minus, digits on both sides of a point, no spaces.
+JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
+
+
 class ExactNumber(fields.Decimal):
     """Read as an exact Decimal (0.3 stays 0.3), written as a JSON number.
 
-    At most `max_places` decimal places (the columns are Numeric(5, 4)): more would be rounded
-    silently by the database, or turn 0.00001 into 0 and break a check constraint.
+    A JSON number is read as written (api/blueprint.py: never through a binary float), and so is
+    a string that spells one as JSON does ("0.3"; not "5.", ".5" or " 0.3"). At most
+    `max_places` decimal places (the columns are Numeric(5, 4)): a number with more is refused,
+    never rounded (by the database, or to 0 past a check constraint).
     """
 
     def __init__(self, max_places: int = 4, **kwargs: Any) -> None:
@@ -173,10 +179,16 @@ class ExactNumber(fields.Decimal):
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Decimal:
         if isinstance(value, bool):
             raise self.make_error("invalid")
+        if isinstance(value, str) and not JSON_NUMBER.fullmatch(value):
+            raise ValidationError("Not a number as JSON writes one (e.g. 0.3; not 5., .5 or 0,3).")
         result: Decimal = super()._deserialize(value, attr, data, **kwargs)
         exponent = result.normalize().as_tuple().exponent
         if isinstance(exponent, int) and -exponent > self.max_places:
-            raise ValidationError(f"At most {self.max_places} decimal places.")
+            written = str(value) if len(str(value)) <= 24 else f"{str(value)[:20]}…"
+            raise ValidationError(
+                f"At most {self.max_places} decimal places are kept; {written} has {-exponent}: "
+                "give it rounded as it should be stored."
+            )
         return result
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:

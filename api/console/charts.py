@@ -76,9 +76,9 @@ def described(chart: Any) -> str:
     return f"{chart.formula}{preset}, fraction {chart.fraction.normalize():f}"
 
 
-def previewed(chart: Any, entrants: int) -> str:
+def previewed(session: Any, chart: Any, entrants: int) -> str:
     try:
-        shown = preview_chart(chart, entrants)
+        shown = preview_chart(session, chart, entrants)
     except LeagueError as refusal:
         return refusal.detail
     return ", ".join(str(points) for points in shown["points"]) or "no place scores"
@@ -109,7 +109,7 @@ def charts() -> Any:
             except LeagueError as refusal:
                 status, problems = refusal.status, problem_map(refusal.problems) or {"name": [refusal.detail]}
     listed = list_charts(session, PageRequest(1, 500)).items
-    rows = [(chart, described(chart), previewed(chart, field)) for chart in listed]
+    rows = [(chart, described(chart), previewed(session, chart, field)) for chart in listed]
     context = {"form": form, "rows": rows, "made": made, "entrants": field, "problems": problems}
     return page("console/charts.html", status, **context)
 

@@ -87,7 +87,9 @@ class ChartsViews(MethodView):
         `{"kind": "bands", "bands": [{"min_entrants", "max_entrants", "points": [...]}]}`, or a
         formula (ChartFormula): `{"kind": "formula", "formula": "sqrt(n) / sqrt(p) * 100",
         "fraction": 0.3}` or `{"kind": "formula", "preset": "square_root"}` (R7). A formula is
-        checked for every field from 2 to the league's max_entrants when saved.
+        checked for every field from 2 to the league's max_entrants when saved, with about a
+        second's work at most (counted, not timed): a formula whose check would take more is
+        refused (422 naming `formula`). A fraction has at most 4 decimal places, never rounded.
         """
         return create_chart(db.session(), current_actor(), data)
 
@@ -122,9 +124,13 @@ class ChartPreviewViews(MethodView):
     @blp.arguments(PreviewArgs, location="query")
     @blp.response(200, PreviewOut)
     def get(self, args: dict[str, Any], chart_id: int) -> dict[str, Any]:
-        """Points of places 1..k for a field of N entrants (R7)"""
+        """Points of places 1..k for a field of N entrants (R7)
+
+        A chart of the league's own formula is previewed up to the league's max_entrants, the
+        fields it was checked for when saved; past it, a 422 naming `entrants`, nothing computed.
+        """
         chart = get_or_raise(db.session(), PointsChart, chart_id, "points chart")
-        return preview_chart(chart, args["entrants"])
+        return preview_chart(db.session(), chart, args["entrants"])
 
 
 @blp.route("/default/preview")
@@ -134,4 +140,4 @@ class DefaultChartPreviewViews(MethodView):
     @blp.response(200, PreviewOut)
     def get(self, args: dict[str, Any]) -> dict[str, Any]:
         """Preview the default chart (top 30%, step 10) that a season without a chart uses"""
-        return preview_chart(None, args["entrants"])
+        return preview_chart(db.session(), None, args["entrants"])

@@ -9,7 +9,14 @@ from enum import StrEnum
 from functools import lru_cache
 
 from models.errors import Problem
-from models.rules.formulas import EvaluationError, FormulaError, field_points, parse
+from models.rules.formulas import (
+    FormulaError,
+    Run,
+    TooMuchWork,
+    Work,
+    field_points,
+    parse,
+)
 from models.rules.numbers import round_half_up
 
 
@@ -135,8 +142,11 @@ class FormulaFailure(Unscorable):
         self.reason = reason
 
 
-# R7: the most places (summed over the fields from 2 to max_entrants) a formula is checked at
-# when saved: about a second of work; past it the formula is refused, never half checked.
+# R7: the most work (formulas.WORK's units) a formula's check when saved may take, for every
+# field from 2 to max_entrants: about a second (bench/formula_charts.py). Past it the formula is
+# refused, never half checked. A check of more places than the simplest formula (n - p + 1, 20
+# units a place) could compute with it is refused before it starts.
+MOST_WORK_CHECKED = 8_000_000
 MOST_PLACES_CHECKED = 400_000
 
 
@@ -158,51 +168,68 @@ def _remembered_points(formula: str, fraction: Decimal, entrants: int) -> tuple[
     return _formula_points(formula, fraction, entrants)
 
 
-def _formula_points(formula: str, fraction: Decimal, entrants: int) -> tuple[int, ...]:
+def _formula_points(
+    formula: str, fraction: Decimal, entrants: int, run: Run | None = None
+) -> tuple[int, ...]:
     """R7: the points of places 1..k of a formula chart for n = `entrants`. Memoised by the
     formula's text, fraction and n: a chart that changes is a new text or fraction, so nothing
     stale is ever served. Raises FormulaFailure (the first failing place), FormulaError (a text
-    that is not a formula)."""
+    that is not a formula), TooMuchWork (the `run`'s work used up)."""
     k = scoring_places(fraction, entrants)
-    places = field_points(formula, entrants, k)
-    points: list[int] = []
-    for place in range(1, k + 1):
-        try:
-            earned = next(places)
-        except EvaluationError as exc:
-            raise FormulaFailure(entrants, place, str(exc)) from None
-        if points and earned > points[-1]:
-            raise FormulaFailure(
-                entrants,
-                place,
-                f"place {place} would earn {earned}, more than place {place - 1}'s {points[-1]}",
-            )
-        points.append(earned)
+    points, failure = field_points(formula, entrants, k, run)
+    rise = next((index for index in range(1, len(points)) if points[index] > points[index - 1]), None)
+    if rise is not None:
+        place = rise + 1
+        raise FormulaFailure(
+            entrants,
+            place,
+            f"place {place} would earn {points[rise]}, more than place {place - 1}'s {points[rise - 1]}",
+        )
+    if failure is not None:
+        raise FormulaFailure(entrants, len(points) + 1, str(failure))
     return tuple(points)
 
 
-def formula_problems(formula: str, fraction: Decimal, first: int, last: int) -> list[Problem]:
+def formula_problems(
+    formula: str, fraction: Decimal, first: int, last: int, work: Work | None = None
+) -> list[Problem]:
     """R7: what is wrong with a formula chart for the fields of `first` to `last` entrants: the
-    text's first error with its character, or the first n (then p) where it fails; places beyond
-    k earn 0 and are never computed."""
+    text's first error with its character, or the first n (then p) where it fails, or a check
+    that would do more than MOST_WORK_CHECKED (`work`, if given, counts what it did); places
+    beyond k earn 0 and are never computed."""
     try:
         parse(formula)
     except FormulaError as exc:
         return [Problem("formula", f"Not a formula of the allowed pieces: {exc}.", "R7")]
-    work = sum(scoring_places(fraction, entrants) for entrants in range(first, last + 1))
-    if work > MOST_PLACES_CHECKED:
+    places = sum(scoring_places(fraction, entrants) for entrants in range(first, last + 1))
+    if places > MOST_PLACES_CHECKED:
         message = (
-            f"Checking every field of {first} to {last} entrants would compute {work:,} places, more "
+            f"Checking every field of {first} to {last} entrants would compute {places:,} places, more "
             f"than the {MOST_PLACES_CHECKED:,} a chart is checked for: lower its fraction or the "
             "league's max_entrants, or use a preset."
         )
         return [Problem("formula", message, "R7")]
+    run = Run(formula, work or Work(MOST_WORK_CHECKED))
     for entrants in range(first, last + 1):
         try:
-            formula_points(formula, fraction, entrants)
+            _formula_points(formula, fraction, entrants, run)
         except FormulaFailure as exc:
             return [Problem("formula", sentence(exc), "R7")]
+        except TooMuchWork:
+            return [Problem("formula", too_much_work(first, last, entrants), "R7")]
     return []
+
+
+def too_much_work(first: int, last: int, reached: int) -> str:
+    """R7: why a formula that takes too much work to check is refused, and what to do instead."""
+    return (
+        f"Checking the formula for every field of {first} to {last} entrants takes more work than a "
+        f"chart is checked with (about a second); it stopped at n = {reached}. A part of n alone is "
+        "computed once per field and a part of p alone once per place, but a part of both at every "
+        "place of every field, and there ln, log10 and powers to fractional exponents cost the most "
+        "(ln(n) - ln(p) is cheaper than ln(n / p)). Lower the fraction or the league's max_entrants, "
+        "simplify the formula, or use a preset."
+    )
 
 
 def sentence(exc: Exception) -> str:

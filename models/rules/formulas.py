@@ -13,6 +13,7 @@ binary float appears anywhere. `and`, `or` and `if` evaluate only what they need
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import (
@@ -28,13 +29,12 @@ from decimal import (
     Overflow,
 )
 from functools import lru_cache
+from typing import Any, cast
 
 MAX_LENGTH = 500
 MAX_NODES = 200
 MAX_DEPTH = 40  # nested parentheses, calls and unary signs: the parser's recursion stays small
 MOST_POINTS = Decimal(100_000)
-# A part of a formula that depends only on p is remembered for places up to this many.
-MOST_PLACES_REMEMBERED = 1000
 VARIABLES = ("n", "p", "k")
 KEYWORDS = ("and", "or", "not", "if")
 # name: (fewest, most) arguments; None: any number from the fewest.
@@ -55,12 +55,13 @@ DIGITS = "0123456789"
 LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
 
 
-def context() -> Context:
+def context(rounding: str = ROUND_HALF_EVEN) -> Context:
     """The evaluation's own decimal context: 28 significant digits; an invalid operation, a
-    division by zero or a number beyond 10^9999 stops the evaluation."""
+    division by zero or a number beyond 10^9999 stops the evaluation. (Rounding to a whole
+    number uses one of its own rounding: `round` half up, `floor`, `ceil`.)"""
     return Context(
         prec=28,
-        rounding=ROUND_HALF_EVEN,
+        rounding=rounding,
         Emax=9999,
         Emin=-9999,
         traps=[InvalidOperation, DivisionByZero, Overflow],
@@ -85,12 +86,13 @@ class EvaluationError(ValueError):
 # The tree ------------------------------------------------------------------------------------
 
 Value = Decimal | bool
-Compiled = Callable[["State"], Value]
+# A part's values at the places asked for, in their order (see `Run` below).
+Column = list[Value]
 
 
 class Env:
-    """What a tree is evaluated in: the variables' values, and how a child's value is had (here
-    computed; `Evaluation` below remembers what does not change from one place to the next)."""
+    """What a tree is evaluated in, one place at a time: the variables' values (the reference
+    evaluation; a chart computes every place of a field at once, with `Run` below)."""
 
     def __init__(self, n: Decimal, p: Decimal, k: Decimal) -> None:
         self.variables = {"n": n, "p": p, "k": k}
@@ -115,8 +117,9 @@ class Node:
         """The node's value, its children's had from `env` (the reference evaluation)."""
         raise NotImplementedError
 
-    def closure(self, parts: list[Compiled]) -> Compiled:
-        """The same value as a function of a `State`, its children's given as `parts`."""
+    def column(self, run: Run, places: list[int]) -> Column:
+        """The same values at each of `places` of the field `run` evaluates (in their order), its
+        children's had from `run` for the places that need them."""
         raise NotImplementedError
 
     def walk(self) -> Iterator[Node]:
@@ -132,9 +135,8 @@ class Number(Node):
     def value(self, env: Env) -> Value:
         return self.number
 
-    def closure(self, parts: list[Compiled]) -> Compiled:
-        constant = self.number
-        return lambda _state: constant
+    def column(self, run: Run, places: list[int]) -> Column:
+        return [self.number] * len(places)
 
 
 @dataclass(frozen=True)
@@ -144,13 +146,11 @@ class Variable(Node):
     def value(self, env: Env) -> Value:
         return env.variables[self.name]
 
-    def closure(self, parts: list[Compiled]) -> Compiled:
-        name = self.name
-        if name == "n":
-            return lambda state: state.n
-        if name == "p":
-            return lambda state: state.p
-        return lambda state: state.k
+    def column(self, run: Run, places: list[int]) -> Column:
+        if self.name == "p":
+            run.spend("lookup", len(places))
+            return list(map(Decimal, places))
+        return [run.n if self.name == "n" else run.k] * len(places)
 
 
 @dataclass(frozen=True)
@@ -163,9 +163,8 @@ class Negate(Node):
     def value(self, env: Env) -> Value:
         return CONTEXT.minus(number(self.operand, env))
 
-    def closure(self, parts: list[Compiled]) -> Compiled:
-        (operand,) = parts
-        return lambda state: CONTEXT.minus(operand(state))
+    def column(self, run: Run, places: list[int]) -> Column:
+        return run.apply(CONTEXT.minus, places, run.of(self.operand, places))
 
 
 def number(node: Node, env: Env) -> Decimal:
@@ -201,6 +200,9 @@ ARITHMETIC: dict[str, Callable[[Decimal, Decimal], Decimal]] = {
     "/": _divide,
     "^": _power,
 }
+# A column's division: a division by zero (or 0 / 0) traps, and the place is then evaluated
+# alone by `_divide`, which says why.
+COLUMN_ARITHMETIC = {**ARITHMETIC, "/": CONTEXT.divide}
 
 
 @dataclass(frozen=True)
@@ -215,19 +217,21 @@ class Arithmetic(Node):
     def value(self, env: Env) -> Value:
         return ARITHMETIC[self.operator](number(self.left, env), number(self.right, env))
 
-    def closure(self, parts: list[Compiled]) -> Compiled:
-        left, right = parts
-        operate = ARITHMETIC[self.operator]
-        return lambda state: operate(left(state), right(state))  # type: ignore[arg-type]
+    def column(self, run: Run, places: list[int]) -> Column:
+        left, right = run.of(self.left, places), run.of(self.right, places)
+        if self.operator == "^":
+            return run.power(places, left, right)
+        kind = "divide" if self.operator == "/" else "cheap"
+        return run.apply(COLUMN_ARITHMETIC[self.operator], places, left, right, kind=kind)
 
 
 COMPARE: dict[str, Callable[[Decimal, Decimal], bool]] = {
-    "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b,
-    ">=": lambda a, b: a >= b,
-    "==": lambda a, b: a == b,
-    "!=": lambda a, b: a != b,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+    "==": operator.eq,
+    "!=": operator.ne,
 }
 
 
@@ -247,10 +251,9 @@ class Comparison(Node):
     def value(self, env: Env) -> Value:
         return COMPARE[self.operator](number(self.left, env), number(self.right, env))
 
-    def closure(self, parts: list[Compiled]) -> Compiled:
-        left, right = parts
-        operate = COMPARE[self.operator]
-        return lambda state: operate(left(state), right(state))  # type: ignore[arg-type]
+    def column(self, run: Run, places: list[int]) -> Column:
+        left, right = run.of(self.left, places), run.of(self.right, places)
+        return run.apply(COMPARE[self.operator], places, left, right)
 
 
 @dataclass(frozen=True)
@@ -272,11 +275,15 @@ class Logic(Node):
             return first and truth(self.right, env)
         return first or truth(self.right, env)
 
-    def closure(self, parts: list[Compiled]) -> Compiled:
-        left, right = parts
-        if self.operator == "and":
-            return lambda state: bool(left(state)) and bool(right(state))
-        return lambda state: bool(left(state)) or bool(right(state))
+    def column(self, run: Run, places: list[int]) -> Column:
+        # The right side where it decides: where the left is true for `and`, false for `or`.
+        first = run.of(self.left, places)
+        deciding = self.operator == "and"
+        second = iter(
+            run.of(self.right, [at for at, value in zip(places, first, strict=True) if value is deciding])
+        )
+        run.spend("merge", len(places))
+        return [next(second) if value is deciding else value for value in first]
 
 
 @dataclass(frozen=True)
@@ -293,9 +300,9 @@ class Not(Node):
     def value(self, env: Env) -> Value:
         return not truth(self.operand, env)
 
-    def closure(self, parts: list[Compiled]) -> Compiled:
-        (operand,) = parts
-        return lambda state: not operand(state)
+    def column(self, run: Run, places: list[int]) -> Column:
+        run.spend("merge", len(places))
+        return [not value for value in run.of(self.operand, places)]
 
 
 @dataclass(frozen=True)
@@ -310,9 +317,15 @@ class If(Node):
     def value(self, env: Env) -> Value:
         return number(self.then if truth(self.condition, env) else self.otherwise, env)
 
-    def closure(self, parts: list[Compiled]) -> Compiled:
-        condition, then, otherwise = parts
-        return lambda state: then(state) if condition(state) else otherwise(state)
+    def column(self, run: Run, places: list[int]) -> Column:
+        # Each branch only at the places that take it.
+        condition = run.of(self.condition, places)
+        then = iter(run.of(self.then, [at for at, chosen in zip(places, condition, strict=True) if chosen]))
+        otherwise = iter(
+            run.of(self.otherwise, [at for at, chosen in zip(places, condition, strict=True) if not chosen])
+        )
+        run.spend("merge", len(places))
+        return [next(then) if chosen else next(otherwise) for chosen in condition]
 
 
 def _sqrt(x: Decimal) -> Decimal:
@@ -331,10 +344,8 @@ def _logarithm(of: Callable[[Decimal], Decimal]) -> Callable[[Decimal], Decimal]
 
 
 def _integral(rounding: str) -> Callable[[Decimal], Decimal]:
-    def integral(x: Decimal) -> Decimal:
-        return x.to_integral_value(rounding=rounding, context=CONTEXT)
-
-    return integral
+    """x rounded to a whole number this way (ROUND_FLOOR, …)."""
+    return context(rounding).to_integral_value
 
 
 ONE_ARGUMENT: dict[str, Callable[[Decimal], Decimal]] = {
@@ -364,13 +375,14 @@ class Call(Node):
             return max(values)
         return ONE_ARGUMENT[self.function](values[0])
 
-    def closure(self, parts: list[Compiled]) -> Compiled:
+    def column(self, run: Run, places: list[int]) -> Column:
+        columns = [run.of(argument, places) for argument in self.arguments]
         if self.function in ("min", "max"):
-            pick = min if self.function == "min" else max
-            return lambda state: pick(part(state) for part in parts)
-        (argument,) = parts
-        function = ONE_ARGUMENT[self.function]
-        return lambda state: function(argument(state))  # type: ignore[arg-type]
+            return run.apply(min if self.function == "min" else max, places, *columns)
+        if self.function in COSTLY:
+            return run.costly(self.function, places, columns[0])
+        kind = "cheap" if self.function == "abs" else "rounding"
+        return run.apply(ONE_ARGUMENT[self.function], places, columns[0], kind=kind)
 
 
 # The parser ----------------------------------------------------------------------------------
@@ -676,6 +688,38 @@ def parse(text: str) -> Node:
     return node
 
 
+def misread_number(text: str) -> FormulaError | None:
+    """R7, when a formula is saved: its first number that the formula would not read as written,
+    at its character: one that ends with its point (`5.`; `.5` is 0.5) or has more significant
+    digits than the 28 it computes with (it would be rounded). None when every number reads as
+    written. (A formula saved earlier is read as it always was: `5.` as 5.)"""
+    for token in _tokens_before_error(text):
+        if token.kind != "number":
+            continue
+        if token.text.endswith("."):
+            written = token.text[:-1]
+            return FormulaError(
+                f"a number ends with its point (write {written} or {written}.0)", token.position
+            )
+        if CONTEXT.create_decimal(token.text) != Decimal(token.text):
+            return FormulaError(
+                f"a number with more than {CONTEXT.prec} significant digits, which the formula would "
+                "round (it computes with 28)",
+                token.position,
+            )
+    return None
+
+
+def _tokens_before_error(text: str) -> Iterator[Token]:
+    """The tokens of the text up to its first character no token starts with."""
+    upcoming = tokens(text)
+    while True:
+        try:
+            yield next(upcoming)
+        except (FormulaError, StopIteration):
+            return
+
+
 def evaluate(tree: Node, n: int, p: int, k: int, env: Env | None = None) -> Decimal:
     """R7: the formula's exact value for place p of n entrants with k scoring places; raises
     EvaluationError where it has none (a division by zero, a logarithm of 0 or less, a number
@@ -698,12 +742,78 @@ def points_of(tree: Node, n: int, p: int, k: int, env: Env | None = None) -> int
     value = evaluate(tree, n, p, k, env)
     if value > MOST_POINTS:
         raise EvaluationError("a value above 100,000")
-    if value <= 0:
-        return 0
-    return int(value.quantize(Decimal(1), rounding=ROUND_HALF_UP, context=CONTEXT))
+    return whole_points(value)
 
 
-# Evaluating every place of a field, fast ---------------------------------------------------
+HALF_UP = context(ROUND_HALF_UP)
+
+
+def whole_points(value: Decimal) -> int:
+    """R7: a value of 100,000 or less as points: rounded half up, 0 below 0."""
+    return 0 if value <= 0 else int(HALF_UP.to_integral_value(value))
+
+
+# Evaluating every place of a field at once --------------------------------------------------
+#
+# A chart needs a formula's value at every place 1..k of a field, and a save-time check at every
+# place of every field from 2 to max_entrants. `Run` computes each part of the tree as a column
+# (its values at every place that needs it, in one go) rather than place by place: a part of no
+# variable is computed once, a part of n and k alone once per field, a part of p alone once per
+# place, the costly functions once per argument; `if`, `and` and `or` compute each side only at
+# the places that need it, as the reference evaluation does. Where an operation has no value, the
+# first such place is found and evaluated alone by the reference (`evaluate`), so a field fails
+# at the same place, with the same reason, as evaluating its places one by one would.
+
+# The work of an evaluation, in units of about a tenth of a microsecond of a server's core, as
+# measured (bench/formula_charts.py): each operation at each place, and each part asked for at a
+# field (`call`), however few its places.
+WORK = {
+    "call": 20,
+    "cheap": 2,  # + - * min max abs, a comparison, a sign
+    "divide": 4,
+    "rounding": 2,  # floor ceil round
+    "merge": 1,  # `if`, `and`, `or`, `not`: a place's side chosen
+    "lookup": 2,  # a part of p alone, or p, at a place
+    "place": 7,  # a place's value rounded to points and checked
+    "sqrt": 80,
+    "ln": 540,
+    "log10": 540,
+    "power": 900,  # to an exponent that is not a whole number from -1000 to 1000
+    "whole power": 13,
+    "remembered": 6,  # a costly function of an argument met before
+}
+COSTLY = ("sqrt", "ln", "log10")
+# A run remembers at most this many arguments of the costly functions (a few MB).
+MOST_ARGUMENTS_REMEMBERED = 20_000
+MOST_WHOLE_EXPONENT = 1000
+
+
+class TooMuchWork(Exception):  # noqa: N818 - a limit reached, not a fault
+    """R7: the evaluation would take more work than it is allowed (`Work.most`)."""
+
+
+class PlaceFailure(Exception):  # noqa: N818 - where a column has no value
+    """An operation has no value at `place` (the first place of its column where it has none)."""
+
+    def __init__(self, place: int) -> None:
+        super().__init__(place)
+        self.place = place
+
+
+class Work:
+    """The units an evaluation has spent, and the most it may (None: no limit)."""
+
+    __slots__ = ("most", "spent")
+
+    def __init__(self, most: int | None = None) -> None:
+        self.most = most
+        self.spent = 0
+
+    def spend(self, kind: str, times: int = 1) -> None:
+        """`times` operations of this kind (a WORK key); TooMuchWork past the most."""
+        self.spent += WORK[kind] * times
+        if self.most is not None and self.spent > self.most:
+            raise TooMuchWork
 
 
 def dependencies(tree: Node) -> dict[int, frozenset[str]]:
@@ -721,104 +831,172 @@ def dependencies(tree: Node) -> dict[int, frozenset[str]]:
     return found
 
 
-Remembered = dict[tuple[int, int], "Value | ArithmeticError | ValueError"]
+CONSTANT, BY_FIELD, BY_PLACE = "constant", "by field", "by place"
 
 
 @dataclass(frozen=True)
 class Plan:
-    """A tree with its parts that depend on neither p (computed once per field) nor anything but
-    p (once per place, for every field), and what those have given so far."""
+    """A tree with how often each of its parts (by id) is computed: once (CONSTANT: no variable),
+    once per field (BY_FIELD: n and k alone), once per place (BY_PLACE: p alone); the others (a
+    variable, a number, a part of p with n or k) at every place they are asked for."""
 
     tree: Node
-    by_field: frozenset[int]
-    by_place: frozenset[int]
-    places: Remembered
+    kinds: dict[int, str]
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=256)
 def plan(text: str) -> Plan:
-    """The plan of a formula's text (cached by the text, with what it remembers)."""
+    """The plan of a formula's text (cached by the text: it depends on nothing else)."""
     tree = parse(text)
     depends = dependencies(tree)
-    parts = [node for node in tree.walk() if not isinstance(node, Number | Variable)]
-    return Plan(
-        tree,
-        frozenset(id(node) for node in parts if "p" not in depends[id(node)]),
-        frozenset(id(node) for node in parts if depends[id(node)] == {"p"}),
-        {},
-    )
+    kinds: dict[int, str] = {}
+    for node in tree.walk():
+        variables = depends[id(node)]
+        if isinstance(node, Number | Variable):
+            continue
+        if not variables:
+            kinds[id(node)] = CONSTANT
+        elif "p" not in variables:
+            kinds[id(node)] = BY_FIELD
+        elif variables == {"p"}:
+            kinds[id(node)] = BY_PLACE
+    return Plan(tree, kinds)
 
 
-class State:
-    """The field being evaluated: the variables, the place, what this field has remembered."""
+class Run:
+    """An evaluation of a formula for one field or many (a save-time check, field after field):
+    what it has computed so far, kept for the fields that follow, and the work it has done. Its
+    own: nothing is shared between runs, so what a run costs depends on nothing but the formula
+    and its fields."""
 
-    __slots__ = ("field", "k", "n", "p", "place")
+    def __init__(self, text: str, work: Work | None = None) -> None:
+        self.plan = plan(text)
+        self.work = work or Work()
+        self.spend = self.work.spend
+        self.n = self.k = Decimal(0)
+        self.constants: dict[int, Value] = {}
+        self.by_field: dict[int, Value] = {}
+        self.by_place: dict[int, dict[int, Value]] = {}
+        self.arguments: dict[str, dict[Any, Decimal]] = {}
 
-    def __init__(self, n: int, k: int) -> None:
-        self.n, self.k, self.p = Decimal(n), Decimal(k), Decimal(0)
-        self.place = 0
-        self.field: Remembered = {}
+    def values(self, n: int, k: int, places: list[int]) -> Column:
+        """The formula's values at `places` of a field of n entrants with k scoring places;
+        PlaceFailure at the first of them (in the order the parts are computed) with none."""
+        if (self.n, self.k) != (n, k):
+            self.n, self.k, self.by_field = Decimal(n), Decimal(k), {}
+        return self.of(self.plan.tree, places)
 
+    def of(self, node: Node, places: list[int]) -> Column:
+        """A node's values at `places`, from what the run remembers where it can."""
+        if not places:
+            return []
+        key = id(node)
+        kind = self.plan.kinds.get(key)
+        self.spend("call")
+        if kind is None:
+            return node.column(self, places)
+        if kind is BY_PLACE:
+            known = self.by_place.setdefault(key, {})
+            missing = [place for place in places if place not in known]
+            if missing:
+                known.update(zip(missing, node.column(self, missing), strict=True))
+            self.spend("lookup", len(places))
+            return [known[place] for place in places]
+        remembered = self.by_field if kind is BY_FIELD else self.constants
+        if key not in remembered:
+            # At the first place that needs it: that is where it fails, if it does.
+            remembered[key] = node.column(self, places[:1])[0]
+        return [remembered[key]] * len(places)
 
-def compile_tree(tree: Node, plan: Plan) -> Compiled:
-    """The tree as nested closures computing the same values as `Node.value` (no `eval`): a part
-    in `plan.by_field` is remembered per field, one in `plan.by_place` per place."""
-
-    def remembered(key: int, compute: Compiled, per_place: bool) -> Compiled:
-        def value(state: State) -> Value:
-            if per_place and state.place > MOST_PLACES_REMEMBERED:
-                return compute(state)  # a rare field's far places: not worth the memory
-            memo, at = (plan.places, (key, state.place)) if per_place else (state.field, (key, 0))
-            found = memo.get(at)
-            if found is None:
-                try:
-                    found = compute(state)
-                except (ArithmeticError, ValueError) as exc:
-                    found = exc
-                memo[at] = found
-            if isinstance(found, ArithmeticError | ValueError):
-                raise found
-            return found
-
-        return value
-
-    def build(node: Node) -> Compiled:
-        compute = node.closure([build(child) for child in node.children()])
-        if id(node) in plan.by_field:
-            return remembered(id(node), compute, per_place=False)
-        if id(node) in plan.by_place:
-            return remembered(id(node), compute, per_place=True)
-        return compute
-
-    return build(tree)
-
-
-@lru_cache(maxsize=64)
-def compiled(text: str) -> tuple[Plan, Compiled]:
-    """A formula's plan and closures (cached by the text)."""
-    found = plan(text)
-    return found, compile_tree(found.tree, found)
-
-
-def field_points(text: str, n: int, k: int) -> Iterator[int]:
-    """R7: the points of places 1..k of a field of n by the formula `text` (its value rounded
-    half up, 0 below 0), one place at a time; EvaluationError at the first place with no value
-    or a value above 100,000. The same values as `points_of`, computed faster."""
-    found, function = compiled(text)
-    state = State(n, k)
-    for place in range(1, k + 1):
-        state.p, state.place = Decimal(place), place
+    def apply(
+        self, function: Callable[..., Value], places: list[int], *columns: Column, kind: str = "cheap"
+    ) -> Column:
+        """`function` of the columns, place by place; PlaceFailure at the first with no value."""
+        self.spend(kind, len(places))
         try:
-            value = function(state)
-        except EvaluationError:
+            return list(map(function, *columns))
+        except (ArithmeticError, ValueError):
+            for place, arguments in zip(places, zip(*columns, strict=True), strict=True):
+                try:
+                    function(*arguments)
+                except (ArithmeticError, ValueError):
+                    raise PlaceFailure(place) from None
             raise
-        except DivisionByZero:
-            raise EvaluationError("division by zero") from None
-        except Overflow:
-            raise EvaluationError("a number too large to compute") from None
-        except DecimalException:
-            raise EvaluationError("an operation with no value") from None
-        assert isinstance(value, Decimal)
-        if value > MOST_POINTS:
-            raise EvaluationError("a value above 100,000")
-        yield 0 if value <= 0 else int(value.quantize(Decimal(1), rounding=ROUND_HALF_UP, context=CONTEXT))
+
+    def costly(self, name: str, places: list[int], column: Column) -> Column:
+        """A costly function of one argument (sqrt, ln, log10), once per argument."""
+        function = ONE_ARGUMENT[name]
+        remembered = self.arguments.setdefault(name, {})
+        found: Column = []
+        for place, argument in zip(places, column, strict=True):
+            value = remembered.get(argument)
+            if value is None:
+                self.spend(name)
+                try:
+                    value = function(argument)  # type: ignore[arg-type]
+                except (ArithmeticError, ValueError):
+                    raise PlaceFailure(place) from None
+                if len(remembered) < MOST_ARGUMENTS_REMEMBERED:
+                    remembered[argument] = value
+            else:
+                self.spend("remembered")
+            found.append(value)
+        return found
+
+    def power(self, places: list[int], bases: Column, exponents: Column) -> Column:
+        """a ^ b at each place: a whole exponent is cheap; another is remembered per (a, b), as
+        written (Decimal's power is correctly rounded almost always, but not proven so)."""
+        remembered = self.arguments.setdefault("^", {})
+        found: Column = []
+        for place, base, exponent in zip(places, bases, exponents, strict=True):
+            assert isinstance(base, Decimal) and isinstance(exponent, Decimal)
+            whole = exponent == exponent.to_integral_value() and abs(exponent) <= MOST_WHOLE_EXPONENT
+            key = None if whole else (str(base), str(exponent))
+            value = None if key is None else remembered.get(key)
+            if value is None:
+                self.spend("whole power" if whole else "power")
+                try:
+                    value = _power(base, exponent)
+                except (ArithmeticError, ValueError):
+                    raise PlaceFailure(place) from None
+                if key is not None and len(remembered) < MOST_ARGUMENTS_REMEMBERED:
+                    remembered[key] = value
+            else:
+                self.spend("remembered")
+            found.append(value)
+        return found
+
+
+def field_points(
+    text: str, n: int, k: int, run: Run | None = None
+) -> tuple[list[int], EvaluationError | None]:
+    """R7: the points of places 1..k of a field of n by the formula `text` (its value rounded
+    half up, 0 below 0), each place's as `points_of` gives it, computed a column at a time
+    (`Run`: give one to carry what it remembers, and its work, across fields). With no value, or
+    a value above 100,000, at some place: the points of the places before it, and why it has
+    none (an EvaluationError), else every place's and None. TooMuchWork when the run's work is
+    used up."""
+    run = run or Run(text)
+    places = list(range(1, k + 1))
+    failing: int | None = None
+    while True:
+        try:
+            values = run.values(n, k, places)
+            break
+        except PlaceFailure as failure:
+            # The first place with no value is this one or an earlier one: the places before it
+            # again, until they all have one.
+            failing, places = failure.place, places[: failure.place - 1]
+    run.spend("place", len(values))
+    numbers = cast(list[Decimal], values)  # a formula gives a number (parse)
+    if numbers and max(numbers) > MOST_POINTS:
+        above = next(index for index, value in enumerate(numbers) if value > MOST_POINTS)
+        return list(map(whole_points, numbers[:above])), EvaluationError("a value above 100,000")
+    points = list(map(whole_points, numbers))
+    if failing is None:
+        return points, None
+    try:
+        evaluate(run.plan.tree, n, failing, k)
+    except EvaluationError as exc:
+        return points, exc
+    raise AssertionError(f"the formula {text!r} has a value at n = {n}, p = {failing}")

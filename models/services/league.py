@@ -24,6 +24,7 @@ from models.rules.charts import (
     sentence,
     sorted_bands,
 )
+from models.rules.formulas import misread_number
 from models.rules.reports import TournamentKind
 from models.services.access import require_office
 from models.services.audit import record, record_update, snapshot
@@ -194,6 +195,9 @@ def set_formula(session: Session, chart: PointsChart, data: dict[str, Any]) -> N
     assert chart.formula is not None and chart.fraction is not None
     if chart.preset is not None:
         return  # R7: a preset earns points for every place of every field (docs/rules.md)
+    misread = misread_number(chart.formula) if "formula" in data else None
+    if misread is not None:  # R7: a new formula's numbers read as written
+        refuse("The formula of the points chart is refused", [Problem("formula", sentence(misread), "R7")])
     most = league_settings(session).max_entrants
     refuse(
         "The formula of the points chart is refused",
@@ -258,8 +262,19 @@ def update_chart(
     return chart, rescored
 
 
-def preview_chart(chart: PointsChart | None, entrants: int) -> dict[str, Any]:
-    """R7: the points of places 1..k for a field of `entrants`."""
+def preview_chart(session: Session, chart: PointsChart | None, entrants: int) -> dict[str, Any]:
+    """R7: the points of places 1..k for a field of `entrants`. The league's own formula was
+    checked when saved for every field up to max_entrants, and no report is larger: past it, a
+    preview is refused at once, nothing computed (a preset and the other kinds hold for any
+    field, and are computed)."""
+    if chart is not None and chart.kind == ChartKind.FORMULA and chart.preset is None:
+        most = league_settings(session).max_entrants
+        if entrants > most:
+            message = (
+                f"A report has at most {most} entrants (the league's max_entrants), the fields this "
+                f"formula was checked for when saved: a field of {entrants} is not computed."
+            )
+            raise RuleViolation.at("entrants", message, rule="R7")
     try:
         points = chart_rule(chart).points_for(entrants)
     except Unscorable as exc:

@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+import api.points_charts.routes as points_chart_routes
+import models.rules.charts as charts_rules
 from tests.builders import MakeScene, days_ago, points_by_place
 from tests.support.league import League, assert_problem
 
@@ -83,17 +85,120 @@ def test_r7_the_leagues_own_formula_with_its_fraction(public: Any, league: Leagu
     assert preview(public, bonus["id"], 9).get_json()["points"] == [10, 10, 10]
 
 
-def test_r7_a_preview_above_max_entrants_is_computed_or_refused_never_a_500(
-    public: Any, league: League
+def test_r7_a_preview_past_max_entrants_of_the_leagues_own_formula_is_refused_at_once(
+    public: Any, league: League, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """R7 (issue 44: such a 422 took 4-5 s): the league's own formula was checked when saved for
+    the fields up to max_entrants, and no report is larger; a preview past it is a 422 naming
+    `entrants`, with nothing computed. Up to it, and for a preset at any field, it is computed."""
     assert league.office.patch(SETTINGS, json={"max_entrants": 60}).status_code == 200
     chart = created(league, formula="100 / (61 - n)")
     assert preview(public, chart["id"], 60).get_json()["points"] == [100] * 18
-    problem = assert_problem(preview(public, chart["id"], 61), 422, "entrants", rule="R7")
-    assert "n = 61, p = 1" in problem["detail"] and "division by zero" in problem["detail"]
+    computed: list[int] = []
+    real = charts_rules.field_points
+    monkeypatch.setattr(charts_rules, "field_points", lambda *args: computed.append(args[1]) or real(*args))
+    for entrants in (61, 5_000, 10_000):
+        problem = assert_problem(preview(public, chart["id"], entrants), 422, "entrants", rule="R7")
+        assert "A report has at most 60 entrants (the league's max_entrants)" in problem["detail"]
+        assert f"a field of {entrants} is not computed" in problem["detail"]
+    assert computed == []
     linear = created(league, preset="linear")
     big = preview(public, linear["id"], 10_000).get_json()
     assert big["scoring_places"] == 10_000 and big["points"][:2] == [10_000, 9_999]
+
+
+def test_r7_previews_and_their_refusals_are_kept_as_other_public_answers_are(
+    public: Any, league: League, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R7 (issue 44): a preview's answer, and its 422, are kept by the answers' cache: asked again,
+    under another host name too, nothing is computed; the refusal carries the request's own id.
+    A change to the chart retires both."""
+    assert league.office.patch(SETTINGS, json={"max_entrants": 60}).status_code == 200
+    chart = created(league, formula="100 / (61 - n)")
+    asked: list[int] = []
+    real = points_chart_routes.preview_chart
+    counted = lambda *args: asked.append(args[-1]) or real(*args)  # noqa: E731
+    monkeypatch.setattr(points_chart_routes, "preview_chart", counted)
+    answer = preview(public, chart["id"], 60)
+    refusal = preview(public, chart["id"], 61)
+    assert (answer.status_code, refusal.status_code, asked) == (200, 422, [60, 61])
+    for host in ("localhost", "league.example.org"):
+        again = public.get(f"{CHARTS}/{chart['id']}/preview?entrants=60", headers={"Host": host})
+        assert (again.status_code, again.get_json()) == (200, answer.get_json())
+        refused = public.get(
+            f"{CHARTS}/{chart['id']}/preview?entrants=61",
+            headers={"Host": host, "X-Request-ID": f"req-{host}"},
+        )
+        problem = assert_problem(refused, 422, "entrants", rule="R7")
+        assert problem["detail"] == refusal.get_json()["detail"]
+        assert problem["request_id"] == refused.headers["X-Request-ID"] == f"req-{host}"
+    assert asked == [60, 61]
+    renamed = league.office.patch(
+        f"{CHARTS}/{chart['id']}", json={"name": "Renamed", "reason": "A new name."}
+    )
+    assert renamed.status_code == 200
+    assert preview(public, chart["id"], 60).status_code == 200
+    assert preview(public, chart["id"], 61).status_code == 422
+    assert asked == [60, 61, 60, 61]
+
+
+# The probe's chart (issue 44): 30 terms, each a fractional power of n / p, which took 162 s to save
+# at fraction 0.3 and 424 s at fraction 1; and a formula of about 500 characters of the usual pieces.
+HOSTILE = "+".join(f"(n/p)^0.{31 + term}" for term in range(30))
+ORDINARY = (
+    "if(p == 1, 50, 0) + if(p == 2, 30, 0) + if(p == 3, 20, 0) + if(p <= 3 and n >= 20, 10, 0)"
+    " + round(sqrt(n) / sqrt(p) * 100) + 10 * (k - p + 1)"
+    " + if(n >= 30, 25, if(n >= 20, 15, if(n >= 10, 5, 0))) * if(p == 1, 1, 0)"
+    " + max(0, 20 - 2 * p) + floor(ln(n + 1) * 10 / p) + if(p <= k / 2, 15, 5)"
+    " + min(100, n) / 10 + ceil((k - p + 1) / k * 40) + log10(n) * 10 + (ln(n + 1) - ln(p)) * 20"
+    " + if(p == 1 and n >= 40, 40, 0) + 5 * max(0, 10 - p) + sqrt(k - p + 1) * 3"
+    " + if(n >= 60, 12, 0) * (k - p + 1) / k"
+)
+
+
+def test_r7_the_probes_formula_of_30_terms_is_refused_when_saved_after_a_seconds_work(league: League) -> None:
+    """R7 (issue 44): saving the probe's chart stops once its check has done about a second's work
+    (formulas.WORK, counted, not timed): a 422 naming `formula` that says what costs most; nothing
+    is stored."""
+    before = charts_and_audit(league.office)
+    body = {"name": "Thirty terms", "kind": "formula", "formula": HOSTILE, "fraction": 0.3}
+    problem = assert_problem(league.office.post(CHARTS, json=body), 422, "formula", rule="R7")
+    assert "takes more work than a chart is checked with (about a second)" in problem["detail"]
+    assert charts_and_audit(league.office) == before
+
+
+@pytest.mark.parametrize(("fraction", "most"), [(0.3, 500), (1, 300)])
+def test_r7_a_normal_leagues_formula_of_500_characters_is_taken(
+    public: Any, league: League, fraction: float, most: int
+) -> None:
+    """R7: a formula of about 500 characters of the usual pieces is saved for the default
+    max_entrants (500), and for a 300-entrant championship that scores every place."""
+    assert league.office.patch(SETTINGS, json={"max_entrants": most}).status_code == 200
+    body = {"name": "The usual pieces", "kind": "formula", "formula": ORDINARY, "fraction": fraction}
+    response = league.office.post(CHARTS, json=body)
+    assert response.status_code == 201, response.get_json()
+    chart = response.get_json()
+    shown = preview(public, chart["id"], most).get_json()
+    assert shown["scoring_places"] == round(fraction * most) and shown["points"][0] > shown["points"][-1]
+
+
+@pytest.mark.parametrize(
+    ("formula", "said"),
+    [
+        ("5. * (k - p + 1)", "A number ends with its point (write 5 or 5.0) at character 1."),
+        ("n * 0.12345678901234567890123456789", "more than 28 significant digits"),
+    ],
+)
+def test_r7_a_new_formulas_numbers_are_read_as_written_or_refused(
+    league: League, formula: str, said: str
+) -> None:
+    """R7 (issue 44): "5." would be read as 5 and a 29th significant digit rounded away: a new
+    formula with either is refused, naming `formula` and the number's character; nothing stored."""
+    before = charts_and_audit(league.office)
+    response = league.office.post(CHARTS, json={"name": "Mine", "kind": "formula", "formula": formula})
+    problem = assert_problem(response, 422, "formula", rule="R7")
+    assert said in " ".join(problem["errors"]["formula"]), problem
+    assert charts_and_audit(league.office) == before
 
 
 @pytest.mark.parametrize(

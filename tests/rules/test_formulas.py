@@ -22,14 +22,26 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.rules.charts import PRESETS, FormulaFailure, formula_points, formula_problems, scoring_places
+from models.rules.charts import (
+    MOST_WORK_CHECKED,
+    PRESETS,
+    FormulaFailure,
+    formula_points,
+    formula_problems,
+    scoring_places,
+)
 from models.rules.formulas import (
+    WORK,
     Env,
     EvaluationError,
     FormulaError,
     Node,
+    Run,
+    TooMuchWork,
+    Work,
     evaluate,
     field_points,
+    misread_number,
     parse,
     points_of,
 )
@@ -198,19 +210,25 @@ def ours(tree: Node, n: int, p: int, k: int) -> int | None:
 def test_r7_random_formulas_agree_with_a_second_evaluator(
     formula: tuple[str, Meaning], field: tuple[int, int]
 ) -> None:
-    """R7: both evaluators of the module (the tree's and the compiled one a chart uses) give the
-    points the second evaluator gives, or both find no value."""
+    """R7: both evaluators of the module (the tree's, a place at a time, and the columns a chart
+    computes, every place of a field at once) give the points the second evaluator gives, or
+    both find no value; the columns fail at the first place the tree fails at, saying the same."""
     text, meaning = formula
     n, p = field
     k = scoring_places(Decimal("0.3"), n)
     tree = parse(text)
     assert ours(tree, n, p, k) == expected(meaning, n, p, k), text
     want = [expected(meaning, n, place, k) for place in range(1, k + 1)]
-    got: list[int | None] = []
-    try:
-        got.extend(field_points(text, n, k))
-    except EvaluationError:
-        got.append(None)
+    place_by_place: list[int | str] = []
+    for place in range(1, k + 1):
+        try:
+            place_by_place.append(points_of(tree, n, place, k))
+        except EvaluationError as exc:
+            place_by_place.append(str(exc))
+            break
+    points, failure = field_points(text, n, k)
+    assert [*points, *([str(failure)] if failure else [])] == place_by_place, text
+    got = [*points, *([None] if failure else [])]
     assert got == want[: len(got)] and (got[-1:] == [None]) == (None in want), (text, got, want)
 
 
@@ -479,3 +497,115 @@ def test_r7_checking_is_bounded() -> None:
     """R7: a check that would compute more places than MOST_PLACES_CHECKED is refused whole."""
     (problem,) = formula_problems("n - p + 1", Decimal(1), 2, 10_000)
     assert problem.path == "formula" and "more than the 400,000" in problem.message
+
+
+# Bounded work (issue 44) -------------------------------------------------------------------------
+# The probe's chart: 30 terms, each a fractional power of n / p (so of both: nothing is computed once
+# per field or once per place). It took 162 s to save at fraction 0.3 and 424 s at fraction 1.
+HOSTILE = "+".join(f"(n/p)^0.{31 + term}" for term in range(30))
+
+# What a normal league writes: the README's bonus, and formulas of the usual pieces (a bonus table
+# for the top places, the presets' shapes, the scoring places, a field-size bonus) of about 350 and
+# 500 characters (bench/formula_charts.py times them).
+README = "if(p == 1, 20, 0) + 10 * (k - p + 1)"
+ORDINARY_350 = (
+    "if(p == 1, 50, if(p == 2, 30, if(p == 3, 20, if(p <= 5, 10, 0)))) + sqrt(n) / sqrt(p) * 40"
+    " + (ln(n + 1) - ln(p)) * 25 + 100 * (k - p + 1) / k + log10(n + 1) * 15 / sqrt(p)"
+    " + max(0, (n - 10) / 5) * (k - p + 1) / k + if(n >= 50, 20, if(n >= 25, 10, 0)) * (1 - (p - 1) / k)"
+    " + floor(sqrt(n) * 10 / p) + round((n - p + 1) / n * 30) + min(50, 2 * (k - p + 1))"
+)
+ORDINARY_500 = (
+    "if(p == 1, 50, 0) + if(p == 2, 30, 0) + if(p == 3, 20, 0) + if(p <= 3 and n >= 20, 10, 0)"
+    " + round(sqrt(n) / sqrt(p) * 100) + 10 * (k - p + 1)"
+    " + if(n >= 30, 25, if(n >= 20, 15, if(n >= 10, 5, 0))) * if(p == 1, 1, 0)"
+    " + max(0, 20 - 2 * p) + floor(ln(n + 1) * 10 / p) + if(p <= k / 2, 15, 5)"
+    " + min(100, n) / 10 + ceil((k - p + 1) / k * 40) + log10(n) * 10 + (ln(n + 1) - ln(p)) * 20"
+    " + if(p == 1 and n >= 40, 40, 0) + 5 * max(0, 10 - p) + sqrt(k - p + 1) * 3"
+    " + if(n >= 60, 12, 0) * (k - p + 1) / k"
+)
+
+
+@pytest.mark.parametrize("fraction", ["0.3", "1"])
+def test_r7_the_probes_formula_of_30_terms_is_refused_once_its_check_has_done_a_seconds_work(
+    fraction: str,
+) -> None:
+    """R7 (issue 44): checking the 30 terms for every field of 2 to 500 entrants would take minutes;
+    the check stops when it has done MOST_WORK_CHECKED (about a second) and refuses the formula,
+    saying what costs most and what to do."""
+    (problem,) = formula_problems(HOSTILE, Decimal(fraction), 2, 500)
+    assert (problem.path, problem.rule) == ("formula", "R7")
+    assert problem.message.startswith(
+        "Checking the formula for every field of 2 to 500 entrants takes more work than a chart is "
+        "checked with (about a second); it stopped at n = "
+    )
+    assert "ln(n) - ln(p) is cheaper than ln(n / p)" in problem.message
+
+
+def test_r7_a_check_stops_within_its_work_and_the_work_is_the_same_every_time() -> None:
+    """R7: the work is counted, not timed: the same check stops at the same field, having done no
+    more than MOST_WORK_CHECKED and one operation's units more."""
+    stops = []
+    for _ in range(2):
+        work = Work(MOST_WORK_CHECKED)
+        run = Run(HOSTILE, work)
+        with pytest.raises(TooMuchWork):
+            for entrants in range(2, 501):
+                formula_points_in(run, entrants)
+                stops.append(entrants)
+        assert MOST_WORK_CHECKED < work.spent <= MOST_WORK_CHECKED + max(WORK.values())
+        stops.append(-1)
+    first, second = stops.index(-1), len(stops) - 1
+    assert stops[:first] == stops[first + 1 : second]
+
+
+def formula_points_in(run: Run, entrants: int) -> None:
+    k = scoring_places(Decimal("0.3"), entrants)
+    points, failure = field_points(HOSTILE, entrants, k, run)
+    assert failure is None and len(points) == k
+
+
+@pytest.mark.parametrize(
+    ("formula", "fraction", "most"),
+    [
+        (README, "0.3", 500),
+        (README, "1", 500),
+        (ORDINARY_350, "0.3", 500),
+        (ORDINARY_500, "0.3", 500),
+        (ORDINARY_350, "1", 300),
+        (ORDINARY_500, "1", 300),
+    ],
+    ids=["readme-0.3-500", "readme-1-500", "350-0.3-500", "500-0.3-500", "350-1-300", "500-1-300"],
+)
+def test_r7_a_normal_leagues_formula_is_checked_within_the_work(
+    formula: str, fraction: str, most: int
+) -> None:
+    """R7: a formula of the usual pieces, up to 500 characters, is accepted for the league's default
+    max_entrants (500) at fraction 0.3, and for a 300-entrant championship scoring every place."""
+    assert formula_problems(formula, Decimal(fraction), 2, most) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "said", "position"),
+    [
+        ("5. * (k - p + 1)", "a number ends with its point (write 5 or 5.0)", 1),
+        ("n - p + 1.", "a number ends with its point (write 1 or 1.0)", 9),
+        ("0.12345678901234567890123456789 * n", "more than 28 significant digits", 1),
+        ("n * 1234567890123456789012345678.5", "more than 28 significant digits", 5),
+    ],
+)
+def test_r7_a_number_that_would_not_be_read_as_written_is_named_when_saved(
+    text: str, said: str, position: int
+) -> None:
+    """R7 (issue 44): "5." would be read as 5, a 29th significant digit rounded away: refused when a
+    formula is saved, at the number's character (a stored formula is still read as before)."""
+    found = misread_number(text)
+    assert found is not None and said in str(found) and found.position == position
+    parse(text)  # a formula saved earlier keeps its meaning
+
+
+@pytest.mark.parametrize(
+    "text", [".5 * n", "0.5 * n", "n - p + 1", "1.0000000000000000000000000000000 * n", "100000.00 - p"]
+)
+def test_r7_numbers_read_as_written_are_taken(text: str) -> None:
+    """R7: `.5` is 0.5; trailing zeros past the 28th digit change nothing, so they are taken."""
+    assert misread_number(text) is None
