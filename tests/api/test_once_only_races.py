@@ -24,7 +24,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from models.infra.migrate import alembic_config, upgrade
-from tests.builders import OFFICE_LATE, SEASONS, TOURNAMENTS, ago
+from tests.builders import OFFICE_LATE, SEASONS, TOURNAMENTS, ago, sanction_body
 from tests.support.databases import ScratchDatabases, assert_ratings_current, assert_standing_lines_current
 from tests.support.servers import PATIENCE, Server, gunicorn
 
@@ -948,3 +948,49 @@ def test_r7_formula_charts_racing_a_larger_max_entrants_never_leave_a_failing_ch
         for chart_id in stored:  # out of the next repeat's way: a formula for every field
             live.write("PATCH", f"/api/v1/points-charts/{chart_id}", {"formula": "10", **REASON})
     assert outcomes == expected, outcomes
+
+
+# Erasure and free text (R21) ------------------------------------------------------------------
+
+
+ERASURE_RACERS = 6
+
+
+def plain_copies(url: str, values: list[str]) -> list[str]:
+    """Where the sanctions and the audit log hold one of the values in plain text."""
+    engine = create_engine(make_url(url))
+    found = []
+    try:
+        with engine.connect() as conn:
+            for table, column in (("sanctions", "reason"), ("audit_log", "reason"), ("audit_log", "after")):
+                for (stored,) in conn.execute(text(f"SELECT {column} FROM {table}")):
+                    shown = stored if isinstance(stored, str) else json.dumps(stored)
+                    found += [
+                        f"{table}.{column}"
+                        for value in values
+                        if shown and value.casefold() in shown.casefold()
+                    ]
+    finally:
+        engine.dispose()
+    return found
+
+
+def test_r21_sanctions_racing_the_erasure_leave_no_plain_copy(live: Live) -> None:
+    """R21: in each of REPEATS rounds, a player's erasure and ERASURE_RACERS sanctions naming her by
+    name and email (hers, and another player's) are released together; afterwards neither the
+    sanctions nor the audit log holds her name or email in plain text."""
+    other = live.player()
+    for _ in range(REPEATS):
+        surname = f"Q{uuid.uuid4().hex[:10]}"
+        name, email = f"Zelda {surname}", f"{surname.lower()}@example.org"
+        her = int(live.write("POST", PLAYERS, {"full_name": name, "email": email})["id"])
+        reason = f"{name} ({email}) shouted at the dealer."
+        requests = [("POST", f"{PLAYERS}/{her}/erase", REASON)]
+        for i in range(ERASURE_RACERS):
+            body = sanction_body(
+                (her, other)[i % 2], "warning", "berating", first_day=ago(2), last_day=ago(2)
+            )
+            requests.append(("POST", SANCTIONS, {**body, "reason": reason}))
+        answers = at_once(live, requests)
+        assert [status for status, _ in answers] == [200] + [201] * ERASURE_RACERS, answers
+        assert plain_copies(live.url, [name, email, surname]) == []

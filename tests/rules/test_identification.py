@@ -128,14 +128,15 @@ def test_r5_a_membership_number_born_after_today_is_refused() -> None:
     assert problem(born_tomorrow) == ("results.0.membership_number", "R5")
 
 
-def test_r5_by_email_with_or_without_a_matching_name() -> None:
+def test_r5_r19_by_email_with_or_without_a_matching_name() -> None:
     assert identify({"email": "ANN@example.org"}, "results.2", REGISTERED, TODAY).player == ANN
     assert (
         identify({"email": "ann@example.org", "full_name": "Ann Leee"}, "r", REGISTERED, TODAY).player == ANN
     )
     other = identify({"email": "ann@example.org", "full_name": "Ben Kay"}, "results.2", REGISTERED, TODAY)
     assert problem(other) == ("results.2.full_name", "R5")
-    assert "player 1 (Ann L.)" in message(other)
+    # R19: the email's player is not named (no id, no display name).
+    assert "another player" in message(other) and "1" not in message(other) and "Ann" not in message(other)
 
 
 def test_r5_a_new_email_with_a_full_name_registers_the_player() -> None:
@@ -166,14 +167,15 @@ def test_r5_a_new_player_whose_email_is_someone_elses_is_refused() -> None:
     assert problem(identify(row, "results.5", REGISTERED, TODAY)) == ("results.5.new_player.email", "R5")
 
 
-def test_r5_a_new_players_membership_number_is_their_birth_date_and_unused() -> None:
+def test_r5_r19_a_new_players_membership_number_is_their_birth_date_and_unused() -> None:
     fresh = {"full_name": "Cy D", "email": "cy@example.org", "membership_number": "199001011111"}
     assert new_player_problem(fresh, "at", REGISTERED, TODAY) is None
     assert new_player_problem({**fresh, "date_of_birth": date(1990, 1, 1)}, "at", REGISTERED, TODAY) is None
     other_birthday = new_player_problem({**fresh, "date_of_birth": date(1990, 1, 2)}, "at", REGISTERED, TODAY)
     assert other_birthday is not None and other_birthday.path == "at.membership_number"
     taken = new_player_problem({**fresh, "membership_number": "198001021234"}, "at", REGISTERED, TODAY)
-    assert taken is not None and "player 3" in taken.message and taken.rule == "R5"
+    assert taken is not None and "another player" in taken.message and taken.rule == "R5"
+    assert "3" not in taken.message  # R19: the number's player is not named
     assert (
         new_player_problem({"full_name": "Cy D", "email": "cy@example.org"}, "at", REGISTERED, TODAY) is None
     )
