@@ -13,6 +13,8 @@ import pytest
 import api.points_charts.routes as points_chart_routes
 import models.rules.charts as charts_rules
 from tests.builders import MakeScene, days_ago, points_by_place
+from tests.support.formulas import HOSTILE
+from tests.support.formulas import ORDINARY_500 as ORDINARY
 from tests.support.league import League, assert_problem
 
 CHARTS = "/api/v1/points-charts"
@@ -144,16 +146,6 @@ def test_r7_previews_and_their_refusals_are_kept_as_other_public_answers_are(
 
 # The probe's chart (issue 44): 30 terms, each a fractional power of n / p, which took 162 s to save
 # at fraction 0.3 and 424 s at fraction 1; and a formula of about 500 characters of the usual pieces.
-HOSTILE = "+".join(f"(n/p)^0.{31 + term}" for term in range(30))
-ORDINARY = (
-    "if(p == 1, 50, 0) + if(p == 2, 30, 0) + if(p == 3, 20, 0) + if(p <= 3 and n >= 20, 10, 0)"
-    " + round(sqrt(n) / sqrt(p) * 100) + 10 * (k - p + 1)"
-    " + if(n >= 30, 25, if(n >= 20, 15, if(n >= 10, 5, 0))) * if(p == 1, 1, 0)"
-    " + max(0, 20 - 2 * p) + floor(ln(n + 1) * 10 / p) + if(p <= k / 2, 15, 5)"
-    " + min(100, n) / 10 + ceil((k - p + 1) / k * 40) + log10(n) * 10 + (ln(n + 1) - ln(p)) * 20"
-    " + if(p == 1 and n >= 40, 40, 0) + 5 * max(0, 10 - p) + sqrt(k - p + 1) * 3"
-    " + if(n >= 60, 12, 0) * (k - p + 1) / k"
-)
 
 
 def test_r7_the_probes_formula_of_30_terms_is_refused_when_saved_after_a_seconds_work(league: League) -> None:
