@@ -13,7 +13,7 @@ from werkzeug.exceptions import Unauthorized
 from api import db, throttle
 from models.actor import PUBLIC, Actor
 from models.services.access import require_role
-from models.services.keys import authenticate
+from models.services.api_keys.writes import authenticate
 
 F = TypeVar("F", bound=Callable[..., Any])
 

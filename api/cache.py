@@ -1,7 +1,7 @@
 """Answers to GETs under /api/ and /embed/, cached by the league's data version.
 
 Every change to league data moves the data version on in the change's own transaction (database
-triggers; models/entities/service.py). A GET reads the version first, then:
+triggers; models/entities/freshness.py). A GET reads the version first, then:
 
 - its ETag is derived from the version, the caller's scope, the day and the request, so a matching
   `If-None-Match` is a 304 at once, with nothing computed;
@@ -33,7 +33,7 @@ from api import db
 from api.auth import current_actor
 from models.actor import Actor
 from models.services import wall_clock
-from models.services.versioning import data_version, scope_versions, season_ids, season_scopes, venue_scopes
+from models.services.freshness import data_version, scope_versions, season_ids, season_scopes, venue_scopes
 
 log = logging.getLogger(__name__)
 

@@ -23,15 +23,15 @@ from models.entities import ROLES
 from models.errors import LeagueError
 from models.infra.db import SQLITE_WRITE_INTENT
 from models.infra.migrate import alembic_config
-from models.services.audit import record
-from models.services.demo import load_demo, remove_demo
-from models.services.demo_checks import check_removal
-from models.services.demo_queries import DemoRemoval, removal_plan
-from models.services.keys import create_key
-from models.services.player_erasures import erase_inactive, erased_ids, reapply_erasures
-from models.services.ratings import rebuild_ratings
-from models.services.standing_lines import rebuild_lines
-from models.services.versioning import renew_epoch
+from models.services.api_keys.writes import create_key
+from models.services.audit_log.writes import record
+from models.services.demo.checks import check_removal
+from models.services.demo.queries import DemoRemoval, removal_plan
+from models.services.demo.writes import load_demo, remove_demo
+from models.services.freshness import renew_epoch
+from models.services.players.erasures import erase_inactive, erased_ids, reapply_erasures
+from models.services.ratings.writes import rebuild_ratings
+from models.services.standings.lines import rebuild_lines
 
 db_cli = AppGroup("db", help="Database migrations (Alembic).")
 keys_cli = AppGroup("keys", help="API keys.")

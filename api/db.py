@@ -8,8 +8,8 @@ from flask import Flask, Response, current_app, g, request
 from sqlalchemy.orm import Session
 
 from models.infra.db import SQLITE_WRITE_INTENT, make_engine, make_sessionmaker
-from models.services.personal_text import PURGE_ANSWERS
-from models.services.versioning import MEMO
+from models.services.freshness import MEMO
+from models.services.players.personal_text import PURGE_ANSWERS
 
 # GETs that write: a player's data export is audited each time it is read (R21). They get a
 # writer's session (on PostgreSQL a reader's REPEATABLE READ snapshot would refuse the audit

@@ -16,7 +16,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from api import db
 from api.auth import current_actor
 from api.fields import QUERY_TRUE
-from models.entities.service import IdempotentRequest
+from models.entities.idempotency import IdempotentRequest
 from models.errors import Conflict, InvalidInput, Problem
 from models.infra.clock import utcnow
 

@@ -22,9 +22,9 @@ from api import contract
 from api.schemas import Answer
 from models.entities import CHART_KINDS, DOUBLE_QUALIFIER_POLICIES, ROLES, STATUSES, TOURNAMENT_KINDS
 from models.rules.charts import PRESET_NAMES
-from models.rules.discipline import CATEGORIES, DOOR_GROUPS, KINDS
 from models.rules.notices import NOTICE_CODES
-from models.rules.qualification import SKIP_REASONS
+from models.rules.qualifiers import SKIP_REASONS
+from models.rules.sanctions import CATEGORIES, DOOR_GROUPS, KINDS
 
 # The league's enumerations as named schemas: a field whose values are one of these refers to it,
 # so a generated client has one TournamentKind for a report it reads and a correction it sends.

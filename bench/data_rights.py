@@ -31,8 +31,8 @@ from app import create_app  # noqa: E402
 from bench.scratch import scratch_database  # noqa: E402
 from models.actor import SYSTEM  # noqa: E402
 from models.infra.migrate import alembic_config, upgrade  # noqa: E402
-from models.services import audit  # noqa: E402
-from models.services.keys import create_key  # noqa: E402
+from models.services.api_keys.writes import create_key  # noqa: E402
+from models.services.audit_log import writes as audit  # noqa: E402
 
 SIZES = (100, 500)
 REPEAT = 3

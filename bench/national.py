@@ -55,11 +55,11 @@ from models.infra.migrate import alembic_config, upgrade  # noqa: E402
 from models.rules.charts import DEFAULT_CHART  # noqa: E402
 from models.rules.drafts import LAST_SESSION  # noqa: E402
 from models.rules.players import default_display_name, display_key, normalise_name  # noqa: E402
-from models.rules.reports import score_report  # noqa: E402
-from models.services.keys import create_key  # noqa: E402
-from models.services.ratings import point_of, rate_new_report, rebuild_ratings, replay_from  # noqa: E402
-from models.services.standing_lines import rebuild_lines  # noqa: E402
-from models.services.versioning import renew_epoch  # noqa: E402
+from models.rules.tournaments import score_report  # noqa: E402
+from models.services.api_keys.writes import create_key  # noqa: E402
+from models.services.freshness import renew_epoch  # noqa: E402
+from models.services.ratings.writes import point_of, rate_new_report, rebuild_ratings, replay_from  # noqa: E402
+from models.services.standings.lines import rebuild_lines  # noqa: E402
 
 # The league at scale 1.
 REGIONS, VENUES, PLAYERS, WEEKS, HISTORY_SEASONS = 10, 400, 30_000, 12, 4

@@ -30,9 +30,9 @@ from bench.scratch import scratch_database, today  # noqa: E402
 from models.entities import Player, Region, Result, Season, Tournament, Venue  # noqa: E402
 from models.infra.migrate import alembic_config, upgrade  # noqa: E402
 from models.rules.charts import DEFAULT_CHART  # noqa: E402
-from models.rules.reports import score_report  # noqa: E402
-from models.services.season_lists import compute_lists  # noqa: E402
-from models.services.standing_lines import rebuild_lines  # noqa: E402
+from models.rules.tournaments import score_report  # noqa: E402
+from models.services.qualifiers.lists import compute_lists  # noqa: E402
+from models.services.standings.lines import rebuild_lines  # noqa: E402
 
 REGIONS, VENUES, PLAYERS, WEEKS, ENTRANTS, TRAVELLERS = 20, 400, 30_000, 12, 25, 3
 

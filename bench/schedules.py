@@ -38,7 +38,7 @@ from bench.scratch import scratch_database, today  # noqa: E402
 from models.actor import SYSTEM  # noqa: E402
 from models.entities import VenueNight  # noqa: E402
 from models.infra.migrate import alembic_config, upgrade  # noqa: E402
-from models.services.keys import create_key  # noqa: E402
+from models.services.api_keys.writes import create_key  # noqa: E402
 
 NORMAL = [{"weekday": day, "starts_at": "19:30", "sessions": 2} for day in (2, 4, 5)]
 FULL = [{"weekday": day, "starts_at": start} for day in range(1, 8) for start in ("15:00", "19:00", "21:30")]

@@ -13,7 +13,7 @@ from api.blueprint import Blueprint
 from api.contract import ID, conflicts, links
 from api.pagination import PageArgs, page_request, page_schema
 from models.entities import ApiKey
-from models.services.keys import create_key, get_key, list_keys, revoke_key
+from models.services.api_keys.writes import create_key, get_key, list_keys, revoke_key
 from models.services.paging import Page
 
 blp = Blueprint("api_keys", __name__, url_prefix="/api/v1/api-keys", description="API keys.")

@@ -11,7 +11,7 @@ from api.audit_log.schemas import AuditOut, AuditQuery
 from api.auth import current_actor, office_only
 from api.blueprint import Blueprint
 from api.pagination import page_request, page_schema
-from models.services.audit_queries import AuditFilters, ReadEntry, list_audit_entries
+from models.services.audit_log.queries import AuditFilters, ReadEntry, list_audit_entries
 from models.services.paging import Page
 
 blp = Blueprint("audit_log", __name__, url_prefix="/api/v1/audit-log", description="Audit log (R18).")

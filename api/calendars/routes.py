@@ -16,8 +16,8 @@ from icalendar import Calendar, Event
 
 from api import db
 from api.blueprint import Blueprint
-from models.services.game_queries import WEEKS_AHEAD, WEEKS_BEHIND, region_feed, venue_feed
-from models.services.schedule_queries import Game, Revision, revisions
+from models.services.games.queries import WEEKS_AHEAD, WEEKS_BEHIND, region_feed, venue_feed
+from models.services.venues.schedule_queries import Game, Revision, revisions
 
 blp = Blueprint("calendars", __name__, url_prefix="/api/v1", description="Calendar feeds (RFC 5545).")
 

@@ -22,7 +22,7 @@ from models.errors import LeagueError
 from models.infra import clock
 from models.services import wall_clock
 from models.services.access import require_venue
-from models.services.console_sign_ins import signed_in
+from models.services.api_keys.sign_ins import signed_in
 from models.services.lookup import get_or_raise
 
 bp = Blueprint("console", __name__, url_prefix="/console", template_folder="templates")

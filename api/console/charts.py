@@ -16,9 +16,9 @@ from api.console.forms import ChartForm
 from api.points_charts.schemas import MAX_ENTRANTS, ChartIn
 from models.errors import LeagueError, problem_map
 from models.services.access import require_office
-from models.services.league import create_chart, preview_chart
-from models.services.league_queries import list_charts
 from models.services.paging import PageRequest
+from models.services.points_charts.queries import list_charts
+from models.services.points_charts.writes import create_chart, preview_chart
 
 BAND_LINE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)|(\+))\s*:\s*([\d\s,]*)$")
 

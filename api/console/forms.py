@@ -17,8 +17,8 @@ from wtforms import (
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
 from models.entities import TOURNAMENT_KINDS
-from models.rules.discipline import CATEGORIES, KINDS
 from models.rules.drafts import FIRST_SESSION, LAST_SESSION
+from models.rules.sanctions import CATEGORIES, KINDS
 
 
 class SignInForm(FlaskForm):

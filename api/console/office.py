@@ -27,15 +27,15 @@ from models.entities import Player
 from models.errors import LeagueError
 from models.infra.clock import utcnow
 from models.services.access import require_office
-from models.services.audit_queries import AuditFilters, list_audit_entries
-from models.services.distinct_players import record_distinct
-from models.services.keys import create_key, get_key, list_keys, revoke_key
-from models.services.league_queries import venues_of_actor
+from models.services.api_keys.writes import create_key, get_key, list_keys, revoke_key
+from models.services.audit_log.queries import AuditFilters, list_audit_entries
 from models.services.lookup import get_or_raise
 from models.services.paging import PageRequest
-from models.services.player_merge_queries import get_merge, list_merges
-from models.services.player_merges import merge_players, undo_merge
-from models.services.player_queries import duplicate_candidates, players_by_id, venues_of_players
+from models.services.player_merges.queries import get_merge, list_merges
+from models.services.player_merges.writes import merge_players, undo_merge
+from models.services.players.distinct import record_distinct
+from models.services.players.queries import duplicate_candidates, players_by_id, venues_of_players
+from models.services.venues.queries import venues_of_actor
 
 
 @bp.route("/keys", methods=["GET", "POST"])

@@ -22,9 +22,9 @@ from models.errors import LeagueError
 from models.rules.players import distinct_display_name, numbered_players
 from models.services.access import require_office
 from models.services.lookup import get_or_raise
-from models.services.player_exports import data_export
-from models.services.player_queries import distinct_name_suggestions
-from models.services.players import update_player
+from models.services.players.exports import data_export
+from models.services.players.queries import distinct_name_suggestions
+from models.services.players.writes import update_player
 
 PLAYER_PATCH = patch_of(PlayerPatch)
 

@@ -19,10 +19,10 @@ from models.services import wall_clock
 from models.services.access import require_office
 from models.services.lookup import get_or_raise
 from models.services.paging import PageRequest
-from models.services.qualifier_queries import qualification_seen_by, season_qualification
-from models.services.qualifiers import publish
-from models.services.schedule_queries import missing_reports
-from models.services.season_queries import list_seasons
+from models.services.qualifiers.queries import qualification_seen_by, season_qualification
+from models.services.qualifiers.writes import publish
+from models.services.seasons.queries import list_seasons
+from models.services.venues.schedule_queries import missing_reports
 
 
 @bp.route("/seasons")

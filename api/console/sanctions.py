@@ -26,25 +26,25 @@ from api.errors import flatten_messages
 from api.sanctions.schemas import SanctionIn
 from models.entities import Player, Venue
 from models.errors import LeagueError
-from models.rules.discipline import DoorGroup
 from models.rules.personal import former_player_name
 from models.rules.players import player_labels
+from models.rules.sanctions import DoorGroup
 from models.services import wall_clock
 from models.services.access import require_office
-from models.services.league_queries import venues_of_actor
 from models.services.lookup import get_or_raise
 from models.services.paging import PageRequest
-from models.services.player_merge_queries import final_survivor
-from models.services.player_queries import search_players
-from models.services.rating_queries import player_rating
-from models.services.sanction_queries import (
+from models.services.player_merges.queries import final_survivor
+from models.services.players.queries import search_players
+from models.services.ratings.queries import player_rating
+from models.services.sanctions.queries import (
     BarredPlayer,
     SanctionFilters,
     door_list,
     get_sanction,
     list_sanctions,
 )
-from models.services.sanctions import issue_sanction, lift_sanction
+from models.services.sanctions.writes import issue_sanction, lift_sanction
+from models.services.venues.queries import venues_of_actor
 
 SANCTION_IN = SanctionIn()
 OFFICE_WORK = "issues and lifts sanctions"

@@ -13,9 +13,9 @@ from werkzeug.exceptions import BadRequest
 from api import db, throttle
 from api.console.base import COOKIE, bp, current, page, refused_form, signed_in_only, token_missing
 from api.console.forms import SignInForm, SignOutForm
-from models.services.console_sign_ins import sign_in, sign_out
-from models.services.league_queries import venues_of_actor
-from models.services.schedule_queries import HostNights, host_nights
+from models.services.api_keys.sign_ins import sign_in, sign_out
+from models.services.venues.queries import venues_of_actor
+from models.services.venues.schedule_queries import HostNights, host_nights
 
 # Where a sign-in may lead: a page of the console, in printable ASCII (no control character could
 # reach the Location header, no other site could be named).

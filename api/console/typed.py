@@ -32,13 +32,13 @@ from api.console.base import (
 )
 from api.console.forms import CorrectionForm, TypedRowsForm
 from api.console.refusals import Refused, told, unrowed
-from api.console.reports import Correction, preview_sheet
+from api.console.tournaments import Correction, preview_sheet
 from models.entities import STATUSES, Player, Tournament, Venue
 from models.errors import LeagueError
 from models.services import wall_clock
-from models.services.player_queries import VenuePlayer, players_of_venue
-from models.services.tournament_queries import get_report
-from models.services.tournaments import change_window
+from models.services.players.queries import VenuePlayer, players_of_venue
+from models.services.tournaments.queries import get_report
+from models.services.tournaments.writes import change_window
 
 MOST_TYPED_ROWS = 200
 NEW_ROWS = 12  # empty rows on a new page, and added by "More rows"

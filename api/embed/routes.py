@@ -22,14 +22,14 @@ from api.schemas import with_labels
 from models.actor import PUBLIC
 from models.entities import Region, Season
 from models.errors import NotFound
-from models.rules.qualification import Flag
+from models.rules.qualifiers import Flag
 from models.rules.schedules import days
 from models.services import wall_clock
-from models.services.game_queries import region_week
+from models.services.games.queries import region_week
 from models.services.lookup import get_or_raise
-from models.services.qualifier_queries import qualification_seen_by, season_qualification
-from models.services.rating_queries import histories, rating_table
-from models.services.standings import points_race, standings_of
+from models.services.qualifiers.queries import qualification_seen_by, season_qualification
+from models.services.ratings.queries import histories, rating_table
+from models.services.standings.queries import points_race, standings_of
 
 blp = Blueprint(
     "embed",

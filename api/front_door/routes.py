@@ -27,8 +27,8 @@ from api.front_door.schemas import (
     ApiIndexOut,
 )
 from api.pages import html_page
-from models.services.demo_queries import demo_example
-from models.services.league_settings import league_settings
+from models.services.demo.queries import demo_example
+from models.services.league_settings.writes import league_settings
 
 blp = Blueprint(
     "front_door", __name__, template_folder="templates", description="The front door: where everything is."

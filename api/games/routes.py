@@ -12,7 +12,7 @@ from api.blueprint import Blueprint
 from api.contract import answers
 from api.games.schemas import GamePage, GamesQuery
 from api.pagination import page_request
-from models.services.game_queries import list_games
+from models.services.games.queries import list_games
 
 blp = Blueprint("games", __name__, url_prefix="/api/v1/games", description="Scheduled games (R2a).")
 

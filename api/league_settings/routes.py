@@ -11,7 +11,7 @@ from api.auth import current_actor, office_only
 from api.blueprint import Blueprint
 from api.league_settings.schemas import LeagueSettingsOut, LeagueSettingsPatch
 from models.entities import LeagueSettings
-from models.services.league_settings import league_settings, update_league_settings
+from models.services.league_settings.writes import league_settings, update_league_settings
 
 blp = Blueprint(
     "league_settings", __name__, url_prefix="/api/v1/league-settings", description="League settings (R15)."

@@ -8,7 +8,7 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate, va
 
 from api.fields import Name, StrictInt, UtcDateTime, ZoneName
 from api.schemas import Answer
-from models.entities.discipline import LEAST_MAX_ENTRANTS, MOST_MAX_ENTRANTS
+from models.entities.league_settings import LEAST_MAX_ENTRANTS, MOST_MAX_ENTRANTS
 from models.rules.framing import frame_ancestors
 
 

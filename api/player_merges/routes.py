@@ -14,8 +14,8 @@ from api.pagination import page_request, page_schema
 from api.player_merges.schemas import MergeOut, MergeQuery, UndoIn
 from models.entities import PlayerMerge
 from models.services.paging import Page
-from models.services.player_merge_queries import get_merge, list_merges
-from models.services.player_merges import undo_merge
+from models.services.player_merges.queries import get_merge, list_merges
+from models.services.player_merges.writes import undo_merge
 
 blp = Blueprint(
     "player_merges", __name__, url_prefix="/api/v1/player-merges", description="Player merges (R17)."

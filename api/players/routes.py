@@ -31,19 +31,19 @@ from api.players.schemas import (
 from api.ratings.schemas import RatingHistoryOut
 from api.schemas import patch_of
 from models.entities import DistinctPlayers, Player
-from models.services.distinct_players import record_distinct
 from models.services.lookup import get_or_raise
 from models.services.paging import Page
-from models.services.player_erasures import Erased, erase_player
-from models.services.player_exports import data_export
-from models.services.player_merge_queries import final_survivor
-from models.services.player_merges import merge_players
-from models.services.player_queries import as_seen_by, player_as_seen_by, search_players
-from models.services.players import create_player, update_player
-from models.services.qualifier_queries import player_qualification
-from models.services.rating_queries import player_rating, rating_history
-from models.services.sanction_queries import ladder_for
-from models.services.standings import player_seasons
+from models.services.player_merges.queries import final_survivor
+from models.services.player_merges.writes import merge_players
+from models.services.players.distinct import record_distinct
+from models.services.players.erasures import Erased, erase_player
+from models.services.players.exports import data_export
+from models.services.players.queries import as_seen_by, player_as_seen_by, search_players
+from models.services.players.writes import create_player, update_player
+from models.services.qualifiers.queries import player_qualification
+from models.services.ratings.queries import player_rating, rating_history
+from models.services.sanctions.queries import ladder_for
+from models.services.standings.queries import player_seasons
 
 blp = Blueprint("players", __name__, url_prefix="/api/v1/players", description="Players (R5, R19).")
 

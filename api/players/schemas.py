@@ -13,7 +13,7 @@ from api.ratings.schemas import RatingOut
 from api.schemas import Answer, WarningOut, label_field
 from models.entities.tournaments import STATUSES, TOURNAMENT_KINDS
 from models.rules.qualifier_lists import LIST_STATUSES
-from models.services.player_queries import PERSONAL_FIELDS
+from models.services.players.queries import PERSONAL_FIELDS
 
 
 class PlayerIn(Schema):

@@ -22,10 +22,10 @@ from api.points_charts.schemas import (
     PreviewOut,
 )
 from models.entities import PointsChart
-from models.services.league import create_chart, preview_chart, update_chart
-from models.services.league_queries import list_charts
 from models.services.lookup import get_or_raise
 from models.services.paging import Page
+from models.services.points_charts.queries import list_charts
+from models.services.points_charts.writes import create_chart, preview_chart, update_chart
 
 blp = Blueprint(
     "points_charts", __name__, url_prefix="/api/v1/points-charts", description="Points charts (R7)."

@@ -36,13 +36,13 @@ from models.rules.qualifier_lists import Changes, VenueList, regions_of
 from models.services import wall_clock
 from models.services.lookup import get_or_raise
 from models.services.paging import Page
-from models.services.qualifier_queries import (
+from models.services.qualifiers.queries import (
     Qualification,
     disqualifications_of,
     get_disqualification,
     qualification_of,
 )
-from models.services.qualifiers import disqualify, publish, withdraw_disqualification
+from models.services.qualifiers.writes import disqualify, publish, withdraw_disqualification
 
 blp = Blueprint(
     "qualifiers", __name__, url_prefix="/api/v1/seasons", description="Qualification (R3, R12-R14)."

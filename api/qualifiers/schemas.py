@@ -6,7 +6,7 @@ from marshmallow import Schema, fields, validate
 
 from api.fields import Day, ExactNumber, Id, Text, UtcDateTime
 from api.schemas import Answer, PlayerRef, TellsPlayersApart
-from models.rules.qualification import FLAGS, SKIP_REASONS, SkipReason
+from models.rules.qualifiers import FLAGS, SKIP_REASONS, SkipReason
 
 SKIP_REASON_WORDS = (
     "The first that applies of: "

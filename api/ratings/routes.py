@@ -11,7 +11,7 @@ from api.blueprint import Blueprint
 from api.pagination import page_request
 from api.ratings.schemas import RatingsQuery, RatingTableOut
 from models.services.paging import page_of
-from models.services.rating_queries import rating_table
+from models.services.ratings.queries import rating_table
 
 blp = Blueprint("ratings", __name__, url_prefix="/api/v1/ratings", description="Skill ratings (R20).")
 

@@ -13,10 +13,10 @@ from api.contract import ID, conflicts, links
 from api.pagination import PageArgs, page_request, page_schema
 from api.regions.schemas import RegionIn, RegionOut
 from models.entities import Region
-from models.services.league import create_region
-from models.services.league_queries import list_regions
 from models.services.lookup import get_or_raise
 from models.services.paging import Page
+from models.services.regions.queries import list_regions
+from models.services.regions.writes import create_region
 
 blp = Blueprint("regions", __name__, url_prefix="/api/v1/regions", description="Regions (R3).")
 

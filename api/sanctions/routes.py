@@ -33,7 +33,7 @@ from models.rules.notices import Notice
 from models.services import wall_clock
 from models.services.lookup import get_or_raise
 from models.services.paging import Page
-from models.services.sanction_queries import (
+from models.services.sanctions.queries import (
     BarredPlayer,
     SanctionFilters,
     door_list,
@@ -41,7 +41,7 @@ from models.services.sanction_queries import (
     list_sanctions,
     player_discipline,
 )
-from models.services.sanctions import issue_sanction, lift_sanction
+from models.services.sanctions.writes import issue_sanction, lift_sanction
 
 blp = Blueprint("sanctions", __name__, url_prefix="/api/v1", description="Discipline (R15, R16).")
 

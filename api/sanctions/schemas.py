@@ -12,7 +12,7 @@ from api.pagination import PageArgs
 from api.schemas import Answer, PlayerRef, TellsPlayersApart, WarningOut
 from models.actor import ACTOR_ROLES
 from models.entities import TOURNAMENT_KINDS, Sanction
-from models.rules.discipline import CATEGORIES, DOOR_GROUPS, KINDS
+from models.rules.sanctions import CATEGORIES, DOOR_GROUPS, KINDS
 from models.services import wall_clock
 
 # Other names a caller may use for the days (the ones seasons use).

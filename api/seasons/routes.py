@@ -23,12 +23,12 @@ from api.seasons.schemas import (
     SeasonQuery,
 )
 from models.entities import Season
-from models.services.game_queries import this_week
+from models.services.games.queries import this_week
 from models.services.lookup import get_or_raise
 from models.services.paging import Page
-from models.services.schedule_queries import missing_reports
-from models.services.season_queries import list_seasons
-from models.services.seasons import create_season, update_season
+from models.services.seasons.queries import list_seasons
+from models.services.seasons.writes import create_season, update_season
+from models.services.venues.schedule_queries import missing_reports
 
 blp = Blueprint("seasons", __name__, url_prefix="/api/v1/seasons", description="Seasons (R2).")
 

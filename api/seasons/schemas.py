@@ -25,7 +25,7 @@ from api.pagination import PageArgs
 from api.points_charts.schemas import ChartOut
 from api.schemas import Answer
 from models.entities import DOUBLE_QUALIFIER_POLICIES
-from models.services.league_queries import chart_in_force
+from models.services.points_charts.queries import chart_in_force
 
 
 class TierSchema(Answer):

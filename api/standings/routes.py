@@ -22,7 +22,7 @@ from api.standings.schemas import (
 )
 from models.rules.standings import Row
 from models.services.paging import Page, page_of
-from models.services.standings import VenueStandings, standings_of
+from models.services.standings.queries import VenueStandings, standings_of
 
 blp = Blueprint("standings", __name__, url_prefix="/api/v1/seasons", description="Standings (R1, R9-R11).")
 

@@ -28,7 +28,7 @@ from models.actor import Actor
 from models.errors import InvalidInput, LeagueError, Problem, refuse
 from models.rules.drafts import ReportDraft
 from models.rules.identification import name_only
-from models.services.tournament_checks import rule_problems
+from models.services.tournaments.checks import rule_problems
 
 T = TypeVar("T")
 

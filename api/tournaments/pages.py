@@ -26,9 +26,9 @@ from api.fields import utc_timestamp
 from api.schemas import Label
 from models.actor import Actor
 from models.rules.players import numbered_players, player_label
+from models.services.freshness import data_version, report_scope, scope_versions
 from models.services.paging import PageRequest
-from models.services.tournament_queries import ReportFilters, SeenWithRows, report_places, reports_seen_by
-from models.services.versioning import data_version, report_scope, scope_versions
+from models.services.tournaments.queries import ReportFilters, SeenWithRows, report_places, reports_seen_by
 
 Key = tuple[str, int, int, int, bool]
 

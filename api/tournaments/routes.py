@@ -35,7 +35,7 @@ from models.errors import InvalidInput, Problem, Stale
 from models.rules.drafts import ReportDraft
 from models.rules.notices import Notice, unregistered
 from models.rules.players import player_labels
-from models.services.tournament_queries import (
+from models.services.tournaments.queries import (
     ReportFilters,
     get_report,
     report_to_change,
@@ -43,7 +43,7 @@ from models.services.tournament_queries import (
     reporter_seen_by,
     seen_by,
 )
-from models.services.tournaments import Written, correct_report, submit_report, void_report
+from models.services.tournaments.writes import Written, correct_report, submit_report, void_report
 
 DRY_RUN = (
     "`?dry_run=1`: what would be stored, and nothing was: `dry_run` first, no id, version or "

@@ -23,11 +23,11 @@ from api.venues.schemas import (
     VenueQuery,
 )
 from models.entities import ScheduleException, Venue
-from models.services.league import create_venue, update_venue
-from models.services.league_queries import list_venues
 from models.services.lookup import get_or_raise
 from models.services.paging import Page
-from models.services.schedules import add_exception, delete_exception, list_exceptions, set_schedule
+from models.services.venues.queries import list_venues
+from models.services.venues.schedules import add_exception, delete_exception, list_exceptions, set_schedule
+from models.services.venues.writes import create_venue, update_venue
 
 blp = Blueprint("venues", __name__, url_prefix="/api/v1/venues", description="Venues (R1).")
 

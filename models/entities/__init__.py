@@ -1,10 +1,18 @@
 """ORM entities: SQLAlchemy 2 typed mappings of the league's records, and nothing else."""
 
-from models.entities.access import ROLES, ApiKey, ApiKeyVenue
+from models.entities.api_keys import ROLES, ApiKey, ApiKeyVenue, ConsoleSignIn
 from models.entities.audit import AuditEntry
 from models.entities.base import Base
 from models.entities.data_rights import ErasedValue, Erasure, PlayerKey
-from models.entities.discipline import LeagueSettings, Sanction
+from models.entities.freshness import (
+    LEAGUE_SCOPE_TABLES,
+    SCOPE_FREE_TABLES,
+    SCOPED_TABLES,
+    UNVERSIONED_TABLES,
+    DataVersion,
+    ScopeVersion,
+)
+from models.entities.idempotency import IdempotentRequest
 from models.entities.league import (
     CHART_KINDS,
     DOUBLE_QUALIFIER_POLICIES,
@@ -16,21 +24,13 @@ from models.entities.league import (
     SeasonRegion,
     Venue,
 )
+from models.entities.league_settings import LeagueSettings
 from models.entities.merges import PlayerMerge
 from models.entities.players import DistinctPlayers, Player
-from models.entities.qualification import Disqualification, QualifierPublication
+from models.entities.qualifiers import Disqualification, QualifierPublication
 from models.entities.ratings import PlayerRating, RatingPoint
+from models.entities.sanctions import Sanction
 from models.entities.schedules import NightStamp, ScheduleException, VenueNight
-from models.entities.service import (
-    LEAGUE_SCOPE_TABLES,
-    SCOPE_FREE_TABLES,
-    SCOPED_TABLES,
-    UNVERSIONED_TABLES,
-    ConsoleSignIn,
-    DataVersion,
-    IdempotentRequest,
-    ScopeVersion,
-)
 from models.entities.standings import StandingLine
 from models.entities.tournaments import STATUSES, TOURNAMENT_KINDS, Result, Tournament
 

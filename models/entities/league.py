@@ -29,7 +29,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from models.entities.base import Base
 from models.infra.clock import utcnow
 from models.rules.charts import ChartKind
-from models.rules.qualification import DoubleQualifierPolicy
+from models.rules.qualifiers import DoubleQualifierPolicy
 
 CHART_KINDS = tuple(kind.value for kind in ChartKind)
 DOUBLE_QUALIFIER_POLICIES = tuple(policy.value for policy in DoubleQualifierPolicy)
@@ -53,7 +53,7 @@ class Region(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(120), unique=True)
-    # The demo league's region (set by its loader, models/services/demo.py): its venues, players
+    # The demo league's region (set by its loader, models/services/demo/writes.py): its venues, players
     # and sanctions never show at a venue of any other region.
     demo: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)

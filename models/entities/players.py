@@ -41,7 +41,7 @@ class Player(Base):
     home_venue_id: Mapped[int | None] = mapped_column(ForeignKey("venues.id"), index=True)
     # Set when the office merges this record into another (R17); the record is kept for undo.
     merged_into_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), index=True)
-    # Registered by the demo league's loader (models/services/demo.py): never shown at a venue
+    # Registered by the demo league's loader (models/services/demo/writes.py): never shown at a venue
     # outside the demo's region (door lists, searches, a host's names to pick from).
     demo: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)

@@ -1,6 +1,6 @@
 """Skill ratings (R20): each player's current rating and a point of history per rated report, kept
 equal to a computation from scratch by every write that changes results
-(models/services/ratings.py). Derived data: the results are the record, and
+(models/services/ratings/writes.py). Derived data: the results are the record, and
 `flask --app app ratings rebuild` recomputes both tables from them."""
 
 from __future__ import annotations

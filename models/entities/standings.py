@@ -1,5 +1,5 @@
 """Standing lines: each player's results at a venue in a season, summed (R9-R11), kept up to date
-by every write that changes results (models/services/standing_lines.py). Derived data: the
+by every write that changes results (models/services/standings/lines.py). Derived data: the
 results are the record, and `flask --app app standings rebuild` recomputes the lines from them."""
 
 from __future__ import annotations

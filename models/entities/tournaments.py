@@ -26,8 +26,8 @@ from models.entities.base import Base
 from models.entities.league import Season, Venue
 from models.entities.players import Player
 from models.infra.clock import utcnow
-from models.rules import reports as report_rules
-from models.rules.reports import EntrantStatus, TournamentKind
+from models.rules import tournaments as report_rules
+from models.rules.tournaments import EntrantStatus, TournamentKind
 
 TOURNAMENT_KINDS = tuple(kind.value for kind in TournamentKind)
 STATUSES = tuple(status.value for status in EntrantStatus)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from enum import StrEnum
 
-from models.rules.discipline import SanctionKind
+from models.rules.sanctions import SanctionKind
 
 
 class NoticeCode(StrEnum):

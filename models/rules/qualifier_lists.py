@@ -2,7 +2,7 @@
 and every answer shows, typed, and what is read from them: who qualified where, what changed
 since a publication, the lists by region, why a player is or is not on a venue's list, and who
 may play a playoff or the championship (R3). The lists themselves are computed by
-`qualification.qualify` over the standings (models/services/qualifier_queries.py)."""
+`qualification.qualify` over the standings (models/services/qualifiers/queries.py)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from typing import TypedDict
 from models.errors import Problem
 from models.rules.notices import Notice, age_unverified
 from models.rules.players import age_on
-from models.rules.qualification import Flag, SkipReason, VenueOutcome
-from models.rules.reports import TournamentKind
+from models.rules.qualifiers import Flag, SkipReason, VenueOutcome
+from models.rules.tournaments import TournamentKind
 
 
 class PlayerRef(TypedDict):

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import NamedTuple
 
-from models.rules.reports import played as counts_as_played
+from models.rules.tournaments import played as counts_as_played
 
 # R11's countback as (place, -count) for each place from 2nd down where the player has finishes,
 # ended by LAST: compared in order, more finishes at the first differing place is better, and
@@ -83,7 +83,7 @@ def counted_total(totals: Sequence[int], count_best: int | None) -> int:
 
 class Line(NamedTuple):
     """A player's results at a venue in a season, summed: all R9-R11 need. The database sums them
-    for the service (models/services/standings.py); `line_of` is the same sum, in Python."""
+    for the service (models/services/standings/queries.py); `line_of` is the same sum, in Python."""
 
     player_id: int
     display_name: str

@@ -37,9 +37,9 @@ from sqlalchemy.orm import Session, selectinload
 from sqlalchemy.sql.base import ExecutableOption
 
 from models.entities.base import Base
+from models.entities.freshness import DataVersion
 from models.entities.league import PointsChart, Season
 from models.entities.players import Player
-from models.entities.service import DataVersion
 
 E = TypeVar("E", bound=Base)
 

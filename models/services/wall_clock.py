@@ -14,8 +14,8 @@ from sqlalchemy.orm import Session
 
 from models.entities import Sanction, Venue
 from models.infra import clock
-from models.services.league_settings import league_settings
-from models.services.versioning import kept_by_league
+from models.services.freshness import kept_by_league
+from models.services.league_settings.writes import league_settings
 
 
 def league_zone(session: Session) -> str:

@@ -15,8 +15,8 @@ import pytest
 from flask import Flask
 
 from models.errors import Conflict
-from models.services.demo import remove_demo
-from models.services.demo_queries import removal_plan
+from models.services.demo.queries import removal_plan
+from models.services.demo.writes import remove_demo
 from tests.builders import OFFICE_LATE, sanction_body
 from tests.support.console import signed_in, text_of
 from tests.support.league import Caller, League, new_key

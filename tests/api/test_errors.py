@@ -11,7 +11,7 @@ from sqlalchemy import text
 
 from api import db
 from app import config_from_env
-from models.services import players
+from models.services.players import writes as players
 from tests.support.league import Caller, assert_problem, new_key
 
 

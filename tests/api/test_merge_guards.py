@@ -10,7 +10,10 @@ from typing import Any
 
 import pytest
 
-from models.services import player_merges, qualifiers, sanction_checks, tournament_checks
+from models.services.player_merges import writes as player_merges
+from models.services.qualifiers import writes as qualifiers
+from models.services.sanctions import checks as sanction_checks
+from models.services.tournaments import checks as tournament_checks
 from tests.builders import SANCTIONS, SEASONS, Scene, ago, audit_entries, person
 from tests.support.league import assert_problem
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from models.services import distinct_player_checks
+from models.services.players import distinct_checks as distinct_player_checks
 from tests.builders import audit_entries
 from tests.support.league import Caller, League, assert_problem
 

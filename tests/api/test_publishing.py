@@ -16,7 +16,7 @@ from api.qualifiers.routes import _publication
 from api.qualifiers.schemas import SeasonQualifiersOut
 from models.actor import PUBLIC
 from models.rules.qualifier_lists import regions_of, season_of_player
-from models.services.qualifier_queries import qualification_of
+from models.services.qualifiers.queries import qualification_of
 from tests.builders import (
     TOURNAMENTS,
     MakeScene,

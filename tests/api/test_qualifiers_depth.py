@@ -23,9 +23,9 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from models.rules.qualification import quota
+from models.rules.qualifiers import quota
 from models.rules.standings import Line, Row, Tier
-from models.services import season_lists
+from models.services.qualifiers import lists as season_lists
 from tests.builders import (
     MakeScene,
     Scene,

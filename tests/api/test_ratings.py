@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 from sqlalchemy import Connection, text
 
-from models.services import ratings as rating_service
+from models.services.ratings import writes as rating_service
 from tests.builders import OFFICE_LATE, TOURNAMENTS, MakeScene, Scene, days_ago, iso
 from tests.support.console import signed_in, text_of
 from tests.support.databases import assert_ratings_current

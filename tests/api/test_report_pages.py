@@ -18,7 +18,7 @@ from api.tournaments import pages
 from api.tournaments.schemas import ReportOut
 from models.actor import PUBLIC, Actor
 from models.services.paging import PageRequest
-from models.services.tournament_queries import ReportFilters, list_reports
+from models.services.tournaments.queries import ReportFilters, list_reports
 from tests.builders import TOURNAMENTS, Scene, days_ago
 
 OFFICE = Actor(role="office", name="Office: test")

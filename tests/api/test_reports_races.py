@@ -18,7 +18,7 @@ from sqlalchemy import event
 
 from app import create_app
 from models.infra.migrate import alembic_config, upgrade
-from models.services import tournaments
+from models.services.tournaments import writes as tournaments
 from tests.builders import TOURNAMENTS, Scene, utc_today
 from tests.support.league import Caller, League, assert_problem, new_key
 

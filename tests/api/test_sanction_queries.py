@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import Connection, select
 
 from models.entities import Sanction
-from models.services.sanction_queries import runs_on
+from models.services.sanctions.queries import runs_on
 from tests.builders import Scene, days_ago, utc_today
 from tests.support.statements import statements
 

@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 from models.entities import AuditEntry
 from models.infra import sealing
 from models.infra.migrate import alembic_config, downgrade, upgrade
-from models.services.audit_queries import read_entries
+from models.services.audit_log.queries import read_entries
 from tests.support.migrations import NOW, add_player
 
 SECRETS = ("Alicia Wonderprivate", "alicia.wonder@example.org", "198507211234", "1985-07-21")

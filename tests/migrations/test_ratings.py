@@ -8,7 +8,7 @@ from __future__ import annotations
 from sqlalchemy import Connection, Engine, inspect, text
 
 from models.infra.migrate import alembic_config, downgrade, upgrade
-from models.services.rating_queries import from_scratch, stored
+from models.services.ratings.queries import from_scratch, stored
 from tests.support.migrations import add_player, add_region, add_result, add_season, add_tournament
 
 

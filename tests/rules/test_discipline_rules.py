@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from models.errors import problem_map
-from models.rules.discipline import (
+from models.rules.sanctions import (
     DoorGroup,
     Minimums,
     Terms,

@@ -23,10 +23,10 @@ from models.entities import (
 from models.entities.base import table_of
 from models.entities.tournaments import LIVE_SQL, live_in, played_in
 from models.rules.charts import PRESET_NAMES
-from models.rules.discipline import BARRING_KINDS, CATEGORIES, DOOR_GROUPS, KINDS, LEAGUE_WIDE_KINDS
 from models.rules.notices import NOTICE_CODES
-from models.rules.qualification import FLAGS, POLICIES, SKIP_REASONS
-from models.rules.reports import EntrantStatus
+from models.rules.qualifiers import FLAGS, POLICIES, SKIP_REASONS
+from models.rules.sanctions import BARRING_KINDS, CATEGORIES, DOOR_GROUPS, KINDS, LEAGUE_WIDE_KINDS
+from models.rules.tournaments import EntrantStatus
 
 pytestmark = pytest.mark.rules
 

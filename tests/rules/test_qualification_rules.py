@@ -16,7 +16,7 @@ import pytest
 from hypothesis import example, given, note, settings
 from hypothesis import strategies as st
 
-from models.rules.qualification import (
+from models.rules.qualifiers import (
     POLICIES,
     SKIP_REASONS,
     Entrant,

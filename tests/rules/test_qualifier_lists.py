@@ -13,19 +13,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from models.rules.qualification import (
-    Entrant,
-    PlayerFacts,
-    Qualifier,
-    Skipped,
-    SkipReason,
-    VenueOutcome,
-    age_day,
-    decided_on,
-    entrant_of,
-    provisional,
-    venue_table,
-)
 from models.rules.qualifier_lists import (
     LIST_STATUSES,
     ListStatus,
@@ -40,6 +27,19 @@ from models.rules.qualifier_lists import (
     season_of_player,
     tied_at_cut,
     venue_list,
+)
+from models.rules.qualifiers import (
+    Entrant,
+    PlayerFacts,
+    Qualifier,
+    Skipped,
+    SkipReason,
+    VenueOutcome,
+    age_day,
+    decided_on,
+    entrant_of,
+    provisional,
+    venue_table,
 )
 from models.rules.standings import Row
 

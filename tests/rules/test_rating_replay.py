@@ -1,4 +1,4 @@
-"""R20's targeted replay as a pure computation (models/services/rating_replay.py): for random
+"""R20's targeted replay as a pure computation (models/services/ratings/replay.py): for random
 leagues and random changes (corrections of entrants or places, voids, a report moved in the order,
 a late report for an earlier date, merges), the stored history with the replay's changes applied
 is, float for float, what a computation from scratch over the changed reports gives, and so are
@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from models.rules.ratings import Skill
-from models.services.rating_queries import Point, Rated, computed_ratings
-from models.services.rating_replay import Replayed, StoredReport, replayed
+from models.services.ratings.queries import Point, Rated, computed_ratings
+from models.services.ratings.replay import Replayed, StoredReport, replayed
 
 pytestmark = pytest.mark.rules
 

@@ -16,8 +16,8 @@ from sqlalchemy.orm import Session
 
 from models.entities import Player, Season, StandingLine
 from models.rules.standings import Line, line_points
-from models.services.rating_queries import from_scratch, stored
-from models.services.standing_lines import (
+from models.services.ratings.queries import from_scratch, stored
+from models.services.standings.lines import (
     counted_results,
     line_columns,
     season_tiers,

@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from models.actor import SYSTEM
-from models.services.keys import create_key
+from models.services.api_keys.writes import create_key
 
 
 class Caller:

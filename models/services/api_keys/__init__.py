@@ -1,0 +1,1 @@
+"""Api keys: the services of the API's api_keys resource."""

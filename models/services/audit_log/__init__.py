@@ -1,0 +1,1 @@
+"""Audit log: the services of the API's audit_log resource."""

@@ -1,0 +1,90 @@
+"""Reading the audit log (R18): the office filters it by what, who and when; its personal values
+are read with their players' keys, "[erased]" once a player was erased (R21)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from models.actor import Actor
+from models.entities.audit import AuditEntry
+from models.services.access import require_office
+from models.services.audit_log.player_keys import opener
+from models.services.paging import Page, PageRequest, paginate
+
+
+@dataclass(frozen=True)
+class AuditFilters:
+    entity: str | None = None
+    entity_id: int | None = None
+    action: str | None = None
+    actor: str | None = None
+    since: datetime | None = None  # at or after
+    until: datetime | None = None  # before
+
+
+@dataclass(frozen=True)
+class ReadEntry:
+    """An audit entry as the office reads it: its personal values opened (never the stored row,
+    which no one may change, R18)."""
+
+    id: int
+    at: datetime
+    actor_key_id: int | None
+    actor: str
+    actor_role: str
+    request_id: str | None
+    action: str
+    entity: str
+    entity_id: int | None
+    before: Any
+    after: Any
+    reason: str | None
+
+
+def read_entries(
+    session: Session, entries: Sequence[AuditEntry], only: Collection[int] | None = None
+) -> list[ReadEntry]:
+    """The entries with every sealed value opened while its players' keys exist (R21); with
+    `only`, the values about other players withheld (a player's data export)."""
+    open_part = opener(session, [part for e in entries for part in (e.before, e.after, e.reason)], only)
+    return [
+        ReadEntry(
+            id=e.id,
+            at=e.at,
+            actor_key_id=e.actor_key_id,
+            actor=e.actor,
+            actor_role=e.actor_role,
+            request_id=e.request_id,
+            action=e.action,
+            entity=e.entity,
+            entity_id=e.entity_id,
+            before=open_part(e.before),
+            after=open_part(e.after),
+            reason=open_part(e.reason),
+        )
+        for e in entries
+    ]
+
+
+def list_audit_entries(
+    session: Session, actor: Actor, filters: AuditFilters, page: PageRequest
+) -> Page[ReadEntry]:
+    """Entries, newest first, their personal values readable while kept: for the office."""
+    require_office(actor, "reads the audit log")
+    query = select(AuditEntry).order_by(AuditEntry.id.desc())
+    for name in ("entity", "entity_id", "action", "actor"):
+        value = getattr(filters, name)
+        if value is not None:
+            query = query.where(getattr(AuditEntry, name) == value)
+    if filters.since is not None:
+        query = query.where(AuditEntry.at >= filters.since)
+    if filters.until is not None:
+        query = query.where(AuditEntry.at < filters.until)
+    found = paginate(session, query, page)
+    return Page(read_entries(session, found.items), found.total, found.page, found.per_page)

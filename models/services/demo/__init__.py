@@ -1,0 +1,1 @@
+"""Demo: the services of the API's demo resource."""

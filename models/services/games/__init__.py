@@ -1,0 +1,1 @@
+"""Games: the services of the API's games resource."""

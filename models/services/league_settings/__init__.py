@@ -1,0 +1,1 @@
+"""League settings: the services of the API's league_settings resource."""

@@ -1,0 +1,91 @@
+"""League-wide settings (R15's minimum suspension lengths, the league's zone and name, …): read
+them, and change them audited."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import inspect, select
+from sqlalchemy.orm import Session
+
+from models.actor import Actor
+from models.entities.league import PointsChart
+from models.entities.league_settings import LeagueSettings
+from models.errors import RuleViolation
+from models.rules.charts import ChartKind, formula_problems
+from models.services.audit_log.writes import record_update, snapshot
+from models.services.locks import hold_writes
+
+SETTING_NAMES = (
+    "name",
+    "min_suspension_days",
+    "min_outside_alcohol_months",
+    "max_entrants",
+    "embed_frame_ancestors",
+    "timezone",
+    "erase_inactive_after_months",
+)
+
+
+# The settings row a session has read, held in its `info`: the session's identity map holds its
+# objects weakly, so without it every read of the league's zone (a profile reads it once per venue)
+# would query the row again once the last caller let it go. Held only while it belongs to the
+# session; a commit or a rollback expires it, as any object of the session, and the next read of
+# an attribute loads it again.
+_HELD = "league settings"
+
+
+def league_settings(session: Session) -> LeagueSettings:
+    """The one row of settings; the migration creates it, and it is made again if ever missing."""
+    held: LeagueSettings | None = session.info.get(_HELD)
+    if held is not None and inspect(held).session is session:
+        return held
+    settings = session.get(LeagueSettings, 1)
+    if settings is None:
+        settings = LeagueSettings(id=1)
+        session.add(settings)
+        session.flush()
+    session.info[_HELD] = settings
+    return settings
+
+
+def update_league_settings(session: Session, actor: Actor, changes: dict[str, Any]) -> LeagueSettings:
+    """R15, R18: the office changes the settings; the change is audited with before and after.
+    Sanctions already issued keep the terms they were issued with. A larger max_entrants is
+    refused (R7) while a formula chart fails for a field it newly allows."""
+    if "max_entrants" in changes:
+        hold_writes(session)  # R7: a formula chart saved meanwhile is checked against one maximum
+    settings = league_settings(session)
+    if changes.get("max_entrants", settings.max_entrants) > settings.max_entrants:
+        check_formula_charts(session, settings.max_entrants + 1, changes["max_entrants"])
+    before = snapshot(settings)
+    for name in SETTING_NAMES:
+        if name in changes:
+            setattr(settings, name, changes[name])
+    session.flush()
+    record_update(
+        session,
+        actor,
+        "league_settings.update",
+        "league_settings",
+        settings.id,
+        before=before,
+        after=snapshot(settings),
+    )
+    return settings
+
+
+def check_formula_charts(session: Session, first: int, last: int) -> None:
+    """R7: every stored formula chart (presets hold for any field) must give points for every
+    field of `first` to `last` entrants; refused naming the first chart, n and p that fail."""
+    charts = session.scalars(
+        select(PointsChart)
+        .where(PointsChart.kind == ChartKind.FORMULA, PointsChart.preset.is_(None))
+        .order_by(PointsChart.id)
+    )
+    for chart in charts:
+        assert chart.formula is not None and chart.fraction is not None
+        for problem in formula_problems(chart.formula, Decimal(chart.fraction), first, last):
+            message = f"Points chart {chart.id} ({chart.name!r}): {problem.message}"
+            raise RuleViolation.at("max_entrants", message, rule="R7")

@@ -1,0 +1,1 @@
+"""Player merges: the services of the API's player_merges resource."""

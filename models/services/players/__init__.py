@@ -1,0 +1,1 @@
+"""Players: the services of the API's players resource."""

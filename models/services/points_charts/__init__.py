@@ -1,0 +1,1 @@
+"""Points charts: the services of the API's points_charts resource."""

@@ -1,0 +1,1 @@
+"""Qualifiers: the services of the API's qualifiers resource."""

@@ -1,0 +1,1 @@
+"""Ratings: the services of the API's ratings resource."""

@@ -1,0 +1,1 @@
+"""Regions: the services of the API's regions resource."""

@@ -1,0 +1,1 @@
+"""Sanctions: the services of the API's sanctions resource."""

@@ -1,0 +1,1 @@
+"""Seasons: the services of the API's seasons resource."""

@@ -1,0 +1,1 @@
+"""Standings: the services of the API's standings resource."""

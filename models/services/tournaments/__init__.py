@@ -1,0 +1,1 @@
+"""Tournaments: the services of the API's tournaments resource."""

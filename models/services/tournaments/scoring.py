@@ -1,0 +1,83 @@
+"""Points stored on results (R6-R8), recomputed when a season's chart or settings change."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, selectinload
+
+from models.entities.league import PointsChart, Season
+from models.entities.tournaments import Tournament
+from models.errors import RuleViolation
+from models.rules.charts import DEFAULT_CHART, Band, Chart, ChartKind, Unscorable
+from models.rules.formulas import FormulaError, parse
+from models.rules.tournaments import score_report
+from models.services.standings.lines import refresh_lines
+
+
+def chart_rule(chart: PointsChart | None) -> Chart:
+    """The pure chart of an entity; a season without a chart uses the default top_fraction one."""
+    if chart is None:
+        return DEFAULT_CHART
+    if chart.kind == ChartKind.TOP_FRACTION:
+        assert chart.fraction is not None and chart.step is not None
+        return Chart(kind=ChartKind.TOP_FRACTION, fraction=Decimal(chart.fraction), step=chart.step)
+    if chart.kind == ChartKind.FORMULA:
+        assert chart.formula is not None and chart.fraction is not None
+        try:
+            parse(chart.formula)  # R7: the stored text is parsed (and its pieces checked) again
+        except FormulaError as exc:
+            message = f"Points chart {chart.id}'s stored formula is no longer valid: {exc}."
+            raise RuleViolation.at("formula", message, rule="R7") from None
+        return Chart(kind=ChartKind.FORMULA, fraction=Decimal(chart.fraction), formula=chart.formula)
+    return Chart(
+        kind=ChartKind.BANDS,
+        bands=tuple(Band(b.min_entrants, b.max_entrants, tuple(b.points)) for b in chart.bands),
+    )
+
+
+# The season settings that change what a stored result earned.
+SCORING_SETTINGS = ("points_chart_id", "participation_points", "absent_keeps_place_points")
+
+
+def rescore_season(session: Session, season: Season) -> int:
+    """Recompute every stored result of the season; returns how many results changed.
+
+    Refuses (R7) when the season's chart gives no points for a live report's number of entrants
+    (no band for it, or a formula with no value there); a voided one, which counts nowhere, is
+    left as it was.
+    """
+    session.flush()
+    session.refresh(season)
+    chart = chart_rule(season.points_chart)
+    tournaments = session.scalars(
+        select(Tournament)
+        .where(Tournament.season_id == season.id)
+        .options(selectinload(Tournament.results))
+        .order_by(Tournament.id)
+    ).all()
+    changed = 0
+    for tournament in tournaments:
+        try:
+            earned = score_report(
+                chart,
+                [(r.place, r.status) for r in tournament.results],
+                season.participation_points,
+                season.absent_keeps_place_points,
+            )
+        except Unscorable as exc:
+            if not tournament.live:
+                # R17: a voided report counts nowhere, so it cannot veto a chart; it keeps the
+                # points it was stored with.
+                continue
+            message = f"Report {tournament.id} has {tournament.entrants} entrants: {exc}."
+            raise RuleViolation.at("points_chart_id", message, rule="R7") from None
+        for result, points in zip(tournament.results, earned, strict=True):
+            new = (points.placement_points, points.participation_points, points.points)
+            if new != (result.placement_points, result.participation_points, result.points):
+                result.placement_points, result.participation_points, result.points = new
+                changed += 1
+    if changed:
+        refresh_lines(session, season)
+    return changed

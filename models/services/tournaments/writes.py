@@ -1,0 +1,538 @@
+"""Writing result reports (R2-R8, R17, R18): store a checked report scored, correct it, void it.
+Each write checks the whole report first (tournament_checks), so nothing is written unless all of
+it passes; each is audited with the state before and after."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any, NamedTuple
+
+from sqlalchemy import Select, and_, bindparam, func, insert, select, update
+from sqlalchemy.orm import Session, object_session
+from sqlalchemy.orm.attributes import set_committed_value
+
+from models.actor import Actor
+from models.entities.base import table_of
+from models.entities.players import Player
+from models.entities.tournaments import Result, Tournament, live_in
+from models.errors import Conflict, Forbidden, Problem, Stale
+from models.infra.clock import utcnow
+from models.rules.drafts import ReportDraft
+from models.rules.notices import Notice, matches_report, placed
+from models.rules.tournaments import TournamentKind, last_day_to_change, score_report
+from models.services import wall_clock
+from models.services.audit_log.writes import plain, record
+from models.services.players.personal_text import scrub_erased
+from models.services.players.writes import register_players
+from models.services.ratings.writes import point_of, rate_new_report, replay_from
+from models.services.standings.lines import add_results, refresh_places
+from models.services.tournaments.checks import CheckedReport, check_report
+from models.services.tournaments.scoring import chart_rule
+
+
+def report_snapshot(tournament: Tournament) -> dict[str, Any]:
+    return {
+        "id": tournament.id,
+        "venue_id": tournament.venue_id,
+        "season_id": tournament.season_id,
+        "date": plain(tournament.date),
+        "session": tournament.session,
+        "kind": tournament.kind,
+        "entrants": tournament.entrants,
+        "version": tournament.version,
+        "voided": tournament.voided,
+        "void_reason": tournament.void_reason,
+        "results": [
+            {
+                "place": r.place,
+                "player_id": r.player_id,
+                "status": r.status,
+                "placement_points": r.placement_points,
+                "participation_points": r.participation_points,
+                "points": r.points,
+            }
+            for r in tournament.results
+        ],
+    }
+
+
+class Written(NamedTuple):
+    """A report as a write stored it: the report, its notices, and the players it registered
+    (by id, with the row that named each: `results.3`), which a dry run answers as new players
+    with no id (nothing is stored)."""
+
+    tournament: Tournament
+    notices: list[Notice]
+    registered: dict[int, str]
+
+
+def _placed(checked: CheckedReport) -> list[Notice]:
+    """The report's notices naming its rows by place, as a host reads them ("place 7: …")."""
+    places = [row["place"] for row in checked.rows]
+    return [placed(notice, places) for notice in checked.notices]
+
+
+def _scored_results(
+    session: Session, actor: Actor, checked: CheckedReport, registered: dict[int, str]
+) -> list[tuple[dict[str, Any], Player]]:
+    """R6-R8: each row's result (points included) and its player; new players are registered
+    here, once the report passed (each into `registered`, with the row that named it)."""
+    season = checked.season
+    earned = score_report(
+        chart_rule(season.points_chart),
+        [(row["place"], row["status"]) for row in checked.rows],
+        season.participation_points,
+        season.absent_keeps_place_points,
+    )
+    # Each new player's row, as a host's warning names it: by its place (R5).
+    news = [
+        (entrant.new, f"place {row['place']}")
+        for row, entrant in zip(checked.rows, checked.entrants, strict=True)
+        if entrant.new
+    ]
+    # R2a: a new player's date of birth was checked on the venue's today; so it is again here.
+    made = register_players(session, actor, news, wall_clock.at_venue(session, checked.venue))
+    registered.update((player.id, path) for (player, _), (_, path) in zip(made, news, strict=True))
+    new_players = iter(made)
+    results = []
+    for row, entrant, points in zip(checked.rows, checked.entrants, earned, strict=True):
+        player = entrant.player
+        if player is None:
+            player, notices = next(new_players)
+            checked.notices.extend(notices)
+        result = {
+            "player_id": player.id,
+            "place": row["place"],
+            "status": row["status"],
+            "placement_points": points.placement_points,
+            "participation_points": points.participation_points,
+            "points": points.points,
+        }
+        results.append((result, player))
+    return results
+
+
+def _store_results(
+    session: Session, tournament: Tournament, scored: list[tuple[dict[str, Any], Player]]
+) -> None:
+    """A report's results in one statement that returns them stored (the unit of work would send
+    one INSERT per result to learn each id), ordered by place, each with the player it already
+    has. RETURNING's rows come in any order: that costs nothing, places order them."""
+    stored = session.scalars(
+        insert(Result).returning(Result), [{**result, "tournament_id": tournament.id} for result, _ in scored]
+    ).all()
+    players = {player.id: player for _, player in scored}
+    for result in stored:
+        set_committed_value(result, "player", players[result.player_id])
+    set_committed_value(tournament, "results", sorted(stored, key=lambda result: result.place))
+
+
+# Where a report counts in standings: (kind, season id, venue id).
+Counted = tuple[str, int, int]
+
+
+def _counted(tournament: Tournament) -> Counted:
+    return (tournament.kind, tournament.season_id, tournament.venue_id)
+
+
+def _refresh_standings(session: Session, reports: list[Tournament | Counted], players: set[int]) -> None:
+    """The stored standing lines of these players where these reports count (as they are, or
+    were before a correction), recomputed (R1, R9-R11): only regular reports count."""
+    places = set()
+    for report in reports:
+        kind, season_id, venue_id = report if isinstance(report, tuple) else _counted(report)
+        if kind == TournamentKind.REGULAR:
+            places.add((season_id, venue_id))
+    refresh_places(session, places, players)
+
+
+def _slot_query() -> Select[int]:
+    """A live report holding a venue, date and session, but one: on the table, built once."""
+    reports = table_of(Tournament)
+    return select(reports.c.id).where(
+        reports.c.venue_id == bindparam("venue_id"),
+        reports.c.date == bindparam("date"),
+        reports.c.session == bindparam("session"),
+        live_in(reports.c),
+        reports.c.id != bindparam("exclude_id"),
+    )
+
+
+SLOT = _slot_query()
+
+
+def refuse_taken_slot(session: Session, report: ReportDraft, exclude_id: int | None) -> None:
+    """One live report per venue, date and session (a 409); the database's unique index is the
+    last guard when two arrive at once."""
+    slot = {name: report[name] for name in ("venue_id", "date", "session")}
+    clash = session.connection().execute(SLOT, {**slot, "exclude_id": exclude_id or 0}).scalar()
+    if clash is not None:
+        raise Conflict(
+            f"Report {clash} already holds venue {report['venue_id']}, {report['date'].isoformat()}, "
+            f"session {report['session']}: correct it (PUT) or use another session number.",
+            problems=[Problem("session", f"Already reported as report {clash}.")],
+        )
+
+
+def submit_report(session: Session, actor: Actor, report: ReportDraft) -> Written:
+    """Store a new report; returns it, its notices (e.g. possible duplicate players, R5) and the
+    players it registered."""
+    checked = check_report(session, actor, report)
+    refuse_taken_slot(session, report, None)
+    registered: dict[int, str] = {}
+    results = _scored_results(session, actor, checked, registered)
+    session.flush()  # new players first
+    # One INSERT … RETURNING the stored row (the unit of work's bookkeeping costs more).
+    tournament = session.scalars(
+        insert(Tournament).returning(Tournament),
+        [
+            {
+                "venue_id": checked.venue.id,
+                "season_id": checked.season.id,
+                "date": report["date"],
+                "session": report["session"],
+                "kind": report["kind"],
+                "entrants": len(checked.rows),
+                "reported_by": actor.name,
+                "reported_by_key_id": actor.key_id,
+                "reported_by_role": actor.role,
+            }
+        ],
+    ).one()
+    _store_results(session, tournament, results)
+    if tournament.kind == TournamentKind.REGULAR:
+        add_results(session, checked.season, tournament.venue_id, [result for result, _ in results])
+    rate_new_report(session, tournament, [result for result, _ in results])
+    record(
+        session,
+        actor,
+        "tournament.create",
+        "tournament",
+        tournament.id,
+        after=report_snapshot(tournament),
+        reason=checked.late_reason,
+    )
+    record_override(session, actor, tournament, checked)
+    checked.notices.extend(_twins(session, tournament))
+    return Written(tournament, _placed(checked), registered)
+
+
+def _twins_query() -> Select[int, int]:
+    """Live reports of a venue and day, but one, with as many entrants as it and whose every
+    result (player, place, status) is one of its. Built once, on the tables (no ORM entities to
+    resolve): building and running it through the ORM cost more than the database takes."""
+    reports, results = table_of(Tournament), table_of(Result)
+    other, mine = results.alias("other"), results.alias("mine")
+    return (
+        select(reports.c.id, reports.c.session)
+        .join(other, other.c.tournament_id == reports.c.id)
+        .join(
+            mine,
+            and_(
+                mine.c.tournament_id == bindparam("tournament_id"),
+                mine.c.player_id == other.c.player_id,
+                mine.c.place == other.c.place,
+                mine.c.status == other.c.status,
+            ),
+        )
+        .where(
+            reports.c.venue_id == bindparam("venue_id"),
+            reports.c.date == bindparam("date"),
+            reports.c.id != bindparam("tournament_id"),
+            reports.c.entrants == bindparam("entrants"),
+            live_in(reports.c),
+        )
+        .group_by(reports.c.id, reports.c.session, reports.c.entrants)
+        .having(func.count() == reports.c.entrants)
+        .order_by(reports.c.id)
+    )
+
+
+TWINS = _twins_query()
+
+
+def _twins(session: Session, tournament: Tournament) -> list[Notice]:
+    """Live reports of the same venue and day with exactly these results (player, place, status)."""
+    twins = session.connection().execute(
+        TWINS,
+        {
+            "tournament_id": tournament.id,
+            "venue_id": tournament.venue_id,
+            "date": tournament.date,
+            "entrants": tournament.entrants,
+        },
+    )
+    return [matches_report(twin_id, session_number) for twin_id, session_number in twins]
+
+
+def record_override(session: Session, actor: Actor, tournament: Tournament, checked: CheckedReport) -> None:
+    """R16, R18: an override of sanctions is kept in the audit log with its reason."""
+    if not checked.overridden:
+        return
+    record(
+        session,
+        actor,
+        "tournament.override",
+        "tournament",
+        tournament.id,
+        after={
+            "overridden": [
+                {
+                    "place": checked.rows[b.row]["place"],
+                    "player_id": b.player_id,
+                    "sanction_id": b.sanction_id,
+                }
+                for b in checked.overridden
+            ]
+        },
+        reason=checked.override_reason,
+    )
+
+
+@dataclass(frozen=True)
+class ChangeWindow:
+    """R17: whether an actor may correct or void a report today, and until when. `last_day` is
+    a host's last day to change it (a date on the venue's wall clock, R2a), None for the office
+    (any time) and for a host of another venue; `refusal` says why not, naming who still can."""
+
+    allowed: bool
+    last_day: date | None = None
+    refusal: str | None = None
+
+
+def change_window(actor: Actor, tournament: Tournament, today: date | None = None) -> ChangeWindow:
+    """R17, never raising: the office any time; a host of the report's venue until the season's
+    correction_days after the tournament date, on the venue's `today` (read when not given)."""
+    if actor.is_office:
+        return ChangeWindow(True)
+    if not actor.hosts_venue(tournament.venue_id):
+        refusal = (
+            f"Your key does not host venue {tournament.venue_id}: a host changes their own venues' reports."
+        )
+        return ChangeWindow(False, refusal=refusal)
+    days = tournament.season.correction_days
+    last_day = last_day_to_change(tournament.date, days)
+    if (today or _today_at(tournament)) > last_day:
+        return ChangeWindow(False, last_day, _window_closed(days, last_day))
+    return ChangeWindow(True, last_day)
+
+
+def may_change(actor: Actor, tournament: Tournament) -> None:
+    """R17: the office any time; a host of the report's venue within the season's correction_days."""
+    window = change_window(actor, tournament)
+    if not window.allowed:
+        raise Forbidden(window.refusal or "", rule="R17")
+
+
+def _today_at(tournament: Tournament) -> date:
+    session = object_session(tournament)
+    assert session is not None, "a stored report is read in a session"
+    return wall_clock.at_venue(session, tournament.venue_id)
+
+
+def _window_closed(days: int, last_day: date) -> str:
+    return (
+        f"A host may change a report within {days} days of the tournament "
+        f"(until {last_day.isoformat()}); only the league office can change it now."
+    )
+
+
+def _within_window(days: int, day: date, today: date) -> None:
+    """R17, R2a: `today` is the date on the report's venue's wall clock."""
+    last_day = last_day_to_change(day, days)
+    if today > last_day:
+        raise Forbidden(_window_closed(days, last_day), rule="R17")
+
+
+def refuse_stale(tournament: Tournament, expected_version: int | None) -> None:
+    """A change made against a version read earlier is refused once the report has moved on
+    (two hosts correcting at once: the second is told, not silently overwritten)."""
+    if expected_version is not None and expected_version != tournament.version:
+        raise Stale(
+            f"Report {tournament.id} is at version {tournament.version} since you read version "
+            f"{expected_version}: read it again and redo your change.",
+            problems=[Problem("If-Match", f"Version {expected_version} is no longer current.")],
+        )
+
+
+def refusal_of(tournament: Tournament, doing: str, expected_version: int | None) -> Conflict | Stale:
+    """R17a: why a void or a correction of this report (as it is now) cannot be made: it is
+    voided (409), or it moved on from the version the caller read: 412 when the caller said which
+    (If-Match), 409 otherwise (a change made at the same moment won)."""
+    if tournament.voided:
+        assert tournament.voided_at is not None
+        message = (
+            f"Report {tournament.id} was already voided on {tournament.voided_at:%Y-%m-%d} by "
+            f"{tournament.voided_by}"
+            + (
+                "."
+                if doing == "voided"
+                else "; a voided report is not corrected: report the tournament anew."
+            )
+        )
+        return Conflict(message, rule="R17a", problems=[Problem("", "The report is voided.", "R17a")])
+    if expected_version is not None:
+        return Stale(
+            f"Report {tournament.id} is at version {tournament.version} since you read version "
+            f"{expected_version}: read it again and redo your change.",
+            problems=[Problem("If-Match", f"Version {expected_version} is no longer current.")],
+        )
+    return Conflict(
+        f"Report {tournament.id} was corrected at the same moment (now version {tournament.version}), "
+        f"so it was not {doing}: read it again and redo your change.",
+        rule="R17a",
+        problems=[Problem("", f"Now at version {tournament.version}.", "R17a")],
+    )
+
+
+def _claim(
+    session: Session,
+    tournament: Tournament,
+    read_version: int,
+    expected_version: int | None,
+    doing: str,
+    values: dict[str, Any],
+) -> None:
+    """R17a: write `values` on the report only if it is still live at the version read (one
+    conditional UPDATE: of racing voids and corrections, one finds the row); then read the report
+    again, results too, as it now is. Refused as `refusal_of` says when the row was gone."""
+    won = session.execute(
+        update(Tournament)
+        .where(
+            Tournament.id == tournament.id,
+            Tournament.version == read_version,
+            Tournament.voided_at.is_(None),
+        )
+        .values(**values)
+        .returning(Tournament.id)
+        .execution_options(synchronize_session=False)
+    ).first()
+    session.refresh(tournament)
+    session.expire(tournament, ["results"])
+    if won is None:
+        raise refusal_of(tournament, doing, expected_version)
+
+
+def claim_version(
+    session: Session, tournament: Tournament, read_version: int, expected_version: int | None
+) -> None:
+    """R17a: a correction's first write: version read + 1, if the report is still live at the
+    version read; what it replaces is then read again (a merge may have moved its results)."""
+    _claim(session, tournament, read_version, expected_version, "corrected", {"version": read_version + 1})
+
+
+def correct_report(
+    session: Session,
+    actor: Actor,
+    tournament: Tournament,
+    report: ReportDraft,
+    reason: str,
+    expected_version: int | None = None,
+) -> Written:
+    """R17: replace a report's results (and venue, date, session or kind, where given; the
+    stored ones otherwise); points are recomputed. With `expected_version` (the version the
+    caller read), refused (Stale) when the report has moved on since.
+
+    R17a: made against the version read, once. The new version is claimed by the first write, a
+    conditional one (`claim_version`): a void or another correction that won meanwhile leaves
+    this one nothing to claim, and it is refused (409, or 412 with If-Match). What the
+    correction replaces is read again once it is claimed."""
+    if tournament.voided:
+        raise refusal_of(tournament, "corrected", expected_version)
+    may_change(actor, tournament)
+    refuse_stale(tournament, expected_version)
+    read_version = tournament.version
+    report = _with_stored(tournament, report)
+    # R16: refused only for the players the correction adds to the stored report.
+    checked = check_report(session, actor, report, tournament)
+    if not actor.is_office and report["date"] != tournament.date:
+        # A host may move a report only to a date that is itself still in the window.
+        _within_window(
+            checked.season.correction_days, report["date"], wall_clock.at_venue(session, report["venue_id"])
+        )
+    refuse_taken_slot(session, report, tournament.id)
+    claim_version(session, tournament, read_version, expected_version)
+    before = {**report_snapshot(tournament), "version": read_version}
+    counted_before = _counted(tournament)
+    rated_before = point_of(tournament)
+    players_before = {r.player_id for r in tournament.results}
+    # Old results go first: the new ones reuse places and players (unique per report).
+    tournament.results.clear()
+    session.flush()
+    tournament.venue_id = checked.venue.id
+    tournament.season_id = checked.season.id
+    tournament.date = report["date"]
+    tournament.session = report["session"]
+    tournament.kind = report["kind"]
+    tournament.entrants = len(checked.rows)
+    registered: dict[int, str] = {}
+    results = _scored_results(session, actor, checked, registered)
+    session.flush()
+    session.refresh(tournament)
+    _store_results(session, tournament, results)
+    players = players_before | {result["player_id"] for result, _ in results}
+    _refresh_standings(session, [counted_before, tournament], players)
+    # R20: from wherever the report was or now is in the rating order, the earlier.
+    replay_from(session, min(rated_before, point_of(tournament)), players=players)
+    record(
+        session,
+        actor,
+        "tournament.correct",
+        "tournament",
+        tournament.id,
+        before=before,
+        after=report_snapshot(tournament),
+        reason=reason,
+    )
+    record_override(session, actor, tournament, checked)
+    return Written(tournament, _placed(checked), registered)
+
+
+def _with_stored(tournament: Tournament, correction: ReportDraft) -> ReportDraft:
+    """The correction as a whole report: the venue, date, session and kind it leaves out are the
+    stored report's (and a playoff's season)."""
+    stored = ReportDraft(
+        venue_id=tournament.venue_id,
+        date=tournament.date,
+        session=tournament.session,
+        kind=tournament.kind,
+        results=correction["results"],
+    )
+    report = ReportDraft(**{**stored, **correction})
+    if report["kind"] != TournamentKind.REGULAR:
+        report.setdefault("season_id", tournament.season_id)
+    return report
+
+
+def void_report(
+    session: Session, actor: Actor, tournament: Tournament, reason: str, expected_version: int | None = None
+) -> Tournament:
+    """R17: a voided report counts nowhere; it stays readable by the office. With
+    `expected_version`, refused (Stale) when the report has moved on since it was read.
+
+    R17a: voided once, and only the version read: one conditional write, and a void or a
+    correction that won meanwhile leaves this one no row to void (409, or 412 with If-Match)."""
+    if tournament.voided:
+        raise refusal_of(tournament, "voided", expected_version)
+    may_change(actor, tournament)
+    refuse_stale(tournament, expected_version)
+    # R21: an erased player's value in the reason is stored as "[erased]" (a Core UPDATE: the
+    # ORM's flush, which scrubs the other free text, does not see it).
+    voided = {"voided_at": utcnow(), "voided_by": actor.name, "void_reason": scrub_erased(session, reason)}
+    _claim(session, tournament, tournament.version, expected_version, "voided", voided)
+    before = {**report_snapshot(tournament), "voided": False, "void_reason": None}
+    _refresh_standings(session, [tournament], {r.player_id for r in tournament.results})
+    # R20: as if it had never been rated
+    replay_from(session, point_of(tournament), players={r.player_id for r in tournament.results})
+    record(
+        session,
+        actor,
+        "tournament.void",
+        "tournament",
+        tournament.id,
+        before=before,
+        after=report_snapshot(tournament),
+        reason=reason,
+    )
+    return tournament

@@ -1,0 +1,1 @@
+"""Venues: the services of the API's venues resource."""

@@ -1,0 +1,279 @@
+"""Reading venues' schedules: their regular nights, exceptions, and the nights they give in a
+range of local dates, with the season and whether each was reported (R2, R2a)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session
+
+from models.entities import NightStamp, Region, ScheduleException, Season, Tournament, Venue, VenueNight
+from models.entities.schedules import AppliedNight
+from models.rules.schedules import (
+    HOURS_PLAYED,
+    ExceptionKind,
+    Night,
+    RegularNight,
+    ScheduleChange,
+    is_missing,
+    nights_between,
+    starts,
+)
+from models.rules.tournaments import TournamentKind
+from models.services import wall_clock
+from models.services.seasons.queries import overlapping_seasons
+from models.services.tournaments.queries import chased_venues
+from models.services.tournaments.queries import missing_reports as weekly_missing
+
+
+def schedule_of(session: Session, venue_id: int) -> list[VenueNight]:
+    """The venue's regular nights as applied (R2: at most 3 a weekday, `AppliedNight`)."""
+    query = select(AppliedNight).where(AppliedNight.venue_id == venue_id)
+    return list(session.scalars(query.order_by(AppliedNight.weekday, AppliedNight.starts_at)))
+
+
+def stored_schedule_of(session: Session, venue_id: int) -> list[VenueNight]:
+    """Every regular night stored for the venue, those past the bound too: what setting its
+    schedule replaces."""
+    query = select(VenueNight).where(VenueNight.venue_id == venue_id)
+    return list(session.scalars(query.order_by(VenueNight.weekday, VenueNight.starts_at)))
+
+
+def exceptions_of(session: Session, venue_id: int) -> list[ScheduleException]:
+    query = select(ScheduleException).where(ScheduleException.venue_id == venue_id)
+    return list(session.scalars(query.order_by(ScheduleException.date, ScheduleException.id)))
+
+
+def regular(rows: Sequence[VenueNight]) -> list[RegularNight]:
+    return [RegularNight(row.weekday, row.starts_at, row.sessions) for row in rows]
+
+
+def changes(rows: Sequence[ScheduleException]) -> list[ScheduleChange]:
+    return [
+        ScheduleChange(row.kind, row.date, row.to_date, row.starts_at, row.sessions, row.note) for row in rows
+    ]
+
+
+@dataclass(frozen=True)
+class Game:
+    """A venue's night on a local date, with its zone, season, report and whether it is missing."""
+
+    venue: Venue
+    region: Region
+    night: Night
+    zone: str
+    season: Season | None
+    reported: bool
+    missing: bool
+
+    @property
+    def starts(self) -> datetime:
+        return starts(self.night, self.zone)
+
+    @property
+    def ends(self) -> datetime:
+        return self.starts + timedelta(hours=HOURS_PLAYED)
+
+    @property
+    def local_start(self) -> str:
+        """The start as the venue's wall clock shows it ("HH:MM"): the schedule's, but for a start the
+        clocks skip that date, which is as much later as they jump (R2a)."""
+        return f"{self.starts:%H:%M}"
+
+    @property
+    def uid(self) -> str:
+        """Stable across fetches: the venue, the local date and the start. A moved night keeps
+        the date and start it was scheduled at, so a calendar moves its event rather than adding
+        one. A make-up night's is marked so: a regular night, cancelled or not, or one moved in,
+        may share its date and start, and each is its own event (R2a)."""
+        day, start = self.night.scheduled
+        made_up = "-make-up" if self.night.make_up else ""
+        return f"venue-{self.venue.id}-{day.isoformat()}-{start.replace(':', '')}{made_up}"
+
+
+@dataclass(frozen=True)
+class Revision:
+    """A night as a calendar shows it (R2a): when it last changed (its DTSTAMP: its regular
+    night written, an exception on its date added or removed, its venue edited; naive UTC) and how
+    many times it was changed (its SEQUENCE: exceptions on its date, edits of the venue's name,
+    city or zone), so that a subscribed calendar notices a moved night."""
+
+    changed_at: datetime
+    sequence: int
+
+
+def revisions(session: Session, games: Sequence[Game]) -> list[Revision]:
+    """Each game's revision, in order (two queries, whatever the number of games)."""
+    if not games:
+        return []
+    ids = sorted({game.venue.id for game in games})
+    days = [game.night.scheduled[0] for game in games]
+    stamps = {
+        (row.venue_id, row.date): row
+        for row in session.scalars(
+            select(NightStamp).where(
+                NightStamp.venue_id.in_(ids), NightStamp.date.between(min(days), max(days))
+            )
+        )
+    }
+    written = {
+        (row.venue_id, row.weekday, row.starts_at): row.changed_at
+        for row in session.scalars(select(AppliedNight).where(AppliedNight.venue_id.in_(ids)))
+    }
+    found = []
+    for game in games:
+        day, start = game.night.scheduled
+        stamp = stamps.get((game.venue.id, day))
+        times = [game.venue.updated_at, stamp.changed_at if stamp is not None else None]
+        if not game.night.make_up:
+            times.append(written.get((game.venue.id, day.isoweekday(), start)))
+        sequence = game.venue.calendar_sequence + (stamp.sequence if stamp is not None else 0)
+        found.append(Revision(max(t for t in times if t is not None), sequence))
+    return found
+
+
+def schedules_by_venue(
+    session: Session, venue_ids: Sequence[int], first: date, last: date
+) -> tuple[dict[int, list[RegularNight]], dict[int, list[ScheduleChange]]]:
+    """The venues' regular nights as applied (R2) and the exceptions that bear on the nights from
+    `first` to `last`: those dated in the range, those moving a night into it, and a cancellation
+    of a night moved into it (which keeps it where it was). Two or three queries."""
+    nights: dict[int, list[RegularNight]] = defaultdict(list)
+    excepted: dict[int, list[ScheduleChange]] = defaultdict(list)
+    for row in session.scalars(select(AppliedNight).where(AppliedNight.venue_id.in_(venue_ids))):
+        nights[row.venue_id].append(RegularNight(row.weekday, row.starts_at, row.sessions))
+    ranged = select(ScheduleException).where(
+        ScheduleException.venue_id.in_(venue_ids),
+        or_(ScheduleException.date.between(first, last), ScheduleException.to_date.between(first, last)),
+    )
+    rows = list(session.scalars(ranged))
+    sources = {(row.venue_id, row.date) for row in rows if not first <= row.date <= last}
+    if sources:
+        cancelled = select(ScheduleException).where(
+            ScheduleException.venue_id.in_(sorted({venue for venue, _day in sources})),
+            ScheduleException.kind == ExceptionKind.CANCELLED,
+            ScheduleException.date.in_(sorted({day for _venue, day in sources})),
+        )
+        rows += [row for row in session.scalars(cancelled) if (row.venue_id, row.date) in sources]
+    for exc in rows:
+        excepted[exc.venue_id].extend(changes([exc]))
+    return nights, excepted
+
+
+def reported_days(
+    session: Session, venue_ids: Sequence[int], first: date, last: date
+) -> set[tuple[int, date]]:
+    """(venue, date) of every live regular report in the range."""
+    rows = session.execute(
+        select(Tournament.venue_id, Tournament.date).where(
+            Tournament.venue_id.in_(venue_ids),
+            Tournament.kind == TournamentKind.REGULAR,
+            Tournament.live,
+            Tournament.date.between(first, last),
+        )
+    )
+    return {(venue_id, day) for venue_id, day in rows}
+
+
+def venues_where(session: Session, region_id: int | None, venue_id: int | None) -> list[Venue]:
+    query = select(Venue).where(Venue.active.is_(True))
+    if region_id is not None:
+        query = query.where(Venue.region_id == region_id)
+    if venue_id is not None:
+        query = query.where(Venue.id == venue_id)
+    return list(session.scalars(query.order_by(Venue.name, Venue.id)))
+
+
+def games_between(
+    session: Session, first: date, last: date, *, region_id: int | None = None, venue_id: int | None = None
+) -> list[Game]:
+    """Every scheduled night of the active venues (of a region, or one venue) from `first` to
+    `last`, by date, time and venue name: its season (one covering the venue on that date, or
+    none), whether a live regular report is in, and whether it is missing (its date before the
+    venue's today, not cancelled, no report)."""
+    venues = venues_where(session, region_id, venue_id)
+    ids = [venue.id for venue in venues]
+    nights, excepted = schedules_by_venue(session, ids, first, last)
+    reported = reported_days(session, ids, first, last)
+    seasons = overlapping_seasons(session, first, last, sorted({v.region_id for v in venues}))
+    games = []
+    for venue in venues:
+        zone = wall_clock.venue_zone(session, venue)
+        today = wall_clock.at_venue(session, venue)
+        for night in nights_between(nights[venue.id], excepted[venue.id], first, last):
+            season = _season_on(seasons, venue, night.date)
+            done = (venue.id, night.date) in reported
+            missing = not night.cancelled and not done and night.date < today
+            games.append(Game(venue, venue.region, night, zone, season, done, missing))
+    return sorted(games, key=lambda g: (g.night.date, g.night.starts_at, g.venue.name.casefold(), g.venue.id))
+
+
+def _season_on(seasons: Sequence[Season], venue: Venue, day: date) -> Season | None:
+    for season in seasons:
+        if season.starts_on <= day <= season.ends_on and season.covers_region(venue.region_id):
+            return season
+    return None
+
+
+@dataclass(frozen=True)
+class MissingVenue:
+    """A venue whose report of a week the office chases: `scheduled` when it has regular nights
+    (then `nights` are the ones that passed without a report), else the weekly rule's."""
+
+    venue: Venue
+    scheduled: bool
+    nights: tuple[date, ...] = ()
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.venue, name)
+
+
+def missing_reports(session: Session, season: Season, monday: date) -> list[MissingVenue]:
+    """The venues of the season to chase for the week from `monday`: a venue with a schedule
+    when a night of that week (exceptions applied, inside the season) has passed in its own zone
+    (its date before the venue's today, R2a) with no live regular report that night; a venue
+    without one when it has no live regular report that week (the weekly rule)."""
+    sunday = monday + timedelta(days=6)
+    venues = list(session.scalars(chased_venues(session, season).order_by(Venue.name, Venue.id)))
+    ids = [venue.id for venue in venues]
+    first, last = max(monday, season.starts_on), min(sunday, season.ends_on)
+    nights, excepted = schedules_by_venue(session, ids, first, last)
+    unreported = {venue.id for venue in weekly_missing(session, season, monday)}
+    reported = reported_days(session, ids, monday, sunday)
+    found = []
+    for venue in venues:
+        if not nights[venue.id]:
+            if venue.id in unreported:
+                found.append(MissingVenue(venue, scheduled=False))
+            continue
+        today = wall_clock.at_venue(session, venue)
+        week = nights_between(nights[venue.id], excepted[venue.id], first, last)
+        missed = tuple(n.date for n in week if is_missing(n, today, (venue.id, n.date) in reported))
+        if missed:
+            found.append(MissingVenue(venue, scheduled=True, nights=tuple(sorted(set(missed)))))
+    return found
+
+
+@dataclass(frozen=True)
+class HostNights:
+    """A host's venues' nights around today: tonight's games, and the nights of the last week
+    that passed without a report (the latest first), each on its venue's clock (R2a)."""
+
+    tonight: list[Game]
+    missing: list[Game]
+
+
+def host_nights(session: Session, venues: Sequence[Venue]) -> HostNights:
+    tonight: list[Game] = []
+    missing: list[Game] = []
+    for venue in venues:
+        today = wall_clock.at_venue(session, venue)
+        week = games_between(session, today - timedelta(days=6), today, venue_id=venue.id)
+        tonight += [g for g in week if g.night.date == today and not g.night.cancelled]
+        missing += [g for g in week if g.missing]
+    missing.sort(key=lambda g: (g.night.date, g.night.starts_at), reverse=True)
+    return HostNights(tonight, missing)

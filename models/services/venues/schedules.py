@@ -1,0 +1,192 @@
+"""Writing venues' schedules: the regular nights (the office, or a host of the venue) and the
+exceptions to them (a night cancelled, moved or added), each audited (R18)."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from models.actor import Actor
+from models.entities import NightStamp, ScheduleException, Venue, VenueNight
+from models.errors import NotFound, Problem, refuse
+from models.infra.clock import utcnow
+from models.rules.schedules import (
+    ExceptionKind,
+    RegularNight,
+    ScheduleChange,
+    day_problems,
+    exception_problems,
+    schedule_problems,
+    wall_clock_problems,
+)
+from models.services import wall_clock
+from models.services.access import require_venue
+from models.services.audit_log.writes import record, snapshot
+from models.services.locks import hold_writes
+from models.services.seasons.queries import season_for
+from models.services.venues.schedule_queries import (
+    changes,
+    exceptions_of,
+    regular,
+    schedule_of,
+    stored_schedule_of,
+)
+
+
+def schedule_snapshot(rows: list[VenueNight]) -> list[dict[str, Any]]:
+    return [{"weekday": r.weekday, "starts_at": r.starts_at, "sessions": r.sessions} for r in rows]
+
+
+def check_schedule(nights: list[dict[str, Any]], path: str = "schedule") -> list[RegularNight]:
+    """The schedule as rule values, or a refusal naming each bad field (nothing changes)."""
+    schedule = [RegularNight(n["weekday"], n["starts_at"], n.get("sessions", 1)) for n in nights]
+    refuse("The schedule cannot be set.", schedule_problems(schedule, path))
+    return schedule
+
+
+def replace_schedule(session: Session, venue: Venue, schedule: list[RegularNight]) -> None:
+    """The venue's regular nights become `schedule` (checked already); the caller audits. A night
+    kept (the same weekday and start) keeps its row, and when it was written unless its sessions
+    change: its calendar events' DTSTAMP moves only when it changed (R2a). Every stored night not
+    sent goes, those stored past the bound of R2 too. Writers one at a time from the start
+    (locks.py), so two schedules sent at once never add up to more than either."""
+    hold_writes(session)
+    wanted = {(night.weekday, night.starts_at): night for night in schedule}
+    stored = {(row.weekday, row.starts_at): row for row in stored_schedule_of(session, venue.id)}
+    for key, row in stored.items():
+        if key not in wanted:
+            session.delete(row)
+    for key, night in wanted.items():
+        kept = stored.get(key)
+        if kept is None:
+            session.add(
+                VenueNight(
+                    venue_id=venue.id,
+                    weekday=night.weekday,
+                    starts_at=night.starts_at,
+                    sessions=night.sessions,
+                    changed_at=utcnow(),
+                )
+            )
+        elif kept.sessions != night.sessions:
+            kept.sessions, kept.changed_at = night.sessions, utcnow()
+    session.flush()
+    session.expire(venue, ["nights"])
+
+
+def stamp_night(session: Session, venue_id: int, day: date) -> None:
+    """R2a: the venue's nights scheduled on `day` (the date in their calendar UID) changed, by an
+    exception added or removed: their events' SEQUENCE grows by one and their DTSTAMP is now.
+    Called after the write's first statement, so no other writer changes the row meanwhile (the
+    data version's lock, "Once means once")."""
+    row = session.scalar(select(NightStamp).where(NightStamp.venue_id == venue_id, NightStamp.date == day))
+    if row is None:
+        session.add(NightStamp(venue_id=venue_id, date=day, sequence=1, changed_at=utcnow()))
+    else:
+        row.sequence, row.changed_at = row.sequence + 1, utcnow()
+    session.flush()
+
+
+def set_schedule(
+    session: Session, actor: Actor, venue: Venue, nights: list[dict[str, Any]]
+) -> list[VenueNight]:
+    """The venue's regular nights, whole (the office, or a host of the venue); audited."""
+    require_venue(actor, venue.id, "a host sets the schedule of their own venues")
+    schedule = check_schedule(nights)
+    before = {"schedule": schedule_snapshot(schedule_of(session, venue.id))}
+    replace_schedule(session, venue, schedule)
+    after = schedule_of(session, venue.id)
+    record(
+        session,
+        actor,
+        "venue.schedule",
+        "venue",
+        venue.id,
+        before=before,
+        after={"schedule": schedule_snapshot(after)},
+    )
+    return after
+
+
+def _change_of(data: dict[str, Any]) -> ScheduleChange:
+    return ScheduleChange(
+        data["kind"],
+        data["date"],
+        data.get("to"),
+        data.get("starts_at"),
+        data.get("sessions"),
+        data.get("note"),
+    )
+
+
+def _season_problems(session: Session, venue: Venue, change: ScheduleChange) -> list[Problem]:
+    """R2: an exception's dates lie inside a season covering the venue."""
+    problems = []
+    for path, day in (("date", change.date), ("to", change.to_date)):
+        if day is not None and season_for(session, venue, day) is None:
+            problems.append(Problem(path, f"{day.isoformat()} is in no season covering this venue.", "R2"))
+    return problems
+
+
+def _duplicate_problems(session: Session, venue: Venue, change: ScheduleChange) -> list[Problem]:
+    taken = select(ScheduleException.id).where(
+        ScheduleException.venue_id == venue.id,
+        ScheduleException.kind == change.kind,
+        ScheduleException.date == change.date,
+    )
+    if session.scalar(taken) is None:
+        return []
+    return [Problem("date", f"This venue already has a {change.kind} night on {change.date.isoformat()}.")]
+
+
+def add_exception(session: Session, actor: Actor, venue: Venue, data: dict[str, Any]) -> ScheduleException:
+    """A night cancelled, moved or added (a make-up night); audited. A night outside every
+    season covering the venue (R2), a bad time or count, the same exception twice, a fourth
+    night on one date (R2) and a start its date's wall clock skips (R2a) are refused."""
+    require_venue(actor, venue.id, "a host changes the schedule of their own venues")
+    # R17a: writers one at a time from here (locks.py), so a second identical night sent at the
+    # same moment sees the first and is refused as one (422 naming `date`), not by the unique index.
+    hold_writes(session)
+    change = _change_of(data)
+    schedule = regular(schedule_of(session, venue.id))
+    problems = exception_problems(change, schedule)
+    problems += _season_problems(session, venue, change) + _duplicate_problems(session, venue, change)
+    # R2: a date holds at most 3 nights; R2a: a changed night's start is one its date's clock shows.
+    problems += day_problems(schedule, changes(exceptions_of(session, venue.id)), change)
+    problems += wall_clock_problems(change, schedule, wall_clock.venue_zone(session, venue))
+    refuse("The schedule cannot be changed so.", problems)
+    row = ScheduleException(
+        venue_id=venue.id,
+        kind=change.kind,
+        date=change.date,
+        to_date=change.to_date if change.kind == ExceptionKind.MOVED else None,
+        starts_at=change.starts_at,
+        sessions=change.sessions if change.kind == ExceptionKind.ADDED else None,
+        note=change.note,
+        created_by=actor.name,
+    )
+    session.add(row)
+    session.flush()
+    stamp_night(session, venue.id, row.date)
+    record(session, actor, "schedule_exception.create", "schedule_exception", row.id, after=snapshot(row))
+    return row
+
+
+def list_exceptions(session: Session, actor: Actor, venue: Venue) -> list[ScheduleException]:
+    require_venue(actor, venue.id, "a host reads the schedule changes of their own venues")
+    return exceptions_of(session, venue.id)
+
+
+def delete_exception(session: Session, actor: Actor, venue: Venue, exception_id: int) -> None:
+    require_venue(actor, venue.id, "a host changes the schedule of their own venues")
+    row = session.get(ScheduleException, exception_id)
+    if row is None or row.venue_id != venue.id:
+        raise NotFound(f"Venue {venue.id} has no schedule exception {exception_id}.")
+    before = snapshot(row)
+    session.delete(row)
+    session.flush()
+    stamp_night(session, venue.id, row.date)
+    record(session, actor, "schedule_exception.delete", "schedule_exception", exception_id, before=before)
