@@ -40,11 +40,10 @@ from api import (
     tournaments,
     venues,
 )
+from api.cache import hooks as cache_hooks
 from api.errors import PROBLEM_MIMETYPE, ProblemSchema, http_problem, register_error_handlers
 from api.fields import MAX_ID
-from api.qualifiers import routes as qualifier_routes
 from api.spec import ContractPlugin, error_headers, register_headers
-from api.tournaments import pages as report_pages
 from api.tournaments import pictures, sheets
 from models.infra import clock
 
@@ -97,11 +96,11 @@ def _start_request() -> Response | None:
     if request.path.startswith(("/api/", "/embed/")):
         _refuse_repeated_query_parameters()
     if request.path.startswith("/embed/"):
-        return cache.answer_from_cache()  # pages for other sites: the public's, whatever is sent
+        return cache_hooks.answer_from_cache()  # pages for other sites: the public's, whatever is sent
     if not request.path.startswith("/api/"):
         return None
     auth.load_actor()
-    return cache.answer_from_cache()
+    return cache_hooks.answer_from_cache()
 
 
 def _refuse_unreadable_body() -> None:
@@ -221,7 +220,7 @@ def _finish_request(response: Response) -> Response:
     response.headers["X-Request-ID"] = g.get("request_id", "")
     _log_request(response)
     if request.method in ("GET", "HEAD") and response.status_code == 422:
-        cache.store_refusal(response)
+        cache_hooks.store_refusal(response)
     if request.method not in ("GET", "HEAD") or response.status_code not in (200, 304):
         return response
     # Answers differ by caller (R19), so caches must key on the Authorization header; and they
@@ -230,7 +229,7 @@ def _finish_request(response: Response) -> Response:
     response.cache_control.no_cache = True
     if "Authorization" in request.headers:
         response.cache_control.private = True
-    if response.status_code == 200 and not cache.store_answer(response):
+    if response.status_code == 200 and not cache_hooks.store_answer(response):
         response.add_etag()
         response.make_conditional(request)
     return response
@@ -268,8 +267,6 @@ def init_app(app: Flask) -> Api:
     app.url_map.converters["id"] = IdConverter
     db.init_app(app)
     cache.init_app(app)
-    report_pages.init_app(app)
-    qualifier_routes.init_app(app)
     register_error_handlers(app)
     api = LeagueApi(
         app,

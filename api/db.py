@@ -7,14 +7,11 @@ from typing import Any
 from flask import Flask, Response, current_app, g, request
 from sqlalchemy.orm import Session
 
+from api import cache
+from api.cache.views import policy
 from models.infra.db import SQLITE_WRITE_INTENT, make_engine, make_sessionmaker
 from models.services.freshness import MEMO
 from models.services.players.personal_text import PURGE_ANSWERS
-
-# GETs that write: a player's data export is audited each time it is read (R21). They get a
-# writer's session (on PostgreSQL a reader's REPEATABLE READ snapshot would refuse the audit
-# entry's move of the data version once any other write committed meanwhile).
-WRITING_GETS = frozenset({"players.PlayerDataExportViews", "console.data_export_download"})
 
 
 class Database:
@@ -42,11 +39,12 @@ def database() -> Database:
 
 def session() -> Session:
     if "db_session" not in g:
-        reading = request.method in ("GET", "HEAD", "OPTIONS") and request.endpoint not in WRITING_GETS
+        # A GET that writes (`@never_cached`: an audited read, R21) gets a writer's session.
+        reading = request.method in ("GET", "HEAD", "OPTIONS") and not policy().writes
         SQLITE_WRITE_INTENT.set(not reading)
         g.db_session = (database().read_sessionmaker if reading else database().sessionmaker)()
         if reading:
-            # api/cache.py's Memo: reads share what services computed under one data version.
+            # Reads share what services computed under the versions they read (freshness.Memo).
             g.db_session.info[MEMO] = current_app.extensions["league_memo"]
     db_session: Session = g.db_session
     return db_session
@@ -71,12 +69,11 @@ def _commit(response: Response) -> Response:
 
 
 def purge_if_asked(db_session: Session) -> None:
-    """After a commit that asked for it (an erasure, R21): every stored answer is dropped, from
-    Redis too, since one may hold a value that is gone. They are never served again anyway (the
-    data version moved on); this is so that no copy is kept."""
+    """After a commit that asked for it (an erasure, R21): everything cached is dropped, from
+    Redis too, since one may hold a value that is gone. None of it is served again anyway (the
+    data version was bumped); this is so that no copy is kept."""
     if db_session.info.pop(PURGE_ANSWERS, False):
-        current_app.extensions["league_cache"].clear()
-        current_app.extensions["league_memo"].clear()
+        cache.clear()
 
 
 def _close(_exc: BaseException | None) -> None:

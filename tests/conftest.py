@@ -15,6 +15,7 @@ from hypothesis import settings
 from sqlalchemy import Connection, Engine, event
 from sqlalchemy.orm import sessionmaker
 
+from api import cache
 from app import create_app
 from models.infra.db import make_engine
 from models.infra.migrate import alembic_config, upgrade
@@ -85,10 +86,8 @@ def app(base_app: Flask, connection: Connection) -> Iterator[Flask]:
     """The app, with every session joined to this test's transaction (commits are savepoints)."""
     db = base_app.extensions["league_db"]
     # Each test's data is rolled back, so its data versions repeat in the next test's.
-    base_app.extensions["league_cache"].clear()
-    base_app.extensions["league_memo"].clear()
-    base_app.extensions["league_report_answers"].clear()
-    base_app.extensions["league_venues_json"].clear()
+    with base_app.app_context():
+        cache.clear()
     original = db.sessionmaker, db.read_sessionmaker
     db.sessionmaker = db.read_sessionmaker = sessionmaker(
         bind=connection, join_transaction_mode="create_savepoint", expire_on_commit=False

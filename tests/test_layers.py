@@ -19,7 +19,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "models/__init__.py": (),
     "models/infra": ("sqlalchemy", "alembic", "cryptography", "models.infra"),
     "models/entities": ("sqlalchemy", "models.entities", "models.infra.clock", "models.rules"),
-    "models/services": ("sqlalchemy", "models"),
+    "models/services": ("sqlalchemy", "cachetools", "models"),
     "api": (
         "flask",
         "flask_smorest",

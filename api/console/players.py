@@ -12,6 +12,7 @@ from flask import Response, flash, jsonify, redirect, url_for
 from marshmallow import ValidationError
 
 from api import db
+from api.cache.views import never_cached
 from api.console.base import bp, current, hidden_id, refused_form, signed_in_only, token_missing
 from api.console.forms import DisplayNameForm
 from api.errors import flatten_messages
@@ -90,6 +91,7 @@ def display_name(player_id: int) -> Any:
 
 
 @bp.route("/players/<id:player_id>/data-export")
+@never_cached
 @signed_in_only
 def data_export_download(player_id: int) -> Response:
     """R21: the player's data export (the API's, audited alike) as a file to save (the office)."""

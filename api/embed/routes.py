@@ -14,6 +14,7 @@ from flask.views import MethodView
 
 from api import db
 from api.blueprint import Blueprint
+from api.cache.views import a_season, a_venue, cached_by
 from api.embed.chart import NARROW, WIDE, race_chart, rank_label
 from api.embed.schemas import HTML_ANSWER, QualifiersPageQuery, RatingsPageQuery, StandingsPageQuery, Themed
 from api.embed.sparkline import sparkline
@@ -47,6 +48,7 @@ FLAG_LABELS = {
 
 
 @blp.route("/seasons/<id:season_id>/venues/<id:venue_id>/standings")
+@cached_by(a_venue)
 class StandingsPage(MethodView):
     @blp.doc(operationId="get_standings_page", responses=HTML_ANSWER)
     @blp.arguments(StandingsPageQuery, location="query")
@@ -82,6 +84,7 @@ class StandingsPage(MethodView):
 
 
 @blp.route("/seasons/<id:season_id>/regions/<id:region_id>/qualifiers")
+@cached_by(a_season)
 class QualifiersPage(MethodView):
     @blp.doc(operationId="get_qualifiers_page", responses=HTML_ANSWER)
     @blp.arguments(QualifiersPageQuery, location="query")
@@ -132,6 +135,7 @@ def subscription(url: str) -> str:
 
 
 @blp.route("/regions/<id:region_id>/games")
+@cached_by(by_host=True)
 class GamesPage(MethodView):
     @blp.doc(operationId="get_games_page", responses=HTML_ANSWER)
     @blp.arguments(Themed, location="query")
@@ -155,7 +159,7 @@ class GamesPage(MethodView):
             by_day=by_day,
             league_zone=wall_clock.league_zone(session),
             # A subscription (webcal: a calendar app follows the feed), on this host: the cache
-            # keys this page by its host too (api/cache.HOST_NAMED_ANSWERS).
+            # keys this page by its host too (`@cached_by(by_host=True)`).
             calendar=subscription(url_for("calendars.RegionCalendar", region_id=region.id, _external=True)),
         )
 

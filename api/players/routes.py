@@ -10,6 +10,7 @@ from flask.views import MethodView
 from api import db, throttle
 from api.auth import current_actor, host_or_office, office_only
 from api.blueprint import Blueprint
+from api.cache.views import never_cached
 from api.contract import ID, conflicts, links
 from api.pagination import page_request, page_schema
 from api.player_merges.schemas import MergeIn
@@ -179,6 +180,7 @@ class PlayerNotDuplicateViews(MethodView):
 
 
 @blp.route("/<id:player_id>/data-export")
+@never_cached
 class PlayerDataExportViews(MethodView):
     @blp.doc(operationId="export_player_data")
     @office_only

@@ -9,6 +9,7 @@ from flask.views import MethodView
 from api import db
 from api.auth import current_actor, office_only
 from api.blueprint import Blueprint
+from api.cache.views import cached_by, the_league
 from api.contract import ID, conflicts, links
 from api.pagination import PageArgs, page_request, page_schema
 from api.points_charts.schemas import (
@@ -119,6 +120,7 @@ class ChartByIdViews(MethodView):
 
 
 @blp.route("/<id:chart_id>/preview")
+@cached_by(the_league, refusals=True)
 class ChartPreviewViews(MethodView):
     @blp.doc(operationId="preview_points_chart")
     @blp.arguments(PreviewArgs, location="query")
@@ -134,6 +136,7 @@ class ChartPreviewViews(MethodView):
 
 
 @blp.route("/default/preview")
+@cached_by(the_league, refusals=True)
 class DefaultChartPreviewViews(MethodView):
     @blp.doc(operationId="preview_default_chart")
     @blp.arguments(PreviewArgs, location="query")

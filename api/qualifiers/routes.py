@@ -3,17 +3,18 @@ lists after the season (settling ties at the cut) and disqualifies players for a
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from collections.abc import Callable, Collection, Iterator, Sequence
+from functools import partial
+from typing import Any, NamedTuple
 
-from cachetools import LRUCache
-from flask import Flask, Response, after_this_request, current_app
+from flask import Response, after_this_request, current_app
 from flask.views import MethodView
 
 from api import db
 from api.auth import current_actor, office_only
 from api.blueprint import Blueprint
+from api.cache.fragments import LabelledJson, fragments
+from api.cache.views import a_season, cached_by
 from api.contract import ID, conflicts, csv_too, links
 from api.csv_export import CSV_ANSWER, csv_response, varies_by_accept, wants_csv
 from api.fields import exact_number, utc_timestamp
@@ -29,7 +30,7 @@ from api.qualifiers.schemas import (
     VenueQualifiersOut,
     WithdrawIn,
 )
-from api.schemas import labelled, players_in
+from api.schemas import labelled, players_in, relabelled
 from models.entities import Disqualification, QualifierPublication, Season, Venue
 from models.rules.players import numbered_players
 from models.rules.qualifier_lists import Changes, VenueList, regions_of
@@ -103,57 +104,36 @@ def _csv_lines(lists: Sequence[VenueList]) -> Iterator[list[Any]]:
             ]
 
 
-class _VenueJson:
-    """A venue's list as the season's answer writes it, kept by the list it was made from (a
-    computation reuses the lists nothing changed: season_lists.Parts): its players, and its JSON
-    (the venue, and its qualifiers as its region's list holds them) for each set of its players
-    that the whole answer numbers (R19)."""
+class _VenueJson(NamedTuple):
+    """A venue's list as the season's answer writes it: the venue, and its qualifiers as its
+    region's list holds them, their players labelled over the whole answer (R19)."""
 
-    def __init__(self, venue: VenueList) -> None:
-        self.venue = venue
-        self.players: list[tuple[int, str]] = []
-        players_in(venue, self.players)  # type: ignore[arg-type]
-        self._written: dict[frozenset[int], tuple[str, str]] = {}
+    venue: VenueList  # held, so no other list takes its id while this is cached
+    as_venue: LabelledJson
+    in_region: LabelledJson
 
-    def written(self, numbered: frozenset[int]) -> tuple[str, str]:
-        found = self._written.get(numbered)
-        if found is None:
-            venue = self.venue
-            dumps = current_app.json.dumps
-            shown = {**venue, "average_attendance": exact_number(venue["average_attendance"])}
-            in_region = [{**q, "venue_id": venue["venue_id"]} for q in venue["qualifiers"]]
-            found = (dumps(labelled(shown, numbered)), dumps(labelled(in_region, numbered))[1:-1])
-            self._written[numbered] = found
-        return found
+    @property
+    def players(self) -> list[tuple[int, str]]:
+        return self.as_venue.players
 
-
-class VenuesJson:
-    """This app's venues' JSON, by the identity of the list each was made from (held, so never
-    reused for another), least recently used dropped first."""
-
-    def __init__(self, size: int = 4096) -> None:
-        self._written: LRUCache[int, _VenueJson] = LRUCache(maxsize=size)
-        self._lock = threading.Lock()
-
-    def of(self, venue: VenueList) -> _VenueJson:
-        with self._lock:
-            found = self._written.get(id(venue))
-            if found is None or found.venue is not venue:
-                found = self._written[id(venue)] = _VenueJson(venue)
-            return found
-
-    def clear(self) -> None:
-        with self._lock:
-            self._written.clear()
-
-
-def init_app(app: Flask) -> None:
-    app.extensions["league_venues_json"] = VenuesJson()
+    def written(self, numbered: Collection[int]) -> tuple[str, str]:
+        return self.as_venue.written(numbered), self.in_region.written(numbered)[1:-1]
 
 
 def _venue_json(venue: VenueList) -> _VenueJson:
-    written: VenuesJson = current_app.extensions["league_venues_json"]
-    return written.of(venue)
+    """Cached with the list it was made from (a computation reuses the lists nothing changed:
+    qualifiers/lists.py's `Parts`), so after a report only the lists that changed are written
+    again."""
+
+    def write(_older: _VenueJson | None) -> _VenueJson:
+        shown = {**venue, "average_attendance": exact_number(venue["average_attendance"])}
+        in_region = [{**q, "venue_id": venue["venue_id"]} for q in venue["qualifiers"]]
+        return _VenueJson(
+            venue, LabelledJson(partial(relabelled, shown)), LabelledJson(partial(relabelled, in_region))
+        )
+
+    found: _VenueJson = fragments().cached(("venue list", id(venue)), 0, write)
+    return found
 
 
 def _season_body(found: Qualification) -> Response:
@@ -174,8 +154,7 @@ def _season_body(found: Qualification) -> Response:
     written: list[str] = []
     regions: dict[int, list[str]] = {}
     for venue in venues:
-        mine = frozenset(player_id for player_id, _name in venue.players if player_id in numbered)
-        as_venue, in_region = venue.written(mine)
+        as_venue, in_region = venue.written(numbered)
         written.append(as_venue)
         regions.setdefault(venue.venue["region_id"], [])
         if in_region:
@@ -199,6 +178,7 @@ def _answer(lists: Sequence[VenueList], body: Callable[[], Any], name: str) -> A
 
 
 @blp.route("/<id:season_id>/qualifiers")
+@cached_by(a_season)
 class SeasonQualifiersViews(MethodView):
     @blp.doc(operationId="get_season_qualifiers")
     @csv_too
@@ -219,6 +199,7 @@ class SeasonQualifiersViews(MethodView):
 
 
 @blp.route("/<id:season_id>/venues/<id:venue_id>/qualifiers")
+@cached_by(a_season)
 class VenueQualifiersViews(MethodView):
     @blp.doc(operationId="get_venue_qualifiers")
     @csv_too
@@ -310,6 +291,7 @@ class WithdrawViews(MethodView):
 
 
 @blp.route("/<id:season_id>/qualifiers.csv")
+@cached_by(a_season)
 class SeasonQualifiersCsvViews(MethodView):
     @blp.doc(operationId="get_season_qualifiers_csv", responses=CSV_ANSWER)
     @blp.arguments(QualifiersCsvQuery, location="query")
@@ -322,6 +304,7 @@ class SeasonQualifiersCsvViews(MethodView):
 
 
 @blp.route("/<id:season_id>/venues/<id:venue_id>/qualifiers.csv")
+@cached_by(a_season)
 class VenueQualifiersCsvViews(MethodView):
     @blp.doc(operationId="get_venue_qualifiers_csv", responses=CSV_ANSWER)
     @blp.arguments(QualifiersCsvQuery, location="query")

@@ -9,6 +9,7 @@ from flask.views import MethodView
 
 from api import db
 from api.blueprint import Blueprint
+from api.cache.views import a_venue, cached_by
 from api.contract import csv_too
 from api.csv_export import CSV_ANSWER, csv_response, varies_by_accept, wants_csv
 from api.fields import exact_number
@@ -103,6 +104,7 @@ def _csv(table: VenueStandings) -> Response:
 
 
 @blp.route("/<id:season_id>/venues/<id:venue_id>/standings")
+@cached_by(a_venue)
 class StandingsViews(MethodView):
     @blp.doc(operationId="get_standings")
     @csv_too
@@ -128,6 +130,7 @@ class StandingsViews(MethodView):
 
 
 @blp.route("/<id:season_id>/venues/<id:venue_id>/standings.csv")
+@cached_by(a_venue)
 class StandingsCsvViews(MethodView):
     @blp.doc(operationId="get_standings_csv", responses=CSV_ANSWER)
     @blp.arguments(StandingsCsvQuery, location="query")

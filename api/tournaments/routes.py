@@ -13,6 +13,7 @@ from marshmallow import Schema
 from api import db
 from api.auth import current_actor, host_or_office
 from api.blueprint import Blueprint
+from api.cache.views import cached_by, the_filtered_reports
 from api.contract import ID, conflicts, links, preconditioned
 from api.fields import utc_timestamp
 from api.idempotency import idempotent
@@ -210,6 +211,7 @@ def expected_version(report_id: int) -> int | None:
 
 
 @blp.route("")
+@cached_by(the_filtered_reports)
 class TournamentsViews(MethodView):
     @blp.doc(operationId="list_reports")
     @blp.arguments(ReportQuery, location="query")

@@ -14,13 +14,13 @@ from sqlalchemy.orm import Session
 
 from models.entities import Sanction, Venue
 from models.infra import clock
-from models.services.freshness import kept_by_league
+from models.services.freshness import cached_by_league
 from models.services.league_settings.writes import league_settings
 
 
 def league_zone(session: Session) -> str:
-    """The league's zone (the settings move the `league` scope: kept by its version)."""
-    return kept_by_league(session, "league zone", lambda: league_settings(session).zone)
+    """The league's zone (the settings bump the `league` scope: cached by its version)."""
+    return cached_by_league(session, "league zone", lambda: league_settings(session).zone)
 
 
 def venue_zone(session: Session, venue: Venue | int) -> str:
@@ -54,8 +54,8 @@ def for_sanction(session: Session, sanction: Sanction) -> date:
 
 def zones_in_use(session: Session) -> tuple[str, ...]:
     """The league's zone and every venue's own, sorted (a zone is a venue's or the settings':
-    kept by the `league` scope's version, which they move)."""
-    return kept_by_league(session, "zones in use", lambda: _zones_in_use(session))
+    cached by the `league` scope's version, which they bump)."""
+    return cached_by_league(session, "zones in use", lambda: _zones_in_use(session))
 
 
 def _zones_in_use(session: Session) -> tuple[str, ...]:
@@ -65,6 +65,6 @@ def _zones_in_use(session: Session) -> tuple[str, ...]:
 
 def day_key(session: Session) -> str:
     """The local date in every zone in use: it changes at each of their midnights, so an answer
-    kept under it is never served on a later local day anywhere (the cache's day key)."""
+    cached under it is never served on a later local day anywhere (the cache's day key)."""
     zones = zones_in_use(session)
     return " ".join(f"{zone}={clock.today_in(zone).isoformat()}" for zone in zones)

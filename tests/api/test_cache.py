@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Flask
 
-from api.cache import MemoryStore, RedisStore
+from api.cache.stores import MemoryStore, RedisStore
 from app import create_app
 from tests.builders import Scene
 from tests.support.league import Caller

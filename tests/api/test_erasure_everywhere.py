@@ -16,7 +16,7 @@ import pytest
 from redis import Redis
 from sqlalchemy import Connection, inspect, text
 
-from api.cache import RedisStore
+from api.cache.stores import RedisStore
 from tests.builders import AUDIT_LOG, OFFICE_LATE, SANCTIONS, SEASONS, TOURNAMENTS, ago, sanction_body
 from tests.support.league import Caller, League, assert_problem, new_key
 from tests.support.servers import REDIS_URL, redis_answers

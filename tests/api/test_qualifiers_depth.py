@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
+from api import cache
 from models.rules.qualifiers import quota
 from models.rules.standings import Line, Row, Tier
 from models.services.qualifiers import lists as season_lists
@@ -192,10 +193,10 @@ def profile(caller: Caller, player_id: int) -> list[dict[str, Any]]:
 
 
 def forget_answers(app: Flask) -> None:
-    """Drop every answer and computation kept by data version (api/cache.py): the data does not
+    """Drop every answer and computation cached by data version (api/cache): the data does not
     change between the two reads, the depth does."""
-    app.extensions["league_cache"].clear()
-    app.extensions["league_memo"].clear()
+    with app.app_context():
+        cache.clear()
 
 
 def answers(app: Flask, world: World) -> dict[str, Any]:

@@ -1,5 +1,7 @@
-"""The data version (the key of every cached answer) moves on with every change to league data,
-in the change's own transaction, whoever makes it: the service, a command or a plain SQL script."""
+"""The data version (the key of every cached answer) is bumped with every change to league data,
+in the change's own transaction, whoever makes it: the service, a command or a plain SQL script.
+The triggers are held to models/entities/freshness.py's map of tables to scopes, and the scope
+names they write to `Scope` (models/services/freshness.py)."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import pytest
 from sqlalchemy import Connection, Engine, inspect, text
 
 from models.entities import LEAGUE_SCOPE_TABLES, SCOPE_FREE_TABLES, SCOPED_TABLES, UNVERSIONED_TABLES
+from models.services.freshness import Scope
 from tests.support.migrations import NOW, add_player, add_region, add_result, add_season, add_tournament
 
 
@@ -166,13 +169,13 @@ def test_a_result_moves_its_season_and_venue_on_and_a_new_player_moves_nothing(m
         add_result(migrated, report, ann, 1)
     after = scopes(migrated)
     migrated.rollback()
-    for scope in (f"season:{season}", f"venue:{season}:{venue}"):
+    for scope in (Scope.season(season), Scope.venue(season, venue)):
         assert after[scope] > before.get(scope, 0), scope
-    assert after.get(f"season:{other}", 0) == before.get(f"season:{other}", 0)
-    assert after.get("league") == before.get("league")
+    assert after.get(Scope.season(other), 0) == before.get(Scope.season(other), 0)
+    assert after.get(Scope.LEAGUE) == before.get(Scope.LEAGUE)
     with migrated.begin():
         migrated.execute(text("UPDATE players SET display_name = 'Ann B.' WHERE id = :p"), {"p": ann})
-    assert scopes(migrated)["league"] > after.get("league", 0)
+    assert scopes(migrated)[Scope.LEAGUE] > after.get(Scope.LEAGUE, 0)
 
 
 def test_a_change_to_a_report_moves_that_reports_scope_alone(migrated: Connection) -> None:
@@ -209,5 +212,5 @@ def test_a_change_to_a_report_moves_that_reports_scope_alone(migrated: Connectio
         with migrated.begin():
             change()
         after = scopes(migrated)
-        assert after[f"report:{report}"] > before.get(f"report:{report}", 0)
-        assert after.get(f"report:{other}") == before.get(f"report:{other}")
+        assert after[Scope.report(report)] > before.get(Scope.report(report), 0)
+        assert after.get(Scope.report(other)) == before.get(Scope.report(other))

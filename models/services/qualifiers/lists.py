@@ -1,6 +1,6 @@
 """Computing a season's qualifier lists (R12-R14) from the stored standing lines: each venue's
-table ranked only as deep as the lists need (the pure rules decide: rules/qualification.py),
-kept per process by the versions they were read at, for read-only sessions.
+table ranked only as deep as the lists need (the pure rules decide: rules/qualifiers.py),
+cached per process by the versions they were read at, for read-only sessions (freshness.py).
 
 A computation leaves its parts for the next one (`Parts`): each venue's table as of that venue's
 scope version (`venue:S:V`, migration 0022), and the list drawn from it with what it was drawn
@@ -10,9 +10,9 @@ tops), and draws again only the lists whose players' assignment changed."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, MutableMapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -44,7 +44,7 @@ from models.rules.qualifiers import (
 )
 from models.rules.standings import Line, Row, leading_rows
 from models.services import wall_clock
-from models.services.freshness import MEMO, SeasonVersions, season_versions, venue_versions
+from models.services.freshness import SeasonVersions, cached, season_versions, venue_versions
 from models.services.players.queries import player_facts
 from models.services.sanctions.queries import suspended_on
 from models.services.seasons.queries import venues_of
@@ -149,11 +149,9 @@ class Parts:
     linked: Linking  # the venues' orders' groups (R14), as `linking` finds them
 
 
-class Kept(NamedTuple):
-    """A season's lists as a process keeps them: the season's version they were read at, and
-    the parts they were drawn from."""
+class Computed(NamedTuple):
+    """A season's lists as a process caches them, with the parts they were drawn from."""
 
-    season_version: int
     lists: list[VenueList]
     parts: Parts
 
@@ -166,26 +164,20 @@ def compute_lists(
     shared with other readers of the same data version: read them, never change them.
     `versions`: the season's, when the reader has read them already (`season_versions`)."""
     draws = draws or {}
-    memo: MutableMapping[Any, Any] | None = session.info.get(MEMO)
-    if memo is None:
-        return _compute_lists(session, season, draws)[0]
-    # Kept by (epoch, the league's version, season, day, draws), with the season's version they
-    # were read at: after a write in the season, a process computes its lists once, not once per
-    # venue page or player profile, from the parts the last computation left (each venue's names
-    # the version of the venue it was read at); a write elsewhere (another season) leaves them
-    # kept. One entry a season: the lists of a version a newer one replaced serve no one.
+    # Cached by (epoch, the league's version, season, day, draws), at the season's version: after
+    # a write in the season, a process computes its lists once, not once per venue page or player
+    # profile, from the parts the last computation left (each venue's names the version of the
+    # venue it was read at); a write elsewhere (another season) leaves them cached. One entry a
+    # season: the lists of a version a newer one replaced serve no one.
     settled = tuple(sorted((venue, tuple(players)) for venue, players in draws.items()))
     version, league, season_version = versions or season_versions(session, [season.id])[season.id]
     key = ("qualifier lists", version[0], league, season.id, wall_clock.day_key(session), settled)
-    kept: Kept | None = memo.get(key)
-    if kept is not None and kept.season_version == season_version:
-        return kept.lists
-    lists, parts = _compute_lists(
-        session, season, draws, kept.parts if kept else None, venue_versions(session, season.id)
-    )
-    if kept is None or season_version > kept.season_version:
-        memo[key] = Kept(season_version, lists, parts)
-    return lists
+
+    def compute(older: Computed | None) -> Computed:
+        base = older.parts if older is not None else None
+        return Computed(*_compute_lists(session, season, draws, base, venue_versions(session, season.id)))
+
+    return cached(session, key, season_version, compute).lists
 
 
 def _compute_lists(

@@ -6,7 +6,7 @@ from them, are rules/qualifier_lists.py's."""
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, MutableMapping, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any, NamedTuple, cast
@@ -34,7 +34,7 @@ from models.rules.qualifiers import (
     provisional,
 )
 from models.services import wall_clock
-from models.services.freshness import MEMO, SeasonVersions, kept_by_league, season_versions
+from models.services.freshness import SeasonVersions, cached, cached_by_league, season_versions
 from models.services.lookup import get_or_raise
 from models.services.paging import Page, PageRequest, paginate
 from models.services.qualifiers.lists import compute_lists
@@ -48,9 +48,8 @@ def latest_publication(session: Session, season_id: int) -> QualifierPublication
 
 def latest_publication_ids(session: Session, season_ids: Collection[int]) -> dict[int, int]:
     """The id of the newest publication of each of these seasons that has one. Every season's are
-    read at once (publications are few), and a reading session keeps them by the epoch and the
-    `league` scope's version (a publication moves it: migration 0022), so a report leaves them
-    kept."""
+    read at once (publications are few), cached by the epoch and the `league` scope's version (a
+    publication bumps it), so a report leaves them cached."""
 
     def every_season() -> dict[int, int]:
         rows = session.execute(
@@ -60,7 +59,7 @@ def latest_publication_ids(session: Session, season_ids: Collection[int]) -> dic
         )
         return {season_id: publication_id for season_id, publication_id in rows}
 
-    every = kept_by_league(session, "newest publications", every_season)
+    every = cached_by_league(session, "newest publications", every_season)
     return {season_id: every[season_id] for season_id in season_ids if season_id in every}
 
 
@@ -78,13 +77,11 @@ class _Published(NamedTuple):
 
 
 def _published(session: Session, publication_id: int, league: tuple[str, int]) -> _Published:
-    """A publication's lists (`_Published`), kept by a reading session's memo under the epoch and
-    the `league` version (`league`): a publication changes only by a write that moves it (an
-    erasure rewrites its names, R21)."""
-    memo: MutableMapping[Any, Any] | None = session.info.get(MEMO)
-    key = ("publication", *league, publication_id)
-    found: _Published | None = memo.get(key) if memo is not None else None
-    if found is None:
+    """A publication's lists (`_Published`), cached under the epoch and the `league` version
+    (`league`): a publication changes only by a write that bumps it (an erasure rewrites its
+    names, R21)."""
+
+    def read(_older: _Published | None) -> _Published:
         lists = session.scalar(
             select(QualifierPublication.lists).where(QualifierPublication.id == publication_id)
         )
@@ -92,10 +89,10 @@ def _published(session: Session, publication_id: int, league: tuple[str, int]) -
         for venue in lists or []:
             for qualifier in venue["qualifiers"]:
                 qualified_at.setdefault(qualifier["player"]["id"], venue["venue_id"])
-        found = _Published(qualified_at, {venue["venue_id"]: json.dumps(venue) for venue in lists or []})
-        if memo is not None:
-            memo[key] = found
-    return found
+        return _Published(qualified_at, {venue["venue_id"]: json.dumps(venue) for venue in lists or []})
+
+    epoch, version = league
+    return cached(session, ("publication", epoch, publication_id), version, read)
 
 
 # `season_qualification`'s publication when the caller has not read it.
@@ -195,16 +192,16 @@ def player_qualification(
         if publication_id is not None:
             # Published: as published, computing nothing, and reading back only the played
             # venues' lists and the one the player qualified at.
-            kept = _published(
+            published = _published(
                 session, publication_id, (versions[season_id].data[0], versions[season_id].league)
             )
-            wanted = [v for v in venue_ids if v in kept.venues]
-            elsewhere = kept.qualified_at.get(player.id)
+            wanted = [v for v in venue_ids if v in published.venues]
+            elsewhere = published.qualified_at.get(player.id)
             if elsewhere is not None and elsewhere not in wanted:
                 wanted.append(elsewhere)
             # The played lists only (who reads them is decided below); R12's provisional as
             # Qualification says it.
-            found = Qualification(season, [kept.venue(v) for v in wanted], None, None, zone)
+            found = Qualification(season, [published.venue(v) for v in wanted], None, None, zone)
         else:
             found = season_qualification(
                 session, season, changes=False, publication=None, versions=versions[season_id]

@@ -1,0 +1,46 @@
+"""Cached answers, and how they stay fresh: the one home of caching in the api layer
+(models/services/freshness.py is its other half, without Flask).
+
+How one report retires one venue's standings:
+1. The report's rows are written; the database's triggers bump the data version and the scopes
+   of the rows it changed, `venue:S:V` among them, in the report's own transaction
+   (models/entities/freshness.py maps tables to scopes; `Scope` names them).
+2. The next GET of that venue's standings reads the versions first (`hooks.answer_from_cache`):
+   its view declares `@cached_by(a_venue)` (views.py), so its key holds the versions of
+   `league` and `venue:S:V`, the caller's scope, the local day and the request.
+3. The bumped version makes a new key: the answer cached under the old one is never served
+   again (retired); the view runs and `hooks.store_answer` caches its answer under the new key.
+
+So no worker can serve a stale answer: a key names the versions the data was read at, and every
+request reads the versions anew. Answers are cached in this process's memory, or in Redis when
+`CACHE_URL` is set (stores.py); what services compute for reads (a season's qualifier lists, …)
+is cached by `Memo` (freshness.py), as are the JSON fragments answers are written from
+(fragments.py). A GET under /api/ or /embed/ may thus depend on nothing but the league's data,
+the caller's scope, the day and the request (path, query, Accept)."""
+
+from __future__ import annotations
+
+from flask import Flask, current_app
+
+from api.cache.stores import make_store
+from models.services.freshness import Memo
+
+# What services compute for reads: few (a national season's lists are a hundred thousand
+# objects, which every full collection of the garbage collector walks; older versions only serve
+# readers still on them: 16 cached made each computation after a write up to 100 ms slower).
+MEMO_SIZE = 16
+# JSON fragments: a few national pages' worth (a report's is about thirty objects).
+FRAGMENTS_SIZE = 8192
+
+
+def init_app(app: Flask) -> None:
+    app.extensions["league_cache"] = make_store(app.config)
+    app.extensions["league_memo"] = Memo(MEMO_SIZE)
+    app.extensions["league_fragments"] = Memo(FRAGMENTS_SIZE)
+
+
+def clear() -> None:
+    """Drop everything cached (from Redis too): after an erasure (R21), so that no copy of a value
+    that is gone is kept, and between tests."""
+    for name in ("league_cache", "league_memo", "league_fragments"):
+        current_app.extensions[name].clear()

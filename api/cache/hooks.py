@@ -1,0 +1,127 @@
+"""Answers to GETs under /api/ and /embed/, cached by the versions of what they read (the
+package's docstring says how they stay fresh)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from flask import Response, current_app, g, request
+
+from api import db
+from api.auth import current_actor
+from api.cache.stores import Store
+from api.cache.views import policy
+from models.actor import Actor
+from models.services import wall_clock
+from models.services.freshness import data_version, scope_versions
+
+# Headers of a cached answer that belong to the request that made it, not to the answer.
+REQUEST_HEADERS = frozenset(
+    {"content-length", "date", "set-cookie", "x-request-id", "retry-after", "cache-control"}
+)
+
+
+def store() -> Store:
+    answers: Store = current_app.extensions["league_cache"]
+    return answers
+
+
+def scope(actor: Actor) -> str:
+    """Callers who see the same answers: the public, the office, or hosts of the same venues."""
+    if actor.is_host:
+        return "host:" + ",".join(str(venue) for venue in sorted(actor.venue_ids))
+    return actor.role
+
+
+def _versions(session: Any, epoch: str, version: int) -> list[Any]:
+    """What the answer is keyed by: the versions of its scopes, or else the data version."""
+    scopes = policy().scopes
+    names = None if scopes is None else scopes(request.view_args or {}, request.args, session)
+    if names is None:
+        return [epoch, version]
+    return [epoch, dict(zip(names, scope_versions(session, names), strict=True))]
+
+
+def _cacheable() -> bool:
+    return (
+        request.method in ("GET", "HEAD")
+        and request.path.startswith(("/api/", "/embed/"))
+        and bool(request.endpoint)
+        and policy().cached
+    )
+
+
+def answer_from_cache() -> Response | None:
+    """Before the view: a 304 or a cached answer, or None (the view runs; `store_answer` caches it)."""
+    if not _cacheable():
+        return None
+    session = db.session()
+    epoch, version = data_version(session)
+    versions = _versions(session, epoch, version)
+    query = sorted(request.args.items(multi=True))
+    # R2a: the local date in every zone in use, so no answer outlives a venue's midnight.
+    days = wall_clock.day_key(session)
+    parts = [*versions, days, scope(current_actor()), request.path, query]
+    parts.append(request.headers.get("Accept", ""))
+    if policy().by_host:
+        parts.append(request.host)
+    key = hashlib.sha256(json.dumps(parts, separators=(",", ":")).encode()).hexdigest()
+    g.cache_key = key
+    etag = key[:32]
+    if request.if_none_match.star_tag:
+        # `*` matches any answer there is: the view runs (the caller's right to it, the record's
+        # existence) and a 200 becomes the 304 then (`store_answer`).
+        return None
+    if request.if_none_match.contains_weak(etag):
+        response = Response(status=304)
+        response.set_etag(etag)
+        response.vary.update(("Authorization", "Accept"))
+        return response
+    stored = store().get(key)
+    if stored is None:
+        return None
+    head, _, body = stored.partition(b"\n")
+    meta = json.loads(head)
+    if isinstance(meta, dict):  # a refusal (`cached_by(refusals=True)`): its status, its own request id
+        problem = json.loads(body)
+        problem["request_id"] = g.get("request_id")
+        response = Response(json.dumps(problem), status=meta["status"], headers=meta["headers"])
+        g.answered_from_cache = True
+        return response
+    response = Response(body, status=200, headers=meta)
+    if response.get_etag()[0] is None:
+        response.set_etag(etag)
+    else:
+        # The view's own ETag (a report's version): answered conditionally on it.
+        response.make_conditional(request)
+    g.answered_from_cache = True
+    return response
+
+
+def store_refusal(response: Response) -> None:
+    """After the view: file a fresh 422 of a view caching its refusals under the request's key,
+    with its status (and served without an ETag: a refusal is not revalidated)."""
+    key: str | None = g.get("cache_key")
+    if key is None or not policy().refusals or g.get("answered_from_cache"):
+        return
+    headers = [(k, v) for k, v in response.headers.items() if k.lower() not in REQUEST_HEADERS]
+    head = json.dumps({"status": response.status_code, "headers": headers})
+    store().set(key, head.encode() + b"\n" + response.get_data())
+
+
+def store_answer(response: Response) -> bool:
+    """After the view: file a fresh 200 under the request's key. True when the answer is keyed."""
+    key: str | None = g.get("cache_key")
+    if key is None or response.status_code != 200:
+        return False
+    if not g.get("answered_from_cache") and not response.is_streamed:
+        headers = [(k, v) for k, v in response.headers.items() if k.lower() not in REQUEST_HEADERS]
+        store().set(key, json.dumps(headers).encode() + b"\n" + response.get_data())
+    if response.get_etag()[0] is None:
+        response.set_etag(key[:32])
+    # Against the view's own ETag (a report's version) or the key's: If-None-Match `*`, or a tag
+    # that matches only now, makes the 200 a 304.
+    response.make_conditional(request)
+    return True

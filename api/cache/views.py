@@ -1,0 +1,101 @@
+"""What each view reads, declared on the view as flask-smorest's `@blp.etag` is: the scopes its
+answers are cached by (`@cached_by`), or that it is never cached (`@never_cached`). A GET under
+/api/ or /embed/ that declares nothing is cached by the league's data version: any write retires
+it. Adding a cached read is one decorator (and, if it reads a new table, one entry in
+models/entities/freshness.py's map of which table bumps which scope)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from flask import current_app, request
+
+from models.services.freshness import Scope, season_ids, season_scopes, venue_scopes
+
+V = TypeVar("V")
+
+# The scopes an answer reads, from the view's arguments, the query and the session; None: the
+# league's data version (the answer reads more than any scope says).
+Scopes = Callable[[Mapping[str, Any], Mapping[str, str], Any], Sequence[str] | None]
+
+
+@dataclass(frozen=True)
+class Policy:
+    cached: bool = True
+    scopes: Scopes | None = None  # None: keyed by the data version
+    refusals: bool = False  # its 422s are cached as its 200s are
+    by_host: bool = False  # its answer names the host it was asked of
+    writes: bool = False  # a GET that writes: a writer's session, never cached
+
+
+DATA_VERSION = Policy()
+_ATTRIBUTE = "cache_policy"
+
+
+def cached_by(
+    scopes: Scopes | None = None, *, refusals: bool = False, by_host: bool = False
+) -> Callable[[V], V]:
+    """Cache the view's answers by the versions of `scopes` (or, None, the data version); with
+    `refusals`, its refusals too (a preview's refusal may cost as much as its answer); with
+    `by_host`, keyed by the host name it was asked of (a page naming it in a link)."""
+
+    def mark(view: V) -> V:
+        setattr(view, _ATTRIBUTE, Policy(scopes=scopes, refusals=refusals, by_host=by_host))
+        return view
+
+    return mark
+
+
+def never_cached(view: V) -> V:
+    """A GET that writes (a player's data export is audited each time it is read, R21): never
+    cached, and given a writer's session (on PostgreSQL a reader's REPEATABLE READ snapshot would
+    refuse the audit entry's bump of the data version once another write committed meanwhile)."""
+    setattr(view, _ATTRIBUTE, Policy(cached=False, writes=True))
+    return view
+
+
+def policy() -> Policy:
+    """The policy of the request's view."""
+    view = current_app.view_functions.get(request.endpoint or "")
+    found: Policy = getattr(getattr(view, "view_class", view), _ATTRIBUTE, DATA_VERSION)
+    return found
+
+
+def a_venue(view: Mapping[str, Any], _args: Mapping[str, str], _session: Any) -> Sequence[str]:
+    """A venue's answer in a season reads that venue's reports of the season (each venue is its
+    own league: R1) and the league's rest."""
+    return venue_scopes(view["season_id"], view["venue_id"])
+
+
+def a_season(view: Mapping[str, Any], _args: Mapping[str, str], _session: Any) -> Sequence[str]:
+    """The qualifier lists read every venue of the season (R14 links them)."""
+    return season_scopes(view["season_id"])
+
+
+def the_league(_view: Mapping[str, Any], _args: Mapping[str, str], _session: Any) -> Sequence[str]:
+    """Reads only the league's settings, venues, charts, … (R7: a chart's preview)."""
+    return (Scope.LEAGUE,)
+
+
+def _number(args: Mapping[str, str], name: str) -> int | None:
+    value = args.get(name)
+    # ASCII digits only: "²".isdigit() is true and int() refuses it (the view then names it).
+    return int(value) if value is not None and value.isascii() and value.isdigit() else None
+
+
+def the_filtered_reports(
+    _view: Mapping[str, Any], args: Mapping[str, str], session: Any
+) -> Sequence[str] | None:
+    """A page of reports reads only the reports its filters take: a season's, a venue's in a
+    season, or a venue's in every season; unfiltered (or filtered by something unreadable, which
+    the view refuses), the data version."""
+    season, venue = _number(args, "season_id"), _number(args, "venue_id")
+    if ("season_id" in args and season is None) or ("venue_id" in args and venue is None):
+        return None
+    if venue is None:
+        return None if season is None else season_scopes(season)
+    if season is not None:
+        return venue_scopes(season, venue)
+    return (Scope.LEAGUE, *(Scope.venue(season_id, venue) for season_id in season_ids(session)))
