@@ -125,3 +125,33 @@ def test_architecture_names_the_layers_as_they_are_checked() -> None:
         names = [part.split("(")[0].strip().strip("`") for part in allowed.split(",")]
         documented[layer.strip("`")] = () if allowed == "nothing of ours" else tuple(names)
     assert documented == ALLOWED
+
+
+# The services' kernel: what every resource's services share. Every other service lives in a
+# package named as the API's resource it serves (api/<resource>/), or `demo` (the CLI's demo).
+KERNEL = frozenset({"access", "freshness", "locks", "lookup", "paging", "wall_clock"})
+# Words the code once used beside the API's own for the same concept (the glossary in
+# ARCHITECTURE.md): a module named with one of them names the concept a second way.
+OTHER_WORDS = frozenset(
+    {"discipline", "report", "reports", "qualification", "versioning", "season_lists", "keys"}
+)
+
+
+def test_services_are_grouped_as_the_api_is() -> None:
+    """models/services/ holds the kernel's few modules, and one package per API resource."""
+    resources = {p.name for p in (ROOT / "api").iterdir() if (p / "__init__.py").exists()}
+    for path in sorted((ROOT / "models" / "services").iterdir()):
+        if path.name in ("__init__.py", "__pycache__"):
+            continue
+        if path.is_dir():
+            assert path.name in resources | {"demo"}, f"{path.name}/ is named as no API resource"
+        else:
+            assert path.stem in KERNEL, f"{path.name} belongs in its resource's package, or to the kernel"
+
+
+def test_modules_are_named_in_the_apis_words() -> None:
+    """One word per concept: a result report is a tournament, a sanction no "discipline", …"""
+    for path in sources():
+        words = set(path.relative_to(ROOT).with_suffix("").as_posix().replace("/", "_").split("_"))
+        names = {path.stem, *path.relative_to(ROOT).parent.parts}
+        assert not (names & OTHER_WORDS) and not ({"report", "reports"} & words), path.relative_to(ROOT)

@@ -141,7 +141,7 @@ def _season_body(found: Qualification) -> Response:
     thousands of items (the schema's per-field dump was most of the answer's cost once the lists
     are computed). The lists are plain data already; only the numbers, the timestamp and the
     day are written as the schema's fields write them, and its players labelled as the schema
-    labels them (R19: over the whole answer). Each venue's JSON is kept with the list it was
+    labels them (R19: over the whole answer). Each venue's JSON is cached with the list it was
     made from: after a report, only the lists that changed (or whose players' numbering did)
     are written again. A test holds it to the schema's dump."""
     venues = [_venue_json(venue) for venue in found.lists]

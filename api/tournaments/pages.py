@@ -66,7 +66,7 @@ def page_answer(seen: SeenWithRows, label: Label) -> dict[str, Any]:
 
 def page_body(session: Any, actor: Actor, filters: ReportFilters, request: PageRequest) -> Response:
     """The page as JSON: the reports' places, their scopes' versions, then only the reports not
-    kept under those versions read and dumped; the page written from the reports' JSON."""
+    cached under those versions read and dumped; the page written from the reports' JSON."""
     epoch, _version = data_version(session)
     page = report_places(session, actor, filters, request)
     scopes = [Scope.LEAGUE, *(Scope.report(place.id) for place in page.items)]

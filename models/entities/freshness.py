@@ -1,7 +1,7 @@
-"""The service's own tables, which are not league data: the data version (every change to league
-data moves it on, in the change's own transaction: database triggers, migration 0008, so cached
-answers keyed by it are never stale), and the tables that are not league data, which have no
-data-version triggers (`UNVERSIONED_TABLES`)."""
+"""The versions every cached answer is keyed by (models/services/freshness.py says how): the data
+version, bumped by database triggers with every change to league data in the change's own
+transaction (migration 0008), and the scopes' versions (migrations 0022, 0024); and the one map of
+which table bumps which scope."""
 
 from __future__ import annotations
 
@@ -22,9 +22,10 @@ UNVERSIONED_TABLES = frozenset(
     {"data_version", "scope_versions", "alembic_version", "idempotent_requests", "console_sessions"}
 )
 
-# Scopes (migration 0022; api/cache.py): which tables move which scope's version on. A table that
-# a scoped answer reads is in one of the first three; a table added later must be placed here (and
-# given its triggers) or tests/migrations/test_data_version.py fails.
+# Which tables bump which scope (`Scope` names them; the triggers of migrations 0022 and 0024 are
+# held to this map by tests/migrations/test_data_version.py). A table that a scoped answer reads
+# is in one of the first two; a table added later must be placed here (and given its triggers)
+# or that test fails.
 SCOPED_TABLES = frozenset({"tournaments", "results", "standing_lines"})  # season:S and venue:S:V
 LEAGUE_SCOPE_TABLES = frozenset(
     {
@@ -75,7 +76,7 @@ class DataVersion(Base):
 
 class ScopeVersion(Base):
     """The version of one scope of league data (migrations 0022 and 0024): `league`, `season:S`,
-    `venue:S:V` or `report:T`, moved on by triggers with every change to the rows of that scope. A
+    `venue:S:V` or `report:T` (`Scope` names them), bumped by triggers with every change to the rows of that scope. A
     scope never changed has no row (version 0)."""
 
     __tablename__ = "scope_versions"

@@ -70,7 +70,7 @@ class _Place(NamedTuple):
 
 
 def _places(session: Session, season: Season) -> list[_Place]:
-    """The venues a season covers (R2), by region, then name: plain values, kept between reads."""
+    """The venues a season covers (R2), by region, then name: plain values, cached between reads."""
     ordered = venues_of(season).order_by(Venue.region_id, Venue.name, Venue.id).subquery()
     return [
         _Place(*row) for row in session.execute(select(ordered.c.id, ordered.c.name, ordered.c.region_id))
@@ -225,7 +225,7 @@ class _Lists:
         self.kept_groups: Mapping[tuple[int, ...], Assigned] = base.groups if base is not None else {}
         self.groups: dict[tuple[int, ...], Assigned] = {}
         # The groups of linked venues as last found, and the venues made since (read again, or
-        # ranked deeper): only their groups are linked again. Every venue without a kept part is
+        # ranked deeper): only their groups are linked again. Every venue without a cached part is
         # made, so with no base everything is linked afresh.
         self.linked: Linking | None = base.linked if base is not None else None
         self.unlinked: set[int] = set()
@@ -269,7 +269,7 @@ class _Lists:
             yield from summed_lines(self.session, self.season, where, stream=True)
 
     def read_tables(self, venue_ids: list[int]) -> None:
-        """The tables of these venues (those without a kept part): the top only under best_rank
+        """The tables of these venues (those without a cached part): the top only under best_rank
         (from the stored lines, when they are the whole season's), else whole."""
         if not venue_ids:
             return
@@ -334,7 +334,7 @@ class _Lists:
             ]
             if not short:
                 break
-            # Ranked whole: those venues' lines again (the rest were never kept).
+            # Ranked whole: those venues' lines again (the rest were never cached).
             totals = {v: parts[v].totals for v in short}
             for venue_id, lines in self.whole_lines(short, totals):
                 self.part(venue_id, totals[venue_id], lines, whole=True)
