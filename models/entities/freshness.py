@@ -76,8 +76,8 @@ class DataVersion(Base):
 
 class ScopeVersion(Base):
     """The version of one scope of league data (migrations 0022 and 0024): `league`, `season:S`,
-    `venue:S:V` or `report:T` (`Scope` names them), bumped by triggers with every change to the rows of that scope. A
-    scope never changed has no row (version 0)."""
+    `venue:S:V` or `report:T` (`Scope` names them), bumped by triggers with every change to the
+    rows of that scope. A scope never changed has no row (version 0)."""
 
     __tablename__ = "scope_versions"
 

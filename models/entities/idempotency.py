@@ -17,51 +17,6 @@ from sqlalchemy.orm import Mapped, mapped_column
 from models.entities.base import Base
 from models.infra.clock import utcnow
 
-# Tables whose changes are not league data: the version itself, Alembic's bookkeeping, the
-# stored answers of idempotent requests (they replay an answer, they are never read as data), and
-# the web console's sign-ins.
-UNVERSIONED_TABLES = frozenset(
-    {"data_version", "scope_versions", "alembic_version", "idempotent_requests", "console_sessions"}
-)
-
-# Scopes (migration 0022; api/cache.py): which tables move which scope's version on. A table that
-# a scoped answer reads is in one of the first three; a table added later must be placed here (and
-# given its triggers) or tests/migrations/test_data_version.py fails.
-SCOPED_TABLES = frozenset({"tournaments", "results", "standing_lines"})  # season:S and venue:S:V
-LEAGUE_SCOPE_TABLES = frozenset(
-    {
-        "seasons",
-        "season_regions",
-        "points_charts",
-        "points_chart_bands",
-        "venues",
-        "regions",
-        "league_settings",
-        "sanctions",
-        "disqualifications",
-        "qualifier_publications",
-        "player_merges",
-        "distinct_players",
-        "erasures",
-        "players",  # an UPDATE or DELETE only: a new player shows only through results
-    }
-)
-# Read by no scoped answer: their changes move no scope (the league's data version still moves).
-SCOPE_FREE_TABLES = frozenset(
-    {
-        "audit_log",
-        "api_keys",
-        "api_key_venues",
-        "player_keys",
-        "player_ratings",
-        "rating_points",
-        "venue_nights",
-        "schedule_exceptions",
-        "night_stamps",
-        "erased_values",
-    }
-)
-
 
 class IdempotentRequest(Base):
     """A write answered under an Idempotency-Key: a retry with the same key and body gets the
