@@ -26,6 +26,7 @@ from api.fields import utc_timestamp
 from api.schemas import Label
 from models.actor import Actor
 from models.rules.players import numbered_players, player_label
+from models.services.access import acts_for
 from models.services.freshness import data_version, report_scope, scope_versions
 from models.services.paging import PageRequest
 from models.services.tournaments.queries import ReportFilters, SeenWithRows, report_places, reports_seen_by
@@ -163,7 +164,7 @@ def page_body(session: Any, actor: Actor, filters: ReportFilters, request: PageR
             place.id,
             versions["league"],
             versions[report_scope(place.id)],
-            actor.acts_for(place.venue_id),
+            acts_for(actor, place.venue_id),
         )
         for place in page.items
     }
