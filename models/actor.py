@@ -38,11 +38,6 @@ class Actor:
     def hosts_venue(self, venue_id: int | None) -> bool:
         return venue_id is not None and venue_id in self.venue_ids
 
-    def acts_for(self, venue_id: int | None) -> bool:
-        """The office, or a host of this venue: who may report, correct, read the door list and
-        see the reporter's name there (the services ask `models.services.access`)."""
-        return self.is_office or self.hosts_venue(venue_id)
-
 
 PUBLIC = Actor(role=Role.PUBLIC, name="public")
 SYSTEM = Actor(role=Role.SYSTEM, name="command line")

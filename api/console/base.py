@@ -21,7 +21,7 @@ from models.entities import Venue
 from models.errors import LeagueError
 from models.infra import clock
 from models.services import wall_clock
-from models.services.access import require_venue
+from models.services.access import may_post_results
 from models.services.api_keys.sign_ins import signed_in
 from models.services.lookup import get_or_raise
 
@@ -218,10 +218,11 @@ def signed_in_only(view: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def hosted_venue(venue_id: int, why: str = "you post results for your own venues") -> Venue:
-    """The venue, if the signed-in user acts for it (its hosts, or the office)."""
+def hosted_venue(venue_id: int, may: Callable[[Actor, int], None] = may_post_results) -> Venue:
+    """The venue, if the signed-in user may use this page of it (`may`: a permission of
+    models/services/access, its hosts' and the office's)."""
     venue = get_or_raise(db.session(), Venue, venue_id, "venue")
-    require_venue(current(), venue.id, why)
+    may(current(), venue.id)
     return venue
 
 

@@ -15,7 +15,7 @@ from api.console.base import bp, current, page, refused_form, signed_in_only, to
 from api.console.forms import ChartForm
 from api.points_charts.schemas import MAX_ENTRANTS, ChartIn
 from models.errors import LeagueError, problem_map
-from models.services.access import require_office
+from models.services.access import may_make_charts
 from models.services.paging import PageRequest
 from models.services.points_charts.queries import list_charts
 from models.services.points_charts.writes import create_chart, preview_chart
@@ -89,7 +89,7 @@ def previewed(session: Any, chart: Any, entrants: int) -> str:
 def charts() -> Any:
     """R7: every chart, with its points for a field of `entrants` (default 10), and a new one."""
     session, actor = db.session(), current()
-    require_office(actor, "makes points charts")
+    may_make_charts(actor)
     entrants = request.args.get("entrants", "10")
     field = int(entrants) if entrants.isdigit() and 1 <= int(entrants) <= MAX_ENTRANTS else 10
     form = ChartForm()

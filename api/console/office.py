@@ -26,7 +26,7 @@ from api.console.players import duplicate_fixes
 from models.entities import Player
 from models.errors import LeagueError
 from models.infra.clock import utcnow
-from models.services.access import require_office
+from models.services.access import may_merge_players, may_revoke_keys, may_tell_players_apart
 from models.services.api_keys.writes import create_key, get_key, list_keys, revoke_key
 from models.services.audit_log.queries import AuditFilters, list_audit_entries
 from models.services.lookup import get_or_raise
@@ -79,7 +79,7 @@ def keys() -> Any:
 @signed_in_only
 def revoke(key_id: int) -> Any:
     session, actor = db.session(), current()
-    require_office(actor, "revokes API keys")
+    may_revoke_keys(actor)
     if not RevokeForm().validate_on_submit():
         return refused_form()
     key = get_key(session, actor, key_id)
@@ -139,7 +139,7 @@ def duplicates() -> Any:
 def merge(player_id: int) -> Any:
     """R17: the duplicate's results, sanctions and details move to this player; undoable."""
     session, actor = db.session(), current()
-    require_office(actor, "merges players and undoes merges", rule="R17")
+    may_merge_players(actor)
     survivor = get_or_raise(session, Player, player_id, "player")
     form = MergeForm()
     missing = "Not merged: give the reason they are the same person (it is kept with the merge)."
@@ -160,7 +160,7 @@ def merge(player_id: int) -> Any:
 def not_duplicate(player_id: int) -> Any:
     """R5: the two players are different people; the pair is not offered again. Audited."""
     session, actor = db.session(), current()
-    require_office(actor, "says which players are different people", rule="R5")
+    may_tell_players_apart(actor)
     player = get_or_raise(session, Player, player_id, "player")
     form = NotDuplicateForm()
     missing = "Not recorded: give the reason they are two people (it is kept with the record)."

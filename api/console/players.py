@@ -21,7 +21,7 @@ from api.schemas import patch_of
 from models.entities import Player
 from models.errors import LeagueError
 from models.rules.players import distinct_display_name, numbered_players
-from models.services.access import require_office
+from models.services.access import may_rename_player
 from models.services.lookup import get_or_raise
 from models.services.players.exports import data_export
 from models.services.players.queries import distinct_name_suggestions
@@ -68,7 +68,7 @@ def display_name(player_id: int) -> Any:
     """R19: the office sets a player's display name (the API's PATCH, audited), then goes back
     to the venue's standings it came from, else to the possible duplicates."""
     session, actor = db.session(), current()
-    require_office(actor, "changes a player's display name", rule="R19")
+    may_rename_player(actor)
     player = get_or_raise(session, Player, player_id, "player")
     form = DisplayNameForm()
     venue_id = hidden_id(form.venue_id.data)

@@ -16,7 +16,7 @@ from api.schemas import with_labels
 from models.entities import Season
 from models.errors import LeagueError
 from models.services import wall_clock
-from models.services.access import require_office
+from models.services.access import may_follow_seasons, may_publish_qualifiers
 from models.services.lookup import get_or_raise
 from models.services.paging import PageRequest
 from models.services.qualifiers.queries import qualification_seen_by, season_qualification
@@ -30,7 +30,7 @@ from models.services.venues.schedule_queries import missing_reports
 def seasons() -> Any:
     """The seasons running today at a glance: venues with no report this week, to chase, and each
     venue's provisional qualifiers (R12)."""
-    require_office(current(), "follows the seasons here")
+    may_follow_seasons(current())
     session, actor = db.session(), current()
     today = wall_clock.in_league(session)  # R2a: the league's week, Monday to Sunday
     monday = today - timedelta(days=today.weekday())
@@ -54,7 +54,7 @@ def qualifiers(season_id: int) -> Any:
     """R12-R14: every venue's list with who was skipped and why; ties at the cut settled by the
     league's draw (ticked here), then the lists published, after the season's last day."""
     session, actor = db.session(), current()
-    require_office(actor, "publishes qualifier lists")
+    may_publish_qualifiers(actor)
     season = get_or_raise(session, Season, season_id, "season")
     form = PublishForm()
     refusal: LeagueError | None = None

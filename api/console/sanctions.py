@@ -30,7 +30,7 @@ from models.rules.personal import former_player_name
 from models.rules.players import player_labels
 from models.rules.sanctions import DoorGroup
 from models.services import wall_clock
-from models.services.access import require_office
+from models.services.access import may_manage_sanctions, may_read_door_list
 from models.services.lookup import get_or_raise
 from models.services.paging import PageRequest
 from models.services.player_merges.queries import final_survivor
@@ -47,7 +47,6 @@ from models.services.sanctions.writes import issue_sanction, lift_sanction
 from models.services.venues.queries import venues_of_actor
 
 SANCTION_IN = SanctionIn()
-OFFICE_WORK = "issues and lifts sanctions"
 
 
 @bp.route("/sanctions")
@@ -55,7 +54,7 @@ OFFICE_WORK = "issues and lifts sanctions"
 def sanctions() -> Any:
     """Find a player to sanction (by name), and the sanctions issued lately."""
     session, actor = db.session(), current()
-    require_office(actor, OFFICE_WORK)
+    may_manage_sanctions(actor)
     search = SearchForm(request.args)
     found = search_players(session, actor, PageRequest(1, 20), search.q.data) if search.q.data else None
     recent = list_sanctions(session, actor, SanctionFilters(), PageRequest(1, 30))
@@ -69,7 +68,7 @@ def sanctions() -> Any:
 def player_sanctions(player_id: int) -> Any:
     """R15: a player's sanctions, to lift one; and a new one, checked as the API checks it."""
     session, actor = db.session(), current()
-    require_office(actor, OFFICE_WORK)
+    may_manage_sanctions(actor)
     player = get_or_raise(session, Player, player_id, "player")
     form = SanctionForm()
     venues = venues_of_actor(session, actor)
@@ -129,7 +128,7 @@ def _sanction_body(player: Player, form: SanctionForm) -> dict[str, Any]:
 def lift(sanction_id: int) -> Any:
     """R15: end a sanction early, with the reason kept."""
     session, actor = db.session(), current()
-    require_office(actor, OFFICE_WORK)
+    may_manage_sanctions(actor)
     sanction = get_sanction(session, actor, sanction_id)
 
     def lifted(reason: str) -> str:
@@ -165,7 +164,7 @@ def door_sections(venue: Venue, barred: list[BarredPlayer]) -> list[DoorSection]
 def door(venue_id: int) -> Any:
     """R16: who may not play at the venue tonight, and why, by full name (R19: so the door can
     recognise them), display name and number, in three groups: printable on one sheet."""
-    venue = hosted_venue(venue_id, "the door list is for its hosts")
+    venue = hosted_venue(venue_id, may_read_door_list)
     session = db.session()
     tonight = wall_clock.at_venue(session, venue)  # R2a: the venue's night, whatever UTC says
     barred = door_list(session, current(), venue.id, tonight)

@@ -20,6 +20,7 @@ from api.fields import utc_timestamp
 from api.schemas import Label
 from models.actor import Actor
 from models.rules.players import numbered_players
+from models.services.access import acts_for
 from models.services.freshness import Scope, data_version, scope_versions
 from models.services.paging import PageRequest
 from models.services.tournaments.queries import ReportFilters, SeenWithRows, report_places, reports_seen_by
@@ -73,7 +74,7 @@ def page_body(session: Any, actor: Actor, filters: ReportFilters, request: PageR
     versions = dict(zip(scopes, scope_versions(session, scopes), strict=True))
     keys = {
         place.id: (
-            (epoch, place.id, actor.acts_for(place.venue_id)),
+            (epoch, place.id, acts_for(actor, place.venue_id)),
             (versions[Scope.LEAGUE], versions[Scope.report(place.id)]),
         )
         for place in page.items

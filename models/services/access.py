@@ -1,12 +1,18 @@
 """Who may do what: each permission decided once, here, by name, and called by every service
-(and so every door, API or console) that needs it. A refusal is a `Forbidden` (403)."""
+(and so every door, API or console) that needs it. A refusal is a `Forbidden` (403).
+
+The `may_…` functions raise; the few questions a service asks to shape an answer (`acts_for`,
+`changes_any_time`, …) say yes or no. Nothing outside this module asks `Actor.is_office` or
+`Actor.hosts_venue` but the queries that filter what a caller may see (tests/test_access.py lists
+them), and only this module says "does not host venue"."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from models.actor import Actor
-from models.errors import Forbidden
+from models.errors import Forbidden, Problem
+from models.rules.sanctions import SanctionKind
 
 
 def require_role(actor: Actor, roles: Iterable[str]) -> None:
@@ -16,14 +22,220 @@ def require_role(actor: Actor, roles: Iterable[str]) -> None:
         raise Forbidden(f"This needs a key of role {' or '.join(allowed)}; yours is {actor.role}.")
 
 
-def require_office(actor: Actor, what: str, *, rule: str | None = None) -> None:
-    """Only the office (or a command on the server) does `what` ("merges players", …)."""
+def acts_for(actor: Actor, venue_id: int | None) -> bool:
+    """The office, or a host of this venue: who reports, corrects, reads the door list and sees
+    the reporter's name and a venue's qualifier list as it is."""
+    return actor.is_office or actor.hosts_venue(venue_id)
+
+
+def _office_only(actor: Actor, what: str, rule: str | None = None) -> None:
     if not actor.is_office:
         raise Forbidden(f"Only the office {what}.", rule=rule)
 
 
-def require_venue(actor: Actor, venue_id: int, why: str) -> None:
-    """The office, or a host of this venue (`Actor.acts_for`); `why` says what its hosts may do
-    ("a host reports for their own venues")."""
-    if not actor.acts_for(venue_id):
-        raise Forbidden(f"Your key does not host venue {venue_id}: {why}.")
+def _hosts_only(
+    actor: Actor, venue_id: int | None, why: str, rule: str | None = None, problems: Sequence[Problem] = ()
+) -> None:
+    if not acts_for(actor, venue_id):
+        raise Forbidden(f"Your key does not host venue {venue_id}: {why}.", rule=rule, problems=problems)
+
+
+# The office, or a host of the venue.
+
+
+def may_post_results(actor: Actor, venue_id: int) -> None:
+    """The console's venue pages (report, rows, corrections, reports): the office, or the venue's hosts."""
+    _hosts_only(actor, venue_id, "you post results for your own venues")
+
+
+def may_post_tournament(actor: Actor, venue_id: int) -> None:
+    """R17: a report (or a correction) for a venue is the office's or that venue's hosts'."""
+    _hosts_only(actor, venue_id, "a host reports for their own venues")
+
+
+def may_change_tournament(actor: Actor, venue_id: int) -> None:
+    """R17 (who): the office, or a host of the report's venue (then within the window, the rule's)."""
+    _hosts_only(actor, venue_id, "a host changes their own venues' reports", rule="R17")
+
+
+def changes_any_time(actor: Actor) -> bool:
+    """R17: the office changes (and reports) a night any time; a host within the season's window."""
+    return actor.is_office
+
+
+def may_report_late(actor: Actor, why: str) -> None:
+    """R17: past the hosts' window or into a published season, only the office reports a night."""
+    if not changes_any_time(actor):
+        raise Forbidden(
+            f"Only the league office can report this night now, with a reason: {why}.", rule="R17"
+        )
+
+
+def overrides_sanctions(actor: Actor) -> bool:
+    """R16: only the office stores a report naming a barred player (with a written reason)."""
+    return actor.is_office
+
+
+def may_read_door_list(actor: Actor, venue_id: int) -> None:
+    """R16: a venue's door list is for its hosts and the office."""
+    _hosts_only(actor, venue_id, "the door list is for its hosts")
+
+
+def may_set_schedule(actor: Actor, venue_id: int) -> None:
+    """R2: a venue's regular nights are set by its hosts or the office."""
+    _hosts_only(actor, venue_id, "a host sets the schedule of their own venues")
+
+
+def may_change_schedule(actor: Actor, venue_id: int) -> None:
+    """R2: a venue's nights off and extra nights are changed by its hosts or the office."""
+    _hosts_only(actor, venue_id, "a host changes the schedule of their own venues")
+
+
+def may_read_schedule_changes(actor: Actor, venue_id: int) -> None:
+    """R2: a venue's schedule changes are read by its hosts or the office."""
+    _hosts_only(actor, venue_id, "a host reads the schedule changes of their own venues")
+
+
+def may_register_player(actor: Actor, home_venue_id: int | None) -> None:
+    """R19: a host registers players at their own venues (or with no home); the office at any."""
+    if actor.is_host and home_venue_id is not None and not actor.hosts_venue(home_venue_id):
+        # A home venue opens a player's personal fields to that venue's hosts.
+        why = (
+            "a host registers players at their own venues (or leaves home_venue_id out); "
+            "the office sets another venue"
+        )
+        problem = Problem("home_venue_id", f"Not one of your venues: {home_venue_id}.", "R19")
+        _hosts_only(actor, home_venue_id, why, rule="R19", problems=[problem])
+
+
+def may_issue_sanction(actor: Actor, kind: str, venue_id: int | None) -> None:
+    """R15: the office issues every kind; a host only bans players from their own venues."""
+    if actor.is_office:
+        return
+    if kind != SanctionKind.VENUE_BAN:
+        raise Forbidden(f"Only the office issues a {kind}: it is league-wide.", rule="R15")
+    _hosts_only(actor, venue_id, "a host bans from their own venues", rule="R15")
+
+
+def may_lift_sanction(actor: Actor, kind: str, venue_id: int | None) -> None:
+    """R15: the office lifts any sanction; a host only a ban from their own venue."""
+    if actor.is_office:
+        return
+    if kind != SanctionKind.VENUE_BAN or not actor.hosts_venue(venue_id):
+        raise Forbidden("A host lifts only the bans of their own venues; ask the office.", rule="R15")
+
+
+# What only the office is told.
+
+
+def sees_identifier_owner(actor: Actor) -> bool:
+    """R19: only the office is told which player an email or membership number already belongs to."""
+    return actor.is_office
+
+
+def sees_players_elsewhere(actor: Actor) -> bool:
+    """R19: only the office is offered a report's names among the players of other venues."""
+    return actor.is_office
+
+
+# The office only.
+
+
+def may_change_player(actor: Actor) -> None:
+    """A player's record is changed by the office only."""
+    _office_only(actor, "changes a player's record")
+
+
+def may_rename_player(actor: Actor) -> None:
+    """R19: a player's display name is set (in the console) by the office only."""
+    _office_only(actor, "changes a player's display name", rule="R19")
+
+
+def may_tell_players_apart(actor: Actor) -> None:
+    """R5: only the office records that two players are different people."""
+    _office_only(actor, "says which players are different people", rule="R5")
+
+
+def may_merge_players(actor: Actor) -> None:
+    """R17: only the office merges players and undoes merges."""
+    _office_only(actor, "merges players and undoes merges", rule="R17")
+
+
+def may_read_merges(actor: Actor) -> None:
+    """R17: only the office reads player merges."""
+    _office_only(actor, "reads player merges", rule="R17")
+
+
+def may_export_player(actor: Actor) -> None:
+    """R21: only the office exports a player's data."""
+    _office_only(actor, "exports a player's data", rule="R21")
+
+
+def may_erase_player(actor: Actor) -> None:
+    """R21: only the office erases a player's personal data."""
+    _office_only(actor, "erases a player's personal data", rule="R21")
+
+
+def may_reapply_erasures(actor: Actor) -> None:
+    """R21: only the office re-applies erasures."""
+    _office_only(actor, "re-applies erasures", rule="R21")
+
+
+def may_erase_inactive_players(actor: Actor) -> None:
+    """R21: only the office erases inactive players (the retention sweep)."""
+    _office_only(actor, "erases inactive players", rule="R21")
+
+
+def may_manage_sanctions(actor: Actor) -> None:
+    """R15: the console's sanctions pages are the office's (a host bans through the API)."""
+    _office_only(actor, "issues and lifts sanctions")
+
+
+def may_disqualify(actor: Actor) -> None:
+    """R13: only the office disqualifies players from qualifying."""
+    _office_only(actor, "disqualifies players")
+
+
+def may_withdraw_disqualification(actor: Actor) -> None:
+    """R13: only the office withdraws disqualifications."""
+    _office_only(actor, "withdraws disqualifications")
+
+
+def may_publish_qualifiers(actor: Actor) -> None:
+    """R12, R14: only the office settles ties by draw and publishes qualifier lists."""
+    _office_only(actor, "publishes qualifier lists")
+
+
+def may_follow_seasons(actor: Actor) -> None:
+    """The console's season at a glance (missing reports, provisional lists) is the office's."""
+    _office_only(actor, "follows the seasons here")
+
+
+def may_make_charts(actor: Actor) -> None:
+    """R7: only the office makes points charts."""
+    _office_only(actor, "makes points charts")
+
+
+def may_change_charts(actor: Actor) -> None:
+    """R7: only the office changes points charts."""
+    _office_only(actor, "changes points charts")
+
+
+def may_create_keys(actor: Actor) -> None:
+    """Only the office creates API keys."""
+    _office_only(actor, "creates API keys")
+
+
+def may_read_keys(actor: Actor) -> None:
+    """Only the office reads the API keys."""
+    _office_only(actor, "reads the API keys")
+
+
+def may_revoke_keys(actor: Actor) -> None:
+    """Only the office revokes API keys."""
+    _office_only(actor, "revokes API keys")
+
+
+def may_read_audit_log(actor: Actor) -> None:
+    """R18: only the office reads the audit log."""
+    _office_only(actor, "reads the audit log")

@@ -17,7 +17,7 @@ from models.entities.base import table_of
 from models.entities.league import Venue
 from models.errors import Conflict, Problem, refuse
 from models.infra.clock import utcnow
-from models.services.access import require_office
+from models.services.access import may_create_keys, may_read_keys, may_revoke_keys
 from models.services.audit_log.writes import record, snapshot
 from models.services.lookup import get_or_raise
 from models.services.paging import Page, PageRequest, paginate
@@ -39,7 +39,7 @@ def create_key(
     session: Session, actor: Actor, name: str, role: str, venue_ids: Sequence[int]
 ) -> tuple[ApiKey, str]:
     """Returns the stored key and its secret, which is never stored or shown again (the office)."""
-    require_office(actor, "creates API keys")
+    may_create_keys(actor)
     problems: list[Problem] = []
     if role not in ROLES:
         problems.append(Problem("role", f"Must be one of: {', '.join(ROLES)}."))
@@ -69,13 +69,13 @@ def create_key(
 
 def list_keys(session: Session, actor: Actor, page: PageRequest) -> Page[ApiKey]:
     """Every key, revoked ones too, oldest first (secrets are never stored): for the office."""
-    require_office(actor, "reads the API keys")
+    may_read_keys(actor)
     return paginate(session, select(ApiKey).order_by(ApiKey.id), page)
 
 
 def get_key(session: Session, actor: Actor, key_id: int) -> ApiKey:
     """One key (never its secret): for the office."""
-    require_office(actor, "reads the API keys")
+    may_read_keys(actor)
     return get_or_raise(session, ApiKey, key_id, "API key")
 
 
@@ -123,7 +123,7 @@ def _actor(rows: Sequence[Any], request_id: str | None) -> Actor | None:
 def revoke_key(session: Session, actor: Actor, key: ApiKey) -> ApiKey:
     """Revoke a key (the office). R17a: once, however many revocations race: one conditional
     write, and the others, finding it revoked, are refused (409) saying when."""
-    require_office(actor, "revokes API keys")
+    may_revoke_keys(actor)
     won = session.execute(
         update(ApiKey)
         .where(ApiKey.id == key.id, ApiKey.revoked_at.is_(None))

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from models.actor import Actor
 from models.entities.audit import AuditEntry
-from models.services.access import require_office
+from models.services.access import may_read_audit_log
 from models.services.audit_log.player_keys import opener
 from models.services.paging import Page, PageRequest, paginate
 
@@ -76,7 +76,7 @@ def list_audit_entries(
     session: Session, actor: Actor, filters: AuditFilters, page: PageRequest
 ) -> Page[ReadEntry]:
     """Entries, newest first, their personal values readable while kept: for the office."""
-    require_office(actor, "reads the audit log")
+    may_read_audit_log(actor)
     query = select(AuditEntry).order_by(AuditEntry.id.desc())
     for name in ("entity", "entity_id", "action", "actor"):
         value = getattr(filters, name)

@@ -17,7 +17,7 @@ from models.entities.qualifiers import Disqualification
 from models.entities.sanctions import Sanction
 from models.entities.tournaments import Result
 from models.infra.clock import utcnow
-from models.services.access import require_office
+from models.services.access import may_merge_players
 from models.services.audit_log.writes import plain, record, snapshot
 from models.services.locks import hold_writes, take_players
 from models.services.player_merges.checks import check_merge, check_undo
@@ -38,7 +38,7 @@ def merge_players(
     """R17: merge `duplicate_id` into `survivor`. Refused (409) when both have a result in one
     tournament, or are both disqualified for one season; the record of the duplicate stays
     (pointing at the survivor) so the merge can be undone."""
-    require_office(actor, "merges players and undoes merges", rule="R17")
+    may_merge_players(actor)
     # R17a: both players locked (the lower id first) and every other writer held off before the
     # checks, so of two merges of one record, or crosswise, the second sees the first.
     locked = take_players(session, (survivor.id, duplicate_id))
@@ -121,7 +121,7 @@ def undo_merge(session: Session, actor: Actor, merge: PlayerMerge, reason: str) 
     what, when it was undone already or something since depends on it: a moved result was
     replaced by a correction, a field the survivor took was changed, or the survivor was merged
     away in a later merge (undo that one first)."""
-    require_office(actor, "merges players and undoes merges", rule="R17")
+    may_merge_players(actor)
     # R17a: as a merge, both players locked and every other writer held off before the checks;
     # the merge read again, so of ten undos at once, the nine after the first see it undone.
     locked = take_players(session, (merge.survivor_id, merge.duplicate_id))

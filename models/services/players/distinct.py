@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session
 
 from models.actor import Actor
 from models.entities.players import DistinctPlayers, Player
-from models.services.access import require_office
+from models.services.access import may_tell_players_apart
 from models.services.audit_log.writes import record_each, snapshot
 from models.services.locks import hold_writes, take_players
 from models.services.players.distinct_checks import check_distinct
@@ -24,7 +24,7 @@ def record_distinct(
     R17a: both players are locked (the lower id first, as a merge locks them) and every other
     writer held off before the checks, so of two requests for one pair the second sees the first,
     and a merge of either waits for it; the pair's unique constraint is the last guard."""
-    require_office(actor, "says which players are different people", rule="R5")
+    may_tell_players_apart(actor)
     locked = take_players(session, (player.id, other_id))
     hold_writes(session)
     player = locked[player.id]

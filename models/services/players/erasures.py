@@ -31,7 +31,7 @@ from models.rules.personal import ERASED, LEAST_CONTAINED, former_player_name, p
 from models.rules.players import display_key
 from models.rules.sanctions import add_months
 from models.services import wall_clock
-from models.services.access import require_office
+from models.services.access import may_erase_inactive_players, may_erase_player, may_reapply_erasures
 from models.services.audit_log.player_keys import shred
 from models.services.audit_log.queries import read_entries
 from models.services.audit_log.writes import record
@@ -163,7 +163,7 @@ def erase_player(
     erased values). A group erased already is refused (409, R17a): the players are locked first
     (the lower id first, as a merge locks them) and every other writer held off, so of two
     erasures the second sees the first; the erasures' unique player id is the last guard."""
-    require_office(actor, "erases a player's personal data", rule="R21")
+    may_erase_player(actor)
     group = merge_group(session, player_id)
     locked = take_players(session, group)
     hold_writes(session)
@@ -252,7 +252,7 @@ def reapply_erasures(session: Session, actor: Actor, also: Iterable[int] = ()) -
     """R21 after a restore: erase again every player of the list of erasures (the database's own,
     and `also`: ids kept from before the restore) who holds personal data again; audited as
     `player.erase_reapplied`. Ids naming no player are passed over. The ids erased again."""
-    require_office(actor, "re-applies erasures", rule="R21")
+    may_reapply_erasures(actor)
     hold_writes(session)
     wanted = sorted(set(erased_ids(session)) | set(also))
     again: list[int] = []
@@ -307,7 +307,7 @@ def inactive_players(session: Session, months: int) -> list[int]:
 def erase_inactive(session: Session, actor: Actor, *, dry_run: bool = False) -> tuple[int | None, list[int]]:
     """R21 retention: with the league's `erase_inactive_after_months` set, erase each inactive
     player (audited, as `player.erase`); a dry run only lists them. (The setting, the ids.)"""
-    require_office(actor, "erases inactive players", rule="R21")
+    may_erase_inactive_players(actor)
     months = league_settings(session).erase_inactive_after_months
     if months is None:
         return None, []

@@ -20,7 +20,7 @@ from models.entities.sanctions import Sanction
 from models.entities.tournaments import Result, Tournament
 from models.rules.mentions import scrub_text
 from models.rules.personal import WITHHELD
-from models.services.access import require_office
+from models.services.access import may_export_player
 from models.services.audit_log.queries import read_entries
 from models.services.audit_log.writes import plain, record, snapshot
 from models.services.lookup import get_or_raise
@@ -75,7 +75,7 @@ def data_export(session: Session, actor: Actor, player_id: int) -> dict[str, Any
     their reports and points, sanctions, disqualifications, merges, pairs told apart, rating and
     every audit entry naming them, personal values readable while kept. An erased player's
     export holds the record with no personal values."""
-    require_office(actor, "exports a player's data", rule="R21")
+    may_export_player(actor)
     player = get_or_raise(session, Player, player_id, "player")
     group = merge_group(session, player.id)
     erasures = {e.player_id: e for e in session.scalars(select(Erasure).where(Erasure.player_id.in_(group)))}

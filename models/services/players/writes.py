@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from models.actor import Actor
 from models.entities.league import Venue
 from models.entities.players import Player
-from models.errors import Conflict, Forbidden, Problem, RuleViolation
+from models.errors import Conflict, Problem, RuleViolation
 from models.rules.notices import DUPLICATES_LISTED, Notice, possible_duplicate
 from models.rules.players import (
     date_of_birth_problem,
@@ -23,7 +23,7 @@ from models.rules.players import (
     parse_membership_number,
 )
 from models.services import wall_clock
-from models.services.access import require_office
+from models.services.access import may_change_player, may_register_player, sees_identifier_owner
 from models.services.audit_log.writes import record_each, record_update, snapshot
 from models.services.locks import hold_writes, take_players
 from models.services.lookup import require_exists
@@ -89,7 +89,7 @@ def _refuse_taken(
         owner = session.scalar(query.order_by(Player.id).limit(1))
         if owner is None:
             continue
-        if actor.is_office:
+        if sees_identifier_owner(actor):
             said = f"Already belongs to player {owner}."
         else:
             word = "email" if field == "email" else "membership number"
@@ -109,14 +109,7 @@ def create_player(
     """Register a player; returns it and a notice naming possible duplicates (R5), if any.
     `path` is where the request named this player (`results.3.new_player`), for the notice."""
     home = data.get("home_venue_id")
-    if actor.is_host and home is not None and not actor.hosts_venue(home):
-        # R19: a home venue opens a player's personal fields to that venue's hosts.
-        raise Forbidden(
-            f"Your key does not host venue {home}: a host registers players at their own venues "
-            "(or leaves home_venue_id out); the office sets another venue.",
-            rule="R19",
-            problems=[Problem("home_venue_id", f"Not one of your venues: {home}.", "R19")],
-        )
+    may_register_player(actor, home)
     require_exists(session, Venue, home, "home_venue_id", "venue")
     ((player, notices),) = register_players(session, actor, [(data, path)])
     return player, notices
@@ -181,7 +174,7 @@ def register_players(
 def update_player(session: Session, actor: Actor, player: Player, changes: dict[str, Any]) -> Player:
     """Change a player's record (the office; audited). The row is locked first, as a merge locks
     it (locks.py), so the two never wait on each other crosswise."""
-    require_office(actor, "changes a player's record")
+    may_change_player(actor)
     player = take_players(session, [player.id])[player.id]
     refuse_if_erased(session, [player.id], "player_id", "changed")
     before = snapshot(player)

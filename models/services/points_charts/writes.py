@@ -24,7 +24,7 @@ from models.rules.charts import (
     sorted_bands,
 )
 from models.rules.formulas import misread_number
-from models.services.access import require_office
+from models.services.access import may_change_charts, may_make_charts
 from models.services.audit_log.writes import record, snapshot
 from models.services.league_settings.writes import league_settings
 from models.services.locks import hold_writes, take_chart
@@ -52,7 +52,7 @@ def create_chart(session: Session, actor: Actor, data: dict[str, Any]) -> Points
     """R7: a top_fraction chart (fraction and step default to the rulebook's 0.30 and 10) or a
     bands chart, whose bands must neither overlap nor leave gaps, or a formula chart (its own
     formula or a preset), checked for every field from 2 to the league's max_entrants."""
-    require_office(actor, "makes points charts")
+    may_make_charts(actor)
     if session.scalar(select(PointsChart.id).where(PointsChart.name == data["name"])):
         raise Conflict(
             f"A points chart named {data['name']!r} already exists.",
@@ -117,7 +117,7 @@ def update_chart(
     its formula no value there. Audited with the reason (R18). The
     chart is locked before anything is read (locks.py): a report scoring by it commits first, or
     waits for this change and is scored by it (R17a)."""
-    require_office(actor, "changes points charts")
+    may_change_charts(actor)
     chart = take_chart(session, chart)
     problems = [
         Problem(name, f"A {chart.kind} chart has no {name}.")

@@ -34,6 +34,7 @@ from models.rules.qualifiers import (
     provisional,
 )
 from models.services import wall_clock
+from models.services.access import acts_for
 from models.services.freshness import SeasonVersions, cached, cached_by_league, season_versions
 from models.services.lookup import get_or_raise
 from models.services.paging import Page, PageRequest, paginate
@@ -160,7 +161,7 @@ def lists_as_seen_by(actor: Actor, lists: Sequence[VenueList]) -> list[VenueList
     (`public_list`: `ineligible` for a reason drawn from personal or discipline records, no
     `age_unverified`). Answers are cached by the caller's scope (the public, the office, a host's
     set of venues), which decides this whole."""
-    return [venue if actor.acts_for(venue["venue_id"]) else public_list(venue) for venue in lists]
+    return [venue if acts_for(actor, venue["venue_id"]) else public_list(venue) for venue in lists]
 
 
 def qualification_seen_by(actor: Actor, found: Qualification) -> Qualification:

@@ -19,7 +19,7 @@ from models.infra.clock import utcnow
 from models.rules.qualifier_lists import VenueList, draws_of, qualified, tied_at_cut
 from models.rules.qualifiers import provisional
 from models.services import wall_clock
-from models.services.access import require_office
+from models.services.access import may_disqualify, may_publish_qualifiers, may_withdraw_disqualification
 from models.services.audit_log.writes import record, snapshot
 from models.services.locks import take_season
 from models.services.player_merges.checks import merged_away_problem
@@ -32,7 +32,7 @@ def disqualify(
     session: Session, actor: Actor, season: Season, player_id: int, reason: str
 ) -> Disqualification:
     """R13: the player is skipped at every venue of the season; their results still stand."""
-    require_office(actor, "disqualifies players")
+    may_disqualify(actor)
     player = session.get(Player, player_id)
     if player is None:
         refuse(
@@ -82,7 +82,7 @@ def withdraw_disqualification(
     session: Session, actor: Actor, item: Disqualification, reason: str
 ) -> Disqualification:
     """R13: the player may qualify again; the record stays with who withdrew it and why."""
-    require_office(actor, "withdraws disqualifications")
+    may_withdraw_disqualification(actor)
     # R17a: once, however many withdrawals race: one conditional write, the losers find no row.
     # R21: a Core UPDATE, which the ORM's flush does not scrub of erased values: scrubbed here.
     withdrawn = {
@@ -133,7 +133,7 @@ def publish(
     R17a: the same lists are published once. The season is locked first (locks.py), so of two
     publications at once the second sees the first; lists and settlements equal to the latest
     publication's are refused (409), naming it."""
-    require_office(actor, "publishes qualifier lists")
+    may_publish_qualifiers(actor)
     season = take_season(session, season)
     problems: list[Problem] = []
     today = wall_clock.in_league(session)

@@ -28,7 +28,7 @@ from models.rules.sanctions import (
     door_order,
 )
 from models.services import wall_clock
-from models.services.access import require_venue
+from models.services.access import may_read_door_list
 from models.services.lookup import get_or_raise
 from models.services.paging import Page, PageRequest, paginate
 from models.services.players.queries import demo_shown_at
@@ -199,7 +199,7 @@ def door_list(session: Session, actor: Actor, venue_id: int, on: date) -> list[B
     the door list is where a host may read those of players who never played there (R19). The
     demo's players are on the demo's venues' lists only."""
     venue = get_or_raise(session, Venue, venue_id, "venue")
-    require_venue(actor, venue_id, "the door list is for its hosts")
+    may_read_door_list(actor, venue_id)
     sanctions = session.scalars(
         select(Sanction)
         .where(bars(venue_id, on), _of_players_shown([venue_id]))

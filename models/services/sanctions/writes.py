@@ -10,27 +10,15 @@ from sqlalchemy.orm import Session
 
 from models.actor import Actor
 from models.entities.sanctions import Sanction
-from models.errors import Conflict, Forbidden, Problem
+from models.errors import Conflict, Problem
 from models.infra.clock import utcnow
 from models.rules.notices import Notice, results_stand
-from models.rules.sanctions import SanctionKind
 from models.services import wall_clock
+from models.services.access import may_issue_sanction, may_lift_sanction
 from models.services.audit_log.writes import record, snapshot
 from models.services.players.personal_text import scrub_erased
 from models.services.sanctions.checks import check_sanction
 from models.services.sanctions.queries import no_such_sanction, results_inside, sees_sanction
-
-
-def may_issue(actor: Actor, kind: str, venue_id: int | None) -> None:
-    """R15: the office issues every kind; a host only bans players from their own venues."""
-    if actor.is_office:
-        return
-    if kind != SanctionKind.VENUE_BAN:
-        raise Forbidden(f"Only the office issues a {kind}: it is league-wide.", rule="R15")
-    if not actor.hosts_venue(venue_id):
-        raise Forbidden(
-            f"Your key does not host venue {venue_id}: a host bans from their own venues.", rule="R15"
-        )
 
 
 def issue_sanction(session: Session, actor: Actor, data: dict[str, Any]) -> tuple[Sanction, list[Notice]]:
@@ -39,7 +27,7 @@ def issue_sanction(session: Session, actor: Actor, data: dict[str, Any]) -> tupl
 
     R16: a sanction recorded after the fact undoes no stored result: they stand, and the notices
     (`results_stand`) name the live reports of the player that fall inside it."""
-    may_issue(actor, data["kind"], data.get("venue_id"))
+    may_issue_sanction(actor, data["kind"], data.get("venue_id"))
     terms = check_sanction(session, data)
     sanction = Sanction(
         player_id=data["player_id"],
@@ -70,13 +58,10 @@ def issue_sanction(session: Session, actor: Actor, data: dict[str, Any]) -> tupl
 
 def may_lift(actor: Actor, sanction: Sanction) -> None:
     """R15: the office lifts any sanction; a host only a ban from their own venue. A sanction the
-    caller may not see is answered as a missing one (R19), not refused."""
-    if actor.is_office:
-        return
+    caller may not see is answered as a missing one (R19), not refused (`access.may_lift_sanction`)."""
     if not sees_sanction(actor, sanction):
         raise no_such_sanction(sanction.id)
-    if sanction.kind != SanctionKind.VENUE_BAN or not actor.hosts_venue(sanction.venue_id):
-        raise Forbidden("A host lifts only the bans of their own venues; ask the office.", rule="R15")
+    may_lift_sanction(actor, sanction.kind, sanction.venue_id)
 
 
 def lift_sanction(session: Session, actor: Actor, sanction: Sanction, reason: str) -> Sanction:

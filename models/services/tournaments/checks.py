@@ -42,7 +42,7 @@ from models.rules.tournaments import (
     too_few_entrants,
 )
 from models.services import wall_clock
-from models.services.access import require_venue
+from models.services.access import may_post_tournament, overrides_sanctions, sees_players_elsewhere
 from models.services.league_settings.writes import league_settings
 from models.services.player_merges.queries import final_survivors
 from models.services.players.queries import played_live_at
@@ -123,7 +123,7 @@ def _gather(
     if venue is None:
         problems.append(Problem("venue_id", f"There is no venue with id {report['venue_id']}."))
     else:
-        require_venue(actor, venue.id, "a host reports for their own venues")
+        may_post_tournament(actor, venue.id)
         season, season_problems = season_in_force(session, report, venue)
         problems += season_problems
         if season is not None and new:
@@ -218,7 +218,9 @@ def sanction_checks(
         for b in barred_rows(player_ids, sanctions, venue_id, report["date"])
     ]
     barred, kept = split_kept(barred, held)
-    overridden, problems = sanction_override(actor.is_office, barred, report.get("override_reason"))
+    overridden, problems = sanction_override(
+        overrides_sanctions(actor), barred, report.get("override_reason")
+    )
     return overridden, problems, [sanctioned_player_kept(b.row, b.player_id, b.sanction_id) for b in kept]
 
 
@@ -279,7 +281,7 @@ def players_by_name(
     loaded = {p.id: p for p in session.scalars(select(Player).where(Player.id.in_(wanted_ids)))}
     near = {key: [loaded[i] for i in ids if i in loaded] for key, ids in guesses.items() if ids}
     elsewhere: dict[str, list[Player]] = {}
-    if actor.is_office:
+    if sees_players_elsewhere(actor):
         others = named.where(Player.name_key.in_(missed), Player.id.not_in(played_here))
         for player in session.scalars(others):
             elsewhere.setdefault(player.name_key, []).append(player)

@@ -17,6 +17,7 @@ from models.entities.players import Player
 from models.entities.tournaments import Result, Tournament
 from models.errors import NotFound
 from models.rules.tournaments import TournamentKind
+from models.services.access import acts_for
 from models.services.paging import Page, PageRequest, paginate
 from models.services.seasons.queries import demo_season, venues_of
 
@@ -49,7 +50,7 @@ def report_to_change(session: Session, actor: Actor, tournament_id: int) -> Tour
     venue's hosts, so that voiding it again (or correcting it) is told it was voided (R17a: the
     same 409 the office gets), not that it does not exist. Anyone else: NotFound."""
     found = session.scalar(select(Tournament).where(Tournament.id == tournament_id).options(WITH_RESULTS))
-    if found is None or not (found.live or actor.acts_for(found.venue_id)):
+    if found is None or not (found.live or acts_for(actor, found.venue_id)):
         raise NotFound(f"There is no report with id {tournament_id}.")
     return found
 
@@ -63,7 +64,7 @@ def reporter_role(report: Tournament) -> str:
 def reporter_seen_by(actor: Actor, report: Tournament) -> str:
     """R19: the reporting key's name (perhaps a person's) for the office and the venue's hosts;
     the role only for anyone else."""
-    return report.reported_by if actor.acts_for(report.venue_id) else reporter_role(report)
+    return report.reported_by if acts_for(actor, report.venue_id) else reporter_role(report)
 
 
 @dataclass(frozen=True)

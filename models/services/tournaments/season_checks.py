@@ -12,12 +12,13 @@ from sqlalchemy.orm import Session
 from models.actor import Actor, Role
 from models.entities.league import Season, Venue
 from models.entities.qualifiers import QualifierPublication
-from models.errors import Conflict, Forbidden, Problem
+from models.errors import Conflict, Problem
 from models.rules.drafts import ReportDraft
 from models.rules.notices import Notice, late_report
 from models.rules.qualifier_lists import playoff_eligibility
 from models.rules.tournaments import TournamentKind, last_day_to_change
 from models.services import wall_clock
+from models.services.access import may_report_late
 from models.services.locks import share_scoring
 from models.services.qualifiers.queries import season_qualification
 from models.services.seasons.queries import season_for
@@ -122,10 +123,7 @@ def late_report_checks(
     if published is not None:
         why.append(f"the qualifier lists of {season.name} were published on {published:%Y-%m-%d}")
     said = " and ".join(why)
-    if not actor.is_office:
-        raise Forbidden(
-            f"Only the league office can report this night now, with a reason: {said}.", rule="R17"
-        )
+    may_report_late(actor, said)
     if not (report.get("reason") or "").strip():
         message = f"Give the reason this night is reported now (R17): {said}."
         return [Problem("reason", message, "R17")], []

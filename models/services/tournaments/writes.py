@@ -22,6 +22,7 @@ from models.rules.drafts import ReportDraft
 from models.rules.notices import Notice, matches_report, placed
 from models.rules.tournaments import TournamentKind, last_day_to_change, score_report
 from models.services import wall_clock
+from models.services.access import changes_any_time, may_change_tournament
 from models.services.audit_log.writes import plain, record
 from models.services.players.personal_text import scrub_erased
 from models.services.players.writes import register_players
@@ -304,13 +305,12 @@ class ChangeWindow:
 def change_window(actor: Actor, tournament: Tournament, today: date | None = None) -> ChangeWindow:
     """R17, never raising: the office any time; a host of the report's venue until the season's
     correction_days after the tournament date, on the venue's `today` (read when not given)."""
-    if actor.is_office:
+    try:
+        may_change_tournament(actor, tournament.venue_id)
+    except Forbidden as refused:
+        return ChangeWindow(False, refusal=refused.message)
+    if changes_any_time(actor):
         return ChangeWindow(True)
-    if not actor.hosts_venue(tournament.venue_id):
-        refusal = (
-            f"Your key does not host venue {tournament.venue_id}: a host changes their own venues' reports."
-        )
-        return ChangeWindow(False, refusal=refusal)
     days = tournament.season.correction_days
     last_day = last_day_to_change(tournament.date, days)
     if (today or _today_at(tournament)) > last_day:
@@ -446,7 +446,7 @@ def correct_report(
     report = _with_stored(tournament, report)
     # R16: refused only for the players the correction adds to the stored report.
     checked = check_report(session, actor, report, tournament)
-    if not actor.is_office and report["date"] != tournament.date:
+    if not changes_any_time(actor) and report["date"] != tournament.date:
         # A host may move a report only to a date that is itself still in the window.
         _within_window(
             checked.season.correction_days, report["date"], wall_clock.at_venue(session, report["venue_id"])

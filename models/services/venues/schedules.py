@@ -23,7 +23,7 @@ from models.rules.schedules import (
     wall_clock_problems,
 )
 from models.services import wall_clock
-from models.services.access import require_venue
+from models.services.access import may_change_schedule, may_read_schedule_changes, may_set_schedule
 from models.services.audit_log.writes import record, snapshot
 from models.services.locks import hold_writes
 from models.services.seasons.queries import season_for
@@ -94,7 +94,7 @@ def set_schedule(
     session: Session, actor: Actor, venue: Venue, nights: list[dict[str, Any]]
 ) -> list[VenueNight]:
     """The venue's regular nights, whole (the office, or a host of the venue); audited."""
-    require_venue(actor, venue.id, "a host sets the schedule of their own venues")
+    may_set_schedule(actor, venue.id)
     schedule = check_schedule(nights)
     before = {"schedule": schedule_snapshot(schedule_of(session, venue.id))}
     replace_schedule(session, venue, schedule)
@@ -146,7 +146,7 @@ def add_exception(session: Session, actor: Actor, venue: Venue, data: dict[str, 
     """A night cancelled, moved or added (a make-up night); audited. A night outside every
     season covering the venue (R2), a bad time or count, the same exception twice, a fourth
     night on one date (R2) and a start its date's wall clock skips (R2a) are refused."""
-    require_venue(actor, venue.id, "a host changes the schedule of their own venues")
+    may_change_schedule(actor, venue.id)
     # R17a: writers one at a time from here (locks.py), so a second identical night sent at the
     # same moment sees the first and is refused as one (422 naming `date`), not by the unique index.
     hold_writes(session)
@@ -176,12 +176,12 @@ def add_exception(session: Session, actor: Actor, venue: Venue, data: dict[str, 
 
 
 def list_exceptions(session: Session, actor: Actor, venue: Venue) -> list[ScheduleException]:
-    require_venue(actor, venue.id, "a host reads the schedule changes of their own venues")
+    may_read_schedule_changes(actor, venue.id)
     return exceptions_of(session, venue.id)
 
 
 def delete_exception(session: Session, actor: Actor, venue: Venue, exception_id: int) -> None:
-    require_venue(actor, venue.id, "a host changes the schedule of their own venues")
+    may_change_schedule(actor, venue.id)
     row = session.get(ScheduleException, exception_id)
     if row is None or row.venue_id != venue.id:
         raise NotFound(f"Venue {venue.id} has no schedule exception {exception_id}.")
