@@ -1,5 +1,6 @@
 """gunicorn's settings for this service, read by gunicorn from the folder it starts in
-(`./scripts/serve`, or the README's production line): what only a serving process should do."""
+(`./scripts/serve`, or the production line of docs/operations.md): what only a serving process
+should do."""
 
 from __future__ import annotations
 

@@ -235,7 +235,7 @@ def _finish_request(response: Response) -> Response:
     return response
 
 
-# One JSON line per request, on its own logger (README "Logs"): who and what, never a key, a
+# One JSON line per request, on its own logger (docs/operations.md "Logs"): who and what, never a key, a
 # body, a query string (a search may hold an email) or any personal value.
 request_log = logging.getLogger("league.requests")
 

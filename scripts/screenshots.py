@@ -1,7 +1,7 @@
-"""The README's pictures, taken by headless Chromium from the demo league: the standings page
-other websites frame (light on a desktop, dark on a phone), and the web console on a phone
-(390 px wide): a host's spreadsheet previewed, and refused for a suspended player and an email
-no one has, each reason under its row.
+"""The docs' pictures (docs/console.md, docs/website.md), taken by headless Chromium from the demo
+league: the standings page other websites frame (light on a desktop, dark on a phone), and the
+web console on a phone (390 px wide): a host's spreadsheet previewed, and refused for a suspended
+player and an email no one has, each reason under its row.
 
     .venv/bin/python scripts/screenshots.py          # writes docs/embed-*.png and docs/console-*.png
     .venv/bin/python scripts/screenshots.py console  # only docs/console-*.png (or: embed)

@@ -8,7 +8,7 @@ from marshmallow import fields
 
 from api.schemas import Answer
 
-# The embeddable pages (README "Pages for other websites"), as URI templates (RFC 6570): the
+# The embeddable pages (docs/website.md "Pages for other websites"), as URI templates (RFC 6570): the
 # first three need a season and a venue, or a region; the ratings take a region if wanted.
 EMBED_STANDINGS = "/embed/seasons/{season_id}/venues/{venue_id}/standings"
 EMBED_QUALIFIERS = "/embed/seasons/{season_id}/regions/{region_id}/qualifiers"

@@ -101,7 +101,7 @@ def other_site() -> Iterator[tuple[str, dict[str, str]]]:
 
 
 def framing(src: str, height: int = 1100) -> str:
-    """A pub's web page with the snippet the README gives to paste."""
+    """A pub's web page with the snippet docs/website.md gives to paste."""
     return (
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'><title>The pub</title></head>"
