@@ -9,8 +9,8 @@ scratch database (SQLite by default) with the league's default max_entrants (500
   of a chart that has no value past max_entrants (its last place fails there) at 5,000, each
   asked twice (the second may come from the answers' cache), and 8 at once from 8 threads;
 - saving the formulas a normal league writes: the presets, the one docs/setting-up-a-league.md
-  shows, and formulas of about 400 and 500 characters of the usual pieces; previews of the 500-character one, alone and 8 at
-  once;
+  shows, and formulas of about 400 and 500 characters of the usual pieces; previews of the
+  500-character one, alone and 8 at once;
 - in process, each of those formulas' check when saved (models/rules/charts.formula_problems):
   its verdict, the work it counted (models/rules/formulas.WORK) and the CPU time it took, so the
   seconds a unit of work takes here (a check may do MOST_WORK_CHECKED units).

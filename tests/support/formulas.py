@@ -5,8 +5,8 @@ normal league writes (bench/formula_charts.py times the same shapes)."""
 HOSTILE = "+".join(f"(n/p)^0.{31 + term}" for term in range(30))
 
 # What a normal league writes: the bonus of docs/setting-up-a-league.md, and formulas of the usual
-# pieces (a bonus table for the top places, the presets' shapes, the scoring places, a field-size bonus) of about 350 and
-# 500 characters (bench/formula_charts.py times them).
+# pieces (a bonus table for the top places, the presets' shapes, the scoring places, a field-size
+# bonus) of about 350 and 500 characters (bench/formula_charts.py times them).
 README = "if(p == 1, 20, 0) + 10 * (k - p + 1)"
 ORDINARY_350 = (
     "if(p == 1, 50, if(p == 2, 30, if(p == 3, 20, if(p <= 5, 10, 0)))) + sqrt(n) / sqrt(p) * 40"
