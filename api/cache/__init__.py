@@ -7,7 +7,7 @@ How one report retires one venue's standings:
    (models/entities/freshness.py maps tables to scopes; `Scope` names them).
 2. The next GET of that venue's standings reads the versions first (`hooks.answer_from_cache`):
    its view declares `@cached_by(a_venue)` (views.py), so its key holds the versions of
-   `league` and `venue:S:V`, the caller's scope, the local day and the request.
+   `league` and `venue:S:V`, the caller's audience, the local day and the request.
 3. The bumped version makes a new key: the answer cached under the old one is never served
    again (retired); the view runs and `hooks.store_answer` caches its answer under the new key.
 
@@ -16,7 +16,7 @@ request reads the versions anew. Answers are cached in this process's memory, or
 `CACHE_URL` is set (stores.py); what services compute for reads (a season's qualifier lists, …)
 is cached by `Memo` (freshness.py), as are the JSON fragments answers are written from
 (fragments.py). A GET under /api/ or /embed/ may thus depend on nothing but the league's data,
-the caller's scope, the day and the request (path, query, Accept)."""
+the caller's audience, the day and the request (path, query, Accept)."""
 
 from __future__ import annotations
 

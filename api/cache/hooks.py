@@ -28,7 +28,7 @@ def store() -> Store:
     return answers
 
 
-def scope(actor: Actor) -> str:
+def audience(actor: Actor) -> str:
     """Callers who see the same answers: the public, the office, or hosts of the same venues."""
     if actor.is_host:
         return "host:" + ",".join(str(venue) for venue in sorted(actor.venue_ids))
@@ -63,7 +63,7 @@ def answer_from_cache() -> Response | None:
     query = sorted(request.args.items(multi=True))
     # R2a: the local date in every zone in use, so no answer outlives a venue's midnight.
     days = wall_clock.day_key(session)
-    parts = [*versions, days, scope(current_actor()), request.path, query]
+    parts = [*versions, days, audience(current_actor()), request.path, query]
     parts.append(request.headers.get("Accept", ""))
     if policy().by_host:
         parts.append(request.host)
