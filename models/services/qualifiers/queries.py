@@ -159,7 +159,7 @@ def lists_as_seen_by(actor: Actor, lists: Sequence[VenueList]) -> list[VenueList
     (a venue's list, the season's, their CSV, a profile, the embedded page): the office and a
     venue's hosts read that venue's list as it is; everyone else reads it as the public does
     (`public_list`: `ineligible` for a reason drawn from personal or discipline records, no
-    `age_unverified`). Answers are cached by the caller's scope (the public, the office, a host's
+    `age_unverified`). Answers are cached by the caller's audience (the public, the office, a host's
     set of venues), which decides this whole."""
     return [venue if acts_for(actor, venue["venue_id"]) else public_list(venue) for venue in lists]
 
