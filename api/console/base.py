@@ -15,7 +15,7 @@ from flask_wtf import FlaskForm
 from api import db
 from api.console.forms import SignOutForm
 from api.embed.theme import stylesheet
-from api.pages import html_page
+from api.html import html_page
 from models.actor import PUBLIC, Actor
 from models.entities import Venue
 from models.errors import LeagueError

@@ -18,7 +18,7 @@ from api.cache.views import a_season, a_venue, cached_by
 from api.embed.chart import NARROW, WIDE, race_chart, rank_label
 from api.embed.schemas import HTML_ANSWER, QualifiersPageQuery, RatingsPageQuery, StandingsPageQuery, Themed
 from api.embed.sparkline import sparkline
-from api.pages import framed_page
+from api.html import framed_page
 from api.schemas import with_labels
 from models.actor import PUBLIC
 from models.entities import Region, Season

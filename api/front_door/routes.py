@@ -26,7 +26,7 @@ from api.front_door.schemas import (
     LINKS,
     ApiIndexOut,
 )
-from api.pages import html_page
+from api.html import html_page
 from models.services.demo.queries import demo_example
 from models.services.league_settings.writes import league_settings
 
