@@ -22,13 +22,13 @@ from typing import Any, cast
 from cachetools import LRUCache
 from flask import Flask, Response, current_app
 
-from api.fields import utc_timestamp
 from api.schemas import Label
+from api.tournaments.answers import report_answer as page_answer
 from models.actor import Actor
 from models.rules.players import numbered_players, player_label
 from models.services.freshness import data_version, report_scope, scope_versions
 from models.services.paging import PageRequest
-from models.services.tournaments.queries import ReportFilters, SeenWithRows, report_places, reports_seen_by
+from models.services.tournaments.queries import ReportFilters, report_places, reports_seen_by
 
 Key = tuple[str, int, int, int, bool]
 
@@ -81,45 +81,6 @@ class _ReportJson:
                 parts.append(piece)
             found = self._written[numbered] = "".join(parts)
         return found
-
-
-def page_answer(seen: SeenWithRows, label: Label) -> dict[str, Any]:
-    """A report's answer as `ReportOut` dumps it (tests/api/test_report_pages.py holds them
-    equal, field for field), its players labelled by `label`: written directly, as a page of
-    fifty reports holds a thousand results, and the schema's dump of them was most of the cost of
-    a page read afresh."""
-    return {
-        "id": seen.id,
-        "venue_id": seen.venue_id,
-        "season_id": seen.season_id,
-        "date": seen.date.isoformat(),
-        "session": seen.session,
-        "kind": seen.kind,
-        "entrants": seen.entrants,
-        "version": seen.version,
-        "voided": seen.voided,
-        "voided_at": utc_timestamp(seen.voided_at),
-        "void_reason": seen.void_reason,
-        "reported_by": seen.reported_by,
-        "reported_by_role": seen.reported_by_role,
-        "created_at": utc_timestamp(seen.created_at),
-        "updated_at": utc_timestamp(seen.updated_at),
-        "results": [
-            {
-                "place": row.place,
-                "player": {
-                    "id": row.player.id,
-                    "display_name": row.player.display_name,
-                    "label": label(row.player.id, row.player.display_name),
-                },
-                "status": row.status,
-                "placement_points": row.placement_points,
-                "participation_points": row.participation_points,
-                "points": row.points,
-            }
-            for row in seen.rows
-        ],
-    }
 
 
 class ReportAnswers:
