@@ -170,11 +170,12 @@ def standings_requests(scene: Scene, caller: Caller) -> list[Any]:
 
 
 def qualifiers_requests(scene: Scene, caller: Caller) -> list[Any]:
+    # The first filler is a third "Sam T.": once they would come in, only `changes` names them (R19).
     ace, sam, sam_too, *fillers = [
         person(scene, name, date_of_birth="1990-01-01")
-        for name in ("Ace", "Sam T.", "Sam T.", *(f"~f{i}" for i in range(6)))
+        for name in ("Ace", "Sam T.", "Sam T.", "Sam T.", *(f"~f{i}" for i in range(5)))
     ]
-    scene.report([ace, sam, sam_too, *fillers])
+    report = scene.report([ace, sam, sam_too, *fillers])
     # R13: skipped as disqualified; the public reads it as `ineligible`.
     disqualified = scene.office.post(
         f"/api/v1/seasons/{scene.season_id}/disqualifications",
@@ -185,6 +186,13 @@ def qualifiers_requests(scene: Scene, caller: Caller) -> list[Any]:
     before = caller.get(path)
     published = scene.office.post(f"{path}/publish", json={"note": "Spring playoffs.", "settlements": []})
     assert published.status_code == 201, published.get_data(as_text=True)
+    # A correction since: the published lists' `changes` name who would come in and drop out.
+    correction = {
+        "results": scene.body([*fillers[:2], ace, sam, sam_too, *fillers[2:]])["results"],
+        "reason": "Misread.",
+    }
+    corrected = scene.office.put(f"{TOURNAMENTS}/{report['id']}", json=correction)
+    assert corrected.status_code == 200, corrected.get_data(as_text=True)
     return [before, caller.get(path), caller.get(f"{path}?view=current")]
 
 
