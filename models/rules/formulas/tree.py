@@ -25,7 +25,7 @@ Value = Decimal | bool
 # A part's values at the places asked for, in their order (see `work.Run`).
 Column = list[Value]
 
-
+# The functions a run computes once per argument (`work.Run.costly`; their work: `work.WORK`).
 COSTLY = ("sqrt", "ln", "log10")
 
 
