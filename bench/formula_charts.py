@@ -12,7 +12,7 @@ scratch database (SQLite by default) with the league's default max_entrants (500
   shows, and formulas of about 400 and 500 characters of the usual pieces; previews of the
   500-character one, alone and 8 at once;
 - in process, each of those formulas' check when saved (models/rules/charts.formula_problems):
-  its verdict, the work it counted (models/rules/formulas.WORK) and the CPU time it took, so the
+  its verdict, the work it counted (models/rules/formulas/work.py WORK) and the CPU time it took, so the
   seconds a unit of work takes here (a check may do MOST_WORK_CHECKED units).
 
 The hostile charts the previews read are written to the database directly (their save is what is

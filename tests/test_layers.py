@@ -87,6 +87,20 @@ def test_imports_are_at_module_level(path: Path) -> None:
     assert not late, f"{path.relative_to(ROOT)} imports inside a function at lines {late}"
 
 
+MOST_LINES = 450
+
+
+def test_no_module_is_longer_than_its_bound() -> None:
+    """Each module of api/ and models/ stays within MOST_LINES lines: one grown past it is split
+    along a seam (a decision made in one place), not left to grow."""
+    long = {
+        path.relative_to(ROOT).as_posix(): lines
+        for path in sources()
+        if (lines := len(path.read_text().splitlines())) > MOST_LINES
+    }
+    assert not long, f"modules over {MOST_LINES} lines: {long}"
+
+
 def test_the_rules_touch_no_framework() -> None:
     """The pure rules import neither Flask nor SQLAlchemy, directly or through what they import."""
     for path in (ROOT / "models" / "rules").rglob("*.py"):

@@ -3,22 +3,20 @@ lists after the season (settling ties at the cut) and disqualifies players for a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator, Sequence
-from functools import partial
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
-from flask import Response, after_this_request, current_app
+from flask import Response, after_this_request
 from flask.views import MethodView
 
 from api import db
 from api.auth import current_actor, office_only
 from api.blueprint import Blueprint
-from api.cache.fragments import LabelledJson, fragments
 from api.cache.views import a_season, cached_by
 from api.contract import ID, conflicts, csv_too, links
 from api.csv_export import CSV_ANSWER, csv_response, varies_by_accept, wants_csv
-from api.fields import exact_number, utc_timestamp
 from api.pagination import PageArgs, page_request, page_schema
+from api.qualifiers.answers import qualification_head, season_body
 from api.qualifiers.schemas import (
     CSV_COLUMNS,
     DisqualificationIn,
@@ -30,9 +28,7 @@ from api.qualifiers.schemas import (
     VenueQualifiersOut,
     WithdrawIn,
 )
-from api.schemas import labelled, players_in, relabelled
 from models.entities import Disqualification, QualifierPublication, Season, Venue
-from models.rules.players import numbered_players
 from models.rules.qualifier_lists import Changes, VenueList, regions_of
 from models.services import wall_clock
 from models.services.lookup import get_or_raise
@@ -48,19 +44,6 @@ from models.services.qualifiers.writes import disqualify, publish, withdraw_disq
 blp = Blueprint(
     "qualifiers", __name__, url_prefix="/api/v1/seasons", description="Qualification (R3, R12-R14)."
 )
-
-
-def _publication(found: Qualification) -> dict[str, Any]:
-    publication = found.publication
-    return {
-        "season_id": found.season.id,
-        "provisional": found.provisional,
-        "published": publication is not None,
-        "published_at": publication.published_at if publication else None,
-        "published_on": found.published_on,
-        "note": publication.note if publication else None,
-        "changes": found.changes,
-    }
 
 
 def _csv_lines(lists: Sequence[VenueList]) -> Iterator[list[Any]]:
@@ -104,70 +87,6 @@ def _csv_lines(lists: Sequence[VenueList]) -> Iterator[list[Any]]:
             ]
 
 
-class _VenueJson(NamedTuple):
-    """A venue's list as the season's answer writes it: the venue, and its qualifiers as its
-    region's list holds them, their players labelled over the whole answer (R19)."""
-
-    venue: VenueList  # held, so no other list takes its id while this is cached
-    as_venue: LabelledJson
-    in_region: LabelledJson
-
-    @property
-    def players(self) -> list[tuple[int, str]]:
-        return self.as_venue.players
-
-    def written(self, numbered: Collection[int]) -> tuple[str, str]:
-        return self.as_venue.written(numbered), self.in_region.written(numbered)[1:-1]
-
-
-def _venue_json(venue: VenueList) -> _VenueJson:
-    """Cached with the list it was made from (a computation reuses the lists nothing changed:
-    qualifiers/lists.py's `Parts`), so after a report only the lists that changed are written
-    again."""
-
-    def write(_older: _VenueJson | None) -> _VenueJson:
-        shown = {**venue, "average_attendance": exact_number(venue["average_attendance"])}
-        in_region = [{**q, "venue_id": venue["venue_id"]} for q in venue["qualifiers"]]
-        return _VenueJson(
-            venue, LabelledJson(partial(relabelled, shown)), LabelledJson(partial(relabelled, in_region))
-        )
-
-    found: _VenueJson = fragments().cached(("venue list", id(venue)), 0, write)
-    return found
-
-
-def _season_body(found: Qualification) -> Response:
-    """SeasonQualifiersOut, written directly: a national season's lists and regions are
-    thousands of items (the schema's per-field dump was most of the answer's cost once the lists
-    are computed). The lists are plain data already; only the numbers, the timestamp and the
-    day are written as the schema's fields write them, and its players labelled as the schema
-    labels them (R19: over the whole answer). Each venue's JSON is cached with the list it was
-    made from: after a report, only the lists that changed (or whose players' numbering did)
-    are written again. A test holds it to the schema's dump."""
-    venues = [_venue_json(venue) for venue in found.lists]
-    head = _publication(found)
-    head["published_at"] = utc_timestamp(head["published_at"])
-    head["published_on"] = found.published_on.isoformat() if found.published_on else None
-    players = [player for venue in venues for player in venue.players]
-    players_in(head, players)
-    numbered = numbered_players(players)
-    written: list[str] = []
-    regions: dict[int, list[str]] = {}
-    for venue in venues:
-        as_venue, in_region = venue.written(numbered)
-        written.append(as_venue)
-        regions.setdefault(venue.venue["region_id"], [])
-        if in_region:
-            regions[venue.venue["region_id"]].append(in_region)
-    region_lists = ",".join(
-        f'{{"qualifiers":[{",".join(items)}],"region_id":{region_id}}}'
-        for region_id, items in regions.items()
-    )
-    body = current_app.json.dumps(labelled(head, numbered))
-    body = f'{body[:-1]},"regions":[{region_lists}],"venues":[{",".join(written)}]}}'
-    return Response(body, mimetype="application/json")
-
-
 def _answer(lists: Sequence[VenueList], body: Callable[[], Any], name: str) -> Any:
     """The body as JSON (made only then), or the lists as CSV (`Accept: text/csv` or
     `?format=csv`)."""
@@ -195,7 +114,7 @@ class SeasonQualifiersViews(MethodView):
         found = qualification_of(
             db.session(), current_actor(), season_id, current=args.get("view") == "current"
         )
-        return _answer(found.lists, lambda: _season_body(found), f"qualifiers-season{season_id}.csv")
+        return _answer(found.lists, lambda: season_body(found), f"qualifiers-season{season_id}.csv")
 
 
 @blp.route("/<id:season_id>/venues/<id:venue_id>/qualifiers")
@@ -211,7 +130,7 @@ class VenueQualifiersViews(MethodView):
         get_or_raise(session, Venue, venue_id, "venue")
         found = qualification_of(session, current_actor(), season_id, current=args.get("view") == "current")
         venue = found.venue(venue_id)
-        body = {**_publication(found), **venue}
+        body = {**qualification_head(found), **venue}
         if found.changes is not None:
             body["changes"] = _venue_changes(found.changes, venue_id)
         return _answer([venue], lambda: body, f"qualifiers-season{season_id}-venue{venue_id}.csv")
@@ -243,7 +162,7 @@ class PublishViews(MethodView):
             session, current_actor(), season, data.get("note"), data["settlements"]
         )
         found = Qualification(season, publication.lists, publication, None, wall_clock.league_zone(session))
-        return {**_publication(found), "venues": found.lists, "regions": regions_of(found.lists)}
+        return {**qualification_head(found), "venues": found.lists, "regions": regions_of(found.lists)}
 
 
 @blp.route("/<id:season_id>/disqualifications")

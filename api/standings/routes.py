@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, after_this_request, current_app
+from flask import Response, after_this_request
 from flask.views import MethodView
 
 from api import db
@@ -12,8 +12,8 @@ from api.blueprint import Blueprint
 from api.cache.views import a_venue, cached_by
 from api.contract import csv_too
 from api.csv_export import CSV_ANSWER, csv_response, varies_by_accept, wants_csv
-from api.fields import exact_number
 from api.pagination import page_request
+from api.standings.answers import standings_body
 from api.standings.schemas import (
     CSV_COLUMNS,
     STANDINGS_EXAMPLE,
@@ -21,57 +21,10 @@ from api.standings.schemas import (
     StandingsOut,
     StandingsQuery,
 )
-from models.rules.standings import Row
-from models.services.paging import Page, page_of
+from models.services.paging import page_of
 from models.services.standings.queries import VenueStandings, standings_of
 
 blp = Blueprint("standings", __name__, url_prefix="/api/v1/seasons", description="Standings (R1, R9-R11).")
-
-
-def _body(table: VenueStandings, page: Page[Row]) -> Response:
-    """StandingsOut, written directly: the most read answer of all, and a national league's
-    venue has hundreds of rows (the schema's per-field dump was most of its cost). The spec
-    conformance tests hold it to the schema. The page's rows keep their ranks in the whole table,
-    and their labels (R19: the player number where two rows of the whole table share a display
-    name, so that a player reads the same on every page)."""
-    labels = table.labels
-    body = {
-        "season_id": table.season.id,
-        "venue_id": table.venue.id,
-        "as_of": table.as_of.isoformat(),
-        "tournaments": table.tournaments,
-        "entrants": table.entrants,
-        "average_attendance": exact_number(table.average_attendance_shown),
-        "total": page.total,
-        "page": page.page,
-        "per_page": page.per_page,
-        "pages": page.pages,
-        "standings": [
-            {
-                "rank": row.rank,
-                "tied": row.tied,
-                "player": {
-                    "id": row.player_id,
-                    "display_name": row.display_name,
-                    "label": labels[row.player_id],
-                },
-                "points": row.points,
-                "placement_points": row.placement_points,
-                "participation_points": row.participation_points,
-                "bonus_points": row.bonus_points,
-                "played": row.played,
-                "wins": row.wins,
-                "points_finishes": row.points_finishes,
-                "best_finish": row.best_finish,
-                "average_finish": exact_number(row.average_finish),
-                "best_single": row.best_single,
-                "decided_by": row.decided_by,
-                "decided_at_place": row.decided_at_place,
-            }
-            for row in page.items
-        ],
-    }
-    return Response(current_app.json.dumps(body), mimetype="application/json")
 
 
 def _csv(table: VenueStandings) -> Response:
@@ -126,7 +79,7 @@ class StandingsViews(MethodView):
         after_this_request(varies_by_accept)
         if args.get("format") == "csv" or (args.get("format") is None and wants_csv()):
             return _csv(table)
-        return _body(table, page_of(table.rows, paging))
+        return standings_body(table, page_of(table.rows, paging))
 
 
 @blp.route("/<id:season_id>/venues/<id:venue_id>/standings.csv")

@@ -16,53 +16,13 @@ from typing import Any, cast
 from flask import Response, current_app
 
 from api.cache.fragments import LabelledJson, fragments
-from api.fields import utc_timestamp
-from api.schemas import Label
+from api.tournaments.answers import report_answer
 from models.actor import Actor
 from models.rules.players import numbered_players
 from models.services.access import acts_for
 from models.services.freshness import Scope, data_version, scope_versions
 from models.services.paging import PageRequest
-from models.services.tournaments.queries import ReportFilters, SeenWithRows, report_places, reports_seen_by
-
-
-def page_answer(seen: SeenWithRows, label: Label) -> dict[str, Any]:
-    """A report's answer as `ReportOut` dumps it (tests/api/test_report_pages.py holds them
-    equal, field for field), its players labelled by `label`: written directly, as a page of
-    fifty reports holds a thousand results, and the schema's dump of them was most of the cost of
-    a page read afresh."""
-    return {
-        "id": seen.id,
-        "venue_id": seen.venue_id,
-        "season_id": seen.season_id,
-        "date": seen.date.isoformat(),
-        "session": seen.session,
-        "kind": seen.kind,
-        "entrants": seen.entrants,
-        "version": seen.version,
-        "voided": seen.voided,
-        "voided_at": utc_timestamp(seen.voided_at),
-        "void_reason": seen.void_reason,
-        "reported_by": seen.reported_by,
-        "reported_by_role": seen.reported_by_role,
-        "created_at": utc_timestamp(seen.created_at),
-        "updated_at": utc_timestamp(seen.updated_at),
-        "results": [
-            {
-                "place": row.place,
-                "player": {
-                    "id": row.player.id,
-                    "display_name": row.player.display_name,
-                    "label": label(row.player.id, row.player.display_name),
-                },
-                "status": row.status,
-                "placement_points": row.placement_points,
-                "participation_points": row.participation_points,
-                "points": row.points,
-            }
-            for row in seen.rows
-        ],
-    }
+from models.services.tournaments.queries import ReportFilters, report_places, reports_seen_by
 
 
 def page_body(session: Any, actor: Actor, filters: ReportFilters, request: PageRequest) -> Response:
@@ -84,7 +44,7 @@ def page_body(session: Any, actor: Actor, filters: ReportFilters, request: PageR
     }
     missing = [report_id for report_id, found in cached.items() if found is None]
     for seen in reports_seen_by(session, actor, missing) if missing else []:
-        cached[seen.id] = fragments().put(*keys[seen.id], LabelledJson(partial(page_answer, seen)))
+        cached[seen.id] = fragments().put(*keys[seen.id], LabelledJson(partial(report_answer, seen)))
     items = [cast(LabelledJson, cached[place.id]) for place in page.items]
     numbered = numbered_players(player for item in items for player in item.players)
     written = [item.written(numbered) for item in items]

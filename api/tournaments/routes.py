@@ -15,9 +15,9 @@ from api.auth import current_actor, host_or_office
 from api.blueprint import Blueprint
 from api.cache.views import cached_by, the_filtered_reports
 from api.contract import ID, conflicts, links, preconditioned
-from api.fields import utc_timestamp
 from api.idempotency import idempotent
 from api.pagination import page_request, page_schema
+from api.tournaments.answers import dry_run_answer, written_answer
 from api.tournaments.csv_body import CsvReport
 from api.tournaments.intake import CORRECTION_IN, REPORT_IN, dry_run, from_body, refusals
 from api.tournaments.pages import page_body
@@ -34,14 +34,10 @@ from api.tournaments.schemas import (
 from models.entities import Tournament
 from models.errors import InvalidInput, Problem, Stale
 from models.rules.drafts import ReportDraft
-from models.rules.notices import Notice, unregistered
-from models.rules.players import player_labels
 from models.services.tournaments.queries import (
     ReportFilters,
     get_report,
     report_to_change,
-    reporter_role,
-    reporter_seen_by,
     seen_by,
 )
 from models.services.tournaments.writes import Written, correct_report, submit_report, void_report
@@ -78,108 +74,20 @@ def _load(schema: Schema) -> tuple[ReportDraft, CsvReport | None]:
     )
 
 
-def _warnings(notices: list[Notice]) -> list[dict[str, Any]]:
-    return [
-        {
-            "code": notice.code,
-            "message": notice.message,
-            "player_ids": list(notice.player_ids),
-            "rule": notice.rule,
-        }
-        for notice in notices
-    ]
-
-
-def _results(tournament: Tournament, registered: dict[int, str] | None = None) -> list[dict[str, Any]]:
-    """A report's rows; in a dry run (`registered` given), each player says whether the report
-    would register them (`new`, with no id: none was stored)."""
-    rows = []
-    labels = player_labels((result.player.id, result.player.display_name) for result in tournament.results)
-    for result in tournament.results:
-        name = result.player.display_name
-        player: dict[str, Any] = {
-            "id": result.player.id,
-            "display_name": name,
-            "label": labels[result.player.id],
-        }
-        if registered is not None:
-            new = result.player.id in registered
-            # A player it would register has no number yet: their label is their name (R19).
-            label = name if new else labels[result.player.id]
-            player = {
-                "id": None if new else result.player.id,
-                "display_name": name,
-                "label": label,
-                "new": new,
-            }
-        rows.append(
-            {
-                "place": result.place,
-                "player": player,
-                "status": result.status,
-                "placement_points": result.placement_points,
-                "participation_points": result.participation_points,
-                "points": result.points,
-            }
-        )
-    return rows
-
-
-def _written(tournament: Tournament, notices: list[Notice]) -> dict[str, Any]:
-    """ReportWritten, written directly (every report answers it: the schema's per-field dump of
-    its rows was a large share of a report's cost). A test holds it to the schema's dump. Its
-    players are labelled as the schema labels them (R19)."""
-    return {
-        "id": tournament.id,
-        "venue_id": tournament.venue_id,
-        "season_id": tournament.season_id,
-        "date": tournament.date.isoformat(),
-        "session": tournament.session,
-        "kind": tournament.kind,
-        "entrants": tournament.entrants,
-        "version": tournament.version,
-        "voided": tournament.voided,
-        "voided_at": utc_timestamp(tournament.voided_at),
-        "void_reason": tournament.void_reason,
-        "reported_by": reporter_seen_by(current_actor(), tournament),
-        "reported_by_role": reporter_role(tournament),
-        "created_at": utc_timestamp(tournament.created_at),
-        "updated_at": utc_timestamp(tournament.updated_at),
-        "results": _results(tournament),
-        "warnings": _warnings(notices),
-    }
-
-
-def _dry_run(written: Written) -> dict[str, Any]:
-    """ReportDryRun, written directly: what would be stored, said as a dry run from its first key;
-    no id, version or timestamp (nothing was stored, so there are none), new players with no id,
-    and warnings that name no id of theirs (`notices.unregistered`)."""
-    tournament, registered = written.tournament, written.registered
-    return {
-        "dry_run": True,
-        "venue_id": tournament.venue_id,
-        "season_id": tournament.season_id,
-        "date": tournament.date.isoformat(),
-        "session": tournament.session,
-        "kind": tournament.kind,
-        "entrants": tournament.entrants,
-        "reported_by": reporter_seen_by(current_actor(), tournament),
-        "reported_by_role": reporter_role(tournament),
-        "results": _results(tournament, registered),
-        "warnings": _warnings([unregistered(notice, registered) for notice in written.notices]),
-    }
-
-
 def _answer(written: Written, status: int) -> Response:
     response = Response(
-        json.dumps(_written(written.tournament, written.notices)), status=status, mimetype="application/json"
+        json.dumps(written_answer(current_actor(), written.tournament, written.notices)),
+        status=status,
+        mimetype="application/json",
     )
     response.set_etag(version_tag(written.tournament))
     return response
 
 
 def _dry_answer(written: Written) -> Response:
-    return Response(json.dumps(_dry_run(written)), status=200, mimetype="application/json")
+    return Response(
+        json.dumps(dry_run_answer(current_actor(), written)), status=200, mimetype="application/json"
+    )
 
 
 def version_tag(report: Tournament) -> str:

@@ -22,7 +22,7 @@ from models.rules.numbers import round_half_up
 
 class ChartKind(StrEnum):
     """R7: a chart scores the top fraction of the field (fraction, step), by bands of entrant
-    counts, each with its points, or by a formula of n, p and k (models/rules/formulas.py)."""
+    counts, each with its points, or by a formula of n, p and k (models/rules/formulas/)."""
 
     TOP_FRACTION = "top_fraction"
     BANDS = "bands"

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from api import db
-from api.qualifiers.routes import _publication
+from api.qualifiers.answers import qualification_head
 from api.qualifiers.schemas import SeasonQualifiersOut
 from models.actor import PUBLIC
 from models.rules.qualifier_lists import regions_of, season_of_player
@@ -372,7 +372,7 @@ def test_season_lists_written_directly_are_the_schemas_dump_r12(four: Any, app: 
         # A GET's context: the publication's day is read on the league's clock (R2a).
         with app.test_request_context():
             found = qualification_of(db.session(), PUBLIC, scene.season_id, current=view == "current")
-            body = {**_publication(found), "venues": found.lists, "regions": regions_of(found.lists)}
+            body = {**qualification_head(found), "venues": found.lists, "regions": regions_of(found.lists)}
             expected = json.loads(json.dumps(SeasonQualifiersOut().dump(body)))
         assert answer.get_json() == expected
 

@@ -52,7 +52,7 @@ pytestmark = pytest.mark.rules
 # The second evaluator --------------------------------------------------------------------------
 # A formula is generated with its meaning: a function of (n, p, k) computed here with Python's own
 # Decimal operators in a context of 28 digits (the same limits: 10^9999), independent of the
-# parser and both evaluators of models/rules/formulas.py.
+# parser and both evaluators of models/rules/formulas/.
 
 Meaning = Callable[[Decimal, Decimal, Decimal], Decimal]
 Truth = Callable[[Decimal, Decimal, Decimal], bool]

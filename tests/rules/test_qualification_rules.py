@@ -25,14 +25,12 @@ from models.rules.qualifiers import (
     VenueTable,
     assign,
     deferred_acceptance,
-    linked_venues,
-    linking,
     player_skip,
     preferences,
     qualify,
     quota,
-    relink,
 )
+from models.rules.venue_groups import linked_venues, linking, relink
 
 pytestmark = pytest.mark.rules
 

@@ -26,7 +26,6 @@ from models.rules.qualifier_lists import (
 from models.rules.qualifiers import (
     DoubleQualifierPolicy,
     Entrant,
-    Linking,
     PlayerFacts,
     Standing,
     VenueOutcome,
@@ -36,13 +35,12 @@ from models.rules.qualifiers import (
     decided_on,
     entrant_of,
     explain,
-    linking,
     positions,
     quota,
-    relink,
     venue_table,
 )
 from models.rules.standings import Line, Row, leading_rows
+from models.rules.venue_groups import Linking, linking, relink
 from models.services import wall_clock
 from models.services.freshness import SeasonVersions, cached, season_versions, venue_versions
 from models.services.players.queries import player_facts

@@ -1,151 +1,41 @@
 """Writing result reports (R2-R8, R17, R18): store a checked report scored, correct it, void it.
 Each write checks the whole report first (tournament_checks), so nothing is written unless all of
-it passes; each is audited with the state before and after."""
+it passes; each is audited with the state before and after. What a write stores beside the
+report (its results scored, the standings refreshed, its snapshot and notices) is stored.py's."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, NamedTuple
+from typing import Any
 
-from sqlalchemy import Select, and_, bindparam, func, insert, select, update
+from sqlalchemy import Select, bindparam, insert, select, update
 from sqlalchemy.orm import Session, object_session
-from sqlalchemy.orm.attributes import set_committed_value
 
 from models.actor import Actor
 from models.entities.base import table_of
-from models.entities.players import Player
-from models.entities.tournaments import Result, Tournament, live_in
+from models.entities.tournaments import Tournament, live_in
 from models.errors import Conflict, Forbidden, Problem, Stale
 from models.infra.clock import utcnow
 from models.rules.drafts import ReportDraft
-from models.rules.notices import Notice, matches_report, placed
-from models.rules.tournaments import TournamentKind, last_day_to_change, score_report
+from models.rules.tournaments import TournamentKind, last_day_to_change
 from models.services import wall_clock
 from models.services.access import changes_any_time, may_change_tournament
-from models.services.audit_log.writes import plain, record
+from models.services.audit_log.writes import record
 from models.services.players.personal_text import scrub_erased
-from models.services.players.writes import register_players
 from models.services.ratings.writes import point_of, rate_new_report, replay_from
-from models.services.standings.lines import add_results, refresh_places
+from models.services.standings.lines import add_results
 from models.services.tournaments.checks import CheckedReport, check_report
-from models.services.tournaments.scoring import chart_rule
-
-
-def report_snapshot(tournament: Tournament) -> dict[str, Any]:
-    return {
-        "id": tournament.id,
-        "venue_id": tournament.venue_id,
-        "season_id": tournament.season_id,
-        "date": plain(tournament.date),
-        "session": tournament.session,
-        "kind": tournament.kind,
-        "entrants": tournament.entrants,
-        "version": tournament.version,
-        "voided": tournament.voided,
-        "void_reason": tournament.void_reason,
-        "results": [
-            {
-                "place": r.place,
-                "player_id": r.player_id,
-                "status": r.status,
-                "placement_points": r.placement_points,
-                "participation_points": r.participation_points,
-                "points": r.points,
-            }
-            for r in tournament.results
-        ],
-    }
-
-
-class Written(NamedTuple):
-    """A report as a write stored it: the report, its notices, and the players it registered
-    (by id, with the row that named each: `results.3`), which a dry run answers as new players
-    with no id (nothing is stored)."""
-
-    tournament: Tournament
-    notices: list[Notice]
-    registered: dict[int, str]
-
-
-def _placed(checked: CheckedReport) -> list[Notice]:
-    """The report's notices naming its rows by place, as a host reads them ("place 7: …")."""
-    places = [row["place"] for row in checked.rows]
-    return [placed(notice, places) for notice in checked.notices]
-
-
-def _scored_results(
-    session: Session, actor: Actor, checked: CheckedReport, registered: dict[int, str]
-) -> list[tuple[dict[str, Any], Player]]:
-    """R6-R8: each row's result (points included) and its player; new players are registered
-    here, once the report passed (each into `registered`, with the row that named it)."""
-    season = checked.season
-    earned = score_report(
-        chart_rule(season.points_chart),
-        [(row["place"], row["status"]) for row in checked.rows],
-        season.participation_points,
-        season.absent_keeps_place_points,
-    )
-    # Each new player's row, as a host's warning names it: by its place (R5).
-    news = [
-        (entrant.new, f"place {row['place']}")
-        for row, entrant in zip(checked.rows, checked.entrants, strict=True)
-        if entrant.new
-    ]
-    # R2a: a new player's date of birth was checked on the venue's today; so it is again here.
-    made = register_players(session, actor, news, wall_clock.at_venue(session, checked.venue))
-    registered.update((player.id, path) for (player, _), (_, path) in zip(made, news, strict=True))
-    new_players = iter(made)
-    results = []
-    for row, entrant, points in zip(checked.rows, checked.entrants, earned, strict=True):
-        player = entrant.player
-        if player is None:
-            player, notices = next(new_players)
-            checked.notices.extend(notices)
-        result = {
-            "player_id": player.id,
-            "place": row["place"],
-            "status": row["status"],
-            "placement_points": points.placement_points,
-            "participation_points": points.participation_points,
-            "points": points.points,
-        }
-        results.append((result, player))
-    return results
-
-
-def _store_results(
-    session: Session, tournament: Tournament, scored: list[tuple[dict[str, Any], Player]]
-) -> None:
-    """A report's results in one statement that returns them stored (the unit of work would send
-    one INSERT per result to learn each id), ordered by place, each with the player it already
-    has. RETURNING's rows come in any order: that costs nothing, places order them."""
-    stored = session.scalars(
-        insert(Result).returning(Result), [{**result, "tournament_id": tournament.id} for result, _ in scored]
-    ).all()
-    players = {player.id: player for _, player in scored}
-    for result in stored:
-        set_committed_value(result, "player", players[result.player_id])
-    set_committed_value(tournament, "results", sorted(stored, key=lambda result: result.place))
-
-
-# Where a report counts in standings: (kind, season id, venue id).
-Counted = tuple[str, int, int]
-
-
-def _counted(tournament: Tournament) -> Counted:
-    return (tournament.kind, tournament.season_id, tournament.venue_id)
-
-
-def _refresh_standings(session: Session, reports: list[Tournament | Counted], players: set[int]) -> None:
-    """The stored standing lines of these players where these reports count (as they are, or
-    were before a correction), recomputed (R1, R9-R11): only regular reports count."""
-    places = set()
-    for report in reports:
-        kind, season_id, venue_id = report if isinstance(report, tuple) else _counted(report)
-        if kind == TournamentKind.REGULAR:
-            places.add((season_id, venue_id))
-    refresh_places(session, places, players)
+from models.services.tournaments.stored import (
+    Written,
+    counted,
+    placed_notices,
+    refresh_standings,
+    report_snapshot,
+    scored_results,
+    store_results,
+    twins,
+)
 
 
 def _slot_query() -> Select[int]:
@@ -182,7 +72,7 @@ def submit_report(session: Session, actor: Actor, report: ReportDraft) -> Writte
     checked = check_report(session, actor, report)
     refuse_taken_slot(session, report, None)
     registered: dict[int, str] = {}
-    results = _scored_results(session, actor, checked, registered)
+    results = scored_results(session, actor, checked, registered)
     session.flush()  # new players first
     # One INSERT … RETURNING the stored row (the unit of work's bookkeeping costs more).
     tournament = session.scalars(
@@ -201,7 +91,7 @@ def submit_report(session: Session, actor: Actor, report: ReportDraft) -> Writte
             }
         ],
     ).one()
-    _store_results(session, tournament, results)
+    store_results(session, tournament, results)
     if tournament.kind == TournamentKind.REGULAR:
         add_results(session, checked.season, tournament.venue_id, [result for result, _ in results])
     rate_new_report(session, tournament, [result for result, _ in results])
@@ -215,56 +105,8 @@ def submit_report(session: Session, actor: Actor, report: ReportDraft) -> Writte
         reason=checked.late_reason,
     )
     record_override(session, actor, tournament, checked)
-    checked.notices.extend(_twins(session, tournament))
-    return Written(tournament, _placed(checked), registered)
-
-
-def _twins_query() -> Select[int, int]:
-    """Live reports of a venue and day, but one, with as many entrants as it and whose every
-    result (player, place, status) is one of its. Built once, on the tables (no ORM entities to
-    resolve): building and running it through the ORM cost more than the database takes."""
-    reports, results = table_of(Tournament), table_of(Result)
-    other, mine = results.alias("other"), results.alias("mine")
-    return (
-        select(reports.c.id, reports.c.session)
-        .join(other, other.c.tournament_id == reports.c.id)
-        .join(
-            mine,
-            and_(
-                mine.c.tournament_id == bindparam("tournament_id"),
-                mine.c.player_id == other.c.player_id,
-                mine.c.place == other.c.place,
-                mine.c.status == other.c.status,
-            ),
-        )
-        .where(
-            reports.c.venue_id == bindparam("venue_id"),
-            reports.c.date == bindparam("date"),
-            reports.c.id != bindparam("tournament_id"),
-            reports.c.entrants == bindparam("entrants"),
-            live_in(reports.c),
-        )
-        .group_by(reports.c.id, reports.c.session, reports.c.entrants)
-        .having(func.count() == reports.c.entrants)
-        .order_by(reports.c.id)
-    )
-
-
-TWINS = _twins_query()
-
-
-def _twins(session: Session, tournament: Tournament) -> list[Notice]:
-    """Live reports of the same venue and day with exactly these results (player, place, status)."""
-    twins = session.connection().execute(
-        TWINS,
-        {
-            "tournament_id": tournament.id,
-            "venue_id": tournament.venue_id,
-            "date": tournament.date,
-            "entrants": tournament.entrants,
-        },
-    )
-    return [matches_report(twin_id, session_number) for twin_id, session_number in twins]
+    checked.notices.extend(twins(session, tournament))
+    return Written(tournament, placed_notices(checked), registered)
 
 
 def record_override(session: Session, actor: Actor, tournament: Tournament, checked: CheckedReport) -> None:
@@ -454,7 +296,7 @@ def correct_report(
     refuse_taken_slot(session, report, tournament.id)
     claim_version(session, tournament, read_version, expected_version)
     before = {**report_snapshot(tournament), "version": read_version}
-    counted_before = _counted(tournament)
+    counted_before = counted(tournament)
     rated_before = point_of(tournament)
     players_before = {r.player_id for r in tournament.results}
     # Old results go first: the new ones reuse places and players (unique per report).
@@ -467,12 +309,12 @@ def correct_report(
     tournament.kind = report["kind"]
     tournament.entrants = len(checked.rows)
     registered: dict[int, str] = {}
-    results = _scored_results(session, actor, checked, registered)
+    results = scored_results(session, actor, checked, registered)
     session.flush()
     session.refresh(tournament)
-    _store_results(session, tournament, results)
+    store_results(session, tournament, results)
     players = players_before | {result["player_id"] for result, _ in results}
-    _refresh_standings(session, [counted_before, tournament], players)
+    refresh_standings(session, [counted_before, tournament], players)
     # R20: from wherever the report was or now is in the rating order, the earlier.
     replay_from(session, min(rated_before, point_of(tournament)), players=players)
     record(
@@ -486,7 +328,7 @@ def correct_report(
         reason=reason,
     )
     record_override(session, actor, tournament, checked)
-    return Written(tournament, _placed(checked), registered)
+    return Written(tournament, placed_notices(checked), registered)
 
 
 def _with_stored(tournament: Tournament, correction: ReportDraft) -> ReportDraft:
@@ -522,7 +364,7 @@ def void_report(
     voided = {"voided_at": utcnow(), "voided_by": actor.name, "void_reason": scrub_erased(session, reason)}
     _claim(session, tournament, tournament.version, expected_version, "voided", voided)
     before = {**report_snapshot(tournament), "voided": False, "void_reason": None}
-    _refresh_standings(session, [tournament], {r.player_id for r in tournament.results})
+    refresh_standings(session, [tournament], {r.player_id for r in tournament.results})
     # R20: as if it had never been rated
     replay_from(session, point_of(tournament), players={r.player_id for r in tournament.results})
     record(
