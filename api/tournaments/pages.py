@@ -84,7 +84,7 @@ class _ReportJson:
 
 
 def page_answer(seen: SeenWithRows, label: Label) -> dict[str, Any]:
-    """A report's answer as `ReportOut` dumps it (tests/api/test_report_pages.py holds them
+    """A report's answer as `ReportOut` dumps it (tests/api/tournaments/test_report_pages.py holds them
     equal, field for field), its players labelled by `label`: written directly, as a page of
     fifty reports holds a thousand results, and the schema's dump of them was most of the cost of
     a page read afresh."""
