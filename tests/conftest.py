@@ -47,17 +47,11 @@ TESTS = Path(__file__).resolve().parent
 FOLDER_MARKS = {"browser": ("browser", "server"), "client": ("node",)}
 
 
-@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The folders' markers; and under pytest-xdist (--dist loadgroup, as scripts/test runs it) a
-    module that starts servers runs whole on one worker, so its module-scoped server (or browser)
-    starts once, not once on each worker."""
     for item in items:
         folder = item.path.relative_to(TESTS).parts[0] if item.path.is_relative_to(TESTS) else ""
         for name in FOLDER_MARKS.get(folder, ()):
             item.add_marker(name)
-        if item.get_closest_marker("server"):
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
 
 
 @pytest.fixture(scope="session")
@@ -73,21 +67,43 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture(scope="session")
-def database_url(backend: str, scratch: ScratchDatabases) -> str:
+def kept(scratch: ScratchDatabases) -> Iterator[dict[str, Any]]:
+    """What the session fixtures below made for each backend, kept for the whole run. pytest makes a
+    session fixture of a parameter again whenever the next test has the other parameter, and under
+    pytest-xdist (--dist loadscope) a worker goes from one module's SQLite tests to its PostgreSQL
+    ones and back to the next module's SQLite tests: each backend's database and app are made once."""
+    made: dict[str, Any] = {}
+    yield made
+    for value in made.values():
+        if isinstance(value, Engine):
+            value.dispose()
+
+
+@pytest.fixture(scope="session")
+def database_url(backend: str, scratch: ScratchDatabases, kept: dict[str, Any]) -> str:
     """A database of the backend, brought to head by the migrations (never create_all)."""
-    return scratch.migrated(backend)
+    key = f"database_url {backend}"
+    if key not in kept:
+        kept[key] = scratch.migrated(backend)
+    return str(kept[key])
 
 
 @pytest.fixture(scope="session")
-def engine(database_url: str) -> Iterator[Engine]:
-    engine = make_engine(database_url)
-    yield engine
-    engine.dispose()
+def engine(backend: str, database_url: str, kept: dict[str, Any]) -> Engine:
+    key = f"engine {backend}"
+    if key not in kept:
+        kept[key] = make_engine(database_url)
+    engine: Engine = kept[key]
+    return engine
 
 
 @pytest.fixture(scope="session")
-def base_app(database_url: str) -> Flask:
-    return create_app({"DATABASE_URL": database_url, "TESTING": True, "RATELIMIT_ENABLED": False})
+def base_app(backend: str, database_url: str, kept: dict[str, Any]) -> Flask:
+    key = f"base_app {backend}"
+    if key not in kept:
+        kept[key] = create_app({"DATABASE_URL": database_url, "TESTING": True, "RATELIMIT_ENABLED": False})
+    app: Flask = kept[key]
+    return app
 
 
 @pytest.fixture()
