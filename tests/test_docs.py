@@ -35,9 +35,6 @@ MADE_BY_THE_READER = frozenset(
         "instance",
     }
 )
-# Documents other branches add: allowed to be missing until they land. Once one exists, this test
-# says so, and its entry goes (the lead's merge).
-PENDING = frozenset({"docs/testing.md"})
 
 SKIPPED_DIRECTORIES = frozenset(
     {".git", ".venv", "node_modules", "__pycache__", ".mypy_cache", ".ruff_cache"}
@@ -109,7 +106,7 @@ def candidates(word: str, document: Path) -> list[Path]:
 
 
 def exists(word: str, document: Path) -> bool:
-    if word.split("/")[0] in MADE_BY_THE_READER or word in PENDING:
+    if word.split("/")[0] in MADE_BY_THE_READER:
         return True
     if "/" not in word:
         return word in names_in_repo()
@@ -155,11 +152,7 @@ def test_every_link_resolves_to_a_document_and_its_heading(document: Path) -> No
     for target in links(document):
         path, _, anchor = target.partition("#")
         linked = (document.parent / path).resolve() if path else document
-        pending = linked.is_relative_to(ROOT) and linked.relative_to(ROOT).as_posix() in PENDING
-        if not linked.exists():
-            if not pending:
-                broken.append(target)
-        elif anchor and linked.suffix == ".md" and anchor not in anchors(linked):
+        if not linked.exists() or anchor and linked.suffix == ".md" and anchor not in anchors(linked):
             broken.append(target)
     assert not broken, f"{name(document)} links to what does not exist: {broken}"
 
@@ -177,12 +170,6 @@ def test_the_front_documents_stay_short(document: Path) -> None:
     assert lines <= MOST_LINES[document.name], (
         f"{document.name} has {lines} lines; at most {MOST_LINES[document.name]}"
     )
-
-
-def test_pending_documents_are_still_pending() -> None:
-    """A document another branch adds is excused only until it lands: then its entry goes."""
-    landed = [path for path in PENDING if (ROOT / path).exists()]
-    assert not landed, f"{landed} exist now: remove them from PENDING in tests/test_docs.py"
 
 
 def test_the_path_finder_finds_paths() -> None:

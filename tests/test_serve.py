@@ -12,7 +12,12 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from tests.support.servers import PATIENCE
+
+# Starts real servers (gunicorn): seconds each; left out of the fast loop (scripts/test-fast).
+pytestmark = pytest.mark.server
 
 ROOT = Path(__file__).resolve().parent.parent
 

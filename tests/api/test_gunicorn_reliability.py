@@ -28,10 +28,12 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
-from models.infra.migrate import alembic_config, upgrade
 from tests.builders import TOURNAMENTS, days_ago, iso
 from tests.support.databases import ScratchDatabases
 from tests.support.servers import PATIENCE, Server, gunicorn, workers_of
+
+# Starts real servers (gunicorn): seconds each; left out of the fast loop (scripts/test-fast).
+pytestmark = pytest.mark.server
 
 STOP_POINTS = Path(__file__).resolve().parents[1] / "support" / "stop_points.py"
 MAX_BODY = 2 * 1024 * 1024
@@ -49,13 +51,13 @@ class Booted:
 @pytest.fixture()
 def one_worker(backend: str, scratch: ScratchDatabases, tmp_path: Path) -> Iterator[Booted]:
     """gunicorn -w 1 on a new database of the backend, its worker ready to stop where told."""
-    url = scratch.create(backend)
-    upgrade(alembic_config(url))
+    url = scratch.migrated(backend)
     stop_at = tmp_path / "stop-point"
     options = ("-t", "120", "-c", str(STOP_POINTS))
     env = {"REQUEST_LOG": "0", "STOP_POINT_FILE": str(stop_at)}
     with gunicorn(url, 1, tmp_path, *options, **env) as (server, master):
         yield Booted(server, master, url, stop_at)
+    scratch.discard(url)
 
 
 def stopped(pid: int) -> bool:

@@ -1,6 +1,7 @@
-"""Once means once (R17, R17a) under real gunicorn (4 threaded workers) on a new database of each
-backend, with real concurrency: the racing requests each open their connection, then wait at a
-barrier that releases them together. Every race is run REPEATS times, each time on fresh records.
+"""Once means once (R17, R17a) under real gunicorn (4 threaded workers) on a database of each
+backend (one server for the module's races), with real concurrency: the racing requests each
+open their connection, then wait at a barrier that releases them together. Every race is run
+REPEATS times, each time on fresh records.
 
 What each asserts holds whatever the interleaving: exactly one request wins (200, 201 or 204) and
 every other is a 409 problem naming what happened, with one audit entry; a report racing a
@@ -16,17 +17,18 @@ import uuid
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
-from models.infra.migrate import alembic_config, upgrade
 from tests.builders import OFFICE_LATE, SEASONS, TOURNAMENTS, ago, sanction_body
 from tests.support.databases import ScratchDatabases, assert_ratings_current, assert_standing_lines_current
 from tests.support.servers import PATIENCE, Server, gunicorn
+
+# Starts real servers (gunicorn): seconds each; left out of the fast loop (scripts/test-fast).
+pytestmark = pytest.mark.server
 
 WORKERS = 4
 OPTIONS = ("--worker-class", "gthread", "--threads", "4", "-t", "120")
@@ -120,12 +122,16 @@ class Live:
         return True
 
 
-@pytest.fixture()
-def live(backend: str, scratch: ScratchDatabases, tmp_path: Path) -> Iterator[Live]:
-    url = scratch.create(backend)
-    upgrade(alembic_config(url))
-    with gunicorn(url, WORKERS, tmp_path, *OPTIONS, REQUEST_LOG="0") as (server, _master):
+@pytest.fixture(scope="module")
+def live(backend: str, scratch: ScratchDatabases, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
+    """One server on one database of the backend for all the races of this module: every race
+    (every repeat) makes the records it races on, and asserts counts of its own records or
+    differences (audit entries after minus before), so none depends on what another left."""
+    url = scratch.migrated(backend)
+    logs = tmp_path_factory.mktemp("races")
+    with gunicorn(url, WORKERS, logs, *OPTIONS, REQUEST_LOG="0") as (server, _master):
         yield Live(server, url)
+    scratch.discard(url)
 
 
 # (method, path, body), or (method, path, body, more headers).

@@ -1,6 +1,7 @@
 from sqlalchemy import text
 
-from tests.support.league import assert_problem
+from tests.support.databases import watch_writes, wrote
+from tests.support.league import assert_problem, new_key
 
 
 def test_health(public):
@@ -35,3 +36,22 @@ def test_season_overlap_r2(league):
         "/api/v1/seasons", json={"name": "Clash", "starts_on": "2026-03-01", "ends_on": "2026-04-30"}
     )
     assert_problem(response, 422, "starts_on", rule="R2")
+
+
+def test_a_test_that_only_reads_is_not_taken_for_a_writer(app, connection, public):
+    """The standings and ratings checks after a test (tests/conftest.py) are skipped only after
+    a test that changed no row: reads, however many, change none."""
+    assert public.get("/api/v1/regions").status_code == 200
+    assert public.get("/health").status_code == 200
+    assert not wrote(connection)
+
+
+def test_every_way_a_test_writes_is_seen(app, connection, public):
+    """A write through the app, or plain SQL on the test's connection, marks the test as a
+    writer, so the checks after it run (R1, R9-R11, R20)."""
+    new_key(app, "office", name="Office: Watched")
+    assert wrote(connection)
+    watch_writes(connection)
+    assert not wrote(connection)
+    connection.execute(text("UPDATE regions SET name = name WHERE id = 0"))
+    assert wrote(connection)

@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser
 
-from models.infra.migrate import alembic_config, upgrade
 from tests.builders import days_ago, iso
 from tests.support.browser import players_named
 from tests.support.databases import ScratchDatabases
@@ -27,8 +26,7 @@ def league(
     backend: str, scratch: ScratchDatabases, tmp_path: Path
 ) -> Iterator[tuple[Server, str, list[int]]]:
     """gunicorn on a new database: (the server, a host key of its venue, five players' ids)."""
-    url = scratch.create(backend)
-    upgrade(alembic_config(url))
+    url = scratch.migrated(backend)
     with gunicorn(url, 1, tmp_path, "--worker-class", "gthread", "--threads", "4") as (server, _process):
         office = f"Bearer {server.office}"
         status, _headers, key = server.request(
@@ -40,6 +38,7 @@ def league(
         assert status == 201, key
         players = players_named(server, NAMES, "Console")
         yield server, key["key"], players
+    scratch.discard(url)
 
 
 def test_a_host_posts_tonights_sheet_and_a_suspended_player_is_refused_on_the_page(

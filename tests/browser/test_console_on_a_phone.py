@@ -23,7 +23,6 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from api.console.base import day
-from models.infra.migrate import alembic_config, upgrade
 from tests.builders import days_ago, iso
 from tests.support.browser import PATIENCE_MS, players_named
 from tests.support.databases import ScratchDatabases
@@ -56,8 +55,7 @@ def night(backend: str, scratch: ScratchDatabases, tmp_path: Path) -> Iterator[d
     """gunicorn on a new database with a league night's makings: a host key of its venue, players
     (one with a long name, one suspended, one who looks like another), and reports stored 2, 3 and
     12 days ago (the last outside a host's 7-day correction window, R17)."""
-    url = scratch.create(backend)
-    upgrade(alembic_config(url))
+    url = scratch.migrated(backend)
     with gunicorn(url, 1, tmp_path, "--worker-class", "gthread", "--threads", "4") as (server, _process):
         office = f"Bearer {server.office}"
         status, _headers, key = server.request(
@@ -102,6 +100,7 @@ def night(backend: str, scratch: ScratchDatabases, tmp_path: Path) -> Iterator[d
             },
         )
         yield {"server": server, "host_key": key["key"], "players": players, "eli": eli, "reports": reports}
+    scratch.discard(url)
 
 
 def fits(page: Page, name: str, shots: Path) -> None:

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser
 
-from models.infra.migrate import alembic_config, upgrade
 from tests.builders import ago, days_ago, iso
 from tests.support.browser import players_named
 from tests.support.databases import ScratchDatabases
@@ -25,8 +24,7 @@ BARRED = 40
 def door(backend: str, scratch: ScratchDatabases, tmp_path: Path) -> Iterator[tuple[Server, str, list[int]]]:
     """gunicorn on a new database: (the server, a host key of its venue, the barred players): 40
     suspended with longish names, the first two of whom played at the venue."""
-    url = scratch.create(backend)
-    upgrade(alembic_config(url))
+    url = scratch.migrated(backend)
     with gunicorn(url, 1, tmp_path, "--worker-class", "gthread", "--threads", "4") as (server, _process):
         status, _headers, key = server.request(
             "POST",
@@ -59,6 +57,7 @@ def door(backend: str, scratch: ScratchDatabases, tmp_path: Path) -> Iterator[tu
                 },
             )
         yield server, key["key"], players
+    scratch.discard(url)
 
 
 def test_the_door_list_fits_a_phone_and_prints_on_one_sheet_r16_r19(

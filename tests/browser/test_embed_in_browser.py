@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Frame, Page, expect
 
-from models.infra.migrate import alembic_config, upgrade
 from tests.builders import TOURNAMENTS, days_ago, iso
 from tests.support.browser import PATIENCE_MS, players_named
 from tests.support.databases import ScratchDatabases
@@ -31,8 +30,7 @@ LOADING_MS = PATIENCE_MS  # generous: two cores shared, gunicorn's first answers
 @pytest.fixture()
 def service(backend: str, scratch: ScratchDatabases, tmp_path: Path) -> Iterator[Server]:
     """gunicorn on a new database of the backend, its venue's season with four nights of results."""
-    url = scratch.create(backend)
-    upgrade(alembic_config(url))
+    url = scratch.migrated(backend)
     # Threads: a browser opens spare connections ahead of need, and a sync worker would wait on one.
     with gunicorn(url, 1, tmp_path, "--worker-class", "gthread", "--threads", "4") as (server, _process):
         office = f"Bearer {server.office}"
@@ -49,14 +47,14 @@ def service(backend: str, scratch: ScratchDatabases, tmp_path: Path) -> Iterator
             status, _headers, answer = server.request("POST", TOURNAMENTS, body, Authorization=office)
             assert status == 201, answer
         yield server
+    scratch.discard(url)
 
 
 @pytest.fixture()
 def rated(backend: str, scratch: ScratchDatabases, tmp_path: Path) -> Iterator[Server]:
     """gunicorn on a new database of the backend, its venue's last four nights reported (within
     the hosts' correction window, so the office needs no reason, R17): seven players rated (R20)."""
-    url = scratch.create(backend)
-    upgrade(alembic_config(url))
+    url = scratch.migrated(backend)
     with gunicorn(url, 1, tmp_path, "--worker-class", "gthread", "--threads", "4") as (server, _process):
         players = players_named(server, NAMES[2:], "Phone")
         for night in range(4):
@@ -71,6 +69,7 @@ def rated(backend: str, scratch: ScratchDatabases, tmp_path: Path) -> Iterator[S
             )
             assert status == 201, answer
         yield server
+    scratch.discard(url)
 
 
 @pytest.fixture()

@@ -13,9 +13,11 @@ from tests.support.databases import ScratchDatabases
 
 
 @pytest.fixture()
-def empty_url(backend: str, scratch: ScratchDatabases) -> str:
+def empty_url(backend: str, scratch: ScratchDatabases) -> Iterator[str]:
     """A new, empty database of the backend, for this test only."""
-    return scratch.create(backend)
+    url = scratch.create(backend)
+    yield url
+    scratch.discard(url)
 
 
 @pytest.fixture()

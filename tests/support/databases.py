@@ -5,16 +5,22 @@ stored ratings a computation from scratch's (R20)."""
 from __future__ import annotations
 
 import os
+import re
+import secrets
+import sqlite3
 import uuid
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
+from weakref import WeakKeyDictionary
 
 import pytest
-from sqlalchemy import Connection, create_engine, select, text
+from sqlalchemy import Connection, create_engine, event, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
 from models.entities import Player, Season, StandingLine
+from models.infra.migrate import alembic_config, upgrade
 from models.rules.standings import Line, line_points
 from models.services.ratings.queries import from_scratch, stored
 from models.services.standings.lines import (
@@ -26,7 +32,11 @@ from models.services.standings.lines import (
 )
 
 DEFAULT_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
-BACKENDS = ["sqlite", "postgresql"]
+# The databases every database test runs on; TEST_BACKENDS=sqlite (the fast loop, scripts/test-fast)
+# runs them on SQLite alone.
+BACKENDS = [
+    name for name in ("sqlite", "postgresql") if name in os.environ.get("TEST_BACKENDS", "sqlite,postgresql")
+]
 # R21: the audit log's master key of every app, migration and server a test starts (a database
 # other than the embedded default refuses to start without one).
 TEST_AUDIT_KEY = "test-audit-key-" + "0" * 48
@@ -54,44 +64,128 @@ def postgres_admin_url() -> str | None:
         return None
 
 
-PG_ADMIN = postgres_admin_url()
+PG_ADMIN = postgres_admin_url() if "postgresql" in BACKENDS else None
 
 
 class ScratchDatabases:
-    """Creates empty databases of either kind and drops them afterwards."""
+    """Creates databases of either kind, empty or at the migrations' head, and drops them
+    afterwards. Under pytest-xdist each worker has its own (its own tmp folder; PostgreSQL
+    databases named at random).
+
+    PostgreSQL 15 makes a checkpoint for each DROP DATABASE (seconds on a busy machine), so a test
+    never waits for one: `discard` drops in a thread of its own while the next tests run, and the
+    rest are dropped at the end. Commits on these scratch databases do not wait for the disk
+    (synchronous_commit off: nothing here must survive a crash of the server)."""
 
     def __init__(self, tmp_path_factory: pytest.TempPathFactory) -> None:
         self.tmp = tmp_path_factory
         self.created: list[str] = []
+        self.templates: dict[str, str] = {}
+        self._dropper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="drop-database")
 
     def create(self, backend: str) -> str:
+        """A new, empty database of the backend."""
         if backend == "sqlite":
             path = self.tmp.mktemp("db") / "league.db"
             return f"sqlite:///{path}"
         if PG_ADMIN is None:
             pytest.skip("PostgreSQL is not reachable (set TEST_POSTGRES_URL)")
-        name = f"league_test_{uuid.uuid4().hex[:12]}"
+        return self._postgres(f"league_test_{uuid.uuid4().hex[:12]}")
+
+    def migrated(self, backend: str) -> str:
+        """A new database of the backend at the migrations' head: a copy of one database the
+        migrations brought to head once in this run (a file copy on SQLite, a database made from
+        it as TEMPLATE on PostgreSQL), rather than the migrations run again for each (the
+        migrations themselves are tests/migrations'). The copy gets a data epoch of its own, as
+        each migrated database has, so answers cached for one (in one Redis) are never taken for
+        another's."""
+        template = self.templates.get(backend)
+        if template is None:
+            template = self.create(backend)
+            upgrade(alembic_config(template))
+            self.templates[backend] = template
+        if backend == "sqlite":
+            url = self.create(backend)
+            source = sqlite3.connect(str(make_url(template).database))
+            copy = sqlite3.connect(str(make_url(url).database))
+            try:
+                source.backup(copy)
+            finally:
+                source.close()
+                copy.close()
+        else:
+            url = self._postgres(f"league_test_{uuid.uuid4().hex[:12]}", make_url(template).database)
+        engine = create_engine(url)
+        with engine.begin() as conn:
+            conn.execute(text("UPDATE data_version SET epoch = :epoch"), {"epoch": secrets.token_hex(16)})
+        engine.dispose()
+        return url
+
+    def _postgres(self, name: str, template: str | None = None) -> str:
+        assert PG_ADMIN is not None
         admin = create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
         with admin.connect() as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
+            like = f' TEMPLATE "{template}"' if template else ""
+            conn.execute(text(f'CREATE DATABASE "{name}"{like}'))
+            conn.execute(text(f'ALTER DATABASE "{name}" SET synchronous_commit = off'))
         admin.dispose()
         self.created.append(name)
         return make_url(PG_ADMIN).set(database=name).render_as_string(hide_password=False)
 
-    def drop_all(self) -> None:
-        if not self.created or PG_ADMIN is None:
+    def discard(self, url: str) -> None:
+        """Done with this database (every connection to it closed or abandoned): a PostgreSQL one
+        is dropped in the background; a SQLite file goes with the run's tmp folder."""
+        name = make_url(url).database
+        if make_url(url).get_backend_name() != "postgresql" or name not in self.created:
             return
-        admin = create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
-        with admin.connect() as conn:
-            for name in self.created:
-                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+        self.created.remove(name)
+        self._dropper.submit(drop_databases, [name])
+
+    def drop_all(self) -> None:
+        self._dropper.shutdown(wait=True)
+        drop_databases(self.created)
+        self.created.clear()
+
+
+def drop_databases(names: list[str]) -> None:
+    if not names or PG_ADMIN is None:
+        return
+    admin = create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        for name in names:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
 
 
 def rearm_data_version(_session: Any, _transaction: Any, connection: Connection) -> None:
     """A session's "after_begin" listener: PostgreSQL moves the data version once per transaction,
     and a test's requests are savepoints of one transaction, so each must be able to move it again."""
     connection.execute(text("SELECT set_config('league.data_version_moved', '', true)"))
+
+
+# A statement that changes rows (whatever else it reads), in any dialect the tests use. Matching a
+# read by mistake only costs a check; missing a write would skip one, so the match is broad.
+WRITING = re.compile(
+    r"\b(INSERT\s+INTO|UPDATE\s+\S+\s+SET|DELETE\s+FROM|MERGE\s+INTO|REPLACE\s+INTO)\b", re.IGNORECASE
+)
+_wrote: WeakKeyDictionary[Connection, bool] = WeakKeyDictionary()
+
+
+def watch_writes(connection: Connection) -> None:
+    """From now on, note whether any statement on the connection (any session, app, CLI or
+    service joined to it) changes rows; `wrote` tells."""
+    _wrote[connection] = False
+
+    def seen(conn: Connection, _cursor: Any, statement: str, *_args: Any) -> None:
+        if not _wrote.get(conn) and WRITING.search(statement):
+            _wrote[conn] = True
+
+    event.listen(connection, "before_cursor_execute", seen)
+
+
+def wrote(connection: Connection) -> bool:
+    """Whether a statement since `watch_writes` changed rows (True when it was never watched)."""
+    return _wrote.get(connection, True)
 
 
 def _canonical(lines: Iterable[tuple[int, list[Line]]]) -> dict[int, list[Line]]:

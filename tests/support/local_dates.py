@@ -1,5 +1,5 @@
 """A league whose dates are local (R2a), built through the HTTP API with explicit days, for the
-tests that freeze the clock (tests/api/test_local_dates*.py): `utc` (an exact instant), the zones
+tests that freeze the clock (tests/api/**/test_local_dates*.py): `utc` (an exact instant), the zones
 they use, and `LocalLeague` (the league's zone, a region, venues in their own zones or the
 league's, one season from and to given days, players, reports, door lists, standings)."""
 

@@ -1,6 +1,6 @@
 """Real servers for the tests: gunicorn serving the app on a database (the gunicorn of the running
 interpreter, each server started on its own on a port the kernel picks), and the Redis at
-127.0.0.1:6379 (database 15)."""
+127.0.0.1:6379 (database 15, or one per pytest-xdist worker)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,9 @@ from tests.builders import SEASONS, ago
 from tests.support.league import Caller, League, new_key
 
 REPO = Path(__file__).resolve().parents[2]
-REDIS_URL = "redis://127.0.0.1:6379/15"
+# Redis database 15; under pytest-xdist one of its own for each worker (15, 14, ...), so that one
+# worker's `cache reset` or erasure purge never drops answers another worker's test is looking at.
+REDIS_URL = f"redis://127.0.0.1:6379/{15 - int(os.environ.get('PYTEST_XDIST_WORKER', 'gw0')[2:]) % 16}"
 BANDS = [{"min_entrants": 2, "max_entrants": None, "points": [30, 20, 10]}]
 # gunicorn of the interpreter running the tests (whatever its virtual environment is called).
 GUNICORN = [sys.executable, "-m", "gunicorn"]

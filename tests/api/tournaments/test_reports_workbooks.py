@@ -30,7 +30,7 @@ from tests.support.console import hidden_fields, signed_in, text_of, upload_file
 from tests.support.league import Caller, assert_problem
 from tests.support.statements import statements
 
-SHEETS = Path(__file__).resolve().parents[1] / "fixtures" / "spreadsheets"
+SHEETS = Path(__file__).resolve().parents[2] / "fixtures" / "spreadsheets"
 CSV = "text/csv"
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 ODS = "application/vnd.oasis.opendocument.spreadsheet"

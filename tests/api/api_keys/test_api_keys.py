@@ -14,7 +14,7 @@ import pytest
 from tests.support.league import Caller, assert_problem
 
 KEYS = "/api/v1/api-keys"
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 def cli_key(runner: Any, *args: str) -> str:

@@ -18,7 +18,7 @@ from tests.builders import TOURNAMENTS, Scene, days_ago, iso
 from tests.support.console import signed_in, text_of, upload_file
 from tests.support.league import assert_problem
 
-PNG = (Path(__file__).resolve().parents[1] / "fixtures" / "spreadsheets" / "not-a-workbook.png").read_bytes()
+PNG = (Path(__file__).resolve().parents[2] / "fixtures" / "spreadsheets" / "not-a-workbook.png").read_bytes()
 # The first bytes each kind of picture starts with (its magic number), then some of its body.
 PICTURES = {
     "PNG": PNG,

@@ -17,7 +17,6 @@ from flask import Flask
 from sqlalchemy import event
 
 from app import create_app
-from models.infra.migrate import alembic_config, upgrade
 from models.services.tournaments import writes as tournaments
 from tests.builders import TOURNAMENTS, Scene, utc_today
 from tests.support.league import Caller, League, assert_problem, new_key
@@ -66,8 +65,7 @@ class LiveLeague:
 
 @pytest.fixture()
 def live(backend: str, scratch: Any) -> Iterator[LiveLeague]:
-    url = scratch.create(backend)
-    upgrade(alembic_config(url))
+    url = scratch.migrated(backend)
     app = create_app({"DATABASE_URL": url, "TESTING": True, "RATELIMIT_ENABLED": False})
     office = Caller(app.test_client(), new_key(app, "office"))
     league = League(office)
@@ -77,6 +75,7 @@ def live(backend: str, scratch: Any) -> Iterator[LiveLeague]:
     players = [league.player()["id"] for _ in range(6)]
     yield LiveLeague(app, office, venue["id"], day, players, season["id"])
     app.extensions["league_db"].engine.dispose()
+    scratch.discard(url)
 
 
 def at_once(*calls: Callable[[], Any]) -> list[Any]:

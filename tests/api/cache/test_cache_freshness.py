@@ -35,7 +35,6 @@ from sqlalchemy import Connection, create_engine, text
 from sqlalchemy.engine import make_url
 
 from app import create_app
-from models.infra.migrate import alembic_config, upgrade
 from tests.builders import SANCTIONS, SEASONS, TOURNAMENTS, ago, sanction_body, utc_today
 from tests.support.databases import ScratchDatabases
 from tests.support.league import Caller, League, assert_problem, new_key
@@ -51,8 +50,8 @@ BANDS = [{"min_entrants": 2, "max_entrants": None, "points": [30, 20, 10]}]
 
 
 class Copies:
-    """Copies of a database (a backup), dropped when the test ends (a PostgreSQL copy at once: a
-    dropped database's pages are never written out, so the run stays fast)."""
+    """Copies of a database (a backup), dropped when the test ends (a PostgreSQL copy in the
+    background, ScratchDatabases.discard)."""
 
     def __init__(self, scratch: ScratchDatabases) -> None:
         self.scratch = scratch
@@ -80,14 +79,17 @@ class Copies:
             if onto:
                 conn.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
             conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{parsed.database}"'))
+            conn.execute(text(f'ALTER DATABASE "{name}" SET synchronous_commit = off'))
         if not onto:
             self.made.append(target)
+            self.scratch.created.append(str(name))
         return target
 
     def drop_all(self) -> None:
+        """Each copy dropped in the background (ScratchDatabases.discard), not while a test waits."""
         for url in self.made:
-            with self._admin(url) as conn:
-                conn.execute(text(f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)'))
+            self.scratch.discard(url)
+        self.made.clear()
 
     @staticmethod
     @contextmanager
@@ -272,8 +274,7 @@ def build_league(url: str) -> tuple[dict[str, int], Keys]:
 
 @pytest.fixture(scope="session")
 def template(backend: str, scratch: ScratchDatabases) -> Iterator[Template]:
-    url = scratch.create(backend)
-    upgrade(alembic_config(url))
+    url = scratch.migrated(backend)
     template = Template(url, *build_league(url), Copies(scratch))
     yield template
     template.close()

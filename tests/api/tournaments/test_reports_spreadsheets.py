@@ -11,7 +11,7 @@ import pytest
 from tests.builders import TOURNAMENTS, Scene, days_ago, iso
 from tests.support.league import assert_problem
 
-SHEETS = Path(__file__).resolve().parents[1] / "fixtures" / "spreadsheets"
+SHEETS = Path(__file__).resolve().parents[2] / "fixtures" / "spreadsheets"
 
 
 def post_sheet(scene: Scene, name: str) -> object:

@@ -17,9 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from models.infra.migrate import alembic_config, upgrade
 from tests.support.databases import ScratchDatabases
 from tests.support.servers import REDIS_URL, Server, build_league, gunicorn, redis_answers
+
+# Starts real servers (gunicorn): seconds each; left out of the fast loop (scripts/test-fast).
+pytestmark = pytest.mark.server
 
 GUESSES, WRITES = 60, 12
 WRITE_LIMIT, GUESS_LIMIT = 5, 20  # RATELIMIT_WRITES below; RATELIMIT_AUTH_FAILURES, 20 per 10 minutes
@@ -43,8 +45,7 @@ def limits(storage: str) -> dict[str, str]:
 def two_servers(backend: str, scratch: ScratchDatabases, tmp_path: Path) -> Start:
     """two_servers(storage) -> a block with two gunicorns of one worker each on one new database of
     the backend, with their limits in `storage` (the same prefix for both)."""
-    url = scratch.create(backend)
-    upgrade(alembic_config(url))
+    url = scratch.migrated(backend)
     league = build_league(url)
 
     @contextmanager

@@ -22,10 +22,12 @@ from typing import Any
 
 import pytest
 
-from models.infra.migrate import alembic_config, upgrade
 from tests.builders import OFFICE_LATE, TOURNAMENTS, ago
 from tests.support.databases import ScratchDatabases
 from tests.support.servers import PATIENCE, REDIS_URL, Server, build_league, gunicorn, redis_answers
+
+# Starts real servers (gunicorn): seconds each; left out of the fast loop (scripts/test-fast).
+pytestmark = pytest.mark.server
 
 CYCLES = 20
 READS_PER_CYCLE = 10
@@ -45,14 +47,14 @@ def servers(
     backend: str, scratch: ScratchDatabases, cache_url: str, tmp_path: Path
 ) -> Iterator[tuple[Server, Server]]:
     """Two gunicorns of one worker each on one new database of the backend, until the test ends."""
-    url = scratch.create(backend)
-    upgrade(alembic_config(url))
+    url = scratch.migrated(backend)
     league = build_league(url)
     with (
         gunicorn(url, 1, tmp_path, league=league, CACHE_URL=cache_url) as (first, _first),
         gunicorn(url, 1, tmp_path, league=league, CACHE_URL=cache_url) as (second, _second),
     ):
         yield first, second
+    scratch.discard(url)
 
 
 @dataclass(frozen=True)
