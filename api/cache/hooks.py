@@ -49,7 +49,7 @@ def _cacheable() -> bool:
         request.method in ("GET", "HEAD")
         and request.path.startswith(("/api/", "/embed/"))
         and bool(request.endpoint)
-        and policy().cached
+        and not policy().writes
     )
 
 

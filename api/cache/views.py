@@ -23,11 +23,10 @@ Scopes = Callable[[Mapping[str, Any], Mapping[str, str], Any], Sequence[str] | N
 
 @dataclass(frozen=True)
 class Policy:
-    cached: bool = True
     scopes: Scopes | None = None  # None: keyed by the data version
     refusals: bool = False  # its 422s are cached as its 200s are
     by_host: bool = False  # its answer names the host it was asked of
-    writes: bool = False  # a GET that writes: a writer's session, never cached
+    writes: bool = False  # a GET that writes: given a writer's session, and never cached
 
 
 DATA_VERSION = Policy()
@@ -52,7 +51,7 @@ def never_cached(view: V) -> V:
     """A GET that writes (a player's data export is audited each time it is read, R21): never
     cached, and given a writer's session (on PostgreSQL a reader's REPEATABLE READ snapshot would
     refuse the audit entry's bump of the data version once another write committed meanwhile)."""
-    setattr(view, _ATTRIBUTE, Policy(cached=False, writes=True))
+    setattr(view, _ATTRIBUTE, Policy(writes=True))
     return view
 
 

@@ -4,7 +4,6 @@ compares with, the players' states before a point of the order, and what a repla
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from typing import Any
 
@@ -23,7 +22,7 @@ from sqlalchemy import (
     true,
     tuple_,
 )
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects import postgresql
 from sqlalchemy.orm import Session
 
 from models.entities.base import table_of
@@ -123,21 +122,6 @@ def _rating_row(point: Point, row: Mapping[str, Any]) -> dict[str, Any]:
         "last_date": point.date,
         "last_session": point.session,
     }
-
-
-@functools.lru_cache(maxsize=4)
-def _upsert(dialect: str) -> Any:
-    """A player's rating row written whether or not there is one, built once per database."""
-    ratings = table_of(PlayerRating)
-    statement = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(ratings)
-    new = statement.excluded
-    return statement.on_conflict_do_update(
-        index_elements=["player_id"],
-        set_={
-            name: new[name]
-            for name in ("mu", "sigma", "tournaments", "last_tournament_id", "last_date", "last_session")
-        },
-    )
 
 
 def _states_query() -> Select[Any]:
