@@ -30,6 +30,7 @@ from tests.support.databases import (
     wrote,
 )
 from tests.support.league import Caller, League, new_key
+from tests.support.scheduling import ByModuleAndBackend, longest_first
 
 # Property tests: deterministic in CI (a red CI must be reproducible), exploring anew locally;
 # no per-example deadline, since these machines are noisy.
@@ -48,11 +49,18 @@ TESTS = Path(__file__).resolve().parent
 FOLDER_MARKS = {"browser": ("browser", "server"), "client": ("node",)}
 
 
+@pytest.hookimpl(trylast=True)  # after pytest has grouped the tests by backend
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         folder = item.path.relative_to(TESTS).parts[0] if item.path.is_relative_to(TESTS) else ""
         for name in FOLDER_MARKS.get(folder, ()):
             item.add_marker(name)
+    longest_first(items)
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> ByModuleAndBackend:
+    return ByModuleAndBackend(config, log)
 
 
 @pytest.fixture(scope="session")

@@ -8,9 +8,12 @@ import os
 import re
 import secrets
 import sqlite3
+import subprocess
+import sys
 import uuid
 from collections.abc import Iterable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -82,6 +85,7 @@ class ScratchDatabases:
         self.created: list[str] = []
         self.templates: dict[str, str] = {}
         self._dropper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="drop-database")
+        self._queued: dict[str, Future[None]] = {}
 
     def create(self, backend: str) -> str:
         """A new, empty database of the backend."""
@@ -139,12 +143,22 @@ class ScratchDatabases:
         if make_url(url).get_backend_name() != "postgresql" or name not in self.created:
             return
         self.created.remove(name)
-        self._dropper.submit(drop_databases, [name])
+        self._queued[name] = self._dropper.submit(drop_databases, [name])
 
     def drop_all(self) -> None:
-        self._dropper.shutdown(wait=True)
-        drop_databases(self.created)
+        """At the end of the run: the databases not dropped yet (those still in the background's
+        queue too) go to a process of their own, which the run does not wait for."""
+        self._dropper.shutdown(wait=False, cancel_futures=True)
+        names = self.created + [name for name, drop in self._queued.items() if drop.cancelled()]
         self.created.clear()
+        if names and PG_ADMIN is not None:
+            command = [sys.executable, "-c", DROP_IN_BACKGROUND, *names]
+            quiet = subprocess.DEVNULL
+            subprocess.Popen(command, cwd=REPO, stdout=quiet, stderr=quiet, start_new_session=True)
+
+
+REPO = Path(__file__).resolve().parents[2]
+DROP_IN_BACKGROUND = "import sys; from tests.support.databases import drop_databases as d; d(sys.argv[1:])"
 
 
 def drop_databases(names: list[str]) -> None:
