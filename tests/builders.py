@@ -40,6 +40,16 @@ def ago(n: int) -> str:
     return iso(days_ago(n))
 
 
+def ended_season(ends: int = 10, championship: int | None = 5, **settings: Any) -> dict[str, Any]:
+    """A season's dates: 80 days long, ended `ends` days ago, its championship `championship` days
+    ago (None: no date), plus `settings`. Reckoned when called, in the test, as the test's other
+    dates are: a run that passes midnight never mixes two todays."""
+    dates = {"starts_on": ago(80), "ends_on": ago(ends), **settings}
+    if championship is not None:
+        dates["championship_date"] = ago(championship)
+    return dates
+
+
 def unique_name() -> str:
     """A name no other player's name is close to (R5 duplicate warnings stay out of the way)."""
     return f"Q{uuid.uuid4().hex[:9]} Z{uuid.uuid4().hex[:9]}"

@@ -39,8 +39,8 @@ from tests.builders import (
     TOURNAMENTS,
     MakeScene,
     Scene,
-    ago,
     days_ago,
+    ended_season,
     person,
     qualifiers_path,
     unique_email,
@@ -48,7 +48,6 @@ from tests.builders import (
 from tests.support.league import Caller
 
 ROW_FIELDS = [name for name in RowOut().fields if name != "player"]
-ENDED = {"starts_on": ago(80), "ends_on": ago(10), "championship_date": ago(5)}
 
 
 def as_json(value: Any) -> Any:
@@ -277,7 +276,7 @@ def test_a_hand_written_answer_is_its_schemas_dump_r19(
     """R19, R13: the writer's output equals its schema's dump of the same object, for this
     caller, and it is what the route answers."""
     writer = WRITERS[writer_name]
-    scene = make_scene(**ENDED) if writer_name == "season qualifiers" else make_scene()
+    scene = make_scene(**ended_season()) if writer_name == "season qualifiers" else make_scene()
     elsewhere = int(scene.league.venue(scene.region["id"])["id"])
     caller = {
         "public": scene.public,

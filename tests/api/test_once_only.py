@@ -8,10 +8,18 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from tests.builders import SANCTIONS, SEASONS, TOURNAMENTS, MakeScene, Scene, ago, audit_entries, sanctioned
+from tests.builders import (
+    SANCTIONS,
+    SEASONS,
+    TOURNAMENTS,
+    MakeScene,
+    Scene,
+    ago,
+    audit_entries,
+    ended_season,
+    sanctioned,
+)
 from tests.support.league import assert_problem
-
-ENDED = {"starts_on": ago(80), "ends_on": ago(10), "championship_date": ago(5)}
 
 
 def entries(scene: Scene, action: str) -> int:
@@ -78,7 +86,7 @@ def test_a_second_withdrawal_is_409_and_leaves_no_audit_entry_r13_r17a(scene: Sc
 def test_the_same_lists_are_published_once_r12_r17a(make_scene: MakeScene) -> None:
     """R12, R17a: publishing again lists and settlements the latest publication holds is a 409
     of R17a naming it; once a correction changes the lists, they are published again."""
-    scene = make_scene(**ENDED)
+    scene = make_scene(**ended_season())
     players = scene.add_players(5)
     report = scene.report(players)
     path = f"{SEASONS}/{scene.season_id}/qualifiers/publish"

@@ -26,6 +26,7 @@ from tests.builders import (
     Scene,
     ago,
     audit_entries,
+    ended_season,
     qualifiers_path,
     read_qualifiers,
     sanctioned,
@@ -34,7 +35,6 @@ from tests.builders import (
 PLAYERS = "/api/v1/players"
 TOURNAMENTS = "/api/v1/tournaments"
 SIGN_IN = "/console/sign-in"
-ENDED = {"starts_on": ago(80), "ends_on": ago(10), "championship_date": ago(5)}
 # Everyone with a result qualifies: the lists hold both Crystals.
 EVERYONE = {"cut_fraction": 1, "min_events_to_qualify": 1}
 # A surname beyond its initial, after the first name (what must never reach the public).
@@ -71,7 +71,7 @@ def crystals(make_scene: MakeScene) -> Crystals:
 @pytest.fixture()
 def ended(make_scene: MakeScene) -> Crystals:
     """The three at a venue whose season has ended (its lists can be published)."""
-    return crystals_of(make_scene(**ENDED, **EVERYONE))
+    return crystals_of(make_scene(**ended_season(), **EVERYONE))
 
 
 def players_in(value: Any) -> list[dict[str, Any]]:

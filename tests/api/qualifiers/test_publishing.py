@@ -23,6 +23,7 @@ from tests.builders import (
     Scene,
     ago,
     audit_entries,
+    ended_season,
     ids_of,
     person,
     qualifiers_path,
@@ -31,7 +32,6 @@ from tests.builders import (
 )
 from tests.support.league import Caller, assert_problem
 
-ENDED = {"starts_on": ago(80), "ends_on": ago(10), "championship_date": ago(5)}
 NO_CHANGES = {"changed": False, "would_come_in": [], "would_drop_out": []}
 
 
@@ -85,7 +85,7 @@ def changes_of(changes: dict[str, Any]) -> tuple[bool, list[tuple[int, int]], li
 def four(make_scene: MakeScene) -> tuple[Scene, list[int], dict[str, Any]]:
     """An ended season; one 10-entrant tournament: Ace, Bee, Cat, Dan, fillers (all born 1990).
     Quota 2: Ace and Bee qualify."""
-    scene = make_scene(**ENDED)
+    scene = make_scene(**ended_season())
     ids = [person(scene, name, date_of_birth="1990-01-01") for name in ("Ace", "Bee", "Cat", "Dan")]
     fillers = [person(scene, f"~f{i}", date_of_birth="1990-01-01") for i in range(6)]
     report = scene.report([*ids, *fillers])
@@ -284,7 +284,7 @@ def test_a_change_that_keeps_the_same_qualifiers_is_no_change_r12(four: Any) -> 
 @pytest.fixture()
 def tie(make_scene: MakeScene) -> tuple[Scene, int, int, int]:
     """Quota 1; Bee (the lower id) and Ace level after every tie-break at the top; Cat below."""
-    scene = make_scene(**ENDED, cut_fraction=0.1)
+    scene = make_scene(**ended_season(), cut_fraction=0.1)
     bee, ace, cat = (person(scene, name, date_of_birth="1990-01-01") for name in ("Bee", "Ace", "Cat"))
     scene.padded([bee, ace, cat], 10)
     scene.padded([ace, bee, cat], 10)

@@ -22,6 +22,7 @@ from tests.builders import (
     born,
     day_after,
     days_ago,
+    ended_season,
     ids_of,
     person,
     qualifiers_path,
@@ -31,7 +32,6 @@ from tests.builders import (
 from tests.support.league import Caller, League, assert_problem
 
 # A season that ended 10 days ago, its championship 5 days ago.
-ENDED = {"starts_on": ago(80), "ends_on": ago(10), "championship_date": ago(5)}
 
 CSV_HEADER = [
     "venue_id",
@@ -119,7 +119,7 @@ def test_quota_is_cut_fraction_of_average_attendance_half_up_at_least_one_r12(
 ) -> None:
     """R12: q = max(1, round_half_up(cut_fraction x entrants / tournaments)); the first q eligible
     players in standings order qualify."""
-    scene = make_scene(**ENDED, cut_fraction=cut_fraction)
+    scene = make_scene(**ended_season(), cut_fraction=cut_fraction)
     leaders = scene.players("Ace", "Bee", "Cat")
     for n in fields:
         scene.padded(leaders[: min(3, n)], n)
@@ -136,7 +136,7 @@ def test_quota_is_cut_fraction_of_average_attendance_half_up_at_least_one_r12(
 def test_venue_list_shape_and_the_cut_default_of_20_percent_r12(make_scene: MakeScene) -> None:
     """R12: the default cut_fraction is 0.20 (10 entrants -> 2 qualifiers); points and ranks are
     the standings' own."""
-    scene = make_scene(**ENDED)
+    scene = make_scene(**ended_season())
     ace, bee, cat = adults(scene, "Ace", "Bee", "Cat")
     scene.padded([ace, bee, cat], 10)
     listing = venue_list(scene)
@@ -166,7 +166,7 @@ def test_regular_tournaments_of_other_venues_do_not_count_in_the_average_r12(
     make_scene: MakeScene, league: League
 ) -> None:
     """R12: the average is of the venue's own regular tournaments."""
-    scene = make_scene(**ENDED)
+    scene = make_scene(**ended_season())
     other = league.venue(scene.region["id"])
     scene.padded(scene.players("Ace"), 10)
     scene.report(scene.add_players(20), venue_id=other["id"])
@@ -176,7 +176,7 @@ def test_regular_tournaments_of_other_venues_do_not_count_in_the_average_r12(
 
 def test_a_voided_tournament_leaves_the_average_r12(make_scene: MakeScene) -> None:
     """R12: 10 and 20 entrants: average 15, quota 3; voided, the 20 no longer count: quota 2."""
-    scene = make_scene(**ENDED)
+    scene = make_scene(**ended_season())
     scene.padded(scene.players("Ace"), 10)
     big = scene.padded(scene.players("Bee"), 20)
     assert (venue_list(scene)["quota"], venue_list(scene)["tournaments"]) == (3, 2)
@@ -210,7 +210,7 @@ def test_lists_are_provisional_while_the_season_runs_and_not_after_r12(make_scen
 
 
 def test_an_ended_seasons_lists_are_not_provisional_r12(make_scene: MakeScene) -> None:
-    scene = make_scene(**ENDED)
+    scene = make_scene(**ended_season())
     scene.padded(scene.players("Ace"), 10)
     assert read_qualifiers(scene.public, scene.season_id)["provisional"] is False
     assert venue_list(scene)["provisional"] is False
@@ -224,7 +224,7 @@ def test_an_ended_seasons_lists_are_not_provisional_r12(make_scene: MakeScene) -
 def test_too_few_events_skips_the_player_and_the_next_moves_up_r12_r13(make_scene: MakeScene) -> None:
     """R12/R13: with min_events_to_qualify 2, a player with one tournament there is skipped
     (too_few_events); with the default of 1 they qualify."""
-    scene = make_scene(**ENDED, min_events_to_qualify=2)
+    scene = make_scene(**ended_season(), min_events_to_qualify=2)
     ace, bee, cat, dan = scene.players("Ace", "Bee", "Cat", "Dan")
     scene.padded([ace, bee, cat, dan], 10)  # Ace 30, Bee 20, Cat 10
     scene.padded([bee, dan, cat], 10)  # Bee 30, Dan 20, Cat 10
@@ -252,7 +252,7 @@ def test_underage_on_the_championship_date_is_skipped_and_unknown_age_is_flagged
     """R13: age is reckoned on the championship date (5 days ago): one who turns 21 the day after
     it is skipped (though 21 today); one who turns 21 on it qualifies (though 20 on the season's
     last day); one without a date of birth qualifies flagged age_unverified."""
-    scene = make_scene(**ENDED)
+    scene = make_scene(**ended_season())
     on_the_day = born(21, days_ago(5))
     young = person(scene, "Young", date_of_birth=day_after(on_the_day))
     just = person(scene, "Just", date_of_birth=on_the_day)
@@ -278,7 +278,7 @@ def test_underage_on_the_championship_date_is_skipped_and_unknown_age_is_flagged
 
 def test_disqualified_player_is_skipped_and_their_standings_stay_r13(make_scene: MakeScene) -> None:
     """R13: the office's disqualification skips the player; the next one moves up."""
-    scene = make_scene(**ENDED)
+    scene = make_scene(**ended_season())
     ace, bee, cat = scene.players("Ace", "Bee", "Cat")
     scene.padded([ace, bee, cat], 10)
     before = scene.rows()
@@ -303,7 +303,7 @@ def test_disqualified_player_is_skipped_and_their_standings_stay_r13(make_scene:
 def test_suspended_on_the_seasons_last_day_is_skipped_r13(make_scene: MakeScene) -> None:
     """R13: after the season, a suspension counts if it runs on the season's last day (10 days
     ago); one that starts after it does not."""
-    scene = make_scene(**ENDED)
+    scene = make_scene(**ended_season())
     ace, bee, cat, dan = scene.players("Ace", "Bee", "Cat", "Dan")
     scene.padded([ace, bee, cat, dan], 10)
     before = scene.rows()
@@ -330,7 +330,7 @@ def test_a_provisional_list_skips_whoever_is_suspended_today_r13(make_scene: Mak
 
 
 def test_a_lifted_suspension_skips_no_one_r13(make_scene: MakeScene) -> None:
-    scene = make_scene(**ENDED)
+    scene = make_scene(**ended_season())
     ace, bee, cat = scene.players("Ace", "Bee", "Cat")
     scene.padded([ace, bee, cat], 10)
     sanction = suspend(scene, ace, 20, 0)
@@ -343,7 +343,7 @@ def test_a_lifted_suspension_skips_no_one_r13(make_scene: MakeScene) -> None:
 def test_a_permanent_suspension_skips_and_a_venue_ban_does_not_r13(make_scene: MakeScene) -> None:
     """R13: a permanent league-wide suspension running on the last day skips the player; a venue
     ban is no league-wide suspension."""
-    scene = make_scene(**ENDED)
+    scene = make_scene(**ended_season())
     ace, bee, cat, dan = adults(scene, "Ace", "Bee", "Cat", "Dan")
     scene.padded([ace, bee, cat, dan], 10)
     sanctioned(scene.office, ace, "suspension", "fighting", first_day=ago(30))
@@ -356,7 +356,7 @@ def test_a_permanent_suspension_skips_and_a_venue_ban_does_not_r13(make_scene: M
 def test_the_first_reason_in_r13s_order_is_given(make_scene: MakeScene, league: League) -> None:
     """R13: underage before disqualified before suspended before too_few_events before
     qualified_elsewhere; every skipped player above the last qualifier is listed, in order."""
-    scene = make_scene(**ENDED, cut_fraction=0.1, min_events_to_qualify=2)
+    scene = make_scene(**ended_season(), cut_fraction=0.1, min_events_to_qualify=2)
     other = league.venue(scene.region["id"])["id"]
     young = person(scene, "Young", date_of_birth="2015-01-01")  # also disqualified and suspended
     dis = scene.player("Dis")  # also suspended
@@ -392,7 +392,7 @@ def test_qualified_elsewhere_names_the_venue_and_the_next_moves_up_r13_r14(
 ) -> None:
     """R13/R14: a player who qualifies at another venue is skipped here as qualified_elsewhere,
     with that venue's id."""
-    scene = make_scene(**ENDED)
+    scene = make_scene(**ended_season())
     other = league.venue(scene.region["id"])["id"]
     star, bee, cat = scene.players("Star", "Bee", "Cat")
     scene.report([star, bee, cat, *scene.add_players(7)])  # Star rank 1 here, 30
@@ -426,7 +426,7 @@ def test_qualified_elsewhere_names_the_venue_and_the_next_moves_up_r13_r14(
 
 def test_skipped_lists_all_skipped_players_when_the_quota_is_not_filled_r12(make_scene: MakeScene) -> None:
     """R12: when too few are eligible to fill the quota, every skipped player is listed."""
-    scene = make_scene(**ENDED, min_events_to_qualify=2)
+    scene = make_scene(**ended_season(), min_events_to_qualify=2)
     ace, bee = scene.players("Ace", "Bee")
     scene.padded([ace, bee], 10)
     listing = venue_list(scene)
@@ -454,7 +454,7 @@ def test_players_level_at_the_cut_go_by_lower_id_and_are_flagged_tie_at_cut_r12(
 ) -> None:
     """R12: quota 1 and two players level after every tie-break: the lower id qualifies (though
     the standings list Ace first, by name), both flagged tie_at_cut, Ace in tied_out."""
-    scene = make_scene(**ENDED, cut_fraction=0.1)
+    scene = make_scene(**ended_season(), cut_fraction=0.1)
     bee, ace = tied_pair(scene)
     assert bee < ace
     rows = scene.rows()
@@ -472,7 +472,7 @@ def test_players_level_at_the_cut_go_by_lower_id_and_are_flagged_tie_at_cut_r12(
 
 def test_a_tie_above_the_cut_is_not_flagged_r12(make_scene: MakeScene) -> None:
     """R12: with quota 2 both level players go; the lower id separates no one from the list."""
-    scene = make_scene(**ENDED)
+    scene = make_scene(**ended_season())
     bee, ace = tied_pair(scene)
     listing = venue_list(scene)
     assert listing["quota"] == 2
@@ -483,7 +483,7 @@ def test_a_tie_above_the_cut_is_not_flagged_r12(make_scene: MakeScene) -> None:
 
 def test_a_tie_broken_by_r11_is_no_tie_at_the_cut_r12(make_scene: MakeScene) -> None:
     """R12: level on points but apart on wins: no flag, nobody tied out."""
-    scene = make_scene(**ENDED, cut_fraction=0.1)
+    scene = make_scene(**ended_season(), cut_fraction=0.1)
     bee, ace = adults(scene, "Bee", "Ace")
     scene.padded([ace, bee], 10)  # Ace 30, Bee 20
     scene.padded([bee], 10)  # Bee 30: 50
@@ -523,7 +523,7 @@ def test_a_player_qualifying_at_two_venues_qualifies_at_one_by_policy_r14(
 ) -> None:
     """R14: best_rank takes Pat's rank 1 at the first venue; most_played the second, where Pat
     played twice. The other venue's next player moves up, Pat skipped there as qualified_elsewhere."""
-    scene = make_scene(**ENDED, double_qualifier_policy=policy)
+    scene = make_scene(**ended_season(), double_qualifier_policy=policy)
     w = two_venue_world(scene, league)
     first, second = venue_list(scene, w["first"]), venue_list(scene, w["second"])
     if policy == "best_rank":
@@ -554,7 +554,7 @@ def test_home_venue_policy_takes_the_recorded_home_then_best_rank_r14(
 ) -> None:
     """R14 home_venue: without a home venue on record, best_rank decides (the first venue); once
     the office records the second as Pat's home, Pat qualifies there."""
-    scene = make_scene(**ENDED, double_qualifier_policy="home_venue")
+    scene = make_scene(**ended_season(), double_qualifier_policy="home_venue")
     w = two_venue_world(scene, league)
     assert w["pat"] in ids_of(venue_list(scene, w["first"])["qualifiers"])
     patched = scene.office.patch(f"/api/v1/players/{w['pat']}", json={"home_venue_id": w["second"]})
@@ -568,7 +568,7 @@ def test_home_venue_policy_takes_the_recorded_home_then_best_rank_r14(
 
 
 def test_home_venue_is_ignored_by_the_other_policies_r14(make_scene: MakeScene, league: League) -> None:
-    scene = make_scene(**ENDED)  # best_rank
+    scene = make_scene(**ended_season())  # best_rank
     w = two_venue_world(scene, league)
     assert (
         scene.office.patch(f"/api/v1/players/{w['pat']}", json={"home_venue_id": w["second"]}).status_code
@@ -579,7 +579,7 @@ def test_home_venue_is_ignored_by_the_other_policies_r14(make_scene: MakeScene, 
 
 def test_best_rank_level_ranks_go_by_more_points_r14(make_scene: MakeScene, league: League) -> None:
     """R14 best_rank: rank 1 at both venues; the more points at the second venue decide."""
-    scene = make_scene(**ENDED)
+    scene = make_scene(**ended_season())
     second = league.venue(scene.region["id"])["id"]
     assert scene.venue_id < second
     pat = scene.player("Pat")
@@ -597,7 +597,7 @@ def test_best_rank_level_rank_and_points_go_to_the_lower_venue_id_r14(
     make_scene: MakeScene, league: League
 ) -> None:
     """R14 best_rank: rank 1 and 30 points at both venues: the venue with the lower id."""
-    scene = make_scene(**ENDED)
+    scene = make_scene(**ended_season())
     second = league.venue(scene.region["id"])["id"]
     assert scene.venue_id < second
     kim = scene.player("Kim")
@@ -615,7 +615,7 @@ def test_a_player_turned_away_by_their_first_choice_qualifies_at_the_next_r14(
 ) -> None:
     """R14 (deferred acceptance): Pat prefers the first venue (rank 2 there, rank 3 at the
     second), but its one place goes to Top; Pat qualifies at the second venue (quota 3)."""
-    scene = make_scene(**ENDED, cut_fraction=0.1)
+    scene = make_scene(**ended_season(), cut_fraction=0.1)
     second = league.venue(scene.region["id"])["id"]
     top, pat, one, two = scene.players("Top", "Pat", "One", "Two")
     scene.report([top, pat, *scene.add_players(8)])  # quota 1
@@ -634,7 +634,7 @@ def test_season_lists_every_venue_and_groups_qualifiers_by_region_r3_r12(
     make_scene: MakeScene, league: League
 ) -> None:
     """R3: each region's playoff list holds the qualifiers of its venues, each with its venue."""
-    scene = make_scene(**ENDED)
+    scene = make_scene(**ended_season())
     near = league.venue(scene.region["id"])["id"]
     far_region = league.region()["id"]
     far = league.venue(far_region)["id"]
@@ -671,7 +671,7 @@ def test_season_lists_every_venue_and_groups_qualifiers_by_region_r3_r12(
 
 def test_csv_lists_qualifiers_skipped_and_tied_out_r12(make_scene: MakeScene) -> None:
     """R12: Accept: text/csv or ?format=csv: one row per qualifier, skipped and tied-out player."""
-    scene = make_scene(**ENDED, cut_fraction=0.1)
+    scene = make_scene(**ended_season(), cut_fraction=0.1)
     xan = scene.player("Xan")
     bee, ace = scene.players("Bee", "Ace")
     scene.padded([xan, bee, ace], 10)
@@ -709,7 +709,7 @@ def test_csv_lists_qualifiers_skipped_and_tied_out_r12(make_scene: MakeScene) ->
 
 def test_etag_and_if_none_match_304_r12(make_scene: MakeScene) -> None:
     """An ETag on both lists; If-None-Match with it -> 304; a new report changes it."""
-    scene = make_scene(**ENDED)
+    scene = make_scene(**ended_season())
     scene.padded(scene.players("Ace", "Bee"), 10)
     for path in (qualifiers_path(scene.season_id), qualifiers_path(scene.season_id, scene.venue_id)):
         first = scene.public.get(path)
@@ -727,7 +727,7 @@ def test_etag_and_if_none_match_304_r12(make_scene: MakeScene) -> None:
 
 
 def test_unknown_season_or_venue_is_404(make_scene: MakeScene) -> None:
-    scene = make_scene(**ENDED)
+    scene = make_scene(**ended_season())
     scene.padded(scene.players("Ace"), 10)
     assert_problem(scene.public.get(qualifiers_path(999_999)), 404)
     assert_problem(scene.public.get(qualifiers_path(999_999, scene.venue_id)), 404)
@@ -743,7 +743,7 @@ def test_player_profile_says_where_the_player_qualified_or_why_not_r12_r14(
 ) -> None:
     """A profile's `qualification`: per season played, the qualifying venue (or null) and each
     venue's status: qualified, skipped (with reason and elsewhere venue) or below_the_cut."""
-    scene = make_scene(**ENDED)
+    scene = make_scene(**ended_season())
     w = two_venue_world(scene, league)
     (pat,) = profile_qualification(scene.public, w["pat"])
     assert pat == {
@@ -784,7 +784,7 @@ def test_player_profile_shows_a_tie_at_the_cut_and_a_provisional_season_r12(make
 
 
 def test_player_profile_has_no_qualification_for_seasons_not_played(make_scene: MakeScene) -> None:
-    scene = make_scene(**ENDED)
+    scene = make_scene(**ended_season())
     idle = scene.player("Idle")
     scene.padded(scene.players("Ace"), 10)
     assert profile_qualification(scene.public, idle) == []
@@ -820,7 +820,7 @@ class Skips:
 
 @pytest.fixture()
 def skips(make_scene: MakeScene) -> Skips:
-    scene = make_scene(**ENDED)
+    scene = make_scene(**ended_season())
     young = person(scene, "Yara", date_of_birth=born(18, days_ago(5)))
     suspended, disqualified, adult = adults(scene, "Sam", "Dee", "Al")
     unknown = scene.player("Uma")

@@ -34,6 +34,7 @@ from tests.builders import (
     born,
     day_after,
     days_ago,
+    ended_season,
     ids_of,
     read_qualifiers,
     sanctioned,
@@ -45,7 +46,6 @@ SEEDS = (11, 23, 37)
 WHOLE = 10_000  # deeper than any table here: every table ranked whole
 
 # A season that ended 10 days ago, its championship 5 days ago; players must be 21 on that day.
-ENDED = {"starts_on": ago(80), "ends_on": ago(10), "championship_date": ago(5), "min_age": 21}
 # Fields of 4 or more: every place down to 16th pays, neighbours often equal (ties on points);
 # fields of 2 or 3 pay the winner 3 (a tournament played for next to nothing).
 PAYS = [60, 45, 45, 34, 30, 30, 24, 20, 16, 16, 12, 9, 9, 6, 4, 2]
@@ -100,7 +100,7 @@ def build(rng: random.Random, make_scene: MakeScene, league: League, policy: str
     and wins every week at the last: qualified at one, skipped at the other (R14)."""
     cut = rng.choice(["0.2", "0.25", "0.3"])
     scene = make_scene(
-        **ENDED,
+        **ended_season(min_age=21),
         points_chart_id=league.chart(kind="bands", bands=BANDS)["id"],
         double_qualifier_policy=policy,
         cut_fraction=float(cut),
@@ -373,7 +373,9 @@ def test_a_player_below_the_depth_where_they_would_rather_qualify_still_goes_the
     other has gone: the player-optimal stable assignment is Ann at Y, Bob at X. Under best_rank
     it is Ann at X, Bob at Y. Ann is ranked 13th at Y, past quota + depth (11), with fewer points
     than the 11th: a computation that leaves her out of Y's table cannot place her there."""
-    scene = make_scene(**ENDED, points_chart_id=league.chart(kind="bands", bands=BANDS)["id"])
+    scene = make_scene(
+        **ended_season(min_age=21), points_chart_id=league.chart(kind="bands", bands=BANDS)["id"]
+    )
     assert scene.patch(double_qualifier_policy=policy).status_code == 200
     x, y = scene.venue_id, int(league.venue(scene.region["id"])["id"])
     world = World(scene, [x, y])

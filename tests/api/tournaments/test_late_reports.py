@@ -12,9 +12,9 @@ from tests.builders import (
     TOURNAMENTS,
     MakeScene,
     Scene,
-    ago,
     audit_entries,
     days_ago,
+    ended_season,
     ids_of,
     iso,
     person,
@@ -22,8 +22,6 @@ from tests.builders import (
     read_qualifiers,
 )
 from tests.support.league import assert_problem
-
-ENDED = {"starts_on": ago(80), "ends_on": ago(3), "championship_date": ago(1)}
 
 
 def body(scene: Scene, players: list[int], day_ago: int, **extra: Any) -> dict[str, Any]:
@@ -72,7 +70,7 @@ def test_r17_no_host_report_into_a_published_season_and_the_office_shows_the_dif
     last night (inside the 7 days) is refused, the official lists unmoved. The office's, with a
     reason, is stored with a warning; the official list stays as published and `changes` shows
     who would come in, until the office publishes again."""
-    scene = make_scene(**ENDED)
+    scene = make_scene(**ended_season(ends=3, championship=1))
     ace, bee, cat, dan = (person(scene, n, date_of_birth="1990-01-01") for n in ("Ace", "Bee", "Cat", "Dan"))
     fillers = [person(scene, f"~f{i}", date_of_birth="1990-01-01") for i in range(6)]
     scene.report([ace, bee, *fillers, cat, dan], days_ago(10))

@@ -22,13 +22,12 @@ from tests.builders import (
     born,
     day_after,
     days_ago,
+    ended_season,
     ids_of,
     person,
     read_qualifiers,
 )
 from tests.support.league import League, assert_problem
-
-ENDED = {"starts_on": ago(80), "ends_on": ago(10)}
 
 
 def adult(scene: Scene, name: str) -> int:
@@ -65,7 +64,7 @@ class World:
 
 @pytest.fixture()
 def world(make_scene: MakeScene, league: League) -> World:
-    return World(make_scene(**ENDED), league)
+    return World(make_scene(**ended_season(championship=None)), league)
 
 
 def venue_qualifiers(scene: Scene, venue_id: int | None = None, query: str = "") -> list[int]:
@@ -194,7 +193,7 @@ def test_the_championship_takes_any_regions_qualifiers_r3(world: World) -> None:
 def ages(make_scene: MakeScene) -> tuple[Scene, dict[str, int]]:
     """An ended season whose championship_date is 2 days ago; everyone of its one tournament
     qualifies (cut_fraction 1). Young turns 21 three days ago; Unknown has no date of birth."""
-    scene = make_scene(**ENDED, championship_date=ago(2), cut_fraction=1)
+    scene = make_scene(**ended_season(championship=None), championship_date=ago(2), cut_fraction=1)
     players = {
         "young": person(scene, "Young", date_of_birth=born(21, days_ago(3))),
         "adult": adult(scene, "Adult"),
@@ -232,7 +231,9 @@ def test_the_championship_accepts_an_unknown_age_with_a_warning_r3(ages: Any) ->
 
 def test_min_age_is_the_seasons_setting_r3(make_scene: MakeScene) -> None:
     """R3: with min_age 18, an 18-year-old qualifier plays the championship."""
-    scene = make_scene(**ENDED, championship_date=ago(2), cut_fraction=1, min_age=18)
+    scene = make_scene(
+        **ended_season(championship=None), championship_date=ago(2), cut_fraction=1, min_age=18
+    )
     teen = person(
         scene, "Teen", date_of_birth=day_after(born(19, days_ago(3)))
     )  # 18 on the day, 19 from the next
@@ -252,7 +253,7 @@ def dq_path(scene: Scene) -> str:
 
 @pytest.fixture()
 def three(make_scene: MakeScene) -> tuple[Scene, list[int]]:
-    scene = make_scene(**ENDED)
+    scene = make_scene(**ended_season(championship=None))
     ids = [adult(scene, n) for n in ("Ace", "Bee", "Cat")]
     scene.report([*ids, *[adult(scene, f"~f{i}") for i in range(7)]])
     return scene, ids
