@@ -4,6 +4,7 @@ field, the fields of a sheet). The pages themselves are in the modules beside th
 
 from __future__ import annotations
 
+import zoneinfo
 from collections.abc import Callable
 from datetime import date, datetime
 from functools import cache, wraps
@@ -97,6 +98,12 @@ DOOR_LIST_CSS = """
 .door-list h2{font-size:10.5pt;margin:6px 0 2px}.door-list p{margin:0 0 3px}
 .door li{padding:1px 0;break-inside:avoid}}
 """
+
+
+@cache
+def zone_names() -> list[str]:
+    """The IANA time zones a form offers (R2a), sorted."""
+    return sorted(zone for zone in zoneinfo.available_timezones() if "/" in zone or zone == "UTC")
 
 
 @cache

@@ -29,6 +29,10 @@ class SignOutForm(FlaskForm):
     pass
 
 
+class TokenForm(FlaskForm):
+    """Only the CSRF token: the form of an API schema (api/console/api_forms.py) brings its fields."""
+
+
 class ReportForm(FlaskForm):
     """Tonight's results: the night, and the finishing order as a spreadsheet (a file: CSV, .xlsx
     or .ods; or CSV pasted), with the columns the API takes (place, and player_id,

@@ -239,3 +239,8 @@ def may_revoke_keys(actor: Actor) -> None:
 def may_read_audit_log(actor: Actor) -> None:
     """R18: only the office reads the audit log."""
     _office_only(actor, "reads the audit log")
+
+
+def may_set_up_league(actor: Actor) -> None:
+    """Only the office sets the league up: regions, venues, seasons and the league's settings."""
+    _office_only(actor, "sets up regions, venues, seasons and the league's settings")

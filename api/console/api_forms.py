@@ -1,0 +1,247 @@
+"""A console form for one of the API's request schemas (regions, venues, schedules, seasons, the
+league's settings): its fields shown as inputs, a post read into the very body the API would get,
+loaded by the same schema and handed to the same service. So the console accepts what the API
+accepts and refuses what it refuses, each refusal beside its field, in the API's words.
+
+A page names its labels (the office's words) and, for ids, the choices a list offers; the rest
+follows from the schema: a day is a date input, a count a number, a yes-or-no a checkbox, a choice
+of the schema's values a select, a list of rows (a schedule's nights, attendance tiers) a table of
+inputs with room for more."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate
+from werkzeug.datastructures import MultiDict
+
+from api.errors import flatten_messages
+from api.fields import Day, ExactNumber, StrictBool, StrictInt, ZoneName
+from models.errors import LeagueError, problem_map
+
+Choices = list[tuple[str, str]]  # (value, what the office reads)
+BLANK_ROWS = 2  # room for this many more rows in a list of rows
+
+
+@dataclass
+class Input:
+    """One field of the form, as the template draws it."""
+
+    name: str
+    label: str
+    help: str
+    kind: str  # text, textarea, number, decimal, date, checkbox, select, zone, many, rows
+    required: bool
+    value: Any = ""
+    choices: Choices = field(default_factory=list)
+    columns: list[Input] = field(default_factory=list)  # a list of rows: each row's inputs
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+def kind_of(schema_field: fields.Field, choices: Choices | None) -> str:
+    if isinstance(schema_field, fields.List):
+        inner = schema_field.inner
+        return "rows" if isinstance(inner, fields.Nested) else "many"
+    if choices is not None or one_of(schema_field):
+        return "select"
+    if isinstance(schema_field, ZoneName):
+        return "zone"
+    if isinstance(schema_field, StrictBool | fields.Boolean):
+        return "checkbox"
+    if isinstance(schema_field, Day | fields.Date):
+        return "date"
+    if isinstance(schema_field, ExactNumber):
+        return "decimal"
+    if isinstance(schema_field, StrictInt | fields.Integer):
+        return "number"
+    if length(schema_field) > 300:
+        return "textarea"
+    return "text"
+
+
+def one_of(schema_field: fields.Field) -> list[str]:
+    for check in schema_field.validators:
+        if isinstance(check, validate.OneOf):
+            return [str(choice) for choice in check.choices]
+    return []
+
+
+def length(schema_field: fields.Field) -> int:
+    for check in schema_field.validators:
+        if isinstance(check, validate.Length) and check.max is not None:
+            return int(check.max)
+    return 0
+
+
+def typed(kind: str, text: str) -> Any:
+    """A typed text as JSON would carry it: a number's digits as an integer (anything else stays
+    text, for the schema to refuse by name), the rest as text."""
+    if kind in ("number", "select") and text.lstrip("-").isdigit() and len(text) <= 18:
+        return int(text)
+    return text
+
+
+@dataclass
+class ApiForm:
+    """The form of `schema` (the API's request schema), its fields in `labels`' order: each
+    label, or (label, help). `choices` offers ids from a list (a region, a chart); `values` are
+    what the form shows before a post (an edited record, as the API's answer gives it). With
+    `changes_only` (a PATCH) a post sends only the fields it changes, and a field emptied is
+    sent as null where the schema takes one."""
+
+    schema: Schema
+    labels: Mapping[str, str | tuple[str, str]]
+    values: Mapping[str, Any] = field(default_factory=dict)
+    choices: Mapping[str, Choices] = field(default_factory=dict)
+    changes_only: bool = False
+    problems: dict[str, list[str]] = field(default_factory=dict)
+    refusal: str = ""
+
+    def inputs(self, posted: MultiDict[str, str] | None = None) -> list[Input]:
+        """The inputs, with the posted values (after a refusal) or the record's."""
+        return [self._input(name, posted) for name in self.labels]
+
+    def _input(self, name: str, posted: MultiDict[str, str] | None, prefix: str = "") -> Input:
+        schema_field = self.schema.fields[name]
+        label = self.labels[name]
+        label, help_text = label if isinstance(label, tuple) else (label, "")
+        choices = self.choices.get(name)
+        kind = kind_of(schema_field, choices)
+        shown = Input(
+            name=prefix + name,
+            label=label,
+            help=help_text,
+            kind=kind,
+            required=schema_field.required,
+            problems=self.problems.get(prefix + name, []),
+        )
+        if kind == "select":
+            shown.choices = (
+                choices if choices is not None else [(value, value) for value in one_of(schema_field)]
+            )
+        if kind == "many":
+            shown.choices = choices or []
+        if kind == "rows":
+            nested = schema_field.inner.schema  # type: ignore[attr-defined]
+            shown.columns = [
+                Input(
+                    name=sub,
+                    label=sub.replace("_", " ").capitalize(),
+                    help="",
+                    kind=kind_of(f, None),
+                    required=f.required,
+                )
+                for sub, f in nested.fields.items()
+            ]
+            labels = self.labels.get(f"{name}.*")
+            if isinstance(labels, tuple):
+                for column, text in zip(shown.columns, labels, strict=False):
+                    column.label = text
+        if posted is not None:
+            shown.value, shown.rows = self._posted(shown, posted)
+        else:
+            current = self.values.get(name)
+            shown.value = current if current is not None else ""
+            shown.rows = list(current or []) if kind == "rows" else []
+        if kind == "rows":
+            shown.rows = shown.rows + [{} for _ in range(BLANK_ROWS)]
+        return shown
+
+    def _posted(self, shown: Input, posted: MultiDict[str, str]) -> tuple[Any, list[dict[str, Any]]]:
+        if shown.kind == "many":
+            return posted.getlist(shown.name), []
+        if shown.kind == "checkbox":
+            return posted.get(shown.name) == "on", []
+        if shown.kind == "rows":
+            return "", rows_posted(shown, posted)
+        return posted.get(shown.name, ""), []
+
+    def body(self, posted: MultiDict[str, str]) -> dict[str, Any]:
+        """What the post says, as the API's request body."""
+        body: dict[str, Any] = {}
+        for shown in self.inputs(posted):
+            schema_field = self.schema.fields[shown.name]
+            if shown.kind == "many":
+                value: Any = [typed("number", text) for text in shown.value]
+            elif shown.kind == "checkbox":
+                value = bool(shown.value)
+            elif shown.kind == "rows":
+                value = [row_body(shown.columns, row) for row in shown.rows if any(row.values())]
+            else:
+                text = str(shown.value).strip()
+                if not text:
+                    if (
+                        self.changes_only
+                        and schema_field.allow_none
+                        and self.values.get(shown.name) is not None
+                    ):
+                        body[shown.name] = None
+                    continue
+                value = typed(shown.kind, text)
+            if self.changes_only and same(value, self.values.get(shown.name)):
+                continue
+            body[shown.name] = value
+        return body
+
+    def submit(self, posted: MultiDict[str, str], act: Callable[[dict[str, Any]], Any]) -> Any:
+        """The post loaded by the API's schema and given to `act` (the API's service); None, with
+        the problems by field (or the refusal's summary), when either refuses."""
+        try:
+            return act(self.schema.load(self.body(posted)))
+        except ValidationError as wrong:
+            self.problems = flatten_messages(wrong.messages)
+        except LeagueError as refused:
+            self.problems = problem_map(refused.problems)
+            self.refusal = refused.detail
+        self.problems = by_field(self.problems, self.labels)
+        return None
+
+
+def row_body(columns: list[Input], row: dict[str, str]) -> dict[str, Any]:
+    """One row of a list of rows as the API takes it: its filled columns, typed."""
+    return {column.name: typed(column.kind, row[column.name]) for column in columns if row.get(column.name)}
+
+
+def rows_posted(shown: Input, posted: MultiDict[str, str]) -> list[dict[str, Any]]:
+    """A list of rows' inputs are named `name.N.column`: the rows, in order."""
+    rows: dict[int, dict[str, str]] = {}
+    prefix = f"{shown.name}."
+    for key, text in posted.items(multi=True):
+        if key.startswith(prefix):
+            number, _, column = key[len(prefix) :].partition(".")
+            if number.isdigit() and len(number) <= 4 and column in {c.name for c in shown.columns}:
+                rows.setdefault(int(number), {})[column] = text.strip()
+    return [rows[number] for number in sorted(rows)]
+
+
+def same(value: Any, current: Any) -> bool:
+    """Whether a posted value is what the record holds (as its answer writes it)."""
+    if isinstance(current, list) and isinstance(value, list):
+        return [strip_none(v) for v in value] == [strip_none(c) for c in current]
+    return value == current or str(value) == str(current)
+
+
+def strip_none(value: Any) -> Any:
+    return {k: v for k, v in value.items() if v is not None} if isinstance(value, dict) else value
+
+
+def by_field(problems: Mapping[str, list[str]], labels: Iterable[str]) -> dict[str, list[str]]:
+    """Problems by the form's field: `attendance_bonus.1.points` is the field `attendance_bonus`,
+    its message saying "Row 2, points: …"; a problem of no field is the form's (`body`)."""
+    names = set(labels)
+    found: dict[str, list[str]] = {}
+    for path, messages in problems.items():
+        head, _, rest = path.partition(".")
+        if head not in names:
+            found.setdefault("body", []).extend(messages)
+            continue
+        where = ""
+        if rest:
+            number, _, column = rest.partition(".")
+            where = f"Row {int(number) + 1}" if number.isdigit() else rest
+            where += f", {column.replace('_', ' ')}: " if column else ": "
+        found.setdefault(head, []).extend(where + message for message in messages)
+    return found
