@@ -135,6 +135,9 @@ def gunicorn(
     command += ["--access-logfile", str(access_log), "--access-logformat", "%(p)s %(m)s %(U)s %(s)s"]
     # A worker busy (or frozen by a test) is not killed for it before PATIENCE: the test decides.
     command += ["--timeout", str(int(PATIENCE))]
+    # Stopped at the end of its block, a worker does not wait the default 30 s for the keep-alive
+    # connections a browser of the test still holds open: no test's request outlives its block.
+    command += ["--graceful-timeout", "1"]
     command += ["--error-logfile", str(error_log), *options]
     # Not the one control socket every gunicorn of this user shares by default.
     command += ["--no-control-socket", "app:create_app()"]
