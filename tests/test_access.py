@@ -189,3 +189,20 @@ def test_the_office_alone_publishes_merges_and_edits_charts() -> None:
         with pytest.raises(Forbidden) as refused:
             may(HOST)
         assert refused.value.message == message
+
+
+def test_r2_the_office_sets_the_league_up_and_hosts_their_own_venues_nights() -> None:
+    """R2: regions, venues, seasons and settings are the office's (the console then offers a
+    venue's details to edit); a venue's nights are its hosts' too, at their own venues only."""
+    access.may_set_up_league(OFFICE)
+    assert access.sets_up_league(OFFICE) and not access.sets_up_league(HOST)
+    with pytest.raises(Forbidden) as refused:
+        access.may_set_up_league(HOST)
+    assert (
+        refused.value.message == "Only the office sets up regions, venues, seasons and the league's settings."
+    )
+    for may in (access.may_set_schedule, access.may_change_schedule):
+        may(HOST, 1)
+        may(OFFICE, 2)
+        with pytest.raises(Forbidden, match="Your key does not host venue 2"):
+            may(HOST, 2)

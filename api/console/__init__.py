@@ -11,6 +11,8 @@ from api.console import (
     sanctions,
     sign_in,
     typed,
+    venue_settings,
+    venues,
 )
 from api.console import tournaments as reports
 from api.console.base import bp
@@ -27,4 +29,6 @@ __all__ = [
     "sanctions",
     "sign_in",
     "typed",
+    "venue_settings",
+    "venues",
 ]

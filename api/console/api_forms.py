@@ -3,10 +3,10 @@ league's settings): its fields shown as inputs, a post read into the very body t
 loaded by the same schema and handed to the same service. So the console accepts what the API
 accepts and refuses what it refuses, each refusal beside its field, in the API's words.
 
-A page names its labels (the office's words) and, for ids, the choices a list offers; the rest
-follows from the schema: a day is a date input, a count a number, a yes-or-no a checkbox, a choice
-of the schema's values a select, a list of rows (a schedule's nights, attendance tiers) a table of
-inputs with room for more."""
+A page names its labels (the office's words) and, for ids, the choices a list offers (for a
+column of a list of rows too, e.g. a night's weekday); the rest follows from the schema: a day is
+a date input, a count a number, a yes-or-no a checkbox, a choice of the schema's values a select,
+a list of rows (a schedule's nights, attendance tiers) a table of inputs with room for more."""
 
 from __future__ import annotations
 
@@ -22,6 +22,8 @@ from api.fields import Day, ExactNumber, StrictBool, StrictInt, ZoneName
 from models.errors import LeagueError, problem_map
 
 Choices = list[tuple[str, str]]  # (value, what the office reads)
+# A field's label, or (label, help); a list of rows' columns under "name.*": their labels, in order.
+Label = str | tuple[str, ...]
 BLANK_ROWS = 2  # room for this many more rows in a list of rows
 
 
@@ -87,27 +89,34 @@ def typed(kind: str, text: str) -> Any:
 @dataclass
 class ApiForm:
     """The form of `schema` (the API's request schema), its fields in `labels`' order: each
-    label, or (label, help). `choices` offers ids from a list (a region, a chart); `values` are
-    what the form shows before a post (an edited record, as the API's answer gives it). With
-    `changes_only` (a PATCH) a post sends only the fields it changes, and a field emptied is
-    sent as null where the schema takes one."""
+    label, or (label, help); a list of rows' column labels under `"name.*"`. `choices` offers
+    ids from a list (a region, a chart), or a column's values under `"name.column"` (a night's
+    weekday by its day name); `values` are what the form shows before a post (an edited record,
+    as the API's answer gives it). With `changes_only` (a PATCH) a post sends only the fields it
+    changes, and a field emptied is sent as null where the schema takes one."""
 
     schema: Schema
-    labels: Mapping[str, str | tuple[str, str]]
+    labels: Mapping[str, Label]
     values: Mapping[str, Any] = field(default_factory=dict)
     choices: Mapping[str, Choices] = field(default_factory=dict)
     changes_only: bool = False
     problems: dict[str, list[str]] = field(default_factory=dict)
     refusal: str = ""
+    # Where each refusal points, as the API names it (`schedule.1.starts_at`): a row's cell is
+    # marked where its problem is told beside the list.
+    paths: set[str] = field(default_factory=set)
 
     def inputs(self, posted: MultiDict[str, str] | None = None) -> list[Input]:
         """The inputs, with the posted values (after a refusal) or the record's."""
-        return [self._input(name, posted) for name in self.labels]
+        return [self._input(name, posted) for name in self.labels if "." not in name]
 
     def _input(self, name: str, posted: MultiDict[str, str] | None, prefix: str = "") -> Input:
         schema_field = self.schema.fields[name]
-        label = self.labels[name]
-        label, help_text = label if isinstance(label, tuple) else (label, "")
+        given = self.labels[name]
+        if isinstance(given, str):
+            label, help_text = given, ""
+        else:
+            label, help_text = given[0], given[1] if len(given) > 1 else ""
         choices = self.choices.get(name)
         kind = kind_of(schema_field, choices)
         shown = Input(
@@ -131,8 +140,9 @@ class ApiForm:
                     name=sub,
                     label=sub.replace("_", " ").capitalize(),
                     help="",
-                    kind=kind_of(f, None),
+                    kind=kind_of(f, self.choices.get(f"{name}.{sub}")),
                     required=f.required,
+                    choices=self.choices.get(f"{name}.{sub}", []),
                 )
                 for sub, f in nested.fields.items()
             ]
@@ -196,6 +206,7 @@ class ApiForm:
         except LeagueError as refused:
             self.problems = problem_map(refused.problems)
             self.refusal = refused.detail
+        self.paths = set(self.problems)
         self.problems = by_field(self.problems, self.labels)
         return None
 

@@ -241,6 +241,13 @@ def may_read_audit_log(actor: Actor) -> None:
     _office_only(actor, "reads the audit log")
 
 
+def sets_up_league(actor: Actor) -> bool:
+    """Whether the caller sets the league up (`may_set_up_league` passes): a venue's settings page
+    then offers its details to edit, not only its nights."""
+    return actor.is_office
+
+
 def may_set_up_league(actor: Actor) -> None:
     """Only the office sets the league up: regions, venues, seasons and the league's settings."""
-    _office_only(actor, "sets up regions, venues, seasons and the league's settings")
+    if not sets_up_league(actor):
+        raise Forbidden("Only the office sets up regions, venues, seasons and the league's settings.")

@@ -11,7 +11,8 @@ uploads tonight's sheet, previews it and stores it; types rows, grows the form w
 without losing them, and is told a night already reported offers session 2; corrects a report
 (its rows prefilled, the changed ones marked) and voids another, where the window allows (R17).
 The office: sanctions (list, a refused and an issued one, the player's history), the season at a
-glance, qualifiers, keys, the audit log, duplicates."""
+glance, qualifiers, keys, the audit log, duplicates, regions, venues and a venue's settings (its
+regular nights refused, then saved, R2)."""
 
 from __future__ import annotations
 
@@ -390,9 +391,22 @@ def test_the_offices_pages_fit_a_phone_r5_r15_r16_r17(
         ("charts", "/console/charts?entrants=24"),
         ("audit", "/console/audit"),
         ("duplicates", "/console/duplicates"),
+        ("regions", "/console/regions"),
+        ("venues", "/console/venues"),
+        ("venue-settings", f"/console/venues/{server.venue_id}/settings"),
     ):
         page.goto(base + path)
         fits(page, name, tmp_path)
+    # R2: a venue's regular nights on the phone, a start time refused beside the list, then saved.
+    nights = page.locator("#nights ~ form")
+    nights.locator("select[name='schedule.0.weekday']").select_option("Tuesday")
+    nights.locator("input[name='schedule.0.starts_at']").fill("7.30pm")
+    nights.get_by_role("button", name="Save the regular nights").click()
+    assert "Row 1, starts at: A start time is HH:MM" in page.locator("main").inner_text()
+    fits(page, "venue-nights-refused", tmp_path)
+    page.locator("input[name='schedule.0.starts_at']").fill("19:30")
+    page.get_by_role("button", name="Save the regular nights").click()
+    assert "regular nights saved (Tue 19:30)" in page.locator("main").inner_text()
     # R5, R17: a look-alike merged into the player they are; the merge listed, to undo.
     page.goto(f"{base}/console/duplicates")
     page.locator("main form input[name=reason]").first.fill("The same Ann, a typo.")
