@@ -356,6 +356,27 @@ def test_the_recent_reports_are_a_line_each_on_a_phone_until_one_is_opened_r6_r1
     page.context.close()
 
 
+def venue_pages(page: Page, base: str, venue_id: int, shots: Path) -> None:
+    """R2: the regions, the venues and a venue's settings on the phone; its regular nights, a
+    start time refused beside the list, then saved."""
+    for name, path in (
+        ("regions", "/console/regions"),
+        ("venues", "/console/venues"),
+        ("venue-settings", f"/console/venues/{venue_id}/settings"),
+    ):
+        page.goto(base + path)
+        fits(page, name, shots)
+    nights = page.locator("#nights ~ form")
+    nights.locator("select[name='schedule.0.weekday']").select_option("Tuesday")
+    nights.locator("input[name='schedule.0.starts_at']").fill("7.30pm")
+    nights.get_by_role("button", name="Save the regular nights").click()
+    assert "Row 1, starts at: A start time is HH:MM" in page.locator("main").inner_text()
+    fits(page, "venue-nights-refused", shots)
+    page.locator("input[name='schedule.0.starts_at']").fill("19:30")
+    page.get_by_role("button", name="Save the regular nights").click()
+    assert "regular nights saved (Tue 19:30)" in page.locator("main").inner_text()
+
+
 def test_the_offices_pages_fit_a_phone_r5_r15_r16_r17(
     browser: Browser, night: dict[str, Any], tmp_path: Path
 ) -> None:
@@ -391,22 +412,10 @@ def test_the_offices_pages_fit_a_phone_r5_r15_r16_r17(
         ("charts", "/console/charts?entrants=24"),
         ("audit", "/console/audit"),
         ("duplicates", "/console/duplicates"),
-        ("regions", "/console/regions"),
-        ("venues", "/console/venues"),
-        ("venue-settings", f"/console/venues/{server.venue_id}/settings"),
     ):
         page.goto(base + path)
         fits(page, name, tmp_path)
-    # R2: a venue's regular nights on the phone, a start time refused beside the list, then saved.
-    nights = page.locator("#nights ~ form")
-    nights.locator("select[name='schedule.0.weekday']").select_option("Tuesday")
-    nights.locator("input[name='schedule.0.starts_at']").fill("7.30pm")
-    nights.get_by_role("button", name="Save the regular nights").click()
-    assert "Row 1, starts at: A start time is HH:MM" in page.locator("main").inner_text()
-    fits(page, "venue-nights-refused", tmp_path)
-    page.locator("input[name='schedule.0.starts_at']").fill("19:30")
-    page.get_by_role("button", name="Save the regular nights").click()
-    assert "regular nights saved (Tue 19:30)" in page.locator("main").inner_text()
+    venue_pages(page, base, server.venue_id, tmp_path)
     # R5, R17: a look-alike merged into the player they are; the merge listed, to undo.
     page.goto(f"{base}/console/duplicates")
     page.locator("main form input[name=reason]").first.fill("The same Ann, a typo.")
