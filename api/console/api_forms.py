@@ -87,10 +87,12 @@ def typed(kind: str, text: str) -> Any:
 @dataclass
 class ApiForm:
     """The form of `schema` (the API's request schema), its fields in `labels`' order: each
-    label, or (label, help). `choices` offers ids from a list (a region, a chart); `values` are
-    what the form shows before a post (an edited record, as the API's answer gives it). With
-    `changes_only` (a PATCH) a post sends only the fields it changes, and a field emptied is
-    sent as null where the schema takes one."""
+    label, or (label, help); a list of rows' columns are labelled under `name.*`, a tuple of
+    their labels in the order of the row schema's fields. `choices` offers ids from a list (a
+    region, a chart); `values` are what the form shows before a post (an edited record, as the
+    API's answer gives it). With `changes_only` (a PATCH) a post sends only the fields it
+    changes, and a field emptied is sent as null where the schema takes one. After a refusal,
+    `status` is the answer's: 422, or the refusal's own (409 for what happened already)."""
 
     schema: Schema
     labels: Mapping[str, str | tuple[str, str]]
@@ -99,10 +101,11 @@ class ApiForm:
     changes_only: bool = False
     problems: dict[str, list[str]] = field(default_factory=dict)
     refusal: str = ""
+    status: int = 422
 
     def inputs(self, posted: MultiDict[str, str] | None = None) -> list[Input]:
         """The inputs, with the posted values (after a refusal) or the record's."""
-        return [self._input(name, posted) for name in self.labels]
+        return [self._input(name, posted) for name in self.labels if name in self.schema.fields]
 
     def _input(self, name: str, posted: MultiDict[str, str] | None, prefix: str = "") -> Input:
         schema_field = self.schema.fields[name]
@@ -147,7 +150,10 @@ class ApiForm:
             shown.value = current if current is not None else ""
             shown.rows = list(current or []) if kind == "rows" else []
         if kind == "rows":
-            shown.rows = shown.rows + [{} for _ in range(BLANK_ROWS)]
+            # Rows left empty are dropped (the body leaves them out too, so a refusal's "Row N"
+            # is the Nth row shown), and room is made for more.
+            shown.rows = [row for row in shown.rows if any(v not in (None, "") for v in row.values())]
+            shown.rows += [{} for _ in range(BLANK_ROWS)]
         return shown
 
     def _posted(self, shown: Input, posted: MultiDict[str, str]) -> tuple[Any, list[dict[str, Any]]]:
@@ -196,6 +202,7 @@ class ApiForm:
         except LeagueError as refused:
             self.problems = problem_map(refused.problems)
             self.refusal = refused.detail
+            self.status = refused.status
         self.problems = by_field(self.problems, self.labels)
         return None
 
