@@ -3,12 +3,15 @@ pages, on one blueprint (`base.bp`) and the same services as the API."""
 
 from api.console import (
     charts,
+    disqualifications,
     league_settings,
     office,
     players,
     qualifiers,
     regions,
     sanctions,
+    season_reads,
+    seasons,
     sign_in,
     typed,
     venue_settings,
@@ -20,6 +23,7 @@ from api.console.base import bp
 __all__ = [
     "bp",
     "charts",
+    "disqualifications",
     "league_settings",
     "office",
     "players",
@@ -27,6 +31,8 @@ __all__ = [
     "regions",
     "reports",
     "sanctions",
+    "season_reads",
+    "seasons",
     "sign_in",
     "typed",
     "venue_settings",

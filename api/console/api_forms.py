@@ -93,7 +93,8 @@ class ApiForm:
     ids from a list (a region, a chart), or a column's values under `"name.column"` (a night's
     weekday by its day name); `values` are what the form shows before a post (an edited record,
     as the API's answer gives it). With `changes_only` (a PATCH) a post sends only the fields it
-    changes, and a field emptied is sent as null where the schema takes one."""
+    changes, and a field emptied is sent as null where the schema takes one. After a refusal,
+    `status` is the answer's: 422, or the refusal's own (409 for what happened already)."""
 
     schema: Schema
     labels: Mapping[str, Label]
@@ -105,10 +106,11 @@ class ApiForm:
     # Where each refusal points, as the API names it (`schedule.1.starts_at`): a row's cell is
     # marked where its problem is told beside the list.
     paths: set[str] = field(default_factory=set)
+    status: int = 422
 
     def inputs(self, posted: MultiDict[str, str] | None = None) -> list[Input]:
         """The inputs, with the posted values (after a refusal) or the record's."""
-        return [self._input(name, posted) for name in self.labels if "." not in name]
+        return [self._input(name, posted) for name in self.labels if name in self.schema.fields]
 
     def _input(self, name: str, posted: MultiDict[str, str] | None, prefix: str = "") -> Input:
         schema_field = self.schema.fields[name]
@@ -157,7 +159,10 @@ class ApiForm:
             shown.value = current if current is not None else ""
             shown.rows = list(current or []) if kind == "rows" else []
         if kind == "rows":
-            shown.rows = shown.rows + [{} for _ in range(BLANK_ROWS)]
+            # Rows left empty are dropped (the body leaves them out too, so a refusal's "Row N"
+            # is the Nth row shown), and room is made for more.
+            shown.rows = [row for row in shown.rows if any(v not in (None, "") for v in row.values())]
+            shown.rows += [{} for _ in range(BLANK_ROWS)]
         return shown
 
     def _posted(self, shown: Input, posted: MultiDict[str, str]) -> tuple[Any, list[dict[str, Any]]]:
@@ -206,6 +211,7 @@ class ApiForm:
         except LeagueError as refused:
             self.problems = problem_map(refused.problems)
             self.refusal = refused.detail
+            self.status = refused.status
         self.paths = set(self.problems)
         self.problems = by_field(self.problems, self.labels)
         return None

@@ -42,8 +42,8 @@ from models.services import wall_clock
 from models.services.lookup import get_or_raise
 from models.services.paging import PageRequest
 from models.services.players.queries import players_by_id
-from models.services.seasons.queries import season_for
-from models.services.standings.queries import venue_standings
+from models.services.seasons.queries import list_seasons, season_for
+from models.services.standings.queries import VenueStandings, standings_of, venue_standings
 from models.services.tournaments.queries import ReportFilters, get_report, list_reports, report_to_change
 from models.services.tournaments.writes import (
     Written,
@@ -262,14 +262,23 @@ def confirm(venue_id: int) -> Any:
 @bp.route("/venues/<id:venue_id>/standings")
 @signed_in_only
 def standings(venue_id: int) -> Any:
-    """The venue's standings in its current season, with a print layout."""
+    """The venue's standings (R11) in its current season, or in the season chosen
+    (`?season_id=`: any season that covers the venue, offered in a list), with a print layout."""
     session = db.session()
     venue = get_or_raise(session, Venue, venue_id, "venue")
-    season = season_for(session, venue, wall_clock.at_venue(session, venue))
-    table = venue_standings(session, season, venue) if season is not None else None
+    seasons = list_seasons(session, PageRequest(1, 1000), region_id=venue.region_id).items
+    asked = hidden_id(request.args.get("season_id"))
+    if asked is not None:
+        table: VenueStandings | None = standings_of(session, asked, venue.id)  # 404 unless it covers it
+        season = table.season if table else None
+    else:
+        season = season_for(session, venue, wall_clock.at_venue(session, venue))
+        table = venue_standings(session, season, venue) if season is not None else None
     # R19: rows of one display name show their numbers; the office may set one a name of its own.
     fixes = name_fixes((row.player_id, row.display_name) for row in table.rows) if table else []
-    return page("console/standings.html", venue=venue, season=season, table=table, fixes=fixes)
+    context: dict[str, Any] = {"venue": venue, "season": season, "table": table, "fixes": fixes}
+    context["seasons"] = seasons
+    return page("console/standings.html", **context)
 
 
 @bp.route("/venues/<id:venue_id>/reports")

@@ -57,6 +57,27 @@ def provisional(ends_on: date, today: date) -> bool:
     return today <= ends_on
 
 
+class SeasonState(StrEnum):
+    """Where a season stands (R2, R12): before its first day, through its last, after it, and
+    after it with its qualifier lists published."""
+
+    COMING = "coming"
+    RUNNING = "running"
+    ENDED = "ended"
+    PUBLISHED = "published"
+
+
+def season_state(starts_on: date, ends_on: date, today: date, published: bool) -> SeasonState:
+    """R2, R12: a season is coming before its first day, running through its last (its lists
+    provisional), then ended, or published once the office published its lists (which it may
+    only after the last day)."""
+    if today < starts_on:
+        return SeasonState.COMING
+    if provisional(ends_on, today):
+        return SeasonState.RUNNING
+    return SeasonState.PUBLISHED if published else SeasonState.ENDED
+
+
 def decided_on(ends_on: date, today: date) -> date:
     """R13: suspensions count on the season's last day, or today for a provisional list."""
     return today if provisional(ends_on, today) else ends_on

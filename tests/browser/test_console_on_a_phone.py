@@ -11,8 +11,10 @@ uploads tonight's sheet, previews it and stores it; types rows, grows the form w
 without losing them, and is told a night already reported offers session 2; corrects a report
 (its rows prefilled, the changed ones marked) and voids another, where the window allows (R17).
 The office: sanctions (list, a refused and an issued one, the player's history), the season at a
-glance, qualifiers, keys, the audit log, duplicates, regions, venues and a venue's settings (its
-regular nights refused, then saved, R2)."""
+glance, every season, a new season, a season's page, settings and the preview of a change that
+rescores it, its missing reports, its disqualifications, a venue's standings in a chosen season,
+qualifiers, keys, the audit log, duplicates, regions, venues and a venue's settings (its regular
+nights refused, then saved, R2)."""
 
 from __future__ import annotations
 
@@ -407,6 +409,12 @@ def test_the_offices_pages_fit_a_phone_r5_r15_r16_r17(
     fits(page, "sanction-history", tmp_path)
     for name, path in (
         ("seasons", "/console/seasons"),
+        ("seasons-all", "/console/seasons/all"),
+        ("season-new", "/console/seasons/new"),
+        ("season", f"/console/seasons/{server.season_id}"),
+        ("season-missing", f"/console/seasons/{server.season_id}/missing-reports"),
+        ("disqualifications", f"/console/seasons/{server.season_id}/disqualifications"),
+        ("season-standings", f"/console/venues/{server.venue_id}/standings?season_id={server.season_id}"),
         ("qualifiers", f"/console/seasons/{server.season_id}/qualifiers"),
         ("keys", "/console/keys"),
         ("charts", "/console/charts?entrants=24"),
@@ -415,6 +423,13 @@ def test_the_offices_pages_fit_a_phone_r5_r15_r16_r17(
     ):
         page.goto(base + path)
         fits(page, name, tmp_path)
+    # R8, R11: points for taking part set on the season's stored nights: who moves, before saving.
+    page.goto(f"{base}/console/seasons/{server.season_id}/settings")
+    fits(page, "season-settings", tmp_path)
+    field(page, "Points for taking part (optional)").fill("10")
+    page.get_by_role("button", name="Save the settings").click()
+    assert "Not saved yet" in page.locator("main").inner_text()
+    fits(page, "season-preview", tmp_path)
     venue_pages(page, base, server.venue_id, tmp_path)
     # R5, R17: a look-alike merged into the player they are; the merge listed, to undo.
     page.goto(f"{base}/console/duplicates")

@@ -29,6 +29,7 @@ from models.rules.qualifiers import (
     preferences,
     qualify,
     quota,
+    season_state,
 )
 from models.rules.venue_groups import linked_venues, linking, relink
 
@@ -1062,3 +1063,19 @@ def test_r14_relinking_after_a_change_at_some_venues_gives_the_groups_linking_af
         assert kept.groups == afresh.groups
         assert kept.groups == [tuple(g) for g in linked_venues(orders)]
         assert kept.of_venue == afresh.of_venue
+
+
+@pytest.mark.parametrize(
+    ("today", "published", "state"),
+    [
+        (date(2026, 1, 4), False, "coming"),
+        (date(2026, 1, 5), False, "running"),
+        (date(2026, 3, 29), False, "running"),  # its last day: the lists still provisional (R12)
+        (date(2026, 3, 30), False, "ended"),
+        (date(2026, 3, 30), True, "published"),
+    ],
+)
+def test_r2_r12_a_season_is_coming_running_ended_or_published(
+    today: date, published: bool, state: str
+) -> None:
+    assert season_state(date(2026, 1, 5), date(2026, 3, 29), today, published) == state

@@ -12,7 +12,7 @@ from datetime import date
 from typing import Any, NamedTuple, cast
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, defer
 
 from models.actor import Actor
 from models.entities.league import Season
@@ -223,6 +223,18 @@ def player_qualification(
             )
         )
     return answer
+
+
+def publications_of(session: Session, season: Season) -> list[QualifierPublication]:
+    """R12: every publication of the season's lists, newest first (the newest is the official
+    one): when, by whom, with what note and settlements; the lists themselves are not read."""
+    query = (
+        select(QualifierPublication)
+        .where(QualifierPublication.season_id == season.id)
+        .options(defer(QualifierPublication.lists))
+        .order_by(QualifierPublication.id.desc())
+    )
+    return list(session.scalars(query))
 
 
 def disqualifications_of(session: Session, season: Season, page: PageRequest) -> Page[Disqualification]:

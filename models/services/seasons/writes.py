@@ -61,23 +61,8 @@ def update_season(
 ) -> tuple[Season, int]:
     """Change a season's dates, regions or settings; returns it and how many stored results a
     change of chart or scoring setting rescored (R7, R8). A change that rescores results needs a
-    reason, kept in the audit log (R18). The season is locked before anything is read (locks.py):
-    a report reading its settings commits first, or waits for this change and is scored by it
-    (R17a)."""
-    season = take_season(session, season)
-    before = season_snapshot(season)
-    merged = {**before_values(season), **changes}
-    check_settings(session, merged)
-    refuse_overlap(session, merged, season.id)
-    refuse_orphans(session, season, merged)
-    _apply(session, season, changes)
-    rescored = 0
-    if any(name in changes and changes[name] != before.get(name) for name in SCORING_SETTINGS):
-        # R7, R8: stored results and so every standing follow the new chart and settings.
-        rescored = rescore_season(session, season)
-    if not rescored and any(name in changes for name in LINE_SETTINGS):
-        # R9, R10: the stored standing lines follow the new bonus tiers and count.
-        refresh_lines(session, season)
+    reason, kept in the audit log (R18)."""
+    season, before, rescored = change_season(session, season, changes)
     if rescored and not reason:
         raise InvalidInput.at(
             "reason", f"This change rescores {rescored} stored result(s): say why, for the audit log (R18)."
@@ -94,6 +79,31 @@ def update_season(
         rescored_results=rescored,
     )
     return season, rescored
+
+
+def change_season(
+    session: Session, season: Season, changes: dict[str, Any]
+) -> tuple[Season, dict[str, Any], int]:
+    """The change checked and written, the stored results and standing lines following it: the
+    season, its snapshot from before, and how many results were rescored. Neither audited nor
+    asked for a reason: `update_season` does both, and a preview (previews.py) rolls it back.
+    The season is locked before anything is read (locks.py): a report reading its settings
+    commits first, or waits for this change and is scored by it (R17a)."""
+    season = take_season(session, season)
+    before = season_snapshot(season)
+    merged = {**before_values(season), **changes}
+    check_settings(session, merged)
+    refuse_overlap(session, merged, season.id)
+    refuse_orphans(session, season, merged)
+    _apply(session, season, changes)
+    rescored = 0
+    if any(name in changes and changes[name] != before.get(name) for name in SCORING_SETTINGS):
+        # R7, R8: stored results and so every standing follow the new chart and settings.
+        rescored = rescore_season(session, season)
+    if not rescored and any(name in changes for name in LINE_SETTINGS):
+        # R9, R10: the stored standing lines follow the new bonus tiers and count.
+        refresh_lines(session, season)
+    return season, before, rescored
 
 
 def before_values(season: Season) -> dict[str, Any]:

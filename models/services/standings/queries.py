@@ -109,6 +109,14 @@ def season_tables(
     }
 
 
+def season_standings(session: Session, season: Season, as_of: date) -> dict[int, VenueStandings]:
+    """R1, R11: the standings of every venue with a regular tournament in the season, as of a
+    day, by venue id, the venues in the order of their names."""
+    venue_ids = sorted(venue_totals(session, season, None, as_of))
+    venues = session.scalars(select(Venue).where(Venue.id.in_(venue_ids)).order_by(Venue.name, Venue.id))
+    return season_tables(session, season, list(venues), as_of)
+
+
 class Totals(NamedTuple):
     """A venue's regular tournaments counted in standings to a day, their entrants (R12's average
     attendance), and how many more it has after that day."""

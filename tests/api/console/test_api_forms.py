@@ -1,0 +1,121 @@
+"""The console's form of an API schema (api/console/api_forms.py), without a database: what each
+kind of field becomes, the body a post makes (as JSON would carry it, for the API's own schema to
+load), a PATCH's body holding only what changed, and refusals placed by field."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, fields, validate
+from werkzeug.datastructures import MultiDict
+
+from api.console.api_forms import ApiForm, by_field
+from api.fields import Day, ExactNumber, Id, Name, StrictBool, StrictInt, ZoneName
+
+
+class Tier(Schema):
+    events = StrictInt(required=True)
+    points = StrictInt(required=True)
+
+
+class Example(Schema):
+    name = Name(max_length=120, required=True)
+    starts_on = Day(required=True)
+    region_ids = fields.List(Id())
+    chart_id = Id(allow_none=True)
+    points = StrictInt()
+    fraction = ExactNumber()
+    open = StrictBool()
+    zone = ZoneName(allow_none=True)
+    policy = fields.String(validate=validate.OneOf(["first", "best"]))
+    tiers = fields.List(fields.Nested(Tier))
+
+
+LABELS = {name: name.title() for name in Example().fields}
+
+
+def form(**kwargs: Any) -> ApiForm:
+    return ApiForm(
+        Example(), LABELS, choices={"chart_id": [("7", "Binder")], "region_ids": [("1", "North")]}, **kwargs
+    )
+
+
+def test_each_kind_of_field_has_its_input() -> None:
+    kinds = {shown.name: shown.kind for shown in form().inputs()}
+    assert kinds == {
+        "name": "text",
+        "starts_on": "date",
+        "region_ids": "many",
+        "chart_id": "select",
+        "points": "number",
+        "fraction": "decimal",
+        "open": "checkbox",
+        "zone": "zone",
+        "policy": "select",
+        "tiers": "rows",
+    }
+    policy = next(shown for shown in form().inputs() if shown.name == "policy")
+    assert policy.choices == [("first", "first"), ("best", "best")]
+
+
+def test_a_post_is_the_body_json_would_carry() -> None:
+    posted = MultiDict(
+        [
+            ("name", " Winter "),
+            ("starts_on", "2026-12-01"),
+            ("region_ids", "1"),
+            ("chart_id", "7"),
+            ("points", "5"),
+            ("fraction", "0.3"),
+            ("open", "on"),
+            ("zone", ""),
+            ("policy", "best"),
+            ("tiers.0.events", "4"),
+            ("tiers.0.points", "10"),
+            ("tiers.1.events", ""),
+            ("tiers.1.points", ""),
+        ]
+    )
+    body = form().body(posted)
+    assert body == {
+        "name": "Winter",
+        "starts_on": "2026-12-01",
+        "region_ids": [1],
+        "chart_id": 7,
+        "points": 5,
+        "fraction": "0.3",
+        "open": True,
+        "policy": "best",
+        "tiers": [{"events": 4, "points": 10}],
+    }
+    assert Example().load(body)["tiers"] == [{"events": 4, "points": 10}]
+
+
+def test_a_number_typed_wrong_stays_text_for_the_schema_to_refuse_by_name() -> None:
+    made = form()
+    assert (
+        made.submit(MultiDict([("name", "W"), ("starts_on", "2026-12-01"), ("points", "five")]), dict) is None
+    )
+    assert made.problems == {"points": ["Not a valid integer."]}
+
+
+def test_a_patch_sends_only_what_changed_and_null_for_a_field_emptied() -> None:
+    held = {
+        "name": "Winter",
+        "starts_on": "2026-12-01",
+        "zone": "America/Chicago",
+        "points": 5,
+        "open": False,
+    }
+    patch = form(values=held, changes_only=True)
+    posted = MultiDict([("name", "Winter"), ("starts_on", "2026-12-01"), ("zone", ""), ("points", "6")])
+    assert patch.body(posted) == {"zone": None, "points": 6}
+
+
+def test_refusals_go_beside_their_field_rows_by_number() -> None:
+    problems = {"tiers.1.points": ["Must be 0 or more."], "name": ["Taken."], "results": ["Nope."]}
+    assert by_field(problems, LABELS) == {
+        "tiers": ["Row 2, points: Must be 0 or more."],
+        "name": ["Taken."],
+        "body": ["Nope."],
+    }
