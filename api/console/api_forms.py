@@ -90,13 +90,15 @@ class ApiForm:
     label, or (label, help). `choices` offers ids from a list (a region, a chart); `values` are
     what the form shows before a post (an edited record, as the API's answer gives it). With
     `changes_only` (a PATCH) a post sends only the fields it changes, and a field emptied is
-    sent as null where the schema takes one."""
+    sent as null where the schema takes one. `kinds` names an input's kind where the schema's
+    field says less (the audit log's `since` is text that takes a date: a date input)."""
 
     schema: Schema
     labels: Mapping[str, str | tuple[str, str]]
     values: Mapping[str, Any] = field(default_factory=dict)
     choices: Mapping[str, Choices] = field(default_factory=dict)
     changes_only: bool = False
+    kinds: Mapping[str, str] = field(default_factory=dict)
     problems: dict[str, list[str]] = field(default_factory=dict)
     refusal: str = ""
 
@@ -109,7 +111,7 @@ class ApiForm:
         label = self.labels[name]
         label, help_text = label if isinstance(label, tuple) else (label, "")
         choices = self.choices.get(name)
-        kind = kind_of(schema_field, choices)
+        kind = self.kinds.get(name) or kind_of(schema_field, choices)
         shown = Input(
             name=prefix + name,
             label=label,
@@ -180,7 +182,8 @@ class ApiForm:
                     ):
                         body[shown.name] = None
                     continue
-                value = typed(shown.kind, text)
+                # A text field's value stays text (a key named "2024" chosen from a list).
+                value = text if isinstance(schema_field, fields.String) else typed(shown.kind, text)
             if self.changes_only and same(value, self.values.get(shown.name)):
                 continue
             body[shown.name] = value
