@@ -31,7 +31,7 @@ from models.services.audit_log.queries import (
     every_audit_entry,
     list_audit_entries,
 )
-from models.services.paging import Page
+from models.services.paging import Page, PageRequest
 
 PER_PAGE = 50
 # The filters a page link or the CSV link carries on (the page number apart).
@@ -212,18 +212,18 @@ def given_filters() -> dict[str, Any]:
     return {name: request.args[name] for name in FILTERS if request.args.get(name, "").strip()}
 
 
-def loaded(form: ApiForm) -> tuple[AuditFilters, Any] | None:
+def loaded(form: ApiForm) -> tuple[AuditFilters, PageRequest] | None:
     """The query loaded by the API's schema: the filters and the page asked for; None (the form
     holding the refusals by field) when the schema refuses it."""
 
-    def read(data: dict[str, Any]) -> tuple[AuditFilters, Any]:
+    def read(data: dict[str, Any]) -> tuple[AuditFilters, PageRequest]:
         data = dict(data)
         data["per_page"] = PER_PAGE
         asked = page_request(data)
         data.pop("format", None)
         return AuditFilters(**data), asked
 
-    found: tuple[AuditFilters, Any] | None = form.submit(request.args, read)
+    found: tuple[AuditFilters, PageRequest] | None = form.submit(request.args, read)
     return found
 
 
