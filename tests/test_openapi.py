@@ -199,4 +199,5 @@ def test_every_json_operation_that_answers_csv_lists_text_csv(generated: dict[st
         "get_door_list": ["application/json", "text/csv"],
         "get_season_qualifiers": ["application/json", "text/csv"],
         "get_venue_qualifiers": ["application/json", "text/csv"],
+        "list_audit_log": ["application/json", "text/csv"],
     }

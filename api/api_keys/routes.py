@@ -60,7 +60,8 @@ class KeyByIdViews(MethodView):
     def delete(self, key_id: int) -> None:
         """Revoke a key (office); it answers 401 from then on
 
-        Revoked once (R17a): revoking a revoked key is a 409 saying when it was revoked.
+        Revoked once (R17a): revoking a revoked key is a 409 saying when it was revoked. Never
+        the key making the request (a 403): the office would shut itself out.
         """
         session, actor = db.session(), current_actor()
         revoke_key(session, actor, get_key(session, actor, key_id))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
-from marshmallow import ValidationError, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate
 
 from api import db
 from api.fields import QueryId, QueryText, UtcDateTime
@@ -42,7 +42,9 @@ class DateOrDateTime(fields.String):
         return parsed
 
 
-class AuditQuery(PageArgs):
+class AuditCsvQuery(Schema):
+    """The log's filters: what changed, who changed it, what was done, and when."""
+
     entity = QueryText(metadata={"description": "e.g. season, player, api_key"})
     entity_id = QueryId()
     action = QueryText(metadata={"description": "e.g. season.update"})
@@ -60,6 +62,12 @@ class AuditQuery(PageArgs):
             "timestamp (UTC unless it gives an offset)."
         },
     )
+
+
+class AuditQuery(AuditCsvQuery, PageArgs):
+    """`page` and `per_page` page the JSON's entries; the CSV holds every entry the filters keep."""
+
+    format = fields.String(validate=validate.OneOf(["json", "csv"]))
 
 
 class AuditOut(Answer):

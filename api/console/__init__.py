@@ -2,6 +2,7 @@
 pages, on one blueprint (`base.bp`) and the same services as the API."""
 
 from api.console import (
+    audit_log,
     charts,
     disqualifications,
     league_settings,
@@ -21,6 +22,7 @@ from api.console import tournaments as reports
 from api.console.base import bp
 
 __all__ = [
+    "audit_log",
     "bp",
     "charts",
     "disqualifications",

@@ -94,13 +94,16 @@ class ApiForm:
     weekday by its day name); `values` are what the form shows before a post (an edited record,
     as the API's answer gives it). With `changes_only` (a PATCH) a post sends only the fields it
     changes, and a field emptied is sent as null where the schema takes one. After a refusal,
-    `status` is the answer's: 422, or the refusal's own (409 for what happened already)."""
+    `status` is the answer's: 422, or the refusal's own (409 for what happened already).
+    `kinds` names an input's kind where the schema's field says less (the audit log's `since` is
+    text that takes a date: a date input)."""
 
     schema: Schema
     labels: Mapping[str, Label]
     values: Mapping[str, Any] = field(default_factory=dict)
     choices: Mapping[str, Choices] = field(default_factory=dict)
     changes_only: bool = False
+    kinds: Mapping[str, str] = field(default_factory=dict)
     problems: dict[str, list[str]] = field(default_factory=dict)
     refusal: str = ""
     # Where each refusal points, as the API names it (`schedule.1.starts_at`): a row's cell is
@@ -120,7 +123,7 @@ class ApiForm:
         else:
             label, help_text = given[0], given[1] if len(given) > 1 else ""
         choices = self.choices.get(name)
-        kind = kind_of(schema_field, choices)
+        kind = self.kinds.get(name) or kind_of(schema_field, choices)
         shown = Input(
             name=prefix + name,
             label=label,
@@ -195,7 +198,8 @@ class ApiForm:
                     ):
                         body[shown.name] = None
                     continue
-                value = typed(shown.kind, text)
+                # A text field's value stays text (a key named "2024" chosen from a list).
+                value = text if isinstance(schema_field, fields.String) else typed(shown.kind, text)
             if self.changes_only and same(value, self.values.get(shown.name)):
                 continue
             body[shown.name] = value

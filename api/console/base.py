@@ -65,6 +65,14 @@ td form input:not([type=checkbox]):not([type=radio]){width:100%;min-width:6rem}
 details.report{margin:0;border-bottom:1px solid var(--rule)}
 details.report>summary{padding:10px 0;overflow-wrap:anywhere}
 td.mark{white-space:nowrap}
+.filters{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(13rem,100%),1fr));gap:0 16px}
+.filters .filter{min-width:0}
+.filters .filter input,.filters .filter select{width:100%}
+.filters .filter-actions{grid-column:1/-1}
+.entries{list-style:none;margin:0;padding:0}
+table.changes th,table.changes td{overflow-wrap:anywhere}
+.erased{font-style:italic;color:var(--muted)}
+.pager a,.pager strong,.pager span{display:inline-block;padding:8px 12px 8px 0;margin-right:0}
 @media (max-width:520px){
 table.stack>thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);
 white-space:nowrap}

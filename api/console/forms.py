@@ -128,18 +128,6 @@ class RevokeForm(FlaskForm):
     pass
 
 
-class AuditQueryForm(FlaskForm):
-    """The audit log's filters (a GET: no CSRF)."""
-
-    class Meta:
-        csrf = False
-
-    action = StringField("Action (e.g. tournament.void)", validators=[Optional(), Length(max=60)])
-    entity = StringField("Record (e.g. player, sanction)", validators=[Optional(), Length(max=60)])
-    entity_id = IntegerField("Its id", validators=[Optional(), NumberRange(min=1, max=2**31 - 1)])
-    actor = StringField("Who (the key's name)", validators=[Optional(), Length(max=120)])
-
-
 class PublishForm(FlaskForm):
     """Publish a season's lists; the ties at the cut settled by the draws ticked on the page."""
 

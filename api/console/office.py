@@ -1,6 +1,7 @@
 """The office's own pages in the console: API keys (a host key made and shown once, a key
-revoked), the audit log (R18), and possible duplicate players merged, told apart (two people),
-or merges undone (R5, R17). The services refuse anyone but the office themselves."""
+revoked once confirmed), and possible duplicate players merged, told apart (two people), or
+merges undone (R5, R17). The services refuse anyone but the office themselves. The audit log's
+page is api/console/audit_log.py."""
 
 from __future__ import annotations
 
@@ -21,14 +22,13 @@ from api.console.base import (
     venue_label,
     with_reason,
 )
-from api.console.forms import AuditQueryForm, KeyForm, MergeForm, NotDuplicateForm, RevokeForm, UndoForm
+from api.console.forms import KeyForm, MergeForm, NotDuplicateForm, RevokeForm, UndoForm
 from api.console.players import duplicate_fixes
-from models.entities import Player
+from models.entities import ApiKey, Player
 from models.errors import LeagueError
 from models.infra.clock import utcnow
-from models.services.access import may_merge_players, may_revoke_keys, may_tell_players_apart
+from models.services.access import is_own_key, may_merge_players, may_revoke_keys, may_tell_players_apart
 from models.services.api_keys.writes import create_key, get_key, list_keys, revoke_key
-from models.services.audit_log.queries import AuditFilters, list_audit_entries
 from models.services.lookup import get_or_raise
 from models.services.paging import PageRequest
 from models.services.player_merges.queries import get_merge, list_merges
@@ -41,8 +41,8 @@ from models.services.venues.queries import venues_of_actor
 @bp.route("/keys", methods=["GET", "POST"])
 @signed_in_only
 def keys() -> Any:
-    """Every key (never a secret but the new one's, once), a host key made for a venue, a key
-    revoked."""
+    """Every key with its venues by name (never a secret but the new one's, once), a host key made
+    for a venue; each key but the one signed in with offered for revoking."""
     session, actor = db.session(), current()
     listed = list_keys(session, actor, PageRequest(1, 500)).items
     form = KeyForm()
@@ -69,44 +69,47 @@ def keys() -> Any:
         "form": form,
         "keys": listed,
         "made": made,
-        "revoke": RevokeForm(formdata=None),
-        "demo_venues": {v.id for v in venues if v.in_demo},
+        "venue_names": {v.id: venue_label(v) for v in venues},
+        "own": {key.id for key in listed if is_own_key(actor, key.id)},
     }
     return page("console/keys.html", status, **context)
 
 
-@bp.route("/keys/<id:key_id>/revoke", methods=["POST"])
+def key_holder(key: ApiKey, names: dict[int, str]) -> str:
+    """Whose a key is, in words: "office", or "host of The Crown and The Anchor"."""
+    if not key.venue_ids:
+        return key.role
+    venues = [names.get(venue_id, f"venue {venue_id}") for venue_id in key.venue_ids]
+    listed = venues[0] if len(venues) == 1 else ", ".join(venues[:-1]) + " and " + venues[-1]
+    return f"{key.role} of {listed}"
+
+
+@bp.route("/keys/<id:key_id>/revoke", methods=["GET", "POST"])
 @signed_in_only
 def revoke(key_id: int) -> Any:
+    """A key revoked once the office confirms, naming it; never the key signed in with (the
+    service refuses it, as the API does)."""
     session, actor = db.session(), current()
     may_revoke_keys(actor)
-    if not RevokeForm().validate_on_submit():
-        return refused_form()
     key = get_key(session, actor, key_id)
+    form = RevokeForm()
+    names = {v.id: venue_label(v) for v in venues_of_actor(session, actor)}
+    context: dict[str, Any] = {
+        "key": key,
+        "holder": key_holder(key, names),
+        "form": form,
+        "own": is_own_key(actor, key.id),
+    }
+    if request.method == "GET":
+        return page("console/revoke_key.html", **context)
+    if not form.validate_on_submit():
+        return refused_form()
     try:
         revoke_key(session, actor, key)
-    except LeagueError as refusal:  # R17a: revoked already (by another tab, or someone else)
-        flash(f"Not revoked: {refusal.detail}")
-        return redirect(url_for("console.keys"))
+    except LeagueError as refusal:  # R17a: revoked already (another tab, someone else); or its own
+        return page("console/revoke_key.html", refusal.status, refusal=refusal.detail, **context)
     flash(f"Revoked: key {key.id} ({key.name}). It no longer works, in the API or here.")
     return redirect(url_for("console.keys"))
-
-
-@bp.route("/audit")
-@signed_in_only
-def audit() -> Any:
-    """R18: who changed what, newest first, filtered."""
-    form = AuditQueryForm(request.args)
-    filters = AuditFilters()
-    if form.validate():
-        filters = AuditFilters(
-            entity=form.entity.data or None,
-            entity_id=form.entity_id.data,
-            action=form.action.data or None,
-            actor=form.actor.data or None,
-        )
-    entries = list_audit_entries(db.session(), current(), filters, PageRequest(1, 100)).items
-    return page("console/audit.html", form=form, entries=entries)
 
 
 @bp.route("/duplicates")

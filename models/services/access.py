@@ -236,6 +236,21 @@ def may_revoke_keys(actor: Actor) -> None:
     _office_only(actor, "revokes API keys")
 
 
+def is_own_key(actor: Actor, key_id: int) -> bool:
+    """Whether the key is the one the caller is using (the console signed in with it)."""
+    return actor.key_id is not None and actor.key_id == key_id
+
+
+def may_revoke_key(actor: Actor, key_id: int) -> None:
+    """Only the office revokes a key, and never the key it is using (it would shut itself out)."""
+    may_revoke_keys(actor)
+    if is_own_key(actor, key_id):
+        raise Forbidden(
+            f"API key {key_id} is the key you are using: it cannot revoke itself. "
+            "Revoke it with another office key."
+        )
+
+
 def may_read_audit_log(actor: Actor) -> None:
     """R18: only the office reads the audit log."""
     _office_only(actor, "reads the audit log")

@@ -17,7 +17,7 @@ from models.entities.base import table_of
 from models.entities.league import Venue
 from models.errors import Conflict, Problem, refuse
 from models.infra.clock import utcnow
-from models.services.access import may_create_keys, may_read_keys, may_revoke_keys
+from models.services.access import may_create_keys, may_read_keys, may_revoke_key
 from models.services.audit_log.writes import record, snapshot
 from models.services.lookup import get_or_raise
 from models.services.paging import Page, PageRequest, paginate
@@ -122,8 +122,9 @@ def _actor(rows: Sequence[Any], request_id: str | None) -> Actor | None:
 
 def revoke_key(session: Session, actor: Actor, key: ApiKey) -> ApiKey:
     """Revoke a key (the office). R17a: once, however many revocations race: one conditional
-    write, and the others, finding it revoked, are refused (409) saying when."""
-    may_revoke_keys(actor)
+    write, and the others, finding it revoked, are refused (409) saying when. Never the key the
+    caller is using (403): the office would shut itself out."""
+    may_revoke_key(actor, key.id)
     won = session.execute(
         update(ApiKey)
         .where(ApiKey.id == key.id, ApiKey.revoked_at.is_(None))

@@ -3,12 +3,12 @@ are read with their players' keys, "[erased]" once a player was erased (R21)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
 from models.actor import Actor
@@ -72,11 +72,8 @@ def read_entries(
     ]
 
 
-def list_audit_entries(
-    session: Session, actor: Actor, filters: AuditFilters, page: PageRequest
-) -> Page[ReadEntry]:
-    """Entries, newest first, their personal values readable while kept: for the office."""
-    may_read_audit_log(actor)
+def _filtered(filters: AuditFilters) -> Select[Any]:
+    """The entries the filters keep, newest first."""
     query = select(AuditEntry).order_by(AuditEntry.id.desc())
     for name in ("entity", "entity_id", "action", "actor"):
         value = getattr(filters, name)
@@ -86,5 +83,53 @@ def list_audit_entries(
         query = query.where(AuditEntry.at >= filters.since)
     if filters.until is not None:
         query = query.where(AuditEntry.at < filters.until)
-    found = paginate(session, query, page)
+    return query
+
+
+def list_audit_entries(
+    session: Session, actor: Actor, filters: AuditFilters, page: PageRequest
+) -> Page[ReadEntry]:
+    """Entries, newest first, their personal values readable while kept: for the office."""
+    may_read_audit_log(actor)
+    found = paginate(session, _filtered(filters), page)
     return Page(read_entries(session, found.items), found.total, found.page, found.per_page)
+
+
+def every_audit_entry(
+    session: Session, actor: Actor, filters: AuditFilters, batch: int = 500
+) -> Iterator[ReadEntry]:
+    """Every entry the filters keep, newest first (a CSV of them): for the office. Read a batch at
+    a time, each after the last one's id, so an entry written meanwhile neither shifts nor repeats
+    any."""
+    may_read_audit_log(actor)
+    query = _filtered(filters).limit(batch)
+    first = session.scalar(select(func.max(AuditEntry.id)))
+
+    def entries() -> Iterator[ReadEntry]:
+        below = None if first is None else first + 1
+        while below is not None:
+            found = list(session.scalars(query.where(AuditEntry.id < below)))
+            yield from read_entries(session, found)
+            below = found[-1].id if len(found) == batch else None
+
+    return entries()
+
+
+@dataclass(frozen=True)
+class AuditChoices:
+    """What the log holds, for filters offered as lists: the kinds of records, who acted, and the
+    actions, each sorted."""
+
+    entities: list[str]
+    actors: list[str]
+    actions: list[str]
+
+
+def audit_choices(session: Session, actor: Actor) -> AuditChoices:
+    """The kinds of records, the key names that acted and the actions the log holds: for the office."""
+    may_read_audit_log(actor)
+
+    def distinct(column: Any) -> list[str]:
+        return sorted(session.scalars(select(column).distinct()))
+
+    return AuditChoices(distinct(AuditEntry.entity), distinct(AuditEntry.actor), distinct(AuditEntry.action))

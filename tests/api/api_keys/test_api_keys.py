@@ -188,6 +188,28 @@ def test_delete_revokes_once_r17a(office, client, league):
     assert_problem(office.delete(f"{KEYS}/99999"), 404)
 
 
+def test_a_key_never_revokes_itself_r18(office, client):
+    """The key making the request is refused its own revocation (403): it keeps working, and
+    nothing is audited (R18). Another office key revokes it."""
+    own = next(
+        k
+        for k in office.get(f"{KEYS}?per_page=500").get_json()["items"]
+        if office.key.startswith(k["key_prefix"])
+    )
+    refused = assert_problem(office.delete(f"{KEYS}/{own['id']}"), 403)
+    assert refused["detail"] == (
+        f"API key {own['id']} is the key you are using: it cannot revoke itself. "
+        "Revoke it with another office key."
+    )
+    assert office.get(f"{KEYS}/{own['id']}").get_json()["revoked_at"] is None
+    assert office.get("/api/v1/audit-log?action=api_key.revoke").get_json()["total"] == 0
+    other = Caller(
+        client, office.post(KEYS, json={"name": "Office: Spare", "role": "office"}).get_json()["key"]
+    )
+    assert other.delete(f"{KEYS}/{own['id']}").status_code == 204
+    assert_problem(office.get(KEYS), 401)
+
+
 @pytest.mark.parametrize(
     ("body", "field"),
     [

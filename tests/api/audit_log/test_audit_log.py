@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 from datetime import UTC, datetime
 from typing import Any
 
@@ -10,6 +13,7 @@ import time_machine
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
+from api.audit_log.schemas import AuditOut
 from tests.support.league import assert_problem
 
 LOG = "/api/v1/audit-log"
@@ -102,6 +106,31 @@ def test_newest_first_and_filters_r18(history, office):
 )
 def test_bad_filters_refused(office, query, field):
     assert_problem(office.get(f"{LOG}?{query}"), 422, field)
+
+
+def test_the_log_answers_csv_every_entry_the_filters_keep_r18(history, office, host_for):
+    """R18: `?format=csv`, `Accept: text/csv` and the `.csv` operation answer the same CSV: every
+    entry the filters keep (whatever the page), newest first, the JSON's fields as columns; the
+    same filters refused alike; the office's alone."""
+    query = "since=2026-03-01&until=2026-03-31"
+    entries = office.get(f"{LOG}?{query}").get_json()["items"]
+    assert [e["action"] for e in entries] == ["player.create", "venue.create"]
+    answer = office.get(f"{LOG}.csv?{query}")
+    assert answer.status_code == 200 and answer.mimetype == "text/csv"
+    text = answer.get_data(as_text=True)
+    rows = list(csv.DictReader(io.StringIO(text.removeprefix("\ufeff"))))
+    assert list(rows[0]) == [*AuditOut().fields]
+    assert [(int(r["id"]), r["at"], r["action"]) for r in rows] == [
+        (e["id"], e["at"], e["action"]) for e in entries
+    ]
+    assert json.loads(rows[0]["after"]) == entries[0]["after"] and rows[0]["before"] == ""
+    assert rows[0]["request_id"] == "req-player-1" and rows[0]["actor"] == "Host: Pat"
+    paged = office.get(f"{LOG}?{query}&per_page=1&format=csv")
+    assert paged.get_data() == answer.get_data() and "Accept" in paged.headers["Vary"]
+    assert office.get(f"{LOG}?{query}", headers={"Accept": "text/csv"}).get_data() == answer.get_data()
+    assert_problem(office.get(f"{LOG}.csv?since=yesterday"), 422, "since")
+    assert_problem(office.get(f"{LOG}.csv?page=2"), 400, "page")  # it pages nothing
+    assert_problem(host_for(history["venue"]["id"]).get(f"{LOG}.csv"), 403)
 
 
 def test_office_only_r18(public, host_for, league):

@@ -378,7 +378,7 @@ def test_the_offices_console_marks_the_demos_venues_in_its_lists(
     assert options[str(anchor["id"])] == "The Anchor"
     assert options[str(demo["crown"]["id"])] == "The Crown (demo)"
     assert all(options[str(venue["id"])].endswith(" (demo)") for venue in demo["venues"])
-    assert f"{demo['crown']['id']} (demo)" in text_of(console.get("/console/keys"))  # the key's venue
+    assert "Host: Crown host The Crown (demo)" in text_of(console.get("/console/keys"))  # the key's venue
 
     player = league.player("Our Own Player")
     ban_form = console.get(f"/console/players/{player['id']}/sanctions").get_data(as_text=True)

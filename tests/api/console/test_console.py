@@ -366,7 +366,13 @@ def test_the_office_makes_a_host_key_shown_once_and_revokes_it_r18(app: Flask, s
     sam = signed_in(app, secret)
     assert scene.venue["name"] in text_of(sam.get("/console/"))
     key_id = re.search(r"key (\d+) \(Host: Sam\)", text_of(made)).group(1)  # type: ignore[union-attr]
-    revoked = office.post(f"/console/keys/{key_id}/revoke", data={"csrf_token": csrf(page)})
+    # Revoking goes through a page that names the key, and its post.
+    confirm = office.get(f"/console/keys/{key_id}/revoke")
+    assert (
+        f"Revoke the key 'Host: Sam' (host of {scene.venue['name']})? It stops working at once."
+        in text_of(confirm)
+    )
+    revoked = office.post(f"/console/keys/{key_id}/revoke", data={"csrf_token": csrf(confirm)})
     assert revoked.status_code == 302
     assert sam.get("/console/").status_code == 302
     assert (
@@ -384,6 +390,95 @@ def test_the_office_makes_a_host_key_shown_once_and_revokes_it_r18(app: Flask, s
         signed_in(app, scene.host.key).get("/console/keys", headers={"Accept": "text/html"}).status_code
         == 403
     )
+
+
+def key_rows(response: Any) -> dict[str, str]:
+    """The keys page's rows by key name: the row's words."""
+    page = response.get_data(as_text=True)
+    rows = re.findall(r"<tr><td data-label=\"Key\">.*?</tr>", page, re.S)
+    return {
+        html.unescape(re.search(r'<th scope="row">([^<]*)</th>', row).group(1)): " ".join(  # type: ignore[union-attr]
+            html.unescape(re.sub(r"<[^>]+>", " ", row)).split()
+        )
+        for row in rows
+    }
+
+
+def own_key_id(scene: Scene) -> int:
+    """The id of the office's key (the one the office signs in with)."""
+    keys = scene.office.get("/api/v1/api-keys?per_page=500").get_json()["items"]
+    assert scene.office.key is not None
+    (own,) = [key["id"] for key in keys if scene.office.key.startswith(key["key_prefix"])]
+    return int(own)
+
+
+def test_the_keys_page_names_each_keys_venues_and_revoking_asks_first_r18(app: Flask, scene: Scene) -> None:
+    """Each key's venues by name, never by number. The list revokes nothing: each key leads to
+    a page that names it and whose venues it hosts; reading that page changes nothing, and its
+    post without its token is refused (400). Confirmed, the key stops working and the revocation
+    is audited (R18); confirmed again (another tab), it is refused, once is once (R17a)."""
+    two = scene.league.venue(scene.region["id"], name="The Anchor")
+    both = scene.host_for(scene.venue_id, two["id"], name="Host: Both")
+    office = signed_in(app, scene.office.key)
+    keys = office.get("/console/keys")
+    rows = key_rows(keys)
+    assert f"Host: Crown host {scene.venue['name']} Revoke key" in rows["Host: Crown"]
+    assert sorted([scene.venue["name"], "The Anchor"]) == sorted(
+        re.search(r"host (.*), (.*) Revoke", rows["Host: Both"]).groups()  # type: ignore[union-attr]
+    )
+    assert "/revoke" not in "".join(re.findall(r"<form[^>]*>", keys.get_data(as_text=True)))
+    both_id = re.search(r"^(\d+) Host: Both", rows["Host: Both"]).group(1)  # type: ignore[union-attr]
+    confirm = office.get(f"/console/keys/{both_id}/revoke")
+    assert confirm.status_code == 200
+    names = " and ".join(sorted([scene.venue["name"], "The Anchor"], key=lambda n: n != scene.venue["name"]))
+    assert f"Revoke the key 'Host: Both' (host of {names})? It stops working at once." in text_of(confirm)
+    assert both.get("/api/v1/regions").status_code == 200  # read, not revoked
+    assert office.post(f"/console/keys/{both_id}/revoke").status_code == 400
+    assert both.get("/api/v1/regions").status_code == 200
+    done = office.post(f"/console/keys/{both_id}/revoke", data={"csrf_token": csrf(confirm)})
+    assert done.status_code == 302 and both.get("/api/v1/regions").status_code == 401
+    assert len(audit_entries(scene.office, f"action=api_key.revoke&entity_id={both_id}")) == 1
+    assert "revoked" in key_rows(office.get("/console/keys"))["Host: Both"]
+    again = office.post(f"/console/keys/{both_id}/revoke", data={"csrf_token": csrf(confirm)})
+    assert (
+        again.status_code == 409 and "Not revoked:" in text_of(again) and "already revoked" in text_of(again)
+    )
+    assert len(audit_entries(scene.office, f"action=api_key.revoke&entity_id={both_id}")) == 1
+    assert "was revoked on" in text_of(office.get(f"/console/keys/{both_id}/revoke"))
+    host = signed_in(app, scene.host.key)
+    crown = key_rows(keys)["Host: Crown"].split()[0]
+    assert host.get(f"/console/keys/{crown}/revoke", headers={"Accept": "text/html"}).status_code == 403
+    token = csrf(host.get("/console/"))
+    assert host.post(f"/console/keys/{crown}/revoke", data={"csrf_token": token}).status_code == 403
+    assert scene.host.get("/api/v1/regions").status_code == 200
+
+
+def test_the_key_signed_in_with_is_never_offered_and_revoking_it_is_refused_r18(
+    app: Flask, scene: Scene
+) -> None:
+    """The office's own key is marked in use, with no way to revoke it; its page says why; a
+    hand-made post to revoke it is refused (403, the API's words: DELETE refuses it too), the key
+    still works, the office is still signed in, and nothing is audited (R18)."""
+    office = signed_in(app, scene.office.key)
+    own = own_key_id(scene)
+    keys = office.get("/console/keys")
+    row = key_rows(keys)["Office: Test"]
+    assert "in use: you are signed in with it" in row and "Revoke" not in row
+    assert f"/console/keys/{own}/revoke" not in keys.get_data(as_text=True)
+    page = office.get(f"/console/keys/{own}/revoke")
+    assert (
+        "is the key you are signed in with" in text_of(page)
+        and '<form method="post" action' not in (page.get_data(as_text=True).split("<main>")[1])
+    )
+    forged = office.post(f"/console/keys/{own}/revoke", data={"csrf_token": csrf(keys)})
+    assert forged.status_code == 403
+    assert f"Not revoked: API key {own} is the key you are using: it cannot revoke itself." in text_of(forged)
+    assert scene.office.get("/api/v1/regions").status_code == 200
+    assert office.get("/console/keys").status_code == 200
+    assert audit_entries(scene.office, "action=api_key.revoke") == []
+    answer = scene.office.delete(f"/api/v1/api-keys/{own}")
+    assert answer.status_code == 403 and "it cannot revoke itself" in answer.get_json()["detail"]
+    assert scene.office.get("/api/v1/regions").status_code == 200
 
 
 def test_the_season_at_a_glance_names_venues_to_chase_and_provisional_qualifiers_r12(
@@ -649,6 +744,7 @@ def test_every_console_field_has_a_label_and_every_page_a_heading(app: Flask, sc
         "/console/sanctions",
         f"/console/players/{report['results'][0]['player']['id']}/sanctions",
         "/console/keys",
+        f"/console/keys/{key_rows(office.get('/console/keys'))['Host: Crown'].split()[0]}/revoke",
         "/console/audit",
         "/console/seasons",
         f"/console/seasons/{scene.season_id}/qualifiers",
