@@ -4,6 +4,7 @@ pages, on one blueprint (`base.bp`) and the same services as the API."""
 from api.console import (
     audit_log,
     charts,
+    demo,
     disqualifications,
     league_settings,
     office,
@@ -25,6 +26,7 @@ __all__ = [
     "audit_log",
     "bp",
     "charts",
+    "demo",
     "disqualifications",
     "league_settings",
     "office",

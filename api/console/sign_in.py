@@ -13,7 +13,9 @@ from werkzeug.exceptions import BadRequest
 from api import db, throttle
 from api.console.base import COOKIE, bp, current, page, refused_form, signed_in_only, token_missing
 from api.console.forms import SignInForm, SignOutForm
+from models.services.access import sets_up_league
 from models.services.api_keys.sign_ins import sign_in, sign_out
+from models.services.league_settings.first_run import demo_loaded, first_steps
 from models.services.venues.queries import venues_of_actor
 from models.services.venues.schedule_queries import HostNights, host_nights
 
@@ -74,12 +76,36 @@ def renew_csrf_secret() -> None:
     signed_cookie.pop(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"), None)
 
 
+# Each first step (models/services/league_settings/first_run.py): what the office reads, the page
+# it is taken on, and what is left to do.
+FIRST_STEPS: dict[str, tuple[str, str, str]] = {
+    "timezone": (
+        "The league's time zone",
+        "console.league_settings_page",
+        "set where your dates are read",
+    ),
+    "region": ("A region", "console.regions", "the area whose venues meet at one playoff"),
+    "venues": (
+        "Venues and their nights",
+        "console.venues",
+        "each venue, its time zone and weekly nights",
+    ),
+    "chart": ("A points chart", "console.charts", "what each place scores"),
+    "season": ("A season", "console.season_new", "its dates, regions, chart and bonuses"),
+    "host_key": ("Host keys", "console.keys", "one for each venue's host, to post results"),
+}
+
+
 @bp.route("/")
 @signed_in_only
 def home() -> Any:
     """A host's venues, led by a night that passed without its report (the latest first) and
-    tonight's games there (R2a: each on its venue's clock); the office's links."""
+    tonight's games there (R2a: each on its venue's clock); the office's pages, led by a new
+    league's first steps until they are done, and by the demo league while it is loaded."""
     session, actor = db.session(), current()
     venues = venues_of_actor(session, actor)
     nights = host_nights(session, venues) if actor.is_host else HostNights([], [])
-    return page("console/home.html", venues=venues, nights=nights)
+    office: dict[str, Any] = {}
+    if sets_up_league(actor):
+        office = {"steps": first_steps(session), "demo": demo_loaded(session), "FIRST_STEPS": FIRST_STEPS}
+    return page("console/home.html", venues=venues, nights=nights, **office)

@@ -258,7 +258,8 @@ def may_read_audit_log(actor: Actor) -> None:
 
 def sets_up_league(actor: Actor) -> bool:
     """Whether the caller sets the league up (`may_set_up_league` passes): a venue's settings page
-    then offers its details to edit, not only its nights."""
+    then offers its details to edit, not only its nights, and the home leads with a new league's
+    first steps."""
     return actor.is_office
 
 
@@ -266,3 +267,8 @@ def may_set_up_league(actor: Actor) -> None:
     """Only the office sets the league up: regions, venues, seasons and the league's settings."""
     if not sets_up_league(actor):
         raise Forbidden("Only the office sets up regions, venues, seasons and the league's settings.")
+
+
+def may_remove_demo(actor: Actor) -> None:
+    """Only the office removes the demo league (from the console; the command needs the server)."""
+    _office_only(actor, "removes the demo league")

@@ -232,12 +232,15 @@ def _play_weeks(
             day += timedelta(weeks=1)
 
 
-def remove_demo(session: Session, expected: DemoRemoval | None = None) -> DemoRemoval | None:
+def remove_demo(
+    session: Session, expected: DemoRemoval | None = None, by: Actor | None = None
+) -> DemoRemoval | None:
     """Delete the demo league: its region, venues, seasons, reports, the players it registered
     (unless they have played elsewhere since: those stay, no longer the demo's), their sanctions,
     the host keys of its venues only (a key of other venues too keeps those), and its chart.
     Returns what was removed; None when there is no demo. The audit log keeps its entries:
-    nothing deletes those.
+    nothing deletes those, and its entry of the removal names `by` (the office's key, from the
+    console; the demo's own name, from the command).
 
     Refused, changing nothing, when it would undo a merge of a player it keeps (R17, naming the
     merge), or when the demo changed since `expected` (what the caller was shown and confirmed).
@@ -266,7 +269,7 @@ def remove_demo(session: Session, expected: DemoRemoval | None = None) -> DemoRe
         "seasons": list(locked.seasons),
         "players": list(locked.players),
     }
-    record(session, DEMO, "demo.remove", "region", locked.regions[0], before=removed)
+    record(session, by or DEMO, "demo.remove", "region", locked.regions[0], before=removed)
     return locked
 
 

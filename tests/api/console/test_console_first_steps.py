@@ -22,13 +22,10 @@ STEPS = [
 
 
 def steps_shown(page: str) -> list[tuple[str, bool]]:
-    """(step, done) as the home lists them, in order."""
-    shown = []
-    for line in page.splitlines():
-        for step in STEPS:
-            if line.strip().startswith(f"{step}:"):
-                shown.append((step, line.strip().endswith(": done")))
-    return shown
+    """(step, done) as the home lists them, in its order."""
+    page = page.replace(" :", ":")  # a step's link, then what is left of it
+    listed = sorted((page.find(f"{step}:"), step) for step in STEPS if f"{step}:" in page)
+    return [(step, f"{step}: done" in page) for _at, step in listed]
 
 
 def test_the_office_home_leads_with_the_first_steps_until_all_are_done(
