@@ -5,6 +5,10 @@ player and an email no one has, each reason under its row.
 
     .venv/bin/python scripts/screenshots.py          # writes docs/embed-*.png and docs/console-*.png
     .venv/bin/python scripts/screenshots.py console  # only docs/console-*.png (or: embed)
+    .venv/bin/python scripts/screenshots.py setup    # docs/setup/: a league set up in the console
+
+`setup` runs tests/browser/test_setting_up_a_league.py on SQLite with its screenshots sent to
+docs/setup/: a new league's every step at 390 px, from an empty database to its first report.
 """
 
 from __future__ import annotations
@@ -72,7 +76,24 @@ def console_pages(client: Any, key: str) -> dict[str, str]:
     return shots
 
 
+def setup_path() -> None:
+    """The setup path's pictures, as the browser test takes them (docs/setup/phone-setup-*.png)."""
+    shots = ROOT / "docs" / "setup"
+    env = {**os.environ, "TEST_BACKENDS": "sqlite", "SETUP_SCREENSHOTS": str(shots), "PYTHONPATH": str(ROOT)}
+    test = "tests/browser/test_setting_up_a_league.py"
+    subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", test],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
+    print(f"wrote {len(list(shots.glob('phone-setup-*.png')))} pictures to docs/setup/")
+
+
 def main(wanted: list[str]) -> None:
+    if wanted == ["setup"]:
+        setup_path()
+        return
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
         sys.exit("needs Debian's chromium (apt-get install chromium)")

@@ -27,30 +27,12 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from api.console.base import day
 from tests.builders import days_ago, iso
-from tests.support.browser import PATIENCE_MS, players_named
+from tests.support.browser import PATIENCE_MS, PHONE, field, fits, players_named
 from tests.support.databases import ScratchDatabases
 from tests.support.servers import Server, gunicorn
 
-PHONE = {"width": 390, "height": 844}
 LONG_NAME = "Bartholomew Featherstonehaugh-Wolfeschlegelsteinhausen"
 LONG_EMAIL = "margaret.fitzgerald-okonkwo.the.third@a-very-long-pub-quiz-domain.example.org"
-
-# What must never be off-screen on a phone: every part of a form, every refusal reason, every
-# table's key column, every link; and the page must not scroll sideways.
-OFF_SCREEN = """() => {
-  const width = window.innerWidth;
-  const needed = 'input:not([type=hidden]), select, textarea, button, label, .problem, th[scope=row], a';
-  const off = [];
-  for (const element of document.querySelectorAll(needed)) {
-    const box = element.getBoundingClientRect();
-    if (box.width === 0 && box.height === 0) continue;  // not shown (display: none)
-    if (box.right > width + 0.5) {
-      const named = (element.id || element.textContent || '').trim().slice(0, 60);
-      off.push(`${element.tagName.toLowerCase()} "${named}" ends at ${Math.round(box.right)}px`);
-    }
-  }
-  return {width, scrolled: document.documentElement.scrollWidth, off};
-}"""
 
 
 @pytest.fixture()
@@ -106,17 +88,6 @@ def night(backend: str, scratch: ScratchDatabases, tmp_path: Path) -> Iterator[d
     scratch.discard(url)
 
 
-def fits(page: Page, name: str, shots: Path) -> None:
-    """The page at 390 px, once loaded whole (a click's navigation has only begun when the click
-    returns): screenshot taken, nothing needed off-screen, no sideways scroll."""
-    page.wait_for_load_state("load")
-    page.wait_for_function("document.readyState === 'complete'")
-    seen = page.evaluate(OFF_SCREEN)
-    page.screenshot(path=str(shots / f"phone-{name}.png"), full_page=True)
-    assert seen["width"] == PHONE["width"], seen
-    assert seen["scrolled"] <= seen["width"] and not seen["off"], (name, seen)
-
-
 def sign_in(browser: Browser, base: str, key: str, shots: Path | None = None) -> Page:
     page = browser.new_context(viewport=PHONE).new_page()
     page.goto(f"{base}/console/sign-in")
@@ -126,10 +97,6 @@ def sign_in(browser: Browser, base: str, key: str, shots: Path | None = None) ->
     page.get_by_role("button", name="Sign in").click()
     page.wait_for_url(f"{base}/console/")  # the home page loaded before it is measured
     return page
-
-
-def field(page: Page, label: str) -> Locator:
-    return page.get_by_label(label, exact=True)
 
 
 def test_a_hosts_league_night_fits_a_phone_r4_r5_r16_r17(

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, sync_playwright
 
 from tests.support.servers import PATIENCE, Server
 
@@ -99,3 +99,39 @@ def patient(browser: Browser) -> Browser:
     setattr(browser, "new_context", patient_context)  # noqa: B010 - an instance's own method, patched
     setattr(browser, "new_page", patient_page)  # noqa: B010
     return browser
+
+
+# A phone held upright.
+PHONE = {"width": 390, "height": 844}
+
+# What must never be off-screen on a phone: every part of a form, every refusal reason, every
+# table's key column, every link; and the page must not scroll sideways.
+OFF_SCREEN = """() => {
+  const width = window.innerWidth;
+  const needed = 'input:not([type=hidden]), select, textarea, button, label, .problem, th[scope=row], a';
+  const off = [];
+  for (const element of document.querySelectorAll(needed)) {
+    const box = element.getBoundingClientRect();
+    if (box.width === 0 && box.height === 0) continue;  // not shown (display: none)
+    if (box.right > width + 0.5) {
+      const named = (element.id || element.textContent || '').trim().slice(0, 60);
+      off.push(`${element.tagName.toLowerCase()} "${named}" ends at ${Math.round(box.right)}px`);
+    }
+  }
+  return {width, scrolled: document.documentElement.scrollWidth, off};
+}"""
+
+
+def fits(page: Page, name: str, shots: Path) -> None:
+    """The page at 390 px, once loaded whole (a click's navigation has only begun when the click
+    returns): screenshot taken, nothing needed off-screen, no sideways scroll."""
+    page.wait_for_load_state("load")
+    page.wait_for_function("document.readyState === 'complete'")
+    seen = page.evaluate(OFF_SCREEN)
+    page.screenshot(path=str(shots / f"phone-{name}.png"), full_page=True)
+    assert seen["width"] == PHONE["width"], seen
+    assert seen["scrolled"] <= seen["width"] and not seen["off"], (name, seen)
+
+
+def field(page: Page, label: str) -> Locator:
+    return page.get_by_label(label, exact=True)
