@@ -191,11 +191,11 @@ class ApiForm:
             else:
                 text = str(shown.value).strip()
                 if not text:
-                    if (
-                        self.changes_only
-                        and schema_field.allow_none
-                        and self.values.get(shown.name) is not None
-                    ):
+                    # An edit that empties a field (its input sent empty; a field not sent at all
+                    # is left as it is) sends null, as the API's client would: taken where the
+                    # schema allows it, refused beside the field where it does not.
+                    emptied = shown.name in posted and self.values.get(shown.name) not in (None, "")
+                    if self.changes_only and emptied:
                         body[shown.name] = None
                     continue
                 # A text field's value stays text (a key named "2024" chosen from a list).
@@ -266,5 +266,10 @@ def by_field(problems: Mapping[str, list[str]], labels: Iterable[str]) -> dict[s
             number, _, column = rest.partition(".")
             where = f"Row {int(number) + 1}" if number.isdigit() else rest
             where += f", {column.replace('_', ' ')}: " if column else ": "
-        found.setdefault(head, []).extend(where + message for message in messages)
+        found.setdefault(head, []).extend(where + plain(message) for message in messages)
     return found
+
+
+def plain(message: str) -> str:
+    """marshmallow's words for a null where a value is needed, as the office reads them."""
+    return "This cannot be left empty." if message == "Field may not be null." else message

@@ -1,33 +1,61 @@
 """Players in the console (R19): where the office sees two players of one display name (a
 venue's standings, the possible duplicates), one click gives one of them a display name of
 their own, suggested from the full names and changed as the API's PATCH changes it (audited).
-A player's page offers the office everything held about the player as a download (R21)."""
+The office finds a player by name; the player's page changes their record by the API's own
+schema (api/console/api_forms.py), offers everything held about them as a download, and erases
+their personal data after a page that names what goes (R21)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
-from flask import Response, flash, jsonify, redirect, url_for
+from flask import Response, flash, jsonify, redirect, request, url_for
 from marshmallow import ValidationError
 
 from api import db
 from api.cache.views import never_cached
-from api.console.base import bp, current, hidden_id, refused_form, signed_in_only, token_missing
-from api.console.forms import DisplayNameForm
+from api.console.api_forms import ApiForm
+from api.console.base import (
+    bp,
+    current,
+    hidden_id,
+    page,
+    refused_form,
+    signed_in_only,
+    token_missing,
+    venue_label,
+)
+from api.console.forms import DisplayNameForm, SearchForm, TokenForm
 from api.errors import flatten_messages
-from api.players.schemas import DataExportOut, PlayerPatch
+from api.players.schemas import DataExportOut, EraseIn, PlayerOut, PlayerPatch
 from api.schemas import patch_of
 from models.entities import Player
 from models.errors import LeagueError
 from models.rules.players import distinct_display_name, numbered_players
-from models.services.access import may_rename_player
+from models.services.access import may_change_player, may_erase_player, may_rename_player
 from models.services.lookup import get_or_raise
+from models.services.paging import PageRequest
+from models.services.players.erasures import erase_player, is_erased
 from models.services.players.exports import data_export
-from models.services.players.queries import distinct_name_suggestions
+from models.services.players.queries import distinct_name_suggestions, search_players
 from models.services.players.writes import update_player
+from models.services.venues.queries import venues_of_actor
 
 PLAYER_PATCH = patch_of(PlayerPatch)
+
+RECORD_LABELS = {
+    "full_name": ("Full name", "As on the player's ID: only the office and their venues' hosts see it."),
+    "display_name": ("Display name", "As the standings show it, e.g. Ann B."),
+    "email": ("Email", ""),
+    "date_of_birth": ("Date of birth", ""),
+    "membership_number": ("Membership number", "The date of birth YYYYMMDD, then a 4-digit PIN."),
+    "home_venue_id": ("Home venue", ""),
+}
+ERASE_LABELS = {
+    "reason": ("Why", "The player's request, and how it came (kept in the audit log)."),
+    "display_name": ("Name shown from now on", "Empty: “Former player” and their number."),
+}
 
 
 class NameFix(NamedTuple):
@@ -101,3 +129,73 @@ def data_export_download(player_id: int) -> Response:
     response.headers["Cache-Control"] = "no-store"
     response.headers["Content-Disposition"] = f'attachment; filename="player-{player_id}-data.json"'
     return response
+
+
+@bp.route("/players")
+@signed_in_only
+def players() -> Any:
+    """The office finds a player by part of a name, to open their page."""
+    session, actor = db.session(), current()
+    may_change_player(actor)
+    search = SearchForm(request.args)
+    found = search_players(session, actor, PageRequest(1, 30), search.q.data) if search.q.data else None
+    return page("console/players.html", search=search, found=found)
+
+
+@bp.route("/players/<id:player_id>", methods=["GET", "POST"])
+@signed_in_only
+def player(player_id: int) -> Any:
+    """A player's record (the office), changed as the API's PATCH changes it (audited): only the
+    fields changed are sent; one emptied is sent as null, refused beside it where none is taken."""
+    session, actor = db.session(), current()
+    may_change_player(actor)
+    record = get_or_raise(session, Player, player_id, "player")
+    token = TokenForm()
+    venues = [(str(v.id), venue_label(v)) for v in venues_of_actor(session, actor)]
+    form = ApiForm(
+        PLAYER_PATCH,
+        RECORD_LABELS,
+        values=PlayerOut().dump(record),
+        choices={"home_venue_id": venues},
+        changes_only=True,
+    )
+    status = 200
+    if request.method == "POST":
+        if not token.validate_on_submit():
+            return refused_form()
+        if form.submit(request.form, lambda changes: update_player(session, actor, record, changes)):
+            flash(f"Player {record.id}'s record is saved.")
+            return redirect(url_for("console.player", player_id=record.id))
+        status = form.status
+    inputs = form.inputs(request.form if request.method == "POST" else None)
+    erased = is_erased(session, record.id)
+    context = {"player": record, "form": form, "inputs": inputs, "token": token, "erased": erased}
+    return page("console/player.html", status, **context)
+
+
+@bp.route("/players/<id:player_id>/erase", methods=["GET", "POST"])
+@signed_in_only
+def erase(player_id: int) -> Any:
+    """R21: what erasing the player's personal data removes and what stays, then the erasure
+    (the API's, audited without the erased values), with a reason; it cannot be undone."""
+    session, actor = db.session(), current()
+    may_erase_player(actor)
+    record = get_or_raise(session, Player, player_id, "player")
+    token = TokenForm()
+    form = ApiForm(EraseIn(), ERASE_LABELS)
+    status = 200
+    if request.method == "POST":
+        if not token.validate_on_submit():
+            return refused_form()
+        done = form.submit(
+            request.form,
+            lambda data: erase_player(session, actor, record.id, data["reason"], data.get("display_name")),
+        )
+        if done is not None:
+            ids = ", ".join(str(n) for n in done.erased_ids)
+            flash(f"Erased: the personal data of player {ids}, now shown as {done.display_name}.")
+            return redirect(url_for("console.player", player_id=done.player_id))
+        status = form.status
+    inputs = form.inputs(request.form if request.method == "POST" else None)
+    context = {"player": record, "form": form, "inputs": inputs, "token": token}
+    return page("console/erase.html", status, **context)

@@ -256,7 +256,7 @@ def confirm(venue_id: int) -> Any:
         return preview_sheet(venue, fields, upload, correction)
     done = "Corrected" if correction else "Stored"
     flash(f"{done}: report {tournament.id}, {tournament.entrants} entrants on {day(tournament.date)}.")
-    return redirect(url_for("console.standings", venue_id=venue.id))
+    return redirect(url_for("console.standings", venue_id=venue.id, season_id=tournament.season_id))
 
 
 @bp.route("/venues/<id:venue_id>/standings")
@@ -268,15 +268,22 @@ def standings(venue_id: int) -> Any:
     venue = get_or_raise(session, Venue, venue_id, "venue")
     seasons = list_seasons(session, PageRequest(1, 1000), region_id=venue.region_id).items
     asked = hidden_id(request.args.get("season_id"))
+    last = None
     if asked is not None:
         table: VenueStandings | None = standings_of(session, asked, venue.id)  # 404 unless it covers it
         season = table.season if table else None
     else:
-        season = season_for(session, venue, wall_clock.at_venue(session, venue))
+        today = wall_clock.at_venue(session, venue)
+        season = season_for(session, venue, today)
+        if season is None:
+            # Between seasons: the last season that ran here, said to be over.
+            season = max((s for s in seasons if s.ends_on < today), key=lambda s: s.ends_on, default=None)
+            last = season
         table = venue_standings(session, season, venue) if season is not None else None
     # R19: rows of one display name show their numbers; the office may set one a name of its own.
     fixes = name_fixes((row.player_id, row.display_name) for row in table.rows) if table else []
     context: dict[str, Any] = {"venue": venue, "season": season, "table": table, "fixes": fixes}
+    context["over"] = asked is None and last is not None
     context["seasons"] = seasons
     return page("console/standings.html", **context)
 

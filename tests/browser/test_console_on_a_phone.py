@@ -27,7 +27,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from api.console.base import day
 from tests.builders import days_ago, iso
-from tests.support.browser import PATIENCE_MS, PHONE, field, fits, players_named
+from tests.support.browser import DESK, PATIENCE_MS, PHONE, field, fits, players_named
 from tests.support.databases import ScratchDatabases
 from tests.support.servers import Server, gunicorn
 
@@ -88,8 +88,10 @@ def night(backend: str, scratch: ScratchDatabases, tmp_path: Path) -> Iterator[d
     scratch.discard(url)
 
 
-def sign_in(browser: Browser, base: str, key: str, shots: Path | None = None) -> Page:
-    page = browser.new_context(viewport=PHONE).new_page()
+def sign_in(
+    browser: Browser, base: str, key: str, shots: Path | None = None, screen: dict[str, int] = PHONE
+) -> Page:
+    page = browser.new_context(viewport=screen).new_page()
     page.goto(f"{base}/console/sign-in")
     if shots is not None:
         fits(page, "sign-in", shots)
@@ -326,15 +328,9 @@ def test_the_recent_reports_are_a_line_each_on_a_phone_until_one_is_opened_r6_r1
 
 
 def venue_pages(page: Page, base: str, venue_id: int, shots: Path) -> None:
-    """R2: the regions, the venues and a venue's settings on the phone; its regular nights, a
-    start time refused beside the list, then saved."""
-    for name, path in (
-        ("regions", "/console/regions"),
-        ("venues", "/console/venues"),
-        ("venue-settings", f"/console/venues/{venue_id}/settings"),
-    ):
-        page.goto(base + path)
-        fits(page, name, shots)
+    """R2: a venue's regular nights set on the phone, a start time refused beside the list, then
+    saved."""
+    page.goto(f"{base}/console/venues/{venue_id}/settings")
     nights = page.locator("#nights ~ form")
     nights.locator("select[name='schedule.0.weekday']").select_option("Tuesday")
     nights.locator("input[name='schedule.0.starts_at']").fill("7.30pm")
@@ -344,6 +340,59 @@ def venue_pages(page: Page, base: str, venue_id: int, shots: Path) -> None:
     page.locator("input[name='schedule.0.starts_at']").fill("19:30")
     page.get_by_role("button", name="Save the regular nights").click()
     assert "regular nights saved (Tue 19:30)" in page.locator("main").inner_text()
+
+
+# The office's pages, each opened on a phone and at a desk.
+OFFICE_PAGES = (
+    ("seasons", "/console/seasons"),
+    ("seasons-all", "/console/seasons/all"),
+    ("season-new", "/console/seasons/new"),
+    ("season", "/console/seasons/{season}"),
+    ("season-settings", "/console/seasons/{season}/settings"),
+    ("season-missing", "/console/seasons/{season}/missing-reports"),
+    ("disqualifications", "/console/seasons/{season}/disqualifications"),
+    ("season-standings", "/console/venues/{venue}/standings?season_id={season}"),
+    ("qualifiers", "/console/seasons/{season}/qualifiers"),
+    ("keys", "/console/keys"),
+    ("charts", "/console/charts?entrants=24"),
+    ("audit", "/console/audit"),
+    ("duplicates", "/console/duplicates"),
+    ("league-settings", "/console/league-settings"),
+    ("regions", "/console/regions"),
+    ("venues", "/console/venues"),
+    ("venue-settings", "/console/venues/{venue}/settings"),
+    ("reports", "/console/venues/{venue}/reports"),
+    ("report", "/console/venues/{venue}/report"),
+    ("door-list", "/console/venues/{venue}/door-list"),
+    ("demo", "/console/demo"),
+    ("players", "/console/players?q=Ann"),
+    ("player", "/console/players/{player}"),
+    ("erase", "/console/players/{player}/erase"),
+)
+
+
+HEADER_HEIGHTS = """() => [...document.querySelectorAll('table.stack > thead')]
+  .map(header => header.getBoundingClientRect().height)"""
+
+
+def test_the_offices_pages_at_a_desk_use_its_width(
+    browser: Browser, night: dict[str, Any], tmp_path: Path
+) -> None:
+    """Every office page at 1280 px: nothing needed off-screen, no sideways scroll, and the lists
+    that stack on a phone are tables again, their header row shown."""
+    server: Server = night["server"]
+    base = f"http://127.0.0.1:{server.port}"
+    page = sign_in(browser, base, server.office, screen=DESK)
+    fits(page, "office-home", tmp_path, DESK)
+    for name, path in (("home", "/console/"), *OFFICE_PAGES):
+        answer = page.goto(
+            base + path.format(season=server.season_id, venue=server.venue_id, player=night["players"][4])
+        )
+        assert answer is not None and answer.status == 200, (name, answer)
+        fits(page, name, tmp_path, DESK)
+        headers = page.evaluate(HEADER_HEIGHTS)
+        assert all(height > 10 for height in headers), (name, headers)
+    page.context.close()
 
 
 def test_the_offices_pages_fit_a_phone_r5_r15_r16_r17(
@@ -374,21 +423,10 @@ def test_the_offices_pages_fit_a_phone_r5_r15_r16_r17(
     page.get_by_role("button", name="Issue the sanction").click()
     assert "Issued: sanction" in page.locator("main").inner_text()
     fits(page, "sanction-history", tmp_path)
-    for name, path in (
-        ("seasons", "/console/seasons"),
-        ("seasons-all", "/console/seasons/all"),
-        ("season-new", "/console/seasons/new"),
-        ("season", f"/console/seasons/{server.season_id}"),
-        ("season-missing", f"/console/seasons/{server.season_id}/missing-reports"),
-        ("disqualifications", f"/console/seasons/{server.season_id}/disqualifications"),
-        ("season-standings", f"/console/venues/{server.venue_id}/standings?season_id={server.season_id}"),
-        ("qualifiers", f"/console/seasons/{server.season_id}/qualifiers"),
-        ("keys", "/console/keys"),
-        ("charts", "/console/charts?entrants=24"),
-        ("audit", "/console/audit"),
-        ("duplicates", "/console/duplicates"),
-    ):
-        page.goto(base + path)
+    for name, path in OFFICE_PAGES:
+        page.goto(
+            base + path.format(season=server.season_id, venue=server.venue_id, player=night["players"][4])
+        )
         fits(page, name, tmp_path)
     # R8, R11: points for taking part set on the season's stored nights: who moves, before saving.
     page.goto(f"{base}/console/seasons/{server.season_id}/settings")

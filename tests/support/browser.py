@@ -101,8 +101,9 @@ def patient(browser: Browser) -> Browser:
     return browser
 
 
-# A phone held upright.
+# A phone held upright, and a desk's screen.
 PHONE = {"width": 390, "height": 844}
+DESK = {"width": 1280, "height": 900}
 
 # What must never be off-screen on a phone: every part of a form, every refusal reason, every
 # table's key column, every link; and the page must not scroll sideways.
@@ -122,14 +123,16 @@ OFF_SCREEN = """() => {
 }"""
 
 
-def fits(page: Page, name: str, shots: Path) -> None:
-    """The page at 390 px, once loaded whole (a click's navigation has only begun when the click
-    returns): screenshot taken, nothing needed off-screen, no sideways scroll."""
+def fits(page: Page, name: str, shots: Path, screen: dict[str, int] = PHONE) -> None:
+    """The page at 390 px (or the `screen` given), once loaded whole (a click's navigation has only
+    begun when the click returns): screenshot taken, nothing needed off-screen, no sideways
+    scroll."""
     page.wait_for_load_state("load")
     page.wait_for_function("document.readyState === 'complete'")
     seen = page.evaluate(OFF_SCREEN)
-    page.screenshot(path=str(shots / f"phone-{name}.png"), full_page=True)
-    assert seen["width"] == PHONE["width"], seen
+    device = "phone" if screen is PHONE else f"w{screen['width']}"
+    page.screenshot(path=str(shots / f"{device}-{name}.png"), full_page=True)
+    assert seen["width"] == screen["width"], seen
     assert seen["scrolled"] <= seen["width"] and not seen["off"], (name, seen)
 
 

@@ -117,3 +117,43 @@ def typed_values(response: Any) -> dict[str, str]:
         chosen = re.search(r'<option value="([^"]+)" selected>', options)
         values[name] = chosen.group(1) if chosen else ""
     return values
+
+
+def links(response: Any) -> dict[str, str]:
+    """A page's links, by their words (the last of the same words wins)."""
+    page = response.get_data(as_text=True)
+    return {
+        " ".join(html.unescape(re.sub(r"<[^>]+>", "", words)).split()): html.unescape(href)
+        for href, words in re.findall(r'<a href="([^"]+)"[^>]*>(.*?)</a>', page, re.S)
+    }
+
+
+def attribute(tag: str, name: str) -> str | None:
+    found = re.search(rf'\b{name}="([^"]*)"', tag)
+    return html.unescape(found.group(1)) if found else None
+
+
+def form_of(response: Any, **changes: str) -> dict[str, list[str]]:
+    """What a browser posts of a page's form of an API schema, as the page fills it (ticked boxes,
+    chosen options, typed values), with `changes` typed over it."""
+    page = response.get_data(as_text=True)
+    form = page[page.index('class="api-form"') :]
+    form = form[: form.index("</form>")]
+    data: dict[str, list[str]] = {}
+    for tag in re.findall(r"<input\b[^>]*>", form):
+        name = attribute(tag, "name")
+        if name is None:
+            continue
+        if attribute(tag, "type") == "checkbox":
+            if " checked" in tag:
+                data.setdefault(name, []).append(attribute(tag, "value") or "on")
+        else:
+            data.setdefault(name, []).append(attribute(tag, "value") or "")
+    for name, options in re.findall(r'<select[^>]*\bname="([^"]+)"[^>]*>(.*?)</select>', form, re.S):
+        chosen = re.search(r'<option value="([^"]*)" selected>', options) or re.search(
+            r'<option value="([^"]*)"', options
+        )
+        data[name] = [html.unescape(chosen.group(1))] if chosen else []
+    for name, text in re.findall(r'<textarea[^>]*\bname="([^"]+)"[^>]*>(.*?)</textarea>', form, re.S):
+        data[name] = [html.unescape(text)]
+    return {**data, **{name: [value] for name, value in changes.items()}}

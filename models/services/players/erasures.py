@@ -50,6 +50,11 @@ class Erased:
     erased_at: datetime
 
 
+def is_erased(session: Session, player_id: int) -> bool:
+    """R21: whether the player's personal data was erased."""
+    return session.scalar(select(Erasure.id).where(Erasure.player_id == player_id)) is not None
+
+
 def refuse_if_erased(session: Session, player_ids: Iterable[int], field: str, doing: str) -> None:
     """R21: an erased record holds no personal data and gets none again (its audit key is gone,
     so nothing new about it could be sealed): no change of its record, no merge of it."""

@@ -110,6 +110,14 @@ def test_a_patch_sends_only_what_changed_and_null_for_a_field_emptied() -> None:
     patch = form(values=held, changes_only=True)
     posted = MultiDict([("name", "Winter"), ("starts_on", "2026-12-01"), ("zone", ""), ("points", "6")])
     assert patch.body(posted) == {"zone": None, "points": 6}
+    # A field emptied that takes no null is sent as null all the same, for the schema to refuse
+    # beside it, where a body without it would have changed nothing and said "saved".
+    emptied = MultiDict(
+        [("name", ""), ("starts_on", "2026-12-01"), ("zone", "America/Chicago"), ("points", "5")]
+    )
+    assert patch.body(emptied) == {"name": None}
+    patch.submit(emptied, lambda loaded: loaded)
+    assert patch.problems["name"] == ["This cannot be left empty."]
 
 
 def test_refusals_go_beside_their_field_rows_by_number() -> None:

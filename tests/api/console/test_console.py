@@ -159,7 +159,7 @@ def test_a_host_previews_tonights_sheet_then_stores_it_and_sees_the_standings_r7
     assert scene.stored_reports() == before
     stored = host.post(f"/console/venues/{scene.venue_id}/report/confirm", data=hidden_fields(preview))
     assert stored.status_code == 302 and stored.headers["Location"].endswith(
-        f"/venues/{scene.venue_id}/standings"
+        f"/venues/{scene.venue_id}/standings?season_id={scene.season_id}"  # the report's season
     )
     assert scene.stored_reports() == before + 1
     standings = host.get(stored.headers["Location"])

@@ -195,6 +195,9 @@ def test_r2_r2a_refused_venues_and_nights_are_told_beside_their_fields_and_store
     refused_beside(office.post(path, data=renamed), "name", "Already used by another venue of the region.")
     zoned = {"csrf_token": token, "action": "details", "region_id": region_id, "timezone": "Denver"}
     refused_beside(office.post(path, data=zoned), "timezone", "is not a time zone of the IANA database")
+    emptied = {"csrf_token": token, "action": "details", "name": "", "region_id": region_id}
+    refused_beside(office.post(path, data=emptied), "name", "This cannot be left empty.")
+    assert scene.office.patch(venue_path(venue_id), json={"name": None}).status_code == 422
 
     set_nights = scene.office.put(
         f"{venue_path(venue_id)}/schedule", json={"schedule": [{"weekday": 2, "starts_at": "19:00"}]}
@@ -241,6 +244,7 @@ def test_r2_a_host_sets_their_venues_nights_but_not_its_details(app: Flask, scen
     making and changing venues is the office's (403), and another venue's nights are refused."""
     host = signed_in(app, scene.host.key)
     path = settings(scene.venue_id)
+    assert f'href="{path}"' in host.get("/console/").get_data(as_text=True)  # from the host's home
     page = host.get(path)
     assert page.status_code == 200 and "Save the regular nights" in text_of(page)
     assert "Save the details" not in text_of(page) and 'name="name"' not in page.get_data(as_text=True)

@@ -96,7 +96,7 @@ def test_the_console_standings_follow_the_season_running_at_the_venue_r2a_r2_r11
     """R2a with R2, R11: a season ending on Sunday 1 November. At 11:59 pm CST that day (05:59 on
     the 2nd in UTC) it still runs at the league's venue, whose standings page shows it as of 1
     November; at the Auckland venue (already the 2nd there) no season runs. At 00:01 CST on the 2nd
-    none runs at the league's venue either."""
+    none runs at the league's venue either: its page says so and shows the season just ended."""
     with time_machine.travel(utc("2026-10-21T12:00"), tick=False) as clock:
         town = LocalLeague(league, host_for, CHICAGO, "2026-10-01", "2026-11-01")
         chicago, auckland = town.venue(), town.venue(AUCKLAND)
@@ -108,7 +108,10 @@ def test_the_console_standings_follow_the_season_running_at_the_venue_r2a_r2_r11
         over = text_of(browser.get(f"/console/venues/{auckland}/standings"))
         assert "No season covers" in over and "today." in over, over
         clock.move_to(utc("2026-11-02T06:01"))
-        assert "No season covers" in text_of(browser.get(f"/console/venues/{chicago}/standings"))
+        ended = text_of(browser.get(f"/console/venues/{chicago}/standings"))
+        # Between seasons the page says so and shows the last season that ran at the venue.
+        assert "No season covers" in ended and "ended on Sun 1 November 2026:" in ended, ended
+        assert "· 1 tournament · as of Mon 2 November 2026" in ended, ended
 
 
 def test_the_console_home_leads_with_last_nights_missing_report_and_tonights_game_r2a(
