@@ -49,12 +49,15 @@ TESTS = Path(__file__).resolve().parent
 FOLDER_MARKS = {"browser": ("browser", "server"), "client": ("node",)}
 
 
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """Marked as each test is collected: before `-m` selects by the markers."""
+    folder = item.path.relative_to(TESTS).parts[0] if item.path.is_relative_to(TESTS) else ""
+    for name in FOLDER_MARKS.get(folder, ()):
+        item.add_marker(name)
+
+
 @pytest.hookimpl(trylast=True)  # after pytest has grouped the tests by backend
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        folder = item.path.relative_to(TESTS).parts[0] if item.path.is_relative_to(TESTS) else ""
-        for name in FOLDER_MARKS.get(folder, ()):
-            item.add_marker(name)
     longest_first(items)
 
 
