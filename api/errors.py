@@ -51,7 +51,9 @@ def problem(
     errors: Mapping[str, list[str]] | None = None,
     rule: str | None = None,
     headers: Mapping[str, str] | None = None,
+    members: Mapping[str, Any] | None = None,
 ) -> Response:
+    """A problem+json answer (RFC 9457); `members`: extension members (a night as it stands)."""
     body: dict[str, Any] = {
         "type": f"urn:pokerleague:problem:{rule}" if rule else "about:blank",
         "title": title,
@@ -65,6 +67,7 @@ def problem(
     request_id = g.get("request_id")
     if request_id:
         body["request_id"] = request_id
+    body.update(members or {})
     if has_request_context() and wants_page():
         response = error_page(body, status)
     else:

@@ -15,15 +15,26 @@ from models.services.league_settings.writes import league_settings
 
 
 def html_page(
-    template: str, css: str, status: int, *, frame_ancestors: str, forms: str = "'none'", **context: Any
+    template: str,
+    css: str,
+    status: int,
+    *,
+    frame_ancestors: str,
+    forms: str = "'none'",
+    script: str = "",
+    **context: Any,
 ) -> Response:
     """The template rendered with its stylesheet; `frame_ancestors` says who may frame it, and
-    `forms` where its forms may post."""
+    `forms` where its forms may post. A page with a `script` (the template writes it inline)
+    runs that script alone (allowed by its hash), which may ask this site and no other."""
     response = Response(
-        render_template(template, css=Markup(css), **context), status=status, mimetype="text/html"
+        render_template(template, css=Markup(css), script=Markup(script), **context),
+        status=status,
+        mimetype="text/html",
     )
+    scripts = f"script-src {css_hash(script)}; connect-src 'self'; " if script else ""
     response.headers["Content-Security-Policy"] = (
-        f"default-src 'none'; style-src {css_hash(css)}; img-src data:; base-uri 'none'; "
+        f"default-src 'none'; style-src {css_hash(css)}; {scripts}img-src data:; base-uri 'none'; "
         f"form-action {forms}; frame-ancestors {frame_ancestors}"
     )
     response.headers["X-Content-Type-Options"] = "nosniff"

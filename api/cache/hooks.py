@@ -67,6 +67,9 @@ def answer_from_cache() -> Response | None:
     parts.append(request.headers.get("Accept", ""))
     if policy().by_host:
         parts.append(request.host)
+    also = policy().also
+    if also is not None:
+        parts.append(list(also(request.view_args or {}, request.args, session) or ()))
     key = hashlib.sha256(json.dumps(parts, separators=(",", ":")).encode()).hexdigest()
     g.cache_key = key
     etag = key[:32]

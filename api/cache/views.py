@@ -27,6 +27,9 @@ class Policy:
     refusals: bool = False  # its 422s are cached as its 200s are
     by_host: bool = False  # its answer names the host it was asked of
     writes: bool = False  # a GET that writes: given a writer's session, and never cached
+    # More the answer is keyed by, from the view's arguments, the query and the session: a
+    # record's own version where no scope holds it (a night's sequence and clock, R22).
+    also: Scopes | None = None
 
 
 DATA_VERSION = Policy()
@@ -34,14 +37,15 @@ _ATTRIBUTE = "cache_policy"
 
 
 def cached_by(
-    scopes: Scopes | None = None, *, refusals: bool = False, by_host: bool = False
+    scopes: Scopes | None = None, *, refusals: bool = False, by_host: bool = False, also: Scopes | None = None
 ) -> Callable[[V], V]:
     """Cache the view's answers by the versions of `scopes` (or, None, the data version); with
     `refusals`, its refusals too (a preview's refusal may cost as much as its answer); with
-    `by_host`, keyed by the host name it was asked of (a page naming it in a link)."""
+    `by_host`, keyed by the host name it was asked of (a page naming it in a link); with `also`,
+    keyed by what it says too (a record's own version)."""
 
     def mark(view: V) -> V:
-        setattr(view, _ATTRIBUTE, Policy(scopes=scopes, refusals=refusals, by_host=by_host))
+        setattr(view, _ATTRIBUTE, Policy(scopes=scopes, refusals=refusals, by_host=by_host, also=also))
         return view
 
     return mark

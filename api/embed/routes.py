@@ -6,6 +6,7 @@ points only, R19; two players who share a display name shown with their player n
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -14,9 +15,17 @@ from flask.views import MethodView
 
 from api import db
 from api.blueprint import Blueprint
-from api.cache.views import a_season, a_venue, cached_by
+from api.cache.views import a_season, a_venue, cached_by, the_league
 from api.embed.chart import NARROW, WIDE, race_chart, rank_label
-from api.embed.schemas import HTML_ANSWER, QualifiersPageQuery, RatingsPageQuery, StandingsPageQuery, Themed
+from api.embed.live import LIVE_SCRIPT
+from api.embed.schemas import (
+    HTML_ANSWER,
+    LIVE_ANSWER,
+    QualifiersPageQuery,
+    RatingsPageQuery,
+    StandingsPageQuery,
+    Themed,
+)
 from api.embed.sparkline import sparkline
 from api.html import framed_page
 from api.schemas import with_labels
@@ -28,6 +37,7 @@ from models.rules.schedules import days
 from models.services import wall_clock
 from models.services.games.queries import region_week
 from models.services.lookup import get_or_raise
+from models.services.nights.queries import night_version, night_view, venue_night
 from models.services.qualifiers.queries import qualification_seen_by, season_qualification
 from models.services.ratings.queries import histories, rating_table
 from models.services.standings.queries import points_race, standings_of
@@ -196,4 +206,43 @@ class RatingsPage(MethodView):
             region=region,
             labels={player["id"]: player["label"] for player in labelled},
             lines={player: sparkline(points) for player, points in drawn.items()},
+        )
+
+
+def a_venue_night(view: Mapping[str, Any], _args: Mapping[str, str], session: Any) -> list[str]:
+    """R22: the live page moves with the venue's night: which night, its sequence and clock."""
+    try:
+        night = venue_night(session, view["venue_id"])
+    except NotFound:
+        return ["none"]
+    return [str(night.id), *night_version(session, night.id)]
+
+
+def minutes(seconds: int | None) -> str:
+    """Seconds as a clock shows them: 19:05."""
+    return "" if seconds is None else f"{seconds // 60}:{seconds % 60:02d}"
+
+
+@blp.route("/venues/<id:venue_id>/night")
+@cached_by(the_league, also=a_venue_night)
+class NightPage(MethodView):
+    @blp.doc(operationId="get_night_page", responses=LIVE_ANSWER)
+    @blp.arguments(Themed, location="query")
+    def get(self, args: dict[str, Any], venue_id: int) -> Response:
+        """Tonight's game at a venue, for its TV and players' phones (R22)
+
+        The level and blinds, the time left (counted down from the server's time), the next
+        level, players left of entrants, the average stack and the places so far, by display
+        name (R19). It asks for itself again every few seconds (a 304 while nothing changed), so
+        a TV left on it follows the night. Today's night at the venue, else its last one.
+        """
+        session = db.session()
+        view = night_view(session, venue_night(session, venue_id).id)
+        return framed_page(
+            "embed/night.html",
+            args["theme"],
+            view=view,
+            left=view.clock.seconds_left,
+            minutes=minutes,
+            script=LIVE_SCRIPT,
         )

@@ -17,6 +17,15 @@ HTML_ANSWER = {
 }
 
 
+LIVE_ANSWER = {
+    200: {
+        "description": "A self-contained HTML page that any site the league allows may frame; its "
+        "one inline script (allowed by hash) counts the clock down and asks for the page again.",
+        "content": {"text/html": {"schema": {"type": "string"}}},
+    }
+}
+
+
 class Themed(Schema):
     theme = fields.String(
         load_default="light",

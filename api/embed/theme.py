@@ -114,6 +114,17 @@ code{overflow-wrap:anywhere}
 table.ratings abbr{text-decoration:none}
 table.ratings .short{display:none}
 svg.narrow{display:none;max-width:420px}
+.live{text-align:center}
+.live .level{font-size:clamp(1.2rem,4vw,3rem);margin:0}
+.live .blinds,.live .left{font-weight:700;font-variant-numeric:tabular-nums}
+.live .blinds{font-size:clamp(2.4rem,11vw,9rem);line-height:1.05;margin:0}
+.live .left{font-size:clamp(3rem,16vw,14rem);line-height:1;margin:4px 0}
+.live .next{font-size:clamp(1rem,3vw,2.2rem);color:var(--muted)}
+.live .figures{display:flex;flex-wrap:wrap;justify-content:center;gap:8px 32px;margin:12px 0;
+font-size:clamp(1rem,3vw,2.2rem)}
+.live .figures strong{font-variant-numeric:tabular-nums}
+.live table{max-width:760px;margin:0 auto;text-align:left}
+.offline .live::before{content:"Offline: showing the last state received";display:block;color:var(--muted)}
 @media (max-width:520px){
 body{padding:8px;font-size:14px}
 th,td{padding:5px 6px}

@@ -55,7 +55,13 @@ class GameOut(Answer):
         format="iso", metadata={"description": "The start as an instant, with its offset."}
     )
     sessions = fields.Integer(attribute="night.sessions")
-    season = fields.Nested(GameSeasonOut, allow_none=True, metadata={"description": "Null: in no season."})
+    season = fields.Nested(
+        GameSeasonOut,
+        metadata={
+            "description": "The season covering the venue that night: nights outside every "
+            "season are not listed (R2)."
+        },
+    )
     reported = fields.Boolean(metadata={"description": "A live regular report at the venue that date."})
     missing = fields.Boolean(
         metadata={"description": "Its date is before the venue's today, with no report."}

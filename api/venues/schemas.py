@@ -7,6 +7,7 @@ from marshmallow import Schema, fields, validate
 from api.fields import Day, Id, Name, QueryId, QueryText, StrictBool, StrictInt, Text, UtcDateTime, ZoneName
 from api.pagination import PageArgs
 from api.schemas import Answer
+from models.rules.nights import MOST_AT_A_TABLE
 from models.rules.schedules import EXCEPTION_KINDS, MOST_NIGHTS_A_WEEKDAY, MOST_SESSIONS
 
 HH_MM = r"^([01]\d|2[0-3]):[0-5]\d$"
@@ -61,6 +62,32 @@ class VenueIn(Schema):
         },
     )
 
+    table_size = StrictInt(
+        validate=validate.Range(2, MOST_AT_A_TABLE),
+        metadata={
+            "description": "R22: players at a table of the seat draw (default 10; 8 for a 002-style league)."
+        },
+    )
+    structure_id = Id(
+        allow_none=True,
+        metadata={"description": "R22: the blind structure its nights play; null: the league's."},
+    )
+    late_after_level = StrictInt(
+        allow_none=True,
+        validate=validate.Range(1, 60),
+        metadata={
+            "description": "R22: late registration closes when the level after this one starts (its "
+            "break still open). Null, with late_minutes null: at the end of the structure's first break."
+        },
+    )
+    late_minutes = StrictInt(
+        allow_none=True,
+        validate=validate.Range(1, 600),
+        metadata={
+            "description": "R22: or late registration closes this many minutes of play after the start (000)."
+        },
+    )
+
 
 class VenuePatch(VenueIn):
     """A PATCH names only the fields it changes."""
@@ -77,6 +104,12 @@ class VenueOut(Answer):
     city = fields.String(allow_none=True)
     active = StrictBool()
     timezone = fields.String(allow_none=True, metadata={"description": "Null: the league's zone (R2a)."})
+    table_size = fields.Integer(metadata={"description": "R22: players at a table of the seat draw."})
+    structure_id = fields.Integer(
+        allow_none=True, metadata={"description": "R22: null: the league's structure."}
+    )
+    late_after_level = fields.Integer(allow_none=True)
+    late_minutes = fields.Integer(allow_none=True)
     created_at = UtcDateTime()
     updated_at = UtcDateTime()
     schedule = fields.List(

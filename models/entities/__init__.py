@@ -6,6 +6,7 @@ from models.entities.base import Base
 from models.entities.data_rights import ErasedValue, Erasure, PlayerKey
 from models.entities.freshness import (
     LEAGUE_SCOPE_TABLES,
+    NIGHT_TABLES,
     SCOPE_FREE_TABLES,
     SCOPED_TABLES,
     UNVERSIONED_TABLES,
@@ -26,6 +27,7 @@ from models.entities.league import (
 )
 from models.entities.league_settings import LeagueSettings
 from models.entities.merges import PlayerMerge
+from models.entities.nights import ENTRY_STATES, NIGHT_STATES, Night, NightAction, NightEntry, Structure
 from models.entities.players import DistinctPlayers, Player
 from models.entities.qualifiers import Disqualification, QualifierPublication
 from models.entities.ratings import PlayerRating, RatingPoint
@@ -41,7 +43,10 @@ __all__ = [
     "SEASON_DEFAULTS",
     "STATUSES",
     "TOURNAMENT_KINDS",
+    "ENTRY_STATES",
     "LEAGUE_SCOPE_TABLES",
+    "NIGHT_STATES",
+    "NIGHT_TABLES",
     "SCOPED_TABLES",
     "SCOPE_FREE_TABLES",
     "UNVERSIONED_TABLES",
@@ -57,6 +62,9 @@ __all__ = [
     "Erasure",
     "IdempotentRequest",
     "LeagueSettings",
+    "Night",
+    "NightAction",
+    "NightEntry",
     "NightStamp",
     "Player",
     "PlayerKey",
@@ -71,6 +79,7 @@ __all__ = [
     "Season",
     "Sanction",
     "ScopeVersion",
+    "Structure",
     "ScheduleException",
     "SeasonRegion",
     "StandingLine",

@@ -21,6 +21,10 @@ from models.entities.base import Base
 UNVERSIONED_TABLES = frozenset(
     {"data_version", "scope_versions", "alembic_version", "idempotent_requests", "console_sessions"}
 )
+# A night's live state (R22): every answer of a night is keyed by the night's own `sequence`,
+# moved on by each of its actions, so a bust-out at one venue moves no data version or scope and
+# retires no other answer (migration 0028). The report a night becomes moves what a report moves.
+NIGHT_TABLES = frozenset({"nights", "night_entries", "night_actions"})
 
 # Which tables bump which scope (`Scope` names them; the triggers of migrations 0022 and 0024 are
 # held to this map by tests/migrations/test_data_version.py). A table that a scoped answer reads
@@ -58,6 +62,7 @@ SCOPE_FREE_TABLES = frozenset(
         "schedule_exceptions",
         "night_stamps",
         "erased_values",
+        "structures",
     }
 )
 

@@ -75,6 +75,13 @@ class Venue(Base):
     # R2a: how many times its name, city or zone changed (each of its calendar events reads
     # differently then): part of every event's SEQUENCE (models/services/schedule_queries.revisions).
     calendar_sequence: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    # R22: the night's tables hold this many players; the structure it plays (None: the
+    # league's); late registration closes after this level or these minutes of play (neither:
+    # at the end of the structure's first break).
+    table_size: Mapped[int] = mapped_column(Integer, default=10, server_default=text("10"))
+    structure_id: Mapped[int | None] = mapped_column(Integer)
+    late_after_level: Mapped[int | None] = mapped_column(Integer)
+    late_minutes: Mapped[int | None] = mapped_column(Integer)
 
     region: Mapped[Region] = relationship()
     # `nights`: its regular nights, by weekday and start (VenueNight's backref, schedules.py).

@@ -53,6 +53,8 @@ class LeagueSettings(Base):
     # R21 retention: players with no result in this many months are erased by
     # `flask players erase-inactive` (run by cron); None: off (the default).
     erase_inactive_after_months: Mapped[int | None] = mapped_column(Integer)
+    # R22: the structure a night plays where its venue names none (None: 001's, built in).
+    structure_id: Mapped[int | None] = mapped_column(Integer)
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, onupdate=utcnow)
 
     @property

@@ -43,6 +43,9 @@ class ReportDraft(TypedDict, total=False):
     season_id: int | None
     results: Required[list[ResultDraft]]
     override_reason: str
+    # R16, R22: players the office let in at a night's door, with its reason: the night's report
+    # names them without another override.
+    admitted: dict[int, str]
     # A correction's (taken out before the services are called), or the office's for a night a
     # host may no longer report (R17).
     reason: str

@@ -81,6 +81,16 @@ def may_read_door_list(actor: Actor, venue_id: int) -> None:
     _hosts_only(actor, venue_id, "the door list is for its hosts")
 
 
+def may_run_night(actor: Actor, venue_id: int) -> None:
+    """R22: a night is opened and run by the venue's hosts or the office."""
+    _hosts_only(actor, venue_id, "a host runs the nights of their own venues", rule="R22")
+
+
+def may_keep_structures(actor: Actor) -> None:
+    """R22: blind structures are kept by the office."""
+    _office_only(actor, "keeps blind structures", rule="R22")
+
+
 def may_set_schedule(actor: Actor, venue_id: int) -> None:
     """R2: a venue's regular nights are set by its hosts or the office."""
     _hosts_only(actor, venue_id, "a host sets the schedule of their own venues")

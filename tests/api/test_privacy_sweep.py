@@ -159,6 +159,8 @@ def seed(runner: Any, office: Caller, public: Caller, league: League, host_for: 
     answers, own_new = host_seeding_answers(host, crown, demo_season, alice, dan, hal)
     public_answers = public_seeding_answers(public, crown, demo_season, dan)
 
+    structure, night, nights = seed_night(office, crown, [alice, bob, dan, fay], venues)
+
     listed = listed_ids(office)
     mine = [alice, bob, cara, dan, fay, gil, dupe, hal, twin, own_new, kim, king]
     ids = {
@@ -177,6 +179,8 @@ def seed(runner: Any, office: Caller, public: Caller, league: League, host_for: 
         "merge_id": first_ids([merge["merge_id"]], listed["merges"]),
         "disqualification_id": [dq["id"]],
         "key_id": first_ids([], listed["keys"]),
+        "structure_id": [structure["id"]],
+        "night_id": first_ids([night["id"]], nights),
     }
     return Seeded(
         ids=ids,
@@ -187,6 +191,30 @@ def seed(runner: Any, office: Caller, public: Caller, league: League, host_for: 
         host_answers=answers,
         public_answers=public_answers,
     )
+
+
+def seed_night(
+    office: Caller, crown: int, players: list[int], venues: list[dict[str, Any]]
+) -> tuple[dict[str, Any], dict[str, Any], list[int]]:
+    """R22: a structure, and a night at the Crown with these players signed in (the office lets
+    in whoever a sanction bars, with a reason); with every night's id."""
+    levels = [{"small_blind": 25, "big_blind": 50, "minutes": 20}]
+    structure = created(
+        office, "/api/v1/structures", {"name": "Sweep", "starting_chips": 5000, "levels": levels}
+    )
+    night = created(office, f"/api/v1/venues/{crown}/nights", {})
+    for n, pid in enumerate(players):
+        body = {
+            "action_id": f"sweep-sign-in-{n}",
+            "sequence": n,
+            "type": "sign_in",
+            "player": {"player_id": pid},
+        }
+        created(office, f"/api/v1/nights/{night['id']}/actions", {**body, "override_reason": "Sweep."}, 200)
+    nights = [
+        n["id"] for v in venues for n in office.get(f"/api/v1/venues/{v['id']}/nights").get_json()["items"]
+    ]
+    return structure, night, nights
 
 
 def seed_players(office: Caller, crown: int, old_venue: int) -> list[int]:

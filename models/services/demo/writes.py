@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from datetime import date, timedelta
+from typing import Any
 
 from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.orm import Session
@@ -17,6 +18,7 @@ from models.entities.api_keys import ApiKey, ApiKeyVenue, ConsoleSignIn
 from models.entities.idempotency import IdempotentRequest
 from models.entities.league import PointsChart, Region, Season, Venue
 from models.entities.merges import PlayerMerge
+from models.entities.nights import Night, NightAction, NightEntry
 from models.entities.players import DistinctPlayers, Player
 from models.entities.qualifiers import Disqualification, QualifierPublication
 from models.entities.sanctions import Sanction
@@ -29,6 +31,8 @@ from models.services.audit_log.writes import record
 from models.services.demo.checks import check_removal
 from models.services.demo.queries import DemoRemoval, removal_plan
 from models.services.locks import hold_writes, take_chart, take_players, take_season
+from models.services.nights.actions import apply_action
+from models.services.nights.opening import open_night
 from models.services.players.writes import create_player
 from models.services.points_charts.writes import create_chart
 from models.services.ratings import writes as ratings
@@ -160,7 +164,26 @@ def load_demo(session: Session, only_if_empty: bool = True, today: date | None =
     with ratings.deferred(session):
         _play_weeks(session, rng, venues, players, starts, today)
     _discipline(session, venues, players, today)
+    _night_in_progress(session, venues[1], players)
     return True
+
+
+def _night_in_progress(session: Session, venue: Venue, players: list[Player]) -> None:
+    """R22: tonight's game under way at one venue, so the live page and the night's answer show
+    something on first run: ten players signed in and seated, the clock running, two out."""
+    night = open_night(session, DEMO, venue.id)
+    playing = [p for p in players if p.home_venue_id == venue.id][:10]
+    playing += [p for p in players if p not in playing and p.id != players[7].id][: 10 - len(playing)]
+    actions: list[dict[str, Any]] = [{"type": "sign_in", "player": {"player_id": p.id}} for p in playing]
+    actions += [
+        {"type": "seat"},
+        {"type": "clock", "clock": "start"},
+        {"type": "bust", "players": [{"player_id": playing[9].id}], "knocked_out_by": playing[0].id},
+        {"type": "bust", "players": [{"player_id": playing[8].id}], "knocked_out_by": playing[1].id},
+    ]
+    for number, action in enumerate(actions):
+        body = {"action_id": f"demo-{number:04d}", "sequence": night.sequence, **action}
+        night = apply_action(session, DEMO, night.id, body).night
 
 
 def _schedules(session: Session, venues: list[Venue]) -> None:
@@ -297,6 +320,11 @@ def _delete(session: Session, plan: DemoRemoval) -> None:
                 StandingLine.player_id.in_(leaving),
             )
         ),
+        delete(NightAction).where(
+            NightAction.night_id.in_(select(Night.id).where(Night.venue_id.in_(venues)))
+        ),
+        delete(NightEntry).where(NightEntry.night_id.in_(select(Night.id).where(Night.venue_id.in_(venues)))),
+        delete(Night).where(Night.venue_id.in_(venues)),
         delete(Result).where(Result.tournament_id.in_(plan.reports)),
         delete(Tournament).where(Tournament.id.in_(plan.reports)),
         delete(Disqualification).where(Disqualification.season_id.in_(seasons)),

@@ -21,6 +21,7 @@ from models.entities.audit import AuditEntry
 from models.entities.data_rights import Erasure, PlayerKey
 from models.entities.idempotency import IdempotentRequest
 from models.entities.merges import PlayerMerge
+from models.entities.nights import Night
 from models.entities.players import Player
 from models.entities.qualifiers import QualifierPublication
 from models.entities.tournaments import Result, Tournament
@@ -355,6 +356,7 @@ def _scrub_records(session: Session, group: set[int], old: set[str], display_nam
                 kept = scrub_text(text, forms)
                 if kept != text:
                     setattr(row, column, kept)
+    _scrub_nights(session, forms)
     for publication in session.scalars(select(QualifierPublication)):
         lists = _scrub_json(publication.lists, group, old, display_name)
         if lists != publication.lists:
@@ -368,6 +370,16 @@ def _scrub_records(session: Session, group: set[int], old: set[str], display_nam
         if body != stored.response_body:
             stored.response_body = body
     session.flush()
+
+
+def _scrub_nights(session: Session, forms: set[str]) -> None:
+    """R22: why a night's report was refused names its players (by display name)."""
+    for night in session.scalars(select(Night).where(Night.state == "finished")):
+        if not night.report_problems:
+            continue
+        problems = [{**p, "message": scrub_text(p["message"], forms)} for p in night.report_problems or []]
+        if problems != night.report_problems:
+            night.report_problems = problems
 
 
 def _names_any(node: Any, group: set[int]) -> bool:

@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from models.entities.data_rights import ErasedValue
 from models.entities.merges import PlayerMerge
+from models.entities.nights import NightEntry
 from models.entities.players import DistinctPlayers, Player
 from models.entities.qualifiers import Disqualification, QualifierPublication
 from models.entities.sanctions import Sanction
@@ -36,6 +37,7 @@ FREE_TEXT: dict[type[Any], tuple[str, ...]] = {
     QualifierPublication: ("note",),
     ScheduleException: ("note",),
     Tournament: ("void_reason",),
+    NightEntry: ("override_reason",),
 }
 # session.info: a write that leaves stored answers holding a personal value (an erasure): the
 # answers' cache is emptied once it commits (api/db.py).

@@ -218,6 +218,9 @@ def sanction_checks(
         for b in barred_rows(player_ids, sanctions, venue_id, report["date"])
     ]
     barred, kept = split_kept(barred, held)
+    # R22: a night's report names the players the office let in at its door (audited there).
+    admitted = report.get("admitted", {})
+    barred = [b for b in barred if b.player_id not in admitted]
     overridden, problems = sanction_override(
         overrides_sanctions(actor), barred, report.get("override_reason")
     )

@@ -192,8 +192,9 @@ def games_between(
     session: Session, first: date, last: date, *, region_id: int | None = None, venue_id: int | None = None
 ) -> list[Game]:
     """Every scheduled night of the active venues (of a region, or one venue) from `first` to
-    `last`, by date, time and venue name: its season (one covering the venue on that date, or
-    none), whether a live regular report is in, and whether it is missing (its date before the
+    `last` inside a season covering the venue (R2: a night outside every season is no game of
+    the league, so no list or calendar feed holds one), by date, time and venue name: its
+    season, whether a live regular report is in, and whether it is missing (its date before the
     venue's today, not cancelled, no report)."""
     venues = venues_where(session, region_id, venue_id)
     ids = [venue.id for venue in venues]
@@ -206,6 +207,8 @@ def games_between(
         today = wall_clock.at_venue(session, venue)
         for night in nights_between(nights[venue.id], excepted[venue.id], first, last):
             season = _season_on(seasons, venue, night.date)
+            if season is None:
+                continue
             done = (venue.id, night.date) in reported
             missing = not night.cancelled and not done and night.date < today
             games.append(Game(venue, venue.region, night, zone, season, done, missing))

@@ -9,8 +9,9 @@ from sqlalchemy.orm import Session
 
 from models.actor import Actor
 from models.entities.league import Region, Season, Venue
+from models.entities.nights import Structure
 from models.entities.tournaments import Tournament
-from models.errors import Conflict, Problem, RuleViolation
+from models.errors import Conflict, InvalidInput, Problem, RuleViolation
 from models.rules.tournaments import TournamentKind
 from models.services.audit_log.writes import record, record_update, snapshot
 from models.services.lookup import require_exists
@@ -28,8 +29,25 @@ def _check_venue_name(session: Session, region_id: int, name: str, venue_id: int
         )
 
 
+def _check_night_settings(session: Session, data: dict[str, Any], venue: Venue | None) -> None:
+    """R22: a structure that exists; late registration closing after a level or after minutes,
+    not both."""
+    require_exists(session, Structure, data.get("structure_id"), "structure_id", "structure")
+    level = data.get("late_after_level", venue.late_after_level if venue else None)
+    minutes = data.get("late_minutes", venue.late_minutes if venue else None)
+    if level is not None and minutes is not None:
+        field = "late_minutes" if "late_minutes" in data else "late_after_level"
+        raise InvalidInput.at(
+            field,
+            "Late registration closes after a level or after minutes of play, not both: set the "
+            "other to null.",
+            rule="R22",
+        )
+
+
 def create_venue(session: Session, actor: Actor, data: dict[str, Any]) -> Venue:
     require_exists(session, Region, data["region_id"], "region_id", "region")
+    _check_night_settings(session, data, None)
     _check_venue_name(session, data["region_id"], data["name"], None)
     venue = Venue(**data)
     session.add(venue)
@@ -48,6 +66,7 @@ def update_venue(session: Session, actor: Actor, venue: Venue, changes: dict[str
     nights = changes.pop("schedule", None)
     schedule = None if nights is None else check_schedule(nights)
     before = snapshot(venue, schedule=schedule_snapshot(schedule_of(session, venue.id)))
+    _check_night_settings(session, changes, venue)
     if "region_id" in changes:
         require_exists(session, Region, changes["region_id"], "region_id", "region")
         if changes["region_id"] != venue.region_id:

@@ -1,7 +1,8 @@
 """Calendar feeds (RFC 5545) of a venue's and a region's scheduled nights (R2a), parsed back with
 icalendar: a Tuesday 19:00 night in America/Chicago is 19:00 local on both sides of the November
 (2026-11-01) and March (2027-03-14) DST changes, so 00:00Z then 01:00Z in the fall and 01:00Z then
-00:00Z in the spring; each event's UID is stable; a cancelled night stays, as CANCELLED."""
+00:00Z in the spring; each event's UID is stable; a cancelled night stays, as CANCELLED; a night
+outside every season covering the venue is in no feed (R2)."""
 
 from __future__ import annotations
 
@@ -56,8 +57,9 @@ def test_r2a_a_venues_feed_across_the_november_dst_change(league: League, host_f
     path = f"/api/v1/venues/{venue}/calendar.ics"
     calendar = feed(here.office.client, path)
     found = events(calendar)
-    # Two weeks back (6 October) to twelve ahead (12 January), on the venue's clock.
-    assert min(found) == date(2026, 10, 6) and max(found) == date(2027, 1, 12) and len(found) == 15
+    # Two weeks back (6 October) to twelve ahead (12 January), on the venue's clock, but R2: no
+    # night after the season's last day (Sunday 20 December), the last Tuesday the 15th.
+    assert min(found) == date(2026, 10, 6) and max(found) == date(2026, 12, 15) and len(found) == 11
     assert_utc(found[date(2026, 10, 27)], datetime(2026, 10, 28, 0, 0, tzinfo=UTC))  # CDT
     assert_utc(found[date(2026, 11, 3)], datetime(2026, 11, 4, 1, 0, tzinfo=UTC))  # CST
     tuesday = found[date(2026, 11, 3)]
@@ -121,7 +123,7 @@ def test_r2a_a_moved_night_is_a_newer_revision_of_its_event_and_the_others_stay_
         utc("2026-10-23T15:45"),
     )
     with time_machine.travel(written, tick=False):
-        here, venue = venue_with_tuesdays(league, host_for, "2026-09-07", "2026-12-20")
+        here, venue = venue_with_tuesdays(league, host_for, "2026-09-07", "2027-01-31")
         path = f"/api/v1/venues/{venue}/calendar.ics"
         first = revisions_by_uid(here.office.client, path)
     assert len(first) == 15 and set(first.values()) == {(written, 0)}

@@ -65,6 +65,11 @@ def test_demo_load_fills_an_empty_league_once(runner: Any, public: Caller, offic
     assert {game["venue"]["name"] for game in week["items"]} == {v["name"] for v in venues}
     calendar = public.get(f"/api/v1/venues/{crown['id']}/calendar.ics")
     assert calendar.mimetype == "text/calendar" and b"BEGIN:VEVENT" in calendar.data
+    # R22: a night in progress at one venue, so the live page shows something on first run.
+    live = [v for v in venues if public.get(f"/embed/venues/{v['id']}/night").status_code == 200]
+    assert len(live) == 1
+    page = public.get(f"/embed/venues/{live[0]['id']}/night").get_data(as_text=True)
+    assert "Players <strong>8</strong> of 10" in page and "Level 1" in page
 
 
 def test_demo_lives_in_its_own_region_and_is_removed_whole(

@@ -33,7 +33,7 @@ def calendar_events(caller: Caller, path: str) -> list[Any]:
 def test_r2_a_schedule_stored_past_the_bound_is_read_as_its_first_three_nights_of_each_weekday(
     league: League, host_for: HostFor, public: Caller, connection: Connection
 ) -> None:
-    here = LocalLeague(league, host_for, CHICAGO, "2026-11-02", "2027-01-31")
+    here = LocalLeague(league, host_for, CHICAGO, "2026-11-02", "2027-03-31")  # past the feeds' window
     mill = here.venue()
     stored = [
         {"venue_id": mill, "weekday": day, "starts_at": start, "sessions": 1}
@@ -72,7 +72,7 @@ def test_r2_a_regions_feed_of_many_full_venues_ends_early_at_a_whole_day(
     """R2: a feed lists at most 1,000 nights. Four venues of 21 nights a week (3 on every weekday,
     the most a schedule holds) give 1,188 in the region's 99 days: its feed starts two weeks back
     as ever and ends at the last day whose nights all fit; each venue's own feed is whole."""
-    here = LocalLeague(league, host_for, CHICAGO, "2026-11-02", "2027-01-31")
+    here = LocalLeague(league, host_for, CHICAGO, "2026-11-02", "2027-03-31")  # past the feeds' window
     full = [
         {"weekday": day, "starts_at": start} for day in range(1, 8) for start in ("15:00", "19:00", "21:30")
     ]

@@ -1,0 +1,232 @@
+"""The night as it happens, in the console (R22), phone-first: open tonight's game, then one page
+runs it: the clock, sign-in at the door, the seat draw, the tables, bust-outs (several on one
+hand with their chips), withdrawals, re-entries, the undo and the early end. Every button posts
+one of the API's night actions (`ActionIn`, loaded by the API's schema) to the same service.
+
+Each form carries an action id made when the page was drawn and the night's sequence it shows:
+a post sent twice (a phone on pub Wi-Fi) is applied once, and a post made on an older page
+(another phone moved the night) is refused with the night as it stands. The page's script
+sends the forms in the background, keeps what could not be sent while offline (shown as
+waiting), and sends it when the phone is back; without it the forms work as plain posts."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC
+from typing import Any
+
+from flask import flash, redirect, request, url_for
+from marshmallow import ValidationError
+from werkzeug.datastructures import MultiDict
+
+from api import db
+from api.console.base import bp, current, hosted_venue, page, refused_form, signed_in_only
+from api.console.forms import TokenForm
+from api.console.night_script import NIGHT_SCRIPT
+from api.errors import flatten_messages
+from api.nights.schemas import ActionIn
+from models.entities import Night, Player
+from models.errors import LeagueError, NotFound
+from models.infra.clock import utcnow
+from models.services.access import may_run_night
+from models.services.lookup import get_or_raise
+from models.services.nights.actions import apply_action
+from models.services.nights.opening import open_night
+from models.services.nights.queries import night_view, venue_night
+from models.services.nights.runs import NightMoved
+from models.services.players.queries import played_live_at
+from models.services.structures.writes import list_structures
+
+ACTION = ActionIn()
+# What the host reads after each kind of action.
+DONE = {
+    "sign_in": "Signed in",
+    "seat": "Seats drawn",
+    "bust": "Out",
+    "withdraw": "Withdrawn",
+    "absent": "Marked absent",
+    "no_show": "Marked a no-show",
+    "re_enter": "Re-entered",
+    "undo": "Undone",
+    "clock": "Clock",
+    "end_early": "Ended by chip counts",
+    "report": "Report posted again",
+}
+
+
+@bp.route("/venues/<id:venue_id>/night", methods=["GET", "POST"])
+@signed_in_only
+def venue_night_page(venue_id: int) -> Any:
+    """Tonight's game at the venue: its page when open, else a form that opens it (R22)."""
+    session = db.session()
+    venue = hosted_venue(venue_id, may_run_night)
+    token = TokenForm()
+    problems: dict[str, list[str]] = {}
+    if request.method == "POST":
+        if not token.validate_on_submit():
+            return refused_form()
+        try:
+            chosen = request.form.get("structure_id") or None
+            number = request.form.get("session") or None
+            night = open_night(
+                session,
+                current(),
+                venue.id,
+                int(number) if number and number.isdigit() else None,
+                int(chosen) if chosen and chosen.isdigit() else None,
+            )
+        except LeagueError as refused:
+            problems = refused.errors or {"body": [refused.detail]}
+        else:
+            return redirect(url_for("console.night_page", night_id=night.id))
+    else:
+        try:
+            night = venue_night(session, venue.id)
+        except NotFound:
+            night = None
+        if night is not None and night.state == "open":
+            return redirect(url_for("console.night_page", night_id=night.id))
+    structures = list_structures(session)
+    status = 422 if problems else 200
+    return page(
+        "console/night_open.html", status, venue=venue, token=token, problems=problems, structures=structures
+    )
+
+
+def _body(posted: MultiDict[str, str]) -> dict[str, Any]:
+    """A form's post as the API's action body (before the API's schema loads it)."""
+    kind = posted.get("type", "")
+    body: dict[str, Any] = {
+        "action_id": posted.get("action_id", ""),
+        "sequence": _number(posted.get("sequence")),
+        "type": kind,
+    }
+    if kind == "sign_in":
+        body["player"] = _player(posted)
+        if posted.get("late"):
+            body["late"] = True
+        if posted.get("override_reason", "").strip():
+            body["override_reason"] = posted["override_reason"].strip()
+    elif kind == "bust":
+        chosen = posted.getlist("player_id")
+        body["players"] = [
+            {
+                "player_id": _number(pid),
+                **({"chips": _number(c)} if (c := posted.get(f"chips_{pid}", "").strip()) else {}),
+            }
+            for pid in chosen
+        ]
+    elif kind in ("withdraw", "absent", "no_show", "re_enter"):
+        body["player_id"] = _number(posted.get("player_id"))
+    elif kind == "clock":
+        body["clock"] = posted.get("clock", "")
+    elif kind == "end_early":
+        body["chips"] = [
+            {"player_id": _number(key.removeprefix("chips_")), "chips": _number(value)}
+            for key, value in posted.items()
+            if key.startswith("chips_")
+        ]
+    elif kind == "report" and posted.get("override_reason", "").strip():
+        body["override_reason"] = posted["override_reason"].strip()
+    return body
+
+
+def _number(text: str | None) -> Any:
+    text = (text or "").strip()
+    return int(text) if text.isdigit() and len(text) <= 12 else text
+
+
+def _player(posted: MultiDict[str, str]) -> dict[str, Any]:
+    """Who signs in: a player chosen from the list (#id), a membership number, an email, a
+    name the venue knows, or a new player (full name and email)."""
+    chosen = posted.get("player", "").strip()
+    email = posted.get("email", "").strip()
+    if chosen.endswith(")") and "(#" in chosen:
+        number = chosen.rsplit("(#", 1)[1].rstrip(")")
+        if number.isdigit():
+            return {"player_id": int(number)}
+    if chosen.isdigit() and len(chosen) == 12:
+        return {"membership_number": chosen}
+    if "@" in chosen:
+        return {"email": chosen}
+    if chosen and email:
+        return {"new_player": {"full_name": chosen, "email": email}}
+    return {"full_name": chosen} if chosen else {}
+
+
+@bp.route("/nights/<id:night_id>", methods=["GET", "POST"])
+@signed_in_only
+def night_page(night_id: int) -> Any:
+    """The night (R22): a post is one action; the page after it says what it did (who moves
+    where, after a bust-out), or why it was refused, beside the form."""
+    session, actor = db.session(), current()
+    night = get_or_raise(session, Night, night_id, "night")
+    may_run_night(actor, night.venue_id)
+    token = TokenForm()
+    problems: dict[str, list[str]] = {}
+    status = 200
+    if request.method == "POST":
+        if not token.validate_on_submit():
+            return refused_form()
+        body = _body(request.form)
+        try:
+            applied = apply_action(session, actor, night.id, ACTION.load(body))
+        except ValidationError as wrong:
+            problems, status = flatten_messages(wrong.messages), 422
+        except NightMoved:
+            problems = {
+                "body": [
+                    "Another phone changed the night since this page was drawn: here it is now. "
+                    "Do it again if it is still needed."
+                ]
+            }
+            status = 409
+        except LeagueError as refused:
+            problems, status = refused.errors or {"body": [refused.detail]}, refused.status
+            problems.setdefault("body", [refused.detail])
+        else:
+            flash(_said(session, applied.action.kind, applied.action.effect, applied.replayed))
+            return redirect(url_for("console.night_page", night_id=night.id))
+        session.rollback()
+    view = night_view(session, night.id)
+    known = _known_players(session, view)
+    context = {
+        "view": view,
+        "token": token,
+        "problems": problems,
+        "failed": request.form.get("type") if problems else None,
+        "action_id": uuid.uuid4().hex,
+        "known": known,
+        "now_ms": int(utcnow().replace(tzinfo=UTC).timestamp() * 1000),
+        "script": NIGHT_SCRIPT,
+    }
+    return page("console/night.html", status, **context)
+
+
+def _said(session: Any, kind: str, effect: dict[str, Any], replayed: bool) -> str:
+    """What the action did, in the host's words (moves named, so the host can announce them)."""
+    if replayed:
+        return "Already done: that was sent twice, and counted once."
+    said = DONE.get(kind, kind)
+    moves = effect.get("moves") or []
+    if moves:
+        names = {
+            p.id: p.display_name
+            for p in session.query(Player).filter(Player.id.in_([m["player_id"] for m in moves]))
+        }
+        said += ". Move: " + "; ".join(
+            f"{names.get(m['player_id'], m['player_id'])} from table {m['from'][0]} seat {m['from'][1]} "
+            f"to table {m['to'][0]} seat {m['to'][1]}"
+            for m in moves
+        )
+    return said + "."
+
+
+def _known_players(session: Any, view: Any) -> list[tuple[int, str]]:
+    """The venue's players, for the sign-in's list: who played there, by display name."""
+    query = session.query(Player.id, Player.display_name, Player.full_name).filter(
+        Player.id.in_(played_live_at([view.venue.id])), Player.merged_into_id.is_(None)
+    )
+    return sorted(
+        ((row.id, f"{row.full_name or row.display_name} (#{row.id})") for row in query), key=lambda p: p[1]
+    )

@@ -1,0 +1,62 @@
+"""A night's answer (R22), written from its state (models/services/nights/queries.py) in the
+shape of `NightOut`: tests/api/test_answers.py holds it to the schema's dump."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from models.rules.structures import Period
+from models.services.nights.queries import NightView
+
+
+def period_answer(period: Period | None) -> dict[str, Any] | None:
+    if period is None:
+        return None
+    return {
+        "is_break": period.is_break,
+        "level": period.level,
+        "small_blind": period.small_blind,
+        "big_blind": period.big_blind,
+        "minutes": period.minutes,
+        "note": period.note,
+    }
+
+
+def night_answer(view: NightView) -> dict[str, Any]:
+    night, clock = view.night, view.clock
+    return {
+        "id": night.id,
+        "venue_id": night.venue_id,
+        "venue_name": view.venue.name,
+        "season_id": night.season_id,
+        "date": night.date,
+        "session": night.session,
+        "scheduled": night.scheduled,
+        "state": night.state,
+        "sequence": night.sequence,
+        "structure": night.structure,
+        "table_size": night.table_size,
+        "clock": {
+            "status": clock.status,
+            "started_at": clock.started_at,
+            "paused_at": clock.paused_at,
+            "paused_seconds": clock.paused_seconds,
+            "period": period_answer(clock.period),
+            "next": period_answer(clock.next),
+            "level_started_at": clock.level_started_at,
+            "level_ends_at": clock.level_ends_at,
+            # Running, time left changes every second: the page counts to level_ends_at.
+            "seconds_left": None if clock.status == "running" else clock.seconds_left,
+            "late_registration_open": clock.late_registration_open,
+            "late_registration_closes": clock.late_registration_closes,
+        },
+        "entrants": view.entrants,
+        "players_left": view.players_left,
+        "re_entries": view.re_entries,
+        "average_stack": view.average_stack,
+        "players": [asdict(seat) for seat in view.players],
+        "moves": [{"player_id": m["player_id"], "source": m["from"], "to": m["to"]} for m in view.moves],
+        "tournament_id": night.tournament_id,
+        "report_problems": night.report_problems,
+    }

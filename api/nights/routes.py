@@ -1,0 +1,108 @@
+"""League nights (R22): a host (or the office) opens tonight's game at a venue and runs it by
+actions, each applied once (its `action_id`) and made on the night's `sequence` (an older one is
+a 409 carrying the night as it stands); anyone reads a night, players by display name (R19)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Response
+from flask.views import MethodView
+
+from api import db, throttle
+from api.auth import current_actor, host_or_office
+from api.blueprint import Blueprint
+from api.cache.views import cached_by, the_league
+from api.contract import ID, conflicts, links
+from api.errors import problem
+from api.nights.answers import night_answer
+from api.nights.schemas import ActionAnswer, ActionIn, NightListed, NightOpenIn, NightStateOut
+from api.pagination import PageArgs, page_request, page_schema
+from models.entities import Night
+from models.services.nights.actions import apply_action
+from models.services.nights.opening import open_night
+from models.services.nights.queries import list_nights, night_version, night_view, nights_version
+from models.services.nights.runs import NightMoved
+from models.services.paging import Page
+
+blp = Blueprint("nights", __name__, url_prefix="/api/v1", description="League nights as they happen (R22).")
+
+
+def the_venues_nights(view: Mapping[str, Any], _args: Mapping[str, str], session: Any) -> list[str]:
+    """R22: a venue's list of nights moves with each of them."""
+    return [str(row) for row in nights_version(session, view["venue_id"])]
+
+
+def a_night(view: Mapping[str, Any], _args: Mapping[str, str], session: Any) -> list[str]:
+    """R22: a night's answer moves with its own sequence and clock (no scope holds them)."""
+    return night_version(session, view["night_id"])
+
+
+@blp.route("/venues/<id:venue_id>/nights")
+@cached_by(the_league, also=the_venues_nights)
+class VenueNightsViews(MethodView):
+    @blp.doc(operationId="list_nights")
+    @blp.arguments(PageArgs, location="query")
+    @blp.response(200, page_schema(NightListed, "NightPage"))
+    def get(self, args: dict[str, Any], venue_id: int) -> Page[Night]:
+        """A venue's nights, the latest first (R22)"""
+        return list_nights(db.session(), venue_id, page_request(args))
+
+    @blp.doc(operationId="open_night")
+    @host_or_office
+    @conflicts
+    @links(GetNight=("get_night", {"night_id": ID}), ActOnNight=("act_on_night", {"night_id": ID}))
+    @blp.arguments(NightOpenIn)
+    @blp.response(201, NightStateOut)
+    def post(self, data: dict[str, Any], venue_id: int) -> dict[str, Any]:
+        """Open tonight's game at the venue (host of the venue, or office; R22), on its clock"""
+        session = db.session()
+        night = open_night(session, current_actor(), venue_id, data.get("session"), data.get("structure_id"))
+        return night_answer(night_view(session, night.id))
+
+
+@blp.route("/nights/<id:night_id>")
+@cached_by(the_league, also=a_night)
+class NightViews(MethodView):
+    @blp.doc(operationId="get_night")
+    @blp.response(200, NightStateOut)
+    def get(self, night_id: int) -> dict[str, Any]:
+        """A night as it stands: clock, players left, seats, places (R22; display names, R19)"""
+        return night_answer(night_view(db.session(), night_id))
+
+
+@blp.route("/nights/<id:night_id>/actions")
+class NightActionsViews(MethodView):
+    @blp.doc(operationId="act_on_night")
+    @host_or_office
+    @conflicts
+    @blp.arguments(ActionIn)
+    @blp.response(200, ActionAnswer)
+    def post(self, data: dict[str, Any], night_id: int) -> dict[str, Any] | Response:
+        """One action of the night (host of the venue, or office; R22), applied once"""
+        session, actor = db.session(), current_actor()
+        throttle.refuse_when_identifiers_spent(actor)  # R19: a sign-in looks players up
+        try:
+            with throttle.counting_identifier_misses(actor):
+                applied = apply_action(session, actor, night_id, data)
+        except NightMoved as moved:
+            night = NightStateOut().dump(night_answer(night_view(session, moved.night.id)))
+            return problem(
+                moved.status,
+                moved.title,
+                moved.detail,
+                errors=moved.errors,
+                rule=moved.rule,
+                members={"night": night},
+            )
+        return {
+            "action": {
+                "action_id": applied.action.action_id,
+                "sequence": applied.action.sequence,
+                "kind": applied.action.kind,
+                "replayed": applied.replayed,
+            },
+            "night": night_answer(night_view(session, night_id)),
+            "warnings": applied.notices,
+        }

@@ -1,0 +1,240 @@
+"""Schemas of a night (R22): opening it, one action of it, and its state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from api.fields import Id, StrictBool, StrictInt, Text, UtcDateTime
+from api.schemas import Answer, WarningOut
+from api.structures.schemas import StructureBodyOut
+from api.tournaments.schemas import ResultIn
+from models.rules.nights import MOST_AT_A_TABLE
+from models.rules.schedules import MOST_SESSIONS
+from models.services.nights.actions import KINDS
+
+MOST_ON_A_HAND = 50
+CHIPS = validate.Range(min=0, max=10**9)
+
+
+class NightOpenIn(Schema):
+    session = StrictInt(
+        validate=validate.Range(1, MOST_SESSIONS),
+        metadata={
+            "description": "Tonight's session (default 1); a scheduled night has as many as its "
+            "schedule says."
+        },
+    )
+    structure_id = Id(
+        metadata={"description": "The blind structure; default: the venue's, else the league's."}
+    )
+
+
+class OutIn(Schema):
+    player_id = Id(required=True)
+    chips = StrictInt(
+        validate=CHIPS, metadata={"description": "Chips before the hand (needed when several go out)."}
+    )
+
+
+class ChipsIn(Schema):
+    player_id = Id(required=True)
+    chips = StrictInt(required=True, validate=CHIPS)
+
+
+# What each kind of action needs besides action_id, sequence and type.
+NEEDS = {
+    "sign_in": ("player",),
+    "bust": ("players",),
+    "withdraw": ("player_id",),
+    "absent": ("player_id",),
+    "no_show": ("player_id",),
+    "re_enter": ("player_id",),
+    "clock": ("clock",),
+    "end_early": ("chips",),
+}
+OPTIONAL = {
+    "sign_in": ("late", "override_reason"),
+    "bust": ("knocked_out_by",),
+    "report": ("override_reason",),
+}
+
+
+class PlayerAtDoorIn(ResultIn):
+    """A player at the door, named as a report's row names one (R5), or new_player."""
+
+    class Meta:
+        exclude = ("place", "status")
+
+
+class ActionIn(Schema):
+    action_id = fields.String(
+        required=True,
+        validate=validate.Regexp(
+            r"^[A-Za-z0-9._:-]{8,64}$", error="8 to 64 letters, digits, '.', '_', ':' or '-'."
+        ),
+        metadata={"description": "Made by the phone (a UUID): a retry with the same id applies once."},
+    )
+    sequence = StrictInt(
+        required=True,
+        validate=validate.Range(min=0),
+        metadata={
+            "description": "The night's `sequence` the action was made on: an older one is a 409 "
+            "with the night."
+        },
+    )
+    type = fields.String(required=True, validate=validate.OneOf(KINDS))
+    player = fields.Nested(
+        PlayerAtDoorIn,
+        metadata={"description": "sign_in: the player, as a report's row names one (R5), or new_player."},
+    )
+    late = StrictBool(
+        metadata={"description": "sign_in: a late entry the host allows past late registration."}
+    )
+    override_reason = Text(
+        max_length=2000,
+        metadata={"description": "sign_in, report: the office lets a sanctioned player play (R16)."},
+    )
+    players = fields.List(
+        fields.Nested(OutIn),
+        validate=validate.Length(min=1, max=MOST_ON_A_HAND),
+        metadata={"description": "bust: the players out on one hand.", "maxItems": MOST_ON_A_HAND},
+    )
+    knocked_out_by = Id(metadata={"description": "bust: who knocked them out (kept for knockouts)."})
+    player_id = Id(metadata={"description": "withdraw, absent, no_show, re_enter: the player."})
+    clock = fields.String(validate=validate.OneOf(("start", "pause", "resume")))
+    chips = fields.List(
+        fields.Nested(ChipsIn),
+        validate=validate.Length(min=1, max=MOST_AT_A_TABLE * 100),
+        metadata={"description": "end_early: every player left, with their chips."},
+    )
+
+    @validates_schema
+    def _fields_of_the_kind(self, data: dict[str, Any], **_kwargs: Any) -> None:
+        kind = data.get("type")
+        if kind is None:
+            return
+        needed = NEEDS.get(kind, ())
+        missing = [name for name in needed if name not in data]
+        if missing:
+            raise ValidationError({name: [f"A {kind} action gives {name}."] for name in missing})
+        allowed = {"action_id", "sequence", "type", *needed, *OPTIONAL.get(kind, ())}
+        extra = sorted(set(data) - allowed)
+        if extra:
+            raise ValidationError({name: [f"Not a field of a {kind} action."] for name in extra})
+
+
+class PeriodOut(Schema):
+    is_break = fields.Boolean()
+    level = fields.Integer(metadata={"description": "The level's number; a break's: the level it follows."})
+    small_blind = fields.Integer()
+    big_blind = fields.Integer()
+    minutes = fields.Integer()
+    note = fields.String()
+
+
+class ClockOut(Schema):
+    status = fields.String(metadata={"description": "not_started, running or paused."})
+    started_at = UtcDateTime(allow_none=True)
+    paused_at = UtcDateTime(allow_none=True)
+    paused_seconds = fields.Float()
+    period = fields.Nested(PeriodOut, metadata={"description": "The level (or break) being played."})
+    next = fields.Nested(PeriodOut, allow_none=True)
+    level_started_at = UtcDateTime(
+        allow_none=True, metadata={"description": "Running: when this level started, as the server counts."}
+    )
+    level_ends_at = UtcDateTime(
+        allow_none=True,
+        metadata={"description": "Running: when it ends. A page counts down to it from the server's time."},
+    )
+    seconds_left = fields.Integer(
+        allow_none=True, metadata={"description": "Paused or not started: what the clock shows."}
+    )
+    late_registration_open = fields.Boolean()
+    late_registration_closes = fields.String()
+
+
+class SeatOut(Schema):
+    player_id = fields.Integer()
+    label = fields.String(metadata={"description": "The display name, numbered where two share it (R19)."})
+    status = fields.String(metadata={"description": "playing, out, declared_withdrawal, absent or no_show."})
+    table = fields.Integer(allow_none=True)
+    seat = fields.Integer(allow_none=True)
+    place = fields.Integer(
+        allow_none=True, metadata={"description": "Counted from the bottom as players go out."}
+    )
+    late = fields.Boolean()
+    re_entered = fields.Boolean()
+    chips_before = fields.Integer(allow_none=True)
+    knocked_out_by = fields.Integer(allow_none=True)
+
+
+class MoveOut(Schema):
+    player_id = fields.Integer()
+    source = fields.List(fields.Integer(), data_key="from", metadata={"description": "[table, seat]"})
+    to = fields.List(fields.Integer(), metadata={"description": "[table, seat]"})
+
+
+class ProblemOut(Schema):
+    path = fields.String()
+    message = fields.String()
+    rule = fields.String(allow_none=True)
+
+
+class NightStateOut(Answer):
+    id = fields.Integer()
+    venue_id = fields.Integer()
+    venue_name = fields.String()
+    season_id = fields.Integer()
+    date = fields.Date()
+    session = fields.Integer()
+    scheduled = fields.Boolean(metadata={"description": "From the venue's schedule; false: a make-up night."})
+    state = fields.String(
+        metadata={"description": "open, finished (its report refused, to post again) or reported."}
+    )
+    sequence = fields.Integer(
+        metadata={"description": "Moves on with every action: send it with the next one."}
+    )
+    structure = fields.Nested(
+        StructureBodyOut,
+        metadata={"description": "As the night keeps it: a later change leaves it as it was."},
+    )
+    table_size = fields.Integer()
+    clock = fields.Nested(ClockOut)
+    entrants = fields.Integer()
+    players_left = fields.Integer()
+    re_entries = fields.Integer()
+    average_stack = fields.Integer(allow_none=True)
+    players = fields.List(
+        fields.Nested(SeatOut), metadata={"description": "Those left by seat, then those out by place."}
+    )
+    moves = fields.List(
+        fields.Nested(MoveOut), metadata={"description": "The last action's moves, to announce."}
+    )
+    tournament_id = fields.Integer(allow_none=True, metadata={"description": "The report the night became."})
+    report_problems = fields.List(fields.Nested(ProblemOut), allow_none=True)
+
+
+class ActionOut(Schema):
+    action_id = fields.String()
+    sequence = fields.Integer()
+    type = fields.String(attribute="kind")
+    replayed = fields.Boolean(metadata={"description": "A retry: applied before, nothing changed now."})
+
+
+class ActionAnswer(Answer):
+    action = fields.Nested(ActionOut)
+    night = fields.Nested(NightStateOut)
+    warnings = fields.List(
+        fields.Nested(WarningOut), metadata={"description": "E.g. a new player's possible duplicates (R5)."}
+    )
+
+
+class NightListed(Schema):
+    id = fields.Integer()
+    date = fields.Date()
+    session = fields.Integer()
+    state = fields.String()
+    sequence = fields.Integer()
+    tournament_id = fields.Integer(allow_none=True)

@@ -1,0 +1,207 @@
+"""A night's state (R22), as its answers give it: the clock as the server counts it (when the
+level started and ends, as instants, so a page counts from the server's time), players left of
+entrants, the average stack, who sits where, who went out and at which place, the last moves.
+Players by display name only (R19); an erased player by the name they were given (R21)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from models.entities import Night, NightAction, NightEntry, Player, Venue
+from models.errors import NotFound
+from models.infra.clock import utcnow
+from models.rules.nights import Out, places
+from models.rules.players import player_labels
+from models.rules.structures import (
+    LateRegistration,
+    Period,
+    clock_at,
+    closing_second,
+    said_closing,
+    seconds_played,
+)
+from models.services import wall_clock
+from models.services.lookup import get_or_raise
+from models.services.paging import Page, PageRequest, paginate
+from models.services.structures.writes import rules_of
+
+
+@dataclass(frozen=True)
+class ClockView:
+    status: str  # not_started, running, paused
+    started_at: datetime | None
+    paused_at: datetime | None
+    paused_seconds: float
+    played_seconds: int
+    period_index: int
+    period: Period
+    next: Period | None
+    level_started_at: datetime | None  # running only: instants the page counts from
+    level_ends_at: datetime | None
+    seconds_left: int | None  # as of the answer: what a paused clock shows
+    late_registration_open: bool
+    late_registration_closes: str
+
+
+def clock_view(night: Night, now: datetime) -> ClockView:
+    kept = night.structure
+    rules = rules_of(kept["levels"], kept.get("breaks", []), kept["starting_chips"])
+    played = seconds_played(night.clock_started_at, night.clock_paused_at, night.paused_seconds, now)
+    at = clock_at(rules, played)
+    status = (
+        "not_started" if night.clock_started_at is None else "paused" if night.clock_paused_at else "running"
+    )
+    running = status == "running"
+    level_start = now - timedelta(seconds=played - at.period.starts) if running else None
+    level_end = now + timedelta(seconds=at.seconds_left) if running and at.seconds_left is not None else None
+    rule = LateRegistration(night.late_after_level, night.late_minutes)
+    closes = closing_second(rules, rule)
+    return ClockView(
+        status=status,
+        started_at=night.clock_started_at,
+        paused_at=night.clock_paused_at,
+        paused_seconds=night.paused_seconds,
+        played_seconds=int(played),
+        period_index=at.index,
+        period=at.period,
+        next=at.next,
+        level_started_at=_whole(level_start),
+        level_ends_at=_whole(level_end),
+        seconds_left=at.seconds_left,
+        late_registration_open=closes is None or played < closes,
+        late_registration_closes=said_closing(rules, rule),
+    )
+
+
+def _whole(instant: datetime | None) -> datetime | None:
+    """An instant to the second, so that answers within one level are the same answer."""
+    return None if instant is None else instant.replace(microsecond=0)
+
+
+@dataclass(frozen=True)
+class SeatView:
+    player_id: int
+    label: str
+    status: str
+    table: int | None
+    seat: int | None
+    place: int | None
+    late: bool
+    re_entered: bool
+    chips_before: int | None
+    knocked_out_by: int | None
+
+
+@dataclass(frozen=True)
+class NightView:
+    night: Night
+    venue: Venue
+    clock: ClockView
+    players: list[SeatView]
+    entrants: int
+    players_left: int
+    re_entries: int
+    average_stack: int | None
+    moves: list[dict[str, Any]]
+    draw: dict[str, list[int]] | None
+    today: date
+
+
+def night_view(session: Session, night_id: int, now: datetime | None = None) -> NightView:
+    night = get_or_raise(session, Night, night_id, "night")
+    now = now or utcnow()
+    entries = list(
+        session.scalars(select(NightEntry).where(NightEntry.night_id == night.id).order_by(NightEntry.id))
+    )
+    named = select(Player.id, Player.display_name).where(Player.id.in_([e.player_id for e in entries]))
+    names: dict[int, str] = {row.id: row.display_name for row in session.execute(named)}
+    labels = player_labels((pid, names[pid]) for pid in sorted(names))
+    if night.places:
+        placed = {int(pid): place for pid, place in night.places.items()}
+    else:
+        out = [Out(e.player_id, e.out_hand or 0, e.out_rank or 0) for e in entries if e.status != "playing"]
+        placed = places(len(entries), out)
+    left = [e for e in entries if e.status == "playing"]
+    re_entries = sum(e.re_entered for e in entries)
+    chips = night.structure["starting_chips"] * (len(entries) + re_entries)
+    actions = list(
+        session.scalars(
+            select(NightAction)
+            .where(NightAction.night_id == night.id, NightAction.undone_at.is_(None))
+            .order_by(NightAction.sequence)
+        )
+    )
+    last = actions[-1] if actions else None
+    drawn = next((a.effect.get("seats") for a in actions if a.kind == "seat"), None)
+    seats = [
+        SeatView(
+            e.player_id,
+            labels.get(e.player_id, names.get(e.player_id, "")),
+            e.status,
+            e.table_no if e.status == "playing" else None,
+            e.seat_no if e.status == "playing" else None,
+            placed.get(e.player_id),
+            e.late,
+            e.re_entered,
+            e.chips_before,
+            e.knocked_out_by_id,
+        )
+        for e in entries
+    ]
+    seats.sort(key=lambda s: (s.place or 0, s.table or 0, s.seat or 0, s.label.casefold()))
+    venue = get_or_raise(session, Venue, night.venue_id, "venue")
+    return NightView(
+        night=night,
+        venue=venue,
+        clock=clock_view(night, now),
+        players=seats,
+        entrants=len(entries),
+        players_left=len(left),
+        re_entries=re_entries,
+        average_stack=chips // len(left) if left else None,
+        moves=list(last.effect.get("moves", [])) if last is not None else [],
+        draw=drawn,
+        today=wall_clock.at_venue(session, venue),
+    )
+
+
+def venue_night(session: Session, venue_id: int) -> Night:
+    """The venue's night of today on its clock (the latest session), else its latest night."""
+    venue = get_or_raise(session, Venue, venue_id, "venue")
+    today = wall_clock.at_venue(session, venue)
+    query = select(Night).where(Night.venue_id == venue.id).order_by(Night.date.desc(), Night.session.desc())
+    night = session.scalar(query.where(Night.date == today).limit(1)) or session.scalar(query.limit(1))
+    if night is None:
+        raise NotFound(f"{venue.name} has no night yet.")
+    return night
+
+
+def night_version(session: Session, night_id: int) -> list[str]:
+    """What a night's answer is keyed by besides the league's scope: its sequence (every action
+    moves it) and where its clock stands (a new level is a new answer), so 50 phones following
+    one night are answered from one answer, or with a 304, until either moves (R22)."""
+    night = session.get(Night, night_id)
+    if night is None:
+        return ["none"]
+    clock = clock_view(night, utcnow())
+    return [str(night.sequence), night.state, clock.status, str(clock.period_index)]
+
+
+def list_nights(session: Session, venue_id: int, page: PageRequest) -> Page[Night]:
+    """A venue's nights, the latest first."""
+    get_or_raise(session, Venue, venue_id, "venue")
+    query = select(Night).where(Night.venue_id == venue_id).order_by(Night.date.desc(), Night.session.desc())
+    return paginate(session, query, page)
+
+
+def nights_version(session: Session, venue_id: int) -> tuple[int, int]:
+    """How many nights the venue has, and the sum of their sequences: moves with any action."""
+    row = session.execute(
+        select(func.count(Night.id), func.coalesce(func.sum(Night.sequence), 0)).where(Night.venue_id == venue_id)
+    ).one()
+    return int(row[0]), int(row[1])

@@ -1,0 +1,1 @@
+"""Blind structures: the services of the API's structures resource (R22)."""

@@ -1,0 +1,348 @@
+"""R22 through the API: a night opened at a venue on its clock, players signed in (a suspended
+one refused), the seat draw, the clock, bust-outs (two on one hand, ordered by chips), an undo,
+a withdrawal, and the last player left: the night becomes the venue's report, once. Retries
+apply once; an action made on an older state is a 409 carrying the night as it stands."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import time_machine
+
+from tests.builders import Scene, iso, utc_today
+from tests.support.league import Caller
+
+NIGHTS = "/api/v1/nights"
+_ids = itertools.count(1)
+
+
+def action_id() -> str:
+    return f"phone-action-{next(_ids):06d}"
+
+
+class Phone:
+    """A host's phone: each action with an id of its own and the night's sequence it last saw."""
+
+    def __init__(self, caller: Caller, night: dict[str, Any]) -> None:
+        self.caller, self.night = caller, night
+
+    def send(self, kind: str, status: int = 200, **fields: Any) -> Any:
+        body = {"action_id": action_id(), "sequence": self.night["sequence"], "type": kind, **fields}
+        answer = self.caller.post(f"{NIGHTS}/{self.night['id']}/actions", json=body)
+        assert answer.status_code == status, answer.get_json()
+        if status == 200:
+            self.night = answer.get_json()["night"]
+        return answer.get_json()
+
+    def by_player(self) -> dict[int, dict[str, Any]]:
+        return {p["player_id"]: p for p in self.night["players"]}
+
+
+def opened(scene: Scene, caller: Caller | None = None, **body: Any) -> dict[str, Any]:
+    answer = (caller or scene.host).post(f"/api/v1/venues/{scene.venue_id}/nights", json=body)
+    assert answer.status_code == 201, answer.get_json()
+    return answer.get_json()
+
+
+def test_r22_a_whole_night_becomes_the_venues_report(scene: Scene) -> None:
+    night = opened(scene)
+    assert (night["date"], night["session"], night["state"], night["sequence"]) == (
+        iso(utc_today()),
+        1,
+        "open",
+        0,
+    )
+    assert night["structure"]["starting_chips"] == 2000 and night["clock"]["status"] == "not_started"
+    assert night["table_size"] == 10
+    again = scene.host.post(f"/api/v1/venues/{scene.venue_id}/nights", json={})
+    assert again.status_code == 409 and again.get_json()["rule"] == "R22"
+
+    phone = Phone(scene.host, night)
+    players = scene.add_players(12)
+    for pid in players:
+        phone.send("sign_in", player={"player_id": pid})
+    assert phone.night["entrants"] == 12 and phone.night["players_left"] == 12
+    twice = phone.send("sign_in", 409, player={"player_id": players[0]})
+    assert twice["rule"] == "R22"
+    new = phone.send(
+        "sign_in", player={"new_player": {"full_name": "Nora Newcomer", "email": "nora@example.org"}}
+    )
+    nora = next(p["player_id"] for p in new["night"]["players"] if p["label"].startswith("Nora"))
+    players.append(nora)
+
+    phone.send("seat")
+    seats = {(p["table"], p["seat"]) for p in phone.night["players"]}
+    assert len(seats) == 13 and {t for t, _s in seats} == {1, 2}
+    phone.send("clock", clock="start")
+    assert phone.night["clock"]["status"] == "running" and phone.night["clock"]["level_ends_at"]
+    assert phone.night["average_stack"] == 2000
+
+    # Two out on one hand: more chips before it finish higher (R4).
+    a, b, c = players[0], players[1], players[2]
+    phone.send(
+        "bust", players=[{"player_id": a, "chips": 300}, {"player_id": b, "chips": 900}], knocked_out_by=c
+    )
+    places = {p["player_id"]: p["place"] for p in phone.night["players"]}
+    assert (places[a], places[b]) == (13, 12) and phone.night["players_left"] == 11
+    # The last bust-out undone, then recorded again.
+    phone.send("undo")
+    assert phone.night["players_left"] == 13 and all(p["status"] == "playing" for p in phone.night["players"])
+    phone.send("bust", players=[{"player_id": a, "chips": 300}, {"player_id": b, "chips": 900}])
+    phone.send("withdraw", player_id=players[3])
+    assert phone.by_player()[players[3]] == phone.by_player()[players[3]] | {
+        "status": "declared_withdrawal",
+        "place": 11,
+    }
+    for pid in players[4:-1]:
+        phone.send("bust", players=[{"player_id": pid}])
+        counts: dict[int, int] = {}
+        for p in phone.night["players"]:
+            if p["table"] is not None:
+                counts[p["table"]] = counts.get(p["table"], 0) + 1
+        assert max(counts.values()) - min(counts.values()) <= 1  # 001 §7
+    assert phone.night["players_left"] == 2
+    phone.send("bust", players=[{"player_id": players[-1]}])
+    over = phone.night
+    assert over["state"] == "reported" and over["tournament_id"] and over["players_left"] == 1
+    report = scene.office.get(f"/api/v1/tournaments/{over['tournament_id']}").get_json()
+    by_place = {r["place"]: r for r in report["results"]}
+    assert sorted(by_place) == list(range(1, 14))
+    assert by_place[1]["player"]["id"] == c and by_place[13]["player"]["id"] == a
+    assert by_place[11]["status"] == "declared_withdrawal"
+    # Over: no more actions; the report is posted once.
+    assert phone.send("bust", 409, players=[{"player_id": c}])["rule"] == "R22"
+    reports = scene.office.get(f"/api/v1/tournaments?venue_id={scene.venue_id}").get_json()
+    assert [r["id"] for r in reports["items"]] == [over["tournament_id"]]
+
+
+def test_r22_a_retry_applies_once_and_an_older_state_is_a_409_with_the_night(scene: Scene) -> None:
+    night = opened(scene)
+    ann, bob, cy = scene.add_players(3)
+    body = {"action_id": "retried-0001", "sequence": 0, "type": "sign_in", "player": {"player_id": ann}}
+    first = scene.host.post(f"{NIGHTS}/{night['id']}/actions", json=body)
+    retry = scene.host.post(f"{NIGHTS}/{night['id']}/actions", json=body)
+    assert first.status_code == retry.status_code == 200
+    assert retry.get_json()["action"]["replayed"] is True and retry.get_json()["night"]["entrants"] == 1
+    stale = {"action_id": "other-phone-1", "sequence": 0, "type": "sign_in", "player": {"player_id": bob}}
+    moved = scene.host.post(f"{NIGHTS}/{night['id']}/actions", json=stale)
+    assert moved.status_code == 409 and moved.mimetype == "application/problem+json"
+    assert moved.get_json()["night"]["sequence"] == 1 and moved.get_json()["night"]["entrants"] == 1
+    read = scene.public.get(f"{NIGHTS}/{night['id']}")
+    assert read.get_json()["entrants"] == 1 and read.headers["ETag"]
+    # A TV polling the night: a 304 until an action moves it (R22: cheap to follow).
+    tag = {"If-None-Match": read.headers["ETag"]}
+    assert scene.public.get(f"{NIGHTS}/{night['id']}", headers=tag).status_code == 304
+    later = {"action_id": "other-phone-2", "sequence": 1, "type": "sign_in", "player": {"player_id": cy}}
+    assert scene.host.post(f"{NIGHTS}/{night['id']}/actions", json=later).status_code == 200
+    assert scene.public.get(f"{NIGHTS}/{night['id']}", headers=tag).get_json()["entrants"] == 2
+
+
+def test_r16_r22_a_suspended_player_is_refused_at_the_door_unless_the_office_overrides(scene: Scene) -> None:
+    night = opened(scene)
+    pete = scene.player("Pete M.")
+    sanction = {
+        "player_id": pete,
+        "kind": "suspension",
+        "category": "berating",
+        "first_day": iso(utc_today()),
+        "last_day": None,
+        "reason": "Abuse of staff.",
+    }
+    assert scene.office.post("/api/v1/sanctions", json=sanction).status_code == 201
+    phone = Phone(scene.host, night)
+    refused = phone.send("sign_in", 422, player={"player_id": pete})
+    assert refused["rule"] == "R16" and "player.player_id" in refused["errors"]
+    assert phone.night["sequence"] == 0
+    assert scene.public.get(f"{NIGHTS}/{night['id']}").get_json()["entrants"] == 0  # no seat taken
+    host_override = phone.send("sign_in", 422, player={"player_id": pete}, override_reason="Let him.")
+    assert "override_reason" in host_override["errors"]
+    office = Phone(scene.office, phone.night)
+    office.send("sign_in", player={"player_id": pete}, override_reason="Appeal upheld tonight.")
+    assert office.night["entrants"] == 1
+    log = scene.office.get("/api/v1/audit-log?action=night.override").get_json()["items"]
+    assert log and log[0]["entity_id"] == night["id"]
+
+
+@time_machine.travel("2026-12-01T20:00:00-06:00", tick=False)
+def test_r22_a_night_is_opened_only_inside_a_season(make_scene: Any) -> None:
+    scene = make_scene(starts_on="2026-09-01", ends_on="2026-11-30")
+    answer = scene.host.post(f"/api/v1/venues/{scene.venue_id}/nights", json={})
+    assert answer.status_code == 422 and answer.get_json()["rule"] == "R2"
+
+
+def test_r22_late_registration_closes_after_the_first_break_and_the_host_may_let_a_player_in(
+    make_scene: Any,
+) -> None:
+    with time_machine.travel("2026-12-01T19:00:00-06:00", tick=False) as clock:
+        scene = make_scene()
+        phone = Phone(scene.host, opened(scene))
+        early, on_time, late = scene.add_players(3)
+        phone.send("sign_in", player={"player_id": early})
+        phone.send("sign_in", player={"player_id": on_time})
+        phone.send("seat")
+        phone.send("clock", clock="start")
+        clock.shift(4 * 20 * 60 + 5 * 60)  # the first break (after level 4), 5 minutes in
+        assert phone.night["sequence"] and scene.public.get(f"{NIGHTS}/{phone.night['id']}").get_json()[
+            "clock"
+        ]["period"] == {
+            "is_break": True,
+            "level": 4,
+            "small_blind": 75,
+            "big_blind": 150,
+            "minutes": 10,
+            "note": "Chip-up: 25s",
+        }
+        clock.shift(5 * 60)  # level 5: late registration closed
+        night = scene.public.get(f"{NIGHTS}/{phone.night['id']}").get_json()
+        assert night["clock"]["late_registration_open"] is False, (
+            night["clock"]["period"],
+            night["clock"]["level_started_at"],
+        )
+        refused = phone.send("sign_in", 422, player={"player_id": late})
+        assert refused["rule"] == "R22" and "late" in refused["errors"]
+        phone.send("sign_in", player={"player_id": late}, late=True)
+        assert phone.by_player()[late]["late"] is True and phone.by_player()[late]["table"] is not None
+        log = scene.office.get("/api/v1/audit-log?action=night.late_entry").get_json()["items"]
+        assert log and log[0]["entity_id"] == phone.night["id"]
+
+
+def test_r22_a_player_out_re_enters_once_at_a_break_and_is_one_entrant_with_one_place(
+    make_scene: Any,
+) -> None:
+    with time_machine.travel("2026-12-01T19:00:00-06:00", tick=False) as clock:
+        scene = make_scene()
+        phone = Phone(scene.host, opened(scene))
+        ann, bob, cy, dee = scene.add_players(4)
+        for pid in (ann, bob, cy, dee):
+            phone.send("sign_in", player={"player_id": pid})
+        phone.send("clock", clock="start")
+        phone.send("bust", players=[{"player_id": ann}])
+        refused = phone.send("re_enter", 422, player_id=ann)
+        assert "at a break" in refused["detail"]
+        clock.shift(80 * 60 + 60)  # the break after level 4
+        phone.send("re_enter", player_id=ann)
+        assert phone.by_player()[ann]["status"] == "playing" and phone.night["re_entries"] == 1
+        assert phone.night["entrants"] == 4 and phone.night["average_stack"] == 2500  # 5 stacks, 4 left
+        phone.send("bust", players=[{"player_id": ann}])
+        assert "once" in phone.send("re_enter", 422, player_id=ann)["detail"]
+        phone.send("no_show", player_id=dee)
+        phone.send("end_early", chips=[{"player_id": bob, "chips": 4000}, {"player_id": cy, "chips": 6000}])
+        over = phone.night
+        assert over["state"] == "reported"
+        results = scene.office.get(f"/api/v1/tournaments/{over['tournament_id']}").get_json()["results"]
+        assert [
+            (r["place"], r["player"]["id"], r["status"]) for r in sorted(results, key=lambda r: r["place"])
+        ] == [
+            (1, cy, "played"),
+            (2, bob, "played"),
+            (3, dee, "no_show"),
+            (4, ann, "played"),
+        ]
+
+
+def test_r22_undo_takes_back_the_last_sign_in_and_refuses_when_nothing_is_left(scene: Scene) -> None:
+    phone = Phone(scene.host, opened(scene))
+    assert phone.send("undo", 409)["rule"] == "R22"
+    (ann,) = scene.add_players(1)
+    phone.send("sign_in", player={"player_id": ann})
+    phone.send("undo")
+    assert phone.night["entrants"] == 0
+    log = scene.office.get("/api/v1/audit-log?action=night.undo").get_json()["items"]
+    assert log and log[0]["before"]["type"] == "sign_in"
+    bad = phone.send("bust", 422, players=[{"player_id": ann}], clock="start")
+    assert "clock" in bad["errors"]
+
+
+def test_r22_the_office_keeps_structures_checked_when_saved_and_a_venue_plays_its_own(scene: Scene) -> None:
+    listed = scene.public.get("/api/v1/structures").get_json()
+    assert (
+        listed["built_in"]["starting_chips"] == 2000 and listed["built_in"]["breaks"][0]["after_level"] == 4
+    )
+    wrong = {
+        "name": "Falling",
+        "starting_chips": 10000,
+        "levels": [
+            {"small_blind": 100, "big_blind": 200, "minutes": 30},
+            {"small_blind": 50, "big_blind": 100, "minutes": 0},
+        ],
+    }
+    refused = scene.office.post("/api/v1/structures", json=wrong)
+    assert refused.status_code == 422 and {"levels.1.big_blind", "levels.1.minutes"} <= set(
+        refused.get_json()["errors"]
+    )
+    assert scene.host.post("/api/v1/structures", json=wrong).status_code == 403
+    championship = {
+        "name": "Championship",
+        "starting_chips": 10000,
+        "levels": [
+            {"small_blind": 50, "big_blind": 100, "minutes": 30},
+            {"small_blind": 100, "big_blind": 200, "minutes": 30},
+        ],
+        "breaks": [{"after_level": 1, "minutes": 15}],
+    }
+    made = scene.office.post("/api/v1/structures", json=championship)
+    assert made.status_code == 201, made.get_json()
+    structure = made.get_json()["id"]
+    changed = scene.office.patch(
+        f"/api/v1/venues/{scene.venue_id}", json={"structure_id": structure, "table_size": 8}
+    )
+    assert changed.status_code == 200 and changed.get_json()["table_size"] == 8
+    both = scene.office.patch(
+        f"/api/v1/venues/{scene.venue_id}", json={"late_after_level": 2, "late_minutes": 30}
+    )
+    assert both.status_code == 422 and both.get_json()["rule"] == "R22"
+    missing = scene.office.patch(f"/api/v1/venues/{scene.venue_id}", json={"structure_id": 999999})
+    assert missing.status_code == 422 and "structure_id" in missing.get_json()["errors"]
+    night = opened(scene)
+    assert night["structure"]["name"] == "Championship" and night["table_size"] == 8
+    # A change of the structure leaves the night opened with it as it was.
+    assert (
+        scene.office.patch(f"/api/v1/structures/{structure}", json={"starting_chips": 20000}).status_code
+        == 200
+    )
+    assert scene.public.get(f"{NIGHTS}/{night['id']}").get_json()["structure"]["starting_chips"] == 10000
+
+
+def test_r22_r19_the_live_page_shows_the_clock_and_display_names_and_answers_304_until_it_moves(
+    make_scene: Any,
+) -> None:
+    with time_machine.travel("2026-12-01T19:00:00-06:00", tick=False) as clock:
+        scene = make_scene()
+        page = f"/embed/venues/{scene.venue_id}/night"
+        assert scene.public.get(page).status_code == 404  # no night yet
+        phone = Phone(scene.host, opened(scene))
+        ann = scene.player("Ann Q.")
+        bob, cy = scene.add_players(2)
+        for pid in (ann, bob, cy):
+            phone.send("sign_in", player={"player_id": pid})
+        phone.send("clock", clock="start")
+        clock.shift(21 * 60)  # level 2
+        shown = scene.public.get(page, headers={"Accept": "text/html"})
+        html = shown.get_data(as_text=True)
+        assert shown.status_code == 200 and "Level 2" in html and "25/50" in html and "19:00" in html
+        assert "Players <strong>3</strong> of 3" in html and 'data-ends="2026-12-02T01:40:00Z"' in html
+        csp = shown.headers["Content-Security-Policy"]
+        assert "script-src 'sha256-" in csp and "connect-src 'self'" in csp
+        tag = {"If-None-Match": shown.headers["ETag"], "Accept": "text/html"}
+        clock.shift(60)
+        assert scene.public.get(page, headers=tag).status_code == 304  # same level, same night
+        phone.send("bust", players=[{"player_id": ann}])
+        after = scene.public.get(page, headers=tag)
+        assert after.status_code == 200 and "Ann Q." in after.get_data(as_text=True)
+        assert "@example.org" not in after.get_data(as_text=True)  # R19: display names only
+        clock.shift(20 * 60)  # level 3: a new page
+        assert "50/100" in scene.public.get(page).get_data(as_text=True)
+
+
+def test_r21_r22_an_erased_player_shows_in_the_night_by_their_new_name(scene: Scene) -> None:
+    phone = Phone(scene.host, opened(scene))
+    gus = scene.player("Gus T.")
+    (other,) = scene.add_players(1)
+    phone.send("sign_in", player={"player_id": gus})
+    phone.send("sign_in", player={"player_id": other})
+    erased = scene.office.post(f"/api/v1/players/{gus}/erase", json={"reason": "Asked by email."})
+    assert erased.status_code == 200, erased.get_json()
+    night = scene.public.get(f"{NIGHTS}/{phone.night['id']}").get_json()
+    labels = {p["player_id"]: p["label"] for p in night["players"]}
+    assert labels[gus] == f"Former player {gus}"
