@@ -1,10 +1,11 @@
 """The docs' pictures (docs/console.md, docs/website.md), taken by headless Chromium from the demo
 league: the standings page other websites frame (light on a desktop, dark on a phone), and the
 web console on a phone (390 px wide): a host's spreadsheet previewed, and refused for a suspended
-player and an email no one has, each reason under its row.
+player and an email no one has, each reason under its row; the live page of the demo's night in
+progress, on a TV and on a phone.
 
-    .venv/bin/python scripts/screenshots.py          # writes docs/embed-*.png and docs/console-*.png
-    .venv/bin/python scripts/screenshots.py console  # only docs/console-*.png (or: embed)
+    .venv/bin/python scripts/screenshots.py          # docs/embed-*.png, docs/console-*.png, docs/night-*.png
+    .venv/bin/python scripts/screenshots.py console  # only docs/console-*.png (or: embed, night)
     .venv/bin/python scripts/screenshots.py setup    # docs/setup/: a league set up in the console
 
 `setup` runs tests/browser/test_setting_up_a_league.py on SQLite with its screenshots sent to
@@ -40,6 +41,8 @@ SHOTS = {
 SIZES = {f"embed-{name}": (width, height) for name, (_query, width, height) in SHOTS.items()}
 # The console as a host holds a phone at the bar: 390 × 844.
 SIZES.update({"console-preview": (390, 844), "console-refused": (390, 844)})
+# The live night page (R22) on a venue's TV and on a phone.
+SIZES.update({"night-tv": (1920, 1080), "night-phone": (390, 844)})
 UNKNOWN_EMAIL = "sam.the.new.regular@dockside-tap-quiz-night.example.org"
 
 
@@ -134,6 +137,11 @@ def main(wanted: list[str]) -> None:
             for name, (query, _w, _h) in SHOTS.items()
         }
         pages.update(console_pages(client, host_key))
+        # The demo's night in progress (its second venue); drawn without its script, which would
+        # ask a server this copy of the page does not come from.
+        live = client.get("/embed/venues/2/night").get_data(as_text=True)
+        live = re.sub(r"<script>.*?</script>", "", live, flags=re.S)
+        pages.update({"night-tv": live, "night-phone": live})
         pages = {name: page for name, page in pages.items() if not wanted or name.split("-")[0] in wanted}
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)

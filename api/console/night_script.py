@@ -7,7 +7,7 @@ down from the server's time (the page's `data-now`, then each answer's `Date`)."
 from __future__ import annotations
 
 NIGHT_SCRIPT = """(function () {
-  var key = "night-queue:" + location.pathname, sending = false, offset = 0;
+  var key = "night-queue:" + location.pathname, sending = false, offset = 0, applied = null;
   var root = document.getElementById("night");
   if (root && root.dataset.now) offset = Number(root.dataset.now) - Date.now();
   function load() { try { return JSON.parse(localStorage.getItem(key) || "[]"); } catch (e) { return []; } }
@@ -26,6 +26,7 @@ NIGHT_SCRIPT = """(function () {
     var s = Math.max(0, Math.ceil((Date.parse(ends.dataset.ends) - Date.now() - offset) / 1000));
     ends.textContent = Math.floor(s / 60) + ":" + pad(s % 60) + " left";
   }
+  function current() { return root ? Number(root.dataset.sequence) : null; }
   function redraw(html) {
     var fresh = new DOMParser().parseFromString(html, "text/html").querySelector("main");
     var main = document.querySelector("main");
@@ -33,29 +34,48 @@ NIGHT_SCRIPT = """(function () {
     root = document.getElementById("night");
     show(); tick();
   }
+  function fresh() {
+    return (window.crypto && crypto.randomUUID) ? crypto.randomUUID() :
+      Date.now().toString(36) + Math.random().toString(36).slice(2);
+  }
   function flush() {
     var queue = load();
     if (sending || !queue.length) return;
     sending = true;
-    var body = new URLSearchParams(queue[0].body);
+    var item = queue[0], body = new URLSearchParams(item.body);
+    // Made on the same page as the phone's own action just applied: it follows that action.
+    if (applied !== null && item.madeOn === applied.madeOn) body.set("sequence", String(applied.now));
     fetch(location.pathname, {method: "POST", credentials: "same-origin", body: body})
       .then(function (answer) {
         var date = answer.headers.get("Date");
         if (date) offset = Date.parse(date) + 500 - Date.now();
         return answer.text().then(function (html) {
-          save(load().slice(1)); sending = false; redraw(html); flush();
+          redraw(html);
+          var rest = load().slice(1);
+          if (answer.ok) {
+            applied = {madeOn: item.madeOn, now: current()};
+          } else if (rest.length) {
+            // Refused: what waited after it was made on a night that did not happen. Say so.
+            rest = [];
+            var note = document.getElementById("offline");
+            if (note) { note.hidden = false; note.textContent = "Not sent, redo if still needed: " +
+              load().slice(1).map(function (a) { return a.label; }).join(", ") + "."; }
+          }
+          localStorage.setItem(key, JSON.stringify(rest)); sending = false;
+          if (rest.length) flush(); else if (answer.ok) show();
         });
       })
       .catch(function () { sending = false; show(); });
   }
   document.addEventListener("submit", function (event) {
-    var form = event.target;
-    if (!form.querySelector("input[name=action_id]")) return;
+    var form = event.target, id = form.querySelector("input[name=action_id]");
+    if (!id) return;
     event.preventDefault();
+    id.value = fresh();  // each press is one action: a retry of it keeps this id
     var data = new FormData(form, event.submitter || undefined), body = [];
     data.forEach(function (value, name) { body.push([name, String(value)]); });
     var label = (event.submitter && event.submitter.textContent || "an action").trim();
-    var queue = load(); queue.push({body: body, label: label}); save(queue);
+    var queue = load(); queue.push({body: body, label: label, madeOn: current()}); save(queue);
     flush();
   });
   window.addEventListener("online", flush);

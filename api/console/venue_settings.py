@@ -26,7 +26,7 @@ from api.console.base import (
     zone_names,
 )
 from api.console.forms import TokenForm
-from api.console.venues import WEEKDAY_CHOICES, region_choices, regular_nights, venue_labels
+from api.console.venues import WEEKDAY_CHOICES, regular_nights, venue_choices, venue_labels
 from api.schemas import patch_of
 from api.venues.schemas import ExceptionIn, ScheduleIn, VenueOut, VenuePatch
 from models.actor import Actor
@@ -96,7 +96,7 @@ def sections_of(session: Session, venue: Venue, league_zone: str) -> Sections:
         patch_of(VenuePatch),
         venue_labels(league_zone),
         values=answered,
-        choices={"region_id": region_choices(regions)},
+        choices=venue_choices(session, regions),
         changes_only=True,
     )
     nights = ApiForm(

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from flask import flash, redirect, request, url_for
+from sqlalchemy.orm import Session
 
 from api import db
 from api.console.api_forms import ApiForm, Choices, Label
@@ -19,6 +20,7 @@ from models.services import wall_clock
 from models.services.access import may_set_up_league
 from models.services.paging import PageRequest
 from models.services.regions.queries import list_regions
+from models.services.structures.writes import list_structures
 from models.services.venues.queries import list_venues
 from models.services.venues.writes import create_venue
 
@@ -39,7 +41,20 @@ def venue_labels(league_zone: str) -> dict[str, Label]:
             "America/Denver: its nights and dates are read on it. Empty: the league's.",
         ),
         "active": ("Active", "Untick when the venue no longer plays in the league."),
+        "table_size": ("Players at a table", "For the night's seat draw (R22). Empty: 10."),
+        "structure_id": ("Blind structure", "The levels its nights play. Empty: the league's."),
+        "late_after_level": (
+            "Late registration closes after level",
+            "Its break, if one follows, is still open. Empty (and no minutes): after the first break.",
+        ),
+        "late_minutes": ("Or: late registration closes after this many minutes of play", ""),
     }
+
+
+def venue_choices(session: Session, regions: Sequence[Region]) -> dict[str, Choices]:
+    """A venue form's lists: its region, and the blind structure its nights play."""
+    structures = [(str(s.id), s.name) for s in list_structures(session)]
+    return {"region_id": region_choices(regions), "structure_id": structures}
 
 
 def region_choices(regions: Sequence[Region]) -> Choices:
@@ -75,7 +90,7 @@ def venues() -> Any:
         VenueIn(),
         venue_labels(league_zone),
         values={"active": True, **chosen},
-        choices={"region_id": region_choices(regions)},
+        choices=venue_choices(session, regions),
     )
     status = 200
     if request.method == "POST":

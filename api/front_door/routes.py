@@ -20,6 +20,7 @@ from api.embed.theme import stylesheet
 from api.front_door.schemas import (
     API_LINKS,
     EMBED_GAMES,
+    EMBED_NIGHT,
     EMBED_QUALIFIERS,
     EMBED_STANDINGS,
     FRONT_DOOR_ANSWER,
@@ -27,7 +28,7 @@ from api.front_door.schemas import (
     ApiIndexOut,
 )
 from api.html import html_page
-from models.services.demo.queries import demo_example
+from models.services.demo.queries import demo_example, demo_night_venue
 from models.services.league_settings.writes import league_settings
 
 blp = Blueprint(
@@ -59,6 +60,7 @@ def _demo_examples(session: Session) -> dict[str, str]:
         "games": EMBED_GAMES.format(region_id=demo.region_id),
         # The league's table leaves the demo's players out: the demo's region shows them.
         "ratings": f"/embed/ratings?region_id={demo.region_id}",
+        **({"night": EMBED_NIGHT.format(venue_id=night)} if (night := demo_night_venue(session)) else {}),
     }
 
 

@@ -9,11 +9,13 @@ from marshmallow import fields
 from api.schemas import Answer
 
 # The embeddable pages (docs/website.md "Pages for other websites"), as URI templates (RFC 6570): the
-# first three need a season and a venue, or a region; the ratings take a region if wanted.
+# first three need a season and a venue, or a region; the ratings take a region if wanted; the
+# night, a venue.
 EMBED_STANDINGS = "/embed/seasons/{season_id}/venues/{venue_id}/standings"
 EMBED_QUALIFIERS = "/embed/seasons/{season_id}/regions/{region_id}/qualifiers"
 EMBED_GAMES = "/embed/regions/{region_id}/games"
 EMBED_RATINGS = "/embed/ratings{?region_id}"
+EMBED_NIGHT = "/embed/venues/{venue_id}/night"
 LINKS = {
     "docs": "/docs",
     "openapi": "/openapi.json",
@@ -24,6 +26,7 @@ LINKS = {
     "embed_qualifiers": EMBED_QUALIFIERS,
     "embed_games": EMBED_GAMES,
     "embed_ratings": EMBED_RATINGS,
+    "embed_night": EMBED_NIGHT,
 }
 
 API_ROOT = "/api/v1"
@@ -69,6 +72,12 @@ class FrontDoorLinks(Answer):
         metadata={
             "description": "The skill ratings page (R20), to frame, of the league or of a region: a URI "
             "template (RFC 6570)."
+        }
+    )
+
+    embed_night = fields.String(
+        metadata={
+            "description": "A venue's night as it happens (R22), for its TV: a URI template (RFC 6570)."
         }
     )
 

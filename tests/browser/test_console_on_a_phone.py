@@ -27,7 +27,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from api.console.base import day
 from tests.builders import days_ago, iso
-from tests.support.browser import DESK, PATIENCE_MS, PHONE, field, fits, players_named
+from tests.support.browser import DESK, PATIENCE_MS, PHONE, field, fits, players_named, sign_in
 from tests.support.databases import ScratchDatabases
 from tests.support.servers import Server, gunicorn
 
@@ -86,19 +86,6 @@ def night(backend: str, scratch: ScratchDatabases, tmp_path: Path) -> Iterator[d
         )
         yield {"server": server, "host_key": key["key"], "players": players, "eli": eli, "reports": reports}
     scratch.discard(url)
-
-
-def sign_in(
-    browser: Browser, base: str, key: str, shots: Path | None = None, screen: dict[str, int] = PHONE
-) -> Page:
-    page = browser.new_context(viewport=screen).new_page()
-    page.goto(f"{base}/console/sign-in")
-    if shots is not None:
-        fits(page, "sign-in", shots)
-    field(page, "API key").fill(key)
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url(f"{base}/console/")  # the home page loaded before it is measured
-    return page
 
 
 def test_a_hosts_league_night_fits_a_phone_r4_r5_r16_r17(

@@ -138,3 +138,16 @@ def fits(page: Page, name: str, shots: Path, screen: dict[str, int] = PHONE) -> 
 
 def field(page: Page, label: str) -> Locator:
     return page.get_by_label(label, exact=True)
+
+
+def sign_in(
+    browser: Browser, base: str, key: str, shots: Path | None = None, screen: dict[str, int] = PHONE
+) -> Page:
+    page = browser.new_context(viewport=screen).new_page()
+    page.goto(f"{base}/console/sign-in")
+    if shots is not None:
+        fits(page, "sign-in", shots)
+    field(page, "API key").fill(key)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(f"{base}/console/")  # the home page loaded before it is measured
+    return page

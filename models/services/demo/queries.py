@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from models.entities.api_keys import ApiKey, ApiKeyVenue
 from models.entities.league import Region, Season, Venue
 from models.entities.merges import PlayerMerge
+from models.entities.nights import Night
 from models.entities.players import Player
 from models.entities.sanctions import Sanction
 from models.entities.tournaments import Result, Tournament
@@ -117,3 +118,14 @@ def demo_example(session: Session) -> DemoExample | None:
         select(Venue).where(Venue.region_id.in_(season.region_ids)).order_by(Venue.name, Venue.id).limit(1)
     )
     return None if venue is None else DemoExample(season.id, venue.region_id, venue.id)
+
+
+def demo_night_venue(session: Session) -> int | None:
+    """The demo's venue with a night (R22: its night in progress), if any."""
+    return session.scalar(
+        select(Night.venue_id)
+        .join(Venue, Venue.id == Night.venue_id)
+        .where(Venue.in_demo)
+        .order_by(Night.id)
+        .limit(1)
+    )

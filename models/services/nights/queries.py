@@ -201,7 +201,6 @@ def list_nights(session: Session, venue_id: int, page: PageRequest) -> Page[Nigh
 
 def nights_version(session: Session, venue_id: int) -> tuple[int, int]:
     """How many nights the venue has, and the sum of their sequences: moves with any action."""
-    row = session.execute(
-        select(func.count(Night.id), func.coalesce(func.sum(Night.sequence), 0)).where(Night.venue_id == venue_id)
-    ).one()
+    counted = select(func.count(Night.id), func.coalesce(func.sum(Night.sequence), 0))
+    row = session.execute(counted.where(Night.venue_id == venue_id)).one()
     return int(row[0]), int(row[1])

@@ -91,6 +91,8 @@ def sign_in(run: Run, body: dict[str, Any]) -> Done:
     run.session.add(entry)
     run.session.flush()
     run.entries.append(entry)
+    # A late entrant at a new table (every other one full): the tables are balanced again.
+    moves = apply_moves(run) if seat is not None else []
     if overridden:
         record(
             run.session,
@@ -105,7 +107,7 @@ def sign_in(run: Run, body: dict[str, Any]) -> Done:
         record(run.session, run.actor, "night.late_entry", "night", night.id, after={"player_id": player.id})
     # The reason is the entry's (and the audit log's), not the action's: erasure scrubs it there.
     kept = {"player_id": player.id, "late": late, "overridden": bool(overridden)}
-    return kept, {"player_id": player.id, "seat": list(seat) if seat else None}
+    return kept, {"player_id": player.id, "seat": list(seat) if seat else None, "moves": moves}
 
 
 def _seated(run: Run) -> dict[int, tuple[int, int]]:

@@ -301,3 +301,29 @@ def test_r3_regions_link_their_venues_and_offer_a_new_one(app: Flask, scene: Sce
     assert add_one in page
     form = office.get(f"{VENUES}?region_id={empty['id']}").get_data(as_text=True)
     assert f'<option value="{empty["id"]}" selected>' in form
+
+
+def test_r22_the_office_sets_a_venues_tables_structure_and_late_registration(
+    app: Flask, scene: Scene
+) -> None:
+    """R22: a venue's table size, blind structure (chosen by name) and late registration, set on
+    its settings page as the API's PATCH sets them; both ways of closing late registration at
+    once is refused beside the field, storing nothing."""
+    levels = [{"small_blind": 50, "big_blind": 100, "minutes": 30}]
+    made = scene.office.post(
+        "/api/v1/structures", json={"name": "Finals", "starting_chips": 10000, "levels": levels}
+    )
+    structure = made.get_json()["id"]
+    office = signed_in(app, scene.office.key)
+    path = settings(scene.venue_id)
+    page = office.get(path)
+    assert f'<option value="{structure}">Finals</option>' in page.get_data(as_text=True)
+    token = csrf(page)
+    chosen = {"csrf_token": token, "action": "details", "table_size": "8", "structure_id": str(structure)}
+    saved = office.post(path, data={**chosen, "late_minutes": "30"})
+    assert saved.status_code == 302, text_of(saved)
+    venue = scene.office.get(venue_path(scene.venue_id)).get_json()
+    assert (venue["table_size"], venue["structure_id"], venue["late_minutes"]) == (8, structure, 30)
+    both = {"csrf_token": token, "action": "details", "late_after_level": "4"}
+    refused_beside(office.post(path, data=both), "late_after_level", "not both")
+    assert scene.office.get(venue_path(scene.venue_id)).get_json() == venue

@@ -23,8 +23,9 @@ LINKS = {
     "embed_qualifiers": "/embed/seasons/{season_id}/regions/{region_id}/qualifiers",
     "embed_games": "/embed/regions/{region_id}/games",
     "embed_ratings": "/embed/ratings{?region_id}",
+    "embed_night": "/embed/venues/{venue_id}/night",
 }
-EMBEDS = ("embed_standings", "embed_qualifiers", "embed_games", "embed_ratings")
+EMBEDS = ("embed_standings", "embed_qualifiers", "embed_games", "embed_ratings", "embed_night")
 
 
 def links_of(page: str) -> list[str]:
@@ -47,25 +48,27 @@ def test_a_browser_gets_a_page_linking_the_docs_the_console_and_the_health_check
     assert "<script" not in page and "http://" not in page and "https://" not in page
     assert links_of(page) == ["/console/", "/docs", "/api/v1/", "/openapi.json", "/health"]
     assert all(LINKS[name] in page for name in EMBEDS)
-    assert "Four pages any site may frame" in page
+    assert "Five pages any site may frame" in page
     assert "the demo's" not in page  # no demo loaded: the patterns alone
     for link in links_of(page):
         assert public.get(link).status_code in (200, 302), link  # the console asks to sign in
 
 
 def test_with_the_demo_the_page_links_its_embeddable_pages(public: Caller, runner: Any) -> None:
-    """Every frameable page (embed/routes.py's four) has the demo's example; the ratings' is the
-    demo's region's table, where the demo's players are (R20: the league's table leaves them out)."""
+    """Every frameable page (embed/routes.py's five) has the demo's example; the ratings' is the
+    demo's region's table, where the demo's players are (R20: the league's table leaves them out);
+    the night's is the demo's night in progress (R22)."""
     assert runner.invoke(args=["demo", "load"]).exit_code == 0
     page = public.get("/", headers={"Accept": BROWSER}).get_data(as_text=True)
     embeds = [html.unescape(link) for link in links_of(page) if link.startswith("/embed/")]
-    assert len(embeds) == 4 and page.count("the demo's") == 4
+    assert len(embeds) == 5 and page.count("the demo's") == 5
     (season,) = public.get("/api/v1/seasons").get_json()["items"]
     region = season["region_ids"][0]
     assert embeds[0].startswith(f"/embed/seasons/{season['id']}/venues/")
     assert embeds[1] == f"/embed/seasons/{season['id']}/regions/{region}/qualifiers"
     assert embeds[2] == f"/embed/regions/{region}/games"
     assert embeds[3] == f"/embed/ratings?region_id={region}"
+    assert embeds[4].startswith("/embed/venues/") and embeds[4].endswith("/night")
     for link in embeds:
         shown = public.get(link, headers={"Accept": BROWSER})
         assert shown.status_code == 200 and shown.mimetype == "text/html", link

@@ -346,3 +346,35 @@ def test_r21_r22_an_erased_player_shows_in_the_night_by_their_new_name(scene: Sc
     night = scene.public.get(f"{NIGHTS}/{phone.night['id']}").get_json()
     labels = {p["player_id"]: p["label"] for p in night["players"]}
     assert labels[gus] == f"Former player {gus}"
+
+
+def test_r22_a_host_runs_only_their_own_venues_nights(scene: Scene) -> None:
+    other_venue = scene.league.venue(scene.region["id"])["id"]
+    stranger = scene.host_for(other_venue, name="Host: elsewhere")
+    night = opened(scene)
+    assert stranger.post(f"/api/v1/venues/{scene.venue_id}/nights", json={"session": 2}).status_code == 403
+    body = {"action_id": "stranger-0001", "sequence": 0, "type": "clock", "clock": "start"}
+    assert stranger.post(f"{NIGHTS}/{night['id']}/actions", json=body).status_code == 403
+    assert scene.public.post(f"{NIGHTS}/{night['id']}/actions", json=body).status_code == 401
+    wrong = scene.host.post(f"{NIGHTS}/{night['id']}/actions", json={**body, "players": []})
+    assert wrong.status_code == 422 and "players" in wrong.get_json()["errors"]
+    missing = scene.host.post(f"{NIGHTS}/{night['id']}/actions", json={**body, "type": "bust", "clock": None})
+    assert missing.status_code == 422
+    assert scene.public.get(f"{NIGHTS}/{night['id']}").get_json()["sequence"] == 0
+
+
+def test_r22_a_late_entrant_at_a_new_table_brings_a_move_to_balance_the_tables(scene: Scene) -> None:
+    assert scene.office.patch(f"/api/v1/venues/{scene.venue_id}", json={"table_size": 3}).status_code == 200
+    phone = Phone(scene.host, opened(scene))
+    *six, late = scene.add_players(7)
+    for pid in six:
+        phone.send("sign_in", player={"player_id": pid})
+    phone.send("seat")
+    answer = phone.send("sign_in", player={"player_id": late})
+    counts: dict[int, int] = {}
+    for p in phone.night["players"]:
+        counts[p["table"]] = counts.get(p["table"], 0) + 1
+    assert sorted(counts.values()) == [2, 2, 3] and len(answer["night"]["moves"]) == 1
+    phone.send("undo")  # the sign-in and its move taken back
+    tables = {p["player_id"]: (p["table"], p["seat"]) for p in phone.night["players"]}
+    assert late not in tables and sorted(t for t, _s in tables.values()) == [1, 1, 1, 2, 2, 2]

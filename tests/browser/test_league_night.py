@@ -1,0 +1,224 @@
+"""R22 in Chromium at 390 px, against gunicorn on each database: a host plays a whole 10-player
+night from the console. Sign-ins (a suspended player refused beside the form), the seat draw,
+the clock, two players out on one hand (more chips finishing higher), an undo, a declared
+withdrawal, a re-entry at the first break, a late sign-in refused after it, and bust-outs to the
+last player left. The report is then stored and the venue's standings have moved; the live page
+is drawn on a TV (1920 × 1080) and a phone. Every page fits the phone (`fits`).
+
+Time on the server is the night's own: the test moves the night's clock start back (as if the
+minutes had passed) rather than waiting for them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+from sqlalchemy import create_engine, select, update
+from sqlalchemy.engine import make_url
+
+from models.entities import Night
+from tests.builders import iso, utc_today
+from tests.support.browser import PATIENCE_MS, field, fits, sign_in
+from tests.support.databases import ScratchDatabases
+from tests.support.servers import Server, gunicorn
+
+NAMES = ("Ada", "Ben", "Cal", "Dot", "Eve", "Fin", "Gus", "Hal")
+
+
+@pytest.fixture()
+def venue_night(backend: str, scratch: ScratchDatabases, tmp_path: Path) -> Iterator[dict[str, Any]]:
+    """gunicorn on a new database: a host key of the venue, ten players (Ann and Bob, eight more),
+    one more suspended, one who comes late."""
+    url = scratch.migrated(backend)
+    with gunicorn(url, 1, tmp_path, "--worker-class", "gthread", "--threads", "4") as (server, _process):
+        key = server.write(
+            "POST",
+            "/api/v1/api-keys",
+            {"name": "Host: Night", "role": "host", "venue_ids": [server.venue_id]},
+        )["key"]
+        emails = {}
+        for name in (*NAMES, "Sid", "Lou"):
+            made = server.write(
+                "POST",
+                "/api/v1/players",
+                {
+                    "full_name": f"{name} Nightly",
+                    "display_name": name,
+                    "email": f"{name.lower()}@night.example.org",
+                },
+            )
+            emails[name] = (made["id"], f"{name.lower()}@night.example.org")
+        server.write(
+            "POST",
+            "/api/v1/sanctions",
+            {
+                "player_id": emails["Sid"][0],
+                "kind": "suspension",
+                "category": "berating",
+                "first_day": iso(utc_today()),
+                "reason": "Abuse of staff.",
+            },
+        )
+        yield {"server": server, "url": url, "key": key, "players": emails}
+    scratch.discard(url)
+
+
+def played(url: str, minutes: int) -> None:
+    """As if `minutes` more of play had passed: the night's clock start moved back."""
+    engine = create_engine(make_url(url))
+    try:
+        with engine.begin() as conn:
+            started = conn.execute(select(Night.id, Night.clock_started_at)).one()
+            moved = started.clock_started_at - timedelta(minutes=minutes)
+            conn.execute(update(Night).where(Night.id == started.id).values(clock_started_at=moved))
+    finally:
+        engine.dispose()
+
+
+def shown(page: Page, words: str) -> None:
+    expect(page.locator("main")).to_contain_text(words, timeout=PATIENCE_MS)
+
+
+def sign_in_player(page: Page, email: str) -> None:
+    field(
+        page, "Player: a name from the list, a membership number or an email; or a new player's full name"
+    ).fill(email)
+    page.get_by_role("button", name="Sign in", exact=True).click()
+
+
+def out(page: Page, name: str) -> None:
+    page.get_by_role("button", name=f"Out {name}", exact=True).click()
+
+
+def the_door(page: Page, players: dict[str, tuple[int, str]], server: Server, shots: Path) -> None:
+    """Ten signed in (by email, and Ann and Bob from the list); the suspended player refused."""
+    for count, name in enumerate(NAMES, 1):
+        sign_in_player(page, players[name][1])
+        shown(page, f"Players {count} of {count}")
+    for count, who in enumerate((server.ann, server.bob), len(NAMES) + 1):
+        sign_in_player(page, f"x (#{who})")
+        shown(page, f"Players {count} of {count}")
+    # R16: the suspended player is refused at the door, beside the form; nothing is taken.
+    sign_in_player(page, players["Sid"][1])
+    shown(page, "suspended")
+    shown(page, "Players 10 of 10")
+    fits(page, "night-refused", shots)
+    page.get_by_role("button", name="Draw the seats").click()
+    shown(page, "Seats drawn.")
+    shown(page, "table 1, seat")
+    fits(page, "night-seated", shots)
+
+
+def the_first_hands(page: Page, shots: Path) -> None:
+    """Two out on one hand (Ada had fewer chips: she finishes lower, R4); two out by mistake
+    while the phone is offline, sent when it is back, and undone; a declared withdrawal (R6), at
+    the place they left."""
+    page.get_by_text("Two or more out on one hand").click()
+    for name, chips in (("Ada", "300"), ("Ben", "900")):
+        page.get_by_label(name, exact=True).check()
+        field(page, f"Chips of {name}").fill(chips)
+    page.get_by_role("button", name="Out on one hand").click()
+    shown(page, "Players 8 of 10")
+    out_rows = page.locator("section[aria-labelledby=out-h] tbody tr")
+    expect(out_rows.nth(0)).to_contain_text("Ben", timeout=PATIENCE_MS)
+    expect(out_rows.nth(1)).to_contain_text("Ada", timeout=PATIENCE_MS)
+    fits(page, "night-one-hand", shots)
+    # Pub Wi-Fi drops: two bust-outs wait on the phone, shown as waiting, and are sent in order
+    # once it is back, each once. Both were mistakes: undone, the last first.
+    page.context.set_offline(True)
+    out(page, "Cal")
+    out(page, "Eve")
+    shown(page, "Offline: 2 waiting to be sent (Out Cal, Out Eve)")
+    fits(page, "night-offline", shots)
+    page.context.set_offline(False)
+    shown(page, "Players 6 of 10")
+    expect(page.locator("#offline")).to_be_hidden(timeout=PATIENCE_MS)
+    for left in (7, 8):
+        page.get_by_role("button", name="Undo the last").click()
+        shown(page, f"Players {left} of 10")
+    page.locator("tr", has_text="Dot").get_by_text("More").click()
+    page.get_by_role("button", name="Withdrew Dot").click()
+    shown(page, "Players 7 of 10")
+
+
+def the_break(page: Page, url: str, players: dict[str, tuple[int, str]], shots: Path) -> None:
+    """At the first break Ada re-enters (002), still one entrant; past it, late registration is
+    closed: a late player is refused unless the host lets them in."""
+    played(url, 85)
+    page.reload()
+    shown(page, "Break")
+    page.get_by_role("button", name="Re-enter Ada").click()
+    shown(page, "Re-entered.")
+    shown(page, "Players 8 of 10")
+    fits(page, "night-break", shots)
+    played(url, 10)
+    page.reload()
+    shown(page, "Level 5")
+    sign_in_player(page, players["Lou"][1])
+    shown(page, "Late registration closed")
+    shown(page, "Players 8 of 10")
+
+
+def the_report(server: Server) -> None:
+    """Stored once, in the night's order; the venue's standings moved."""
+    reports = server.write("GET", f"/api/v1/tournaments?venue_id={server.venue_id}", {})["items"]
+    assert len(reports) == 1
+    report = server.write("GET", f"/api/v1/tournaments/{reports[0]['id']}", {})
+    by_place = {r["place"]: r for r in report["results"]}
+    # Ben went out first (with Ada, who re-entered), Dot withdrew next: then the rest, Bob last.
+    order = [
+        (place, by_place[place]["player"]["display_name"], by_place[place]["status"])
+        for place in sorted(by_place)
+    ]
+    assert order == [
+        (1, "Bob", "played"),
+        (2, "Ann", "played"),
+        (3, "Ada", "played"),
+        (4, "Hal", "played"),
+        (5, "Gus", "played"),
+        (6, "Fin", "played"),
+        (7, "Eve", "played"),
+        (8, "Cal", "played"),
+        (9, "Dot", "declared_withdrawal"),
+        (10, "Ben", "played"),
+    ], order
+    standings = server.write("GET", server.standings, {})
+    assert standings["standings"][0]["player"]["id"] == server.bob and standings["standings"][0]["points"] > 0
+
+
+def test_r22_a_host_plays_a_whole_night_on_a_phone_and_it_becomes_the_report(
+    browser: Browser, venue_night: dict[str, Any], tmp_path: Path
+) -> None:
+    server: Server = venue_night["server"]
+    base = f"http://127.0.0.1:{server.port}"
+    page = sign_in(browser, base, venue_night["key"])
+    page.get_by_role("link", name="Run the night").first.click()
+    shown(page, "Open tonight's game")
+    fits(page, "night-open", tmp_path)
+    page.get_by_role("button", name="Open tonight's game").click()
+    shown(page, "Not started")
+    the_door(page, venue_night["players"], server, tmp_path)
+    page.get_by_role("button", name="Start the clock").click()
+    shown(page, "Ends at")
+    the_first_hands(page, tmp_path)
+    the_break(page, venue_night["url"], venue_night["players"], tmp_path)
+    for left, name in enumerate(("Cal", "Eve", "Fin", "Gus", "Hal", "Ada"), 1):
+        out(page, name)
+        shown(page, f"Players {8 - left} of 10")
+    out(page, "Ann")
+    shown(page, "The night is over")
+    shown(page, "Posted as report")
+    fits(page, "night-over", tmp_path)
+    page.context.close()
+    the_report(server)
+    # The live page, on a TV and on a phone.
+    for name, screen in (("tv", {"width": 1920, "height": 1080}), ("phone", {"width": 390, "height": 844})):
+        live = browser.new_context(viewport=screen).new_page()
+        live.goto(f"{base}/embed/venues/{server.venue_id}/night")
+        expect(live.locator("main")).to_contain_text("The game is over", timeout=PATIENCE_MS)
+        live.screenshot(path=str(tmp_path / f"live-{name}.png"))
+        live.context.close()
