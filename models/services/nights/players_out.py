@@ -22,7 +22,10 @@ from models.services.tournaments.writes import submit_report
 Done = tuple[dict[str, Any], dict[str, Any]]
 OUT_STATUS = {"bust": "out", "withdraw": "declared_withdrawal", "absent": "absent", "no_show": "no_show"}
 # R6: a night's statuses as a report's.
-REPORTED_STATUS = {"playing": "played", "out": "played", "declared_withdrawal": "declared_withdrawal"} | {
+REPORTED_STATUS = {
+    "playing": "played",
+    "out": "played",
+    "declared_withdrawal": "declared_withdrawal",
     "absent": "absent",
     "no_show": "no_show",
 }
@@ -175,7 +178,7 @@ def end_early(run: Run, body: dict[str, Any]) -> Done:
 
 def finish_if_one_left(run: Run, kind: str) -> None:
     """When a player going out leaves one, the night is over: its report is posted."""
-    if kind in (*OUT_STATUS, "re_enter") and len(run.playing) == 1:
+    if kind in OUT_STATUS and len(run.playing) == 1:
         _finish(run, [run.playing[0].player_id])
 
 

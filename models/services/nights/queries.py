@@ -129,15 +129,11 @@ def night_view(session: Session, night_id: int, now: datetime | None = None) -> 
     left = [e for e in entries if e.status == "playing"]
     re_entries = sum(e.re_entered for e in entries)
     chips = night.structure["starting_chips"] * (len(entries) + re_entries)
-    actions = list(
-        session.scalars(
-            select(NightAction)
-            .where(NightAction.night_id == night.id, NightAction.undone_at.is_(None))
-            .order_by(NightAction.sequence)
-        )
-    )
-    last = actions[-1] if actions else None
-    drawn = next((a.effect.get("seats") for a in actions if a.kind == "seat"), None)
+    # The last action (its moves, to announce) and the draw: two rows, however long the night.
+    standing = select(NightAction).where(NightAction.night_id == night.id, NightAction.undone_at.is_(None))
+    last = session.scalar(standing.order_by(NightAction.sequence.desc()).limit(1))
+    draw = session.scalar(standing.where(NightAction.kind == "seat").limit(1))
+    drawn = draw.effect.get("seats") if draw is not None else None
     seats = [
         SeatView(
             e.player_id,

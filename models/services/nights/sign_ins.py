@@ -19,7 +19,7 @@ from models.services.audit_log.writes import record
 from models.services.nights.runs import Run
 from models.services.players.writes import register_players
 from models.services.sanctions.queries import barring_sanctions
-from models.services.tournaments.checks import identify_players, labelled, players_by_name
+from models.services.tournaments.checks import identify_players, labelled, players_by_name, too_many_entrants
 
 Done = tuple[dict[str, Any], dict[str, Any]]
 
@@ -48,6 +48,13 @@ def _named(run: Run, row: ResultDraft) -> Player:
 
 def sign_in(run: Run, body: dict[str, Any]) -> Done:
     night = run.night
+    # A night becomes a report: it holds no more entrants than one (the league's max_entrants),
+    # checked before anyone is looked up.
+    full = too_many_entrants(run.session, len(run.entries) + 1)
+    if full:
+        raise RuleViolation.at(
+            "player", full[0].message.replace("this one has", "this sign-in would make"), rule="R4"
+        )
     player = _named(run, body["player"])
     already = run.entry(player.id)
     if already is not None:

@@ -378,3 +378,15 @@ def test_r22_a_late_entrant_at_a_new_table_brings_a_move_to_balance_the_tables(s
     phone.send("undo")  # the sign-in and its move taken back
     tables = {p["player_id"]: (p["table"], p["seat"]) for p in phone.night["players"]}
     assert late not in tables and sorted(t for t, _s in tables.values()) == [1, 1, 1, 2, 2, 2]
+
+
+def test_r4_r22_a_night_holds_no_more_entrants_than_a_report_may(scene: Scene) -> None:
+    """The league's max_entrants bounds a night as it bounds a report: the sign-in past it is
+    refused before anyone is looked up, and nothing is stored."""
+    assert scene.office.patch("/api/v1/league-settings", json={"max_entrants": 50}).status_code == 200
+    phone = Phone(scene.host, opened(scene))
+    for pid in scene.add_players(50):
+        phone.send("sign_in", player={"player_id": pid})
+    refused = phone.send("sign_in", 422, player={"email": "nobody@example.org"})
+    assert refused["rule"] == "R4" and "At most 50 entrants" in refused["detail"]
+    assert scene.public.get(f"{NIGHTS}/{phone.night['id']}").get_json()["entrants"] == 50
