@@ -37,6 +37,7 @@ from models.rules.schedules import days
 from models.services import wall_clock
 from models.services.games.queries import region_week
 from models.services.lookup import get_or_raise
+from models.services.nights.projection import projected_standings
 from models.services.nights.queries import night_version, night_view, venue_night
 from models.services.qualifiers.queries import qualification_seen_by, season_qualification
 from models.services.ratings.queries import histories, rating_table
@@ -49,6 +50,9 @@ blp = Blueprint(
     template_folder="templates",
     description="Pages for other websites to frame: HTML, no personal data (R19).",
 )
+
+# The live page shows the top of the standings if the night ended now: a TV fits about ten rows.
+PROJECTED_ROWS = 10
 
 # What a qualifier list's flags say, in words (the public's lists: no age_unverified, R13, R19).
 FLAG_LABELS = {
@@ -238,10 +242,13 @@ class NightPage(MethodView):
         """
         session = db.session()
         view = night_view(session, venue_night(session, venue_id).id)
+        projection = projected_standings(session, view.night)
         return framed_page(
             "embed/night.html",
             args["theme"],
             view=view,
+            projection=projection,
+            leading=projection.rows[:PROJECTED_ROWS],
             left=view.clock.seconds_left,
             minutes=minutes,
             script=LIVE_SCRIPT,

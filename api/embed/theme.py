@@ -123,7 +123,11 @@ svg.narrow{display:none;max-width:420px}
 .live .figures{display:flex;flex-wrap:wrap;justify-content:center;gap:8px 32px;margin:12px 0;
 font-size:clamp(1rem,3vw,2.2rem)}
 .live .figures strong{font-variant-numeric:tabular-nums}
-.live table{max-width:760px;margin:0 auto;text-align:left}
+.live .tables{display:flex;flex-wrap:wrap;justify-content:center;gap:12px 32px;align-items:flex-start}
+.live table{max-width:760px;margin:0;text-align:left}
+.live .projected .tonight th{font-weight:700}
+.live .in,.live .move{color:var(--muted);font-size:.85em}
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 .offline .live::before{content:"Offline: showing the last state received";display:block;color:var(--muted)}
 @media (max-width:520px){
 body{padding:8px;font-size:14px}

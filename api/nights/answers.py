@@ -6,7 +6,9 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+from api.fields import exact_number
 from models.rules.structures import Period
+from models.services.nights.projection import Projection
 from models.services.nights.queries import NightView
 
 
@@ -23,7 +25,42 @@ def period_answer(period: Period | None) -> dict[str, Any] | None:
     }
 
 
-def night_answer(view: NightView) -> dict[str, Any]:
+def projection_answer(projection: Projection) -> dict[str, Any]:
+    """R22: the standings if the night ended now, rows in the shape of a standings row."""
+    return {
+        "season_id": projection.season_id,
+        "final": projection.final,
+        "tournaments": projection.tournaments,
+        "unscored": projection.unscored,
+        "standings": [
+            {
+                "rank": shown.row.rank,
+                "tied": shown.row.tied,
+                "rank_before": shown.rank_before,
+                "player": {
+                    "id": shown.row.player_id,
+                    "display_name": shown.row.display_name,
+                    "label": shown.label,
+                },
+                "points": shown.row.points,
+                "placement_points": shown.row.placement_points,
+                "participation_points": shown.row.participation_points,
+                "bonus_points": shown.row.bonus_points,
+                "played": shown.row.played,
+                "wins": shown.row.wins,
+                "points_finishes": shown.row.points_finishes,
+                "best_finish": shown.row.best_finish,
+                "average_finish": exact_number(shown.row.average_finish),
+                "tonight": None if shown.tonight is None else asdict(shown.tonight),
+            }
+            for shown in projection.rows
+        ],
+    }
+
+
+def night_answer(view: NightView, projection: Projection | None = None) -> dict[str, Any]:
+    """The night; with the standings if it ended now when given (the night's own answer, and
+    not an action's: a host's phone does not wait on them)."""
     night, clock = view.night, view.clock
     return {
         "id": night.id,
@@ -59,4 +96,5 @@ def night_answer(view: NightView) -> dict[str, Any]:
         "moves": [{"player_id": m["player_id"], "source": m["from"], "to": m["to"]} for m in view.moves],
         "tournament_id": night.tournament_id,
         "report_problems": night.report_problems,
+        "projected_standings": None if projection is None else projection_answer(projection),
     }

@@ -22,6 +22,7 @@ from api.pagination import PageArgs, page_request, page_schema
 from models.entities import Night
 from models.services.nights.actions import apply_action
 from models.services.nights.opening import open_night
+from models.services.nights.projection import projected_standings
 from models.services.nights.queries import list_nights, night_version, night_view, nights_version
 from models.services.nights.runs import NightMoved
 from models.services.paging import Page
@@ -69,7 +70,9 @@ class NightViews(MethodView):
     @blp.response(200, NightStateOut)
     def get(self, night_id: int) -> dict[str, Any]:
         """A night as it stands: clock, players left, seats, places (R22; display names, R19)"""
-        return night_answer(night_view(db.session(), night_id))
+        session = db.session()
+        view = night_view(session, night_id)
+        return night_answer(view, projected_standings(session, view.night))
 
 
 @blp.route("/nights/<id:night_id>/actions")

@@ -6,8 +6,8 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from api.fields import Id, StrictBool, StrictInt, Text, UtcDateTime
-from api.schemas import Answer, WarningOut
+from api.fields import ExactNumber, Id, StrictBool, StrictInt, Text, UtcDateTime
+from api.schemas import Answer, PlayerRef, WarningOut
 from api.structures.schemas import StructureBodyOut
 from api.tournaments.schemas import ResultIn
 from models.rules.nights import MOST_AT_A_TABLE
@@ -182,6 +182,52 @@ class ProblemOut(Schema):
     rule = fields.String(allow_none=True)
 
 
+class TonightOut(Schema):
+    place = fields.Integer(
+        metadata={"description": "The place so far: while still in, the lowest place still open."}
+    )
+    points = fields.Integer(metadata={"description": "What the place brings tonight (R6-R8)."})
+    still_in = fields.Boolean()
+
+
+class ProjectedRowOut(Schema):
+    rank = fields.Integer()
+    tied = fields.Boolean()
+    rank_before = fields.Integer(
+        allow_none=True, metadata={"description": "The rank before tonight; null: new to the standings."}
+    )
+    player = fields.Nested(PlayerRef)
+    points = fields.Integer()
+    placement_points = fields.Integer()
+    participation_points = fields.Integer()
+    bonus_points = fields.Integer()
+    played = fields.Integer()
+    wins = fields.Integer()
+    points_finishes = fields.Integer()
+    best_finish = fields.Integer()
+    average_finish = ExactNumber()
+    tonight = fields.Nested(
+        TonightOut, allow_none=True, metadata={"description": "Null: not playing tonight."}
+    )
+
+
+class ProjectionOut(Schema):
+    season_id = fields.Integer()
+    final = fields.Boolean(
+        metadata={"description": "The night is the venue's report: these are the standings as they are."}
+    )
+    tournaments = fields.Integer(
+        metadata={"description": "The venue's regular tournaments, tonight's counted."}
+    )
+    unscored = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "Why tonight brings no points yet (e.g. the chart has no band for the entrants)."
+        },
+    )
+    standings = fields.List(fields.Nested(ProjectedRowOut))
+
+
 class NightStateOut(Answer):
     id = fields.Integer()
     venue_id = fields.Integer()
@@ -214,6 +260,15 @@ class NightStateOut(Answer):
     )
     tournament_id = fields.Integer(allow_none=True, metadata={"description": "The report the night became."})
     report_problems = fields.List(fields.Nested(ProblemOut), allow_none=True)
+    projected_standings = fields.Nested(
+        ProjectionOut,
+        allow_none=True,
+        metadata={
+            "description": "The venue's standings as they would stand if the night ended now (R22): "
+            "players out at their places, those still in at the lowest place still open. "
+            "On the night's own answer; null in an action's."
+        },
+    )
 
 
 class ActionOut(Schema):

@@ -1,0 +1,165 @@
+"""R22: a venue's standings as they would stand if the night ended now: the season's chart
+(R7-R8) on the night's order so far, added to the standings (R9-R11). Players out have their
+places; the players still in share the lowest place still open, what each of them has made
+sure of (their points can only grow). Once the night is the venue's report, the standings are
+the standings, and the night's points are its report's. Nothing is written: the answer is
+computed from the stored lines, the night's players' own results and the night."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import Select, select
+from sqlalchemy.orm import Session
+
+from models.entities import Night, NightEntry, Player, Season
+from models.entities.tournaments import Result, Tournament
+from models.rules.charts import Unscorable, sentence
+from models.rules.nights import Out, places
+from models.rules.players import player_labels
+from models.rules.standings import Entry, Line, Row, line_of, ranked_lines
+from models.rules.tournaments import score_report
+from models.services.nights.players_out import REPORTED_STATUS
+from models.services.standings.line_queries import counted_results, season_tiers, stored_lines, summed_lines
+from models.services.standings.queries import venue_totals
+from models.services.tournaments.scoring import chart_rule
+
+
+@dataclass(frozen=True)
+class Tonight:
+    """A player's night in the projection: the place (the lowest open one while still in) and
+    the points it brings (placement and participation, R6-R8)."""
+
+    place: int
+    points: int
+    still_in: bool
+
+
+@dataclass(frozen=True)
+class ProjectedRow:
+    row: Row
+    label: str  # R19: the display name, with the player number where two rows share one
+    rank_before: int | None  # before tonight (None: not in the standings before it)
+    tonight: Tonight | None
+
+
+@dataclass(frozen=True)
+class Projection:
+    season_id: int
+    final: bool  # the night is the venue's report: these are the standings
+    tournaments: int  # the venue's regular tournaments in the season, tonight's counted
+    rows: list[ProjectedRow]
+    unscored: str | None  # why tonight brings no points yet (e.g. too few entrants for the chart)
+
+
+def projected_standings(session: Session, night: Night) -> Projection:
+    season = session.get(Season, night.season_id)
+    assert season is not None  # a night is opened inside a season (R2)
+    venue_id = night.venue_id
+    stored = dict(stored_lines(session, season, [venue_id])).get(venue_id, [])
+    totals = venue_totals(session, season, [venue_id], season.ends_on).get(venue_id)
+    counted = totals.tournaments if totals else 0
+    if night.state == "reported" and night.tournament_id is not None:
+        return _reported(session, season, venue_id, night.tournament_id, stored, counted)
+    entries = list(session.scalars(select(NightEntry).where(NightEntry.night_id == night.id)))
+    tonight, unscored = _scored_tonight(season, night, entries)
+    if not tonight:
+        return _projection(season, False, counted, stored, stored, {}, unscored)
+    ids = sorted(tonight)
+    named = session.execute(select(Player.id, Player.display_name).where(Player.id.in_(ids)))
+    names = {row.id: row.display_name for row in named}
+    earlier: dict[int, list[Entry]] = {pid: [] for pid in ids}
+    for row in session.execute(_entries_of(season, venue_id, ids)):
+        earlier[row.player_id].append(Entry(row.tournament_id, row.place, row.status, row.pp, row.part))
+    after = [line for line in stored if line.player_id not in tonight]
+    for pid in ids:
+        place, status, placement, participation, _ = tonight[pid]
+        entry = Entry(0, place, status, placement, participation)
+        after.append(line_of(pid, names[pid], [*earlier[pid], entry], season.count_best))
+    shown = {pid: Tonight(t[0], t[2] + t[3], t[4]) for pid, t in tonight.items()}
+    return _projection(season, False, counted + 1, stored, after, shown, None)
+
+
+Scored = dict[int, tuple[int, str, int, int, bool]]
+
+
+def _scored_tonight(season: Season, night: Night, entries: Sequence[NightEntry]) -> tuple[Scored, str | None]:
+    """Each player's (place, status, placement points, participation points, still in), or why
+    the chart cannot score the night yet."""
+    if not entries:
+        return {}, None
+    if night.places:
+        placed = {int(pid): place for pid, place in night.places.items()}
+    else:
+        out = [Out(e.player_id, e.out_hand or 0, e.out_rank or 0) for e in entries if e.status != "playing"]
+        placed = places(len(entries), out)
+    left = sum(1 for e in entries if e.player_id not in placed)
+    rows = [(e.player_id, placed.get(e.player_id, left), REPORTED_STATUS[e.status]) for e in entries]
+    try:
+        earned = score_report(
+            chart_rule(season.points_chart),
+            [(place, status) for _, place, status in rows],
+            season.participation_points,
+            season.absent_keeps_place_points,
+        )
+    except Unscorable as exc:
+        return {}, sentence(exc)
+    return {
+        pid: (place, status, e.placement_points, e.participation_points, pid not in placed)
+        for (pid, place, status), e in zip(rows, earned, strict=True)
+    }, None
+
+
+def _entries_of(season: Season, venue_id: int, player_ids: list[int]) -> Select[int, int, int, str, int, int]:
+    """These players' results that count at the venue in the season (R1), as Entries."""
+    return (
+        select(
+            Result.player_id,
+            Result.tournament_id,
+            Result.place,
+            Result.status,
+            Result.placement_points.label("pp"),
+            Result.participation_points.label("part"),
+        )
+        .join(Tournament, Tournament.id == Result.tournament_id)
+        .where(*counted_results(season, [venue_id], players=player_ids))
+    )
+
+
+def _reported(
+    session: Session, season: Season, venue_id: int, tournament_id: int, stored: list[Line], counted: int
+) -> Projection:
+    """The night is its report: the standings as stored, and before it, summed without it."""
+    others = (*counted_results(season, [venue_id]), Tournament.id != tournament_id)
+    before = dict(summed_lines(session, season, others)).get(venue_id, [])
+    results = session.execute(
+        select(Result.player_id, Result.place, Result.points).where(Result.tournament_id == tournament_id)
+    )
+    shown = {row.player_id: Tonight(row.place, row.points, False) for row in results}
+    return _projection(season, True, counted, before, stored, shown, None)
+
+
+def _projection(
+    season: Season,
+    final: bool,
+    tournaments: int,
+    before: list[Line],
+    after: list[Line],
+    tonight: dict[int, Tonight],
+    unscored: str | None,
+) -> Projection:
+    tiers = season_tiers(season)
+    ranks = {row.player_id: row.rank for row in ranked_lines(before, tiers)}
+    rows = ranked_lines(after, tiers)
+    labels = player_labels((row.player_id, row.display_name) for row in rows)
+    return Projection(
+        season.id,
+        final,
+        tournaments,
+        [
+            ProjectedRow(row, labels[row.player_id], ranks.get(row.player_id), tonight.get(row.player_id))
+            for row in rows
+        ],
+        unscored,
+    )
