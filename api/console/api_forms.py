@@ -110,6 +110,7 @@ class ApiForm:
     # marked where its problem is told beside the list.
     paths: set[str] = field(default_factory=set)
     status: int = 422
+    blank_rows: int = BLANK_ROWS  # room for more rows in each list of rows
 
     def inputs(self, posted: MultiDict[str, str] | None = None) -> list[Input]:
         """The inputs, with the posted values (after a refusal) or the record's."""
@@ -165,7 +166,7 @@ class ApiForm:
             # Rows left empty are dropped (the body leaves them out too, so a refusal's "Row N"
             # is the Nth row shown), and room is made for more.
             shown.rows = [row for row in shown.rows if any(v not in (None, "") for v in row.values())]
-            shown.rows += [{} for _ in range(BLANK_ROWS)]
+            shown.rows += [{} for _ in range(self.blank_rows)]
         return shown
 
     def _posted(self, shown: Input, posted: MultiDict[str, str]) -> tuple[Any, list[dict[str, Any]]]:

@@ -15,6 +15,7 @@ from api.console.forms import TokenForm
 from api.league_settings.schemas import LeagueSettingsOut, LeagueSettingsPatch
 from models.services.access import may_set_up_league
 from models.services.league_settings.writes import league_settings, update_league_settings
+from models.services.structures.writes import list_structures
 
 LABELS = {
     "name": ("The league's name", "As the website's front door shows it."),
@@ -34,6 +35,10 @@ LABELS = {
         "Erase inactive players after this many months",
         "Players with no result in this long have their personal data erased. Empty: never.",
     ),
+    "structure_id": (
+        "Blind structure of the league's nights",
+        "Where a venue names none. Empty: the built-in one (2,000 chips, 20-minute levels).",
+    ),
 }
 
 
@@ -45,7 +50,11 @@ def league_settings_page() -> Any:
     settings = league_settings(session)
     token = TokenForm()
     form = ApiForm(
-        LeagueSettingsPatch(), LABELS, values=LeagueSettingsOut().dump(settings), changes_only=True
+        LeagueSettingsPatch(),
+        LABELS,
+        values=LeagueSettingsOut().dump(settings),
+        changes_only=True,
+        choices={"structure_id": [(str(s.id), s.name) for s in list_structures(session)]},
     )
     status = 200
     if request.method == "POST":

@@ -6,7 +6,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates
 
-from api.fields import Name, StrictInt, UtcDateTime, ZoneName
+from api.fields import Id, Name, StrictInt, UtcDateTime, ZoneName
 from api.schemas import Answer
 from models.entities.league_settings import LEAST_MAX_ENTRANTS, MOST_MAX_ENTRANTS
 from models.rules.framing import frame_ancestors
@@ -66,6 +66,13 @@ class LeagueSettingsPatch(Schema):
             "default)."
         },
     )
+    structure_id = Id(
+        allow_none=True,
+        metadata={
+            "description": "R22: the blind structure a night plays where its venue names none; "
+            "null: the built-in one (2,000 chips, 20-minute levels)."
+        },
+    )
 
     @validates("embed_frame_ancestors")
     def _sources(self, value: str, **_kwargs: Any) -> None:
@@ -93,5 +100,8 @@ class LeagueSettingsOut(Answer):
     )
     erase_inactive_after_months = fields.Integer(
         allow_none=True, metadata={"description": "R21 retention in months; null: off."}
+    )
+    structure_id = fields.Integer(
+        allow_none=True, metadata={"description": "R22: the league's blind structure; null: the built-in."}
     )
     updated_at = UtcDateTime()

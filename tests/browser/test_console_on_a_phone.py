@@ -342,6 +342,7 @@ OFFICE_PAGES = (
     ("qualifiers", "/console/seasons/{season}/qualifiers"),
     ("keys", "/console/keys"),
     ("charts", "/console/charts?entrants=24"),
+    ("structures", "/console/structures"),
     ("audit", "/console/audit"),
     ("duplicates", "/console/duplicates"),
     ("league-settings", "/console/league-settings"),
@@ -437,6 +438,14 @@ def test_the_offices_pages_fit_a_phone_r5_r15_r16_r17(
     page.get_by_role("button", name="Make the chart").click()
     assert "490, 346, 283, 245, 219, 200, 185" in page.locator("main").inner_text()
     fits(page, "chart-made", tmp_path)
+    # R22: a blind structure made on the phone from the built-in one, its first level longer.
+    page.goto(f"{base}/console/structures")
+    field(page, "Name").fill("Longer first level")
+    page.get_by_label("Minutes, row 1", exact=True).fill("30")
+    page.get_by_role("button", name="Make the structure").click()
+    assert "(Longer first level) made" in page.locator("main").inner_text()
+    assert "25/25 (30), 25/50 (20)" in page.locator("main").inner_text()
+    fits(page, "structure-made", tmp_path)
     page.goto(f"{base}/console/keys")
     field(page, "Who holds it (e.g. Host: Crown, Sam)").fill("Host: Phone Bar, Sam")
     page.get_by_role("button", name="Make the key").click()

@@ -10,12 +10,14 @@ from sqlalchemy import inspect, select
 from sqlalchemy.orm import Session
 
 from models.actor import Actor
+from models.entities import Structure
 from models.entities.league import PointsChart
 from models.entities.league_settings import LeagueSettings
 from models.errors import RuleViolation
 from models.rules.charts import ChartKind, formula_problems
 from models.services.audit_log.writes import record_update, snapshot
 from models.services.locks import hold_writes
+from models.services.lookup import require_exists
 
 SETTING_NAMES = (
     "name",
@@ -25,6 +27,7 @@ SETTING_NAMES = (
     "embed_frame_ancestors",
     "timezone",
     "erase_inactive_after_months",
+    "structure_id",
 )
 
 
@@ -57,6 +60,7 @@ def update_league_settings(session: Session, actor: Actor, changes: dict[str, An
     if "max_entrants" in changes:
         hold_writes(session)  # R7: a formula chart saved meanwhile is checked against one maximum
     settings = league_settings(session)
+    require_exists(session, Structure, changes.get("structure_id"), "structure_id", "structure")
     if changes.get("max_entrants", settings.max_entrants) > settings.max_entrants:
         check_formula_charts(session, settings.max_entrants + 1, changes["max_entrants"])
     before = snapshot(settings)

@@ -262,6 +262,12 @@ def test_r22_the_office_keeps_structures_checked_when_saved_and_a_venue_plays_it
     assert both.status_code == 422 and both.get_json()["rule"] == "R22"
     missing = scene.office.patch(f"/api/v1/venues/{scene.venue_id}", json={"structure_id": 999999})
     assert missing.status_code == 422 and "structure_id" in missing.get_json()["errors"]
+    # The league's structure: named in its settings, refused when there is no such structure.
+    unknown = scene.office.patch("/api/v1/league-settings", json={"structure_id": 999999})
+    assert unknown.status_code == 422 and "structure_id" in unknown.get_json()["errors"]
+    assert scene.host.patch("/api/v1/league-settings", json={"structure_id": structure}).status_code == 403
+    league = scene.office.patch("/api/v1/league-settings", json={"structure_id": structure})
+    assert league.status_code == 200 and league.get_json()["structure_id"] == structure
     night = opened(scene)
     assert night["structure"]["name"] == "Championship" and night["table_size"] == 8
     # A change of the structure leaves the night opened with it as it was.
