@@ -1,7 +1,8 @@
 """The console night page's one script (R22), allowed by its hash: the forms are sent in the
 background (each carries its action id and the night's sequence, so a retry applies once); what
 cannot be sent while the phone is offline waits in the phone's storage, shown as waiting, and is
-sent, in order, when the phone is back. The page is redrawn from each answer. It counts the level
+sent, in order, when the phone is back. The page is redrawn from each answer, keeping what the
+host is typing meanwhile (but in the form just applied). It counts the level
 down from the server's time (the page's `data-now`, then each answer's `Date`)."""
 
 from __future__ import annotations
@@ -27,11 +28,39 @@ NIGHT_SCRIPT = """(function () {
     ends.textContent = Math.floor(s / 60) + ":" + pad(s % 60) + " left";
   }
   function current() { return root ? Number(root.dataset.sequence) : null; }
-  function redraw(html) {
+  function kindOf(field) {
+    var kind = field.form && field.form.querySelector("input[name=type]");
+    return kind ? kind.value : "";
+  }
+  // What the host is typing survives a redraw (an answer to what was sent before it), but for
+  // the form of the action just applied, which starts again empty.
+  function typed(done) {
+    var kept = {}, main = document.querySelector("main");
+    if (!main) return kept;
+    main.querySelectorAll("input[id], textarea[id], select[id]").forEach(function (field) {
+      if (field.type === "hidden" || kindOf(field) === done) return;
+      var changed = field.type === "checkbox" ? field.checked !== field.defaultChecked :
+        field.value !== field.defaultValue;
+      if (changed) kept[field.id] = field.type === "checkbox" ? field.checked : field.value;
+    });
+    var active = document.activeElement;
+    return {values: kept, focus: active && active.id && kindOf(active) !== done ? active.id : null};
+  }
+  function retype(kept) {
+    Object.keys(kept.values || {}).forEach(function (id) {
+      var field = document.getElementById(id);
+      if (!field) return;
+      if (field.type === "checkbox") field.checked = kept.values[id]; else field.value = kept.values[id];
+    });
+    var focus = kept.focus && document.getElementById(kept.focus);
+    if (focus) focus.focus();
+  }
+  function redraw(html, done) {
     var fresh = new DOMParser().parseFromString(html, "text/html").querySelector("main");
-    var main = document.querySelector("main");
+    var main = document.querySelector("main"), kept = typed(done);
     if (fresh && main) main.innerHTML = fresh.innerHTML;
     root = document.getElementById("night");
+    retype(kept);
     show(); tick();
   }
   function fresh() {
@@ -50,7 +79,7 @@ NIGHT_SCRIPT = """(function () {
         var date = answer.headers.get("Date");
         if (date) offset = Date.parse(date) + 500 - Date.now();
         return answer.text().then(function (html) {
-          redraw(html);
+          redraw(html, answer.ok ? body.get("type") : null);
           var rest = load().slice(1);
           if (answer.ok) {
             applied = {madeOn: item.madeOn, now: current()};

@@ -32,9 +32,8 @@ from models.services.access import may_run_night
 from models.services.lookup import get_or_raise
 from models.services.nights.actions import apply_action
 from models.services.nights.opening import open_night
-from models.services.nights.queries import night_view, venue_night
+from models.services.nights.queries import night_view, seen_lately, venue_night
 from models.services.nights.runs import NightMoved
-from models.services.players.queries import played_live_at
 from models.services.structures.writes import list_structures
 
 ACTION = ActionIn()
@@ -223,10 +222,8 @@ def _said(session: Any, kind: str, effect: dict[str, Any], replayed: bool) -> st
 
 
 def _known_players(session: Any, view: Any) -> list[tuple[int, str]]:
-    """The venue's players, for the sign-in's list: who played there, by display name."""
-    query = session.query(Player.id, Player.display_name, Player.full_name).filter(
-        Player.id.in_(played_live_at([view.venue.id])), Player.merged_into_id.is_(None)
-    )
-    return sorted(
-        ((row.id, f"{row.full_name or row.display_name} (#{row.id})") for row in query), key=lambda p: p[1]
-    )
+    """The venue's players seen there lately, for the sign-in's list (not those in tonight)."""
+    tonight = {seat.player_id for seat in view.players}
+    return [
+        (pid, f"{name} (#{pid})") for pid, name in seen_lately(session, view.venue.id) if pid not in tonight
+    ]

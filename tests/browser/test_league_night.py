@@ -134,9 +134,13 @@ def the_first_hands(page: Page, shots: Path) -> None:
     out(page, "Eve")
     shown(page, "Offline: 2 waiting to be sent (Out Cal, Out Eve)")
     fits(page, "night-offline", shots)
+    # What the host types meanwhile survives the page redrawn from the answers.
+    page.locator("#email").fill("half-typed@exam")
     page.context.set_offline(False)
     shown(page, "Players 6 of 10")
     expect(page.locator("#offline")).to_be_hidden(timeout=PATIENCE_MS)
+    expect(page.locator("#email")).to_have_value("half-typed@exam")
+    page.locator("#email").fill("")
     for left in (7, 8):
         page.get_by_role("button", name="Undo the last").click()
         shown(page, f"Players {left} of 10")

@@ -13,6 +13,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from models.entities import Night, NightAction, NightEntry, Player, Venue
+from models.entities.tournaments import Result, Tournament
 from models.errors import NotFound
 from models.infra.clock import utcnow
 from models.rules.nights import Out, places
@@ -200,3 +201,28 @@ def nights_version(session: Session, venue_id: int) -> tuple[int, int]:
     counted = select(func.count(Night.id), func.coalesce(func.sum(Night.sequence), 0))
     row = session.execute(counted.where(Night.venue_id == venue_id)).one()
     return int(row[0]), int(row[1])
+
+
+# The sign-in's list offers the venue's players seen there last, this many at most: a venue of
+# many years keeps the host's page light. Anyone else is still found by name, email or number.
+SEEN_AT_MOST = 400
+
+
+def seen_lately(session: Session, venue_id: int) -> list[tuple[int, str]]:
+    """(id, full name) of the venue's players with a live result there, the latest seen first
+    (SEEN_AT_MOST of them), sorted by name."""
+    last_seen = (
+        select(Result.player_id, func.max(Tournament.date).label("seen"))
+        .join(Tournament, Tournament.id == Result.tournament_id)
+        .where(Tournament.venue_id == venue_id, Tournament.live)
+        .group_by(Result.player_id)
+        .subquery()
+    )
+    query = (
+        select(Player.id, func.coalesce(Player.full_name, Player.display_name))
+        .join(last_seen, last_seen.c.player_id == Player.id)
+        .where(Player.merged_into_id.is_(None))
+        .order_by(last_seen.c.seen.desc(), Player.id)
+        .limit(SEEN_AT_MOST)
+    )
+    return sorted(((pid, name) for pid, name in session.execute(query)), key=lambda row: row[1].casefold())
