@@ -25,6 +25,7 @@ from api.pagination import PageArgs
 from api.points_charts.schemas import ChartOut
 from api.schemas import Answer
 from models.entities import DOUBLE_QUALIFIER_POLICIES
+from models.rules.knockouts import BOUNTIES
 from models.services.points_charts.queries import chart_in_force
 
 
@@ -60,6 +61,22 @@ class SeasonIn(Schema):
     min_age = StrictInt(validate=validate.Range(min=0, max=120))
     double_qualifier_policy = fields.String(validate=validate.OneOf(DOUBLE_QUALIFIER_POLICIES))
     correction_days = StrictInt(validate=validate.Range(min=0, max=3650))
+    knockout_points = StrictInt(
+        validate=validate.Range(min=0, max=100_000),
+        metadata={"description": "R8a: points for each player a player knocks out; 0 (default): none."},
+    )
+    bounty = fields.String(
+        validate=validate.OneOf(BOUNTIES),
+        metadata={
+            "description": "R8a: none (default); venue_leader: on the venue's standings leader before "
+            "the night (all tied at the top); last_winner: on the winner of the venue's previous "
+            "regular report in the season. Not carried over when that player is not in the report."
+        },
+    )
+    bounty_points = StrictInt(
+        validate=validate.Range(min=0, max=100_000),
+        metadata={"description": "R8a: what knocking out a bounty's player earns."},
+    )
 
 
 class SeasonPatch(SeasonIn):
@@ -104,6 +121,9 @@ class SeasonOut(Answer):
     min_age = fields.Integer()
     double_qualifier_policy = fields.String()
     correction_days = fields.Integer()
+    knockout_points = fields.Integer()
+    bounty = fields.String()
+    bounty_points = fields.Integer()
     created_at = UtcDateTime()
     updated_at = UtcDateTime()
 

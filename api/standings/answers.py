@@ -42,6 +42,8 @@ def standings_answer(table: VenueStandings, page: Page[Row]) -> dict[str, Any]:
                 "points": row.points,
                 "placement_points": row.placement_points,
                 "participation_points": row.participation_points,
+                "knockout_points": row.knockout_points,
+                "knockouts": row.knockouts,
                 "bonus_points": row.bonus_points,
                 "played": row.played,
                 "wins": row.wins,

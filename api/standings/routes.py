@@ -40,6 +40,8 @@ def _csv(table: VenueStandings) -> Response:
             row.points,
             row.placement_points,
             row.participation_points,
+            row.knockout_points,
+            row.knockouts,
             row.bonus_points,
             row.played,
             row.wins,

@@ -38,6 +38,8 @@ class RowOut(Answer):
     points = fields.Integer()
     placement_points = fields.Integer()
     participation_points = fields.Integer()
+    knockout_points = fields.Integer(metadata={"description": "R8a: points for knockouts and bounties."})
+    knockouts = fields.Integer(metadata={"description": "R8a: players knocked out."})
     bonus_points = fields.Integer()
     played = fields.Integer()
     wins = fields.Integer()
@@ -89,6 +91,8 @@ CSV_COLUMNS = (
     "points",
     "placement_points",
     "participation_points",
+    "knockout_points",
+    "knockouts",
     "bonus_points",
     "played",
     "wins",
@@ -120,6 +124,8 @@ STANDINGS_EXAMPLE = {
             "points": 215,
             "placement_points": 170,
             "participation_points": 35,
+            "knockout_points": 0,
+            "knockouts": 0,
             "bonus_points": 10,
             "played": 7,
             "wins": 2,
@@ -137,6 +143,8 @@ STANDINGS_EXAMPLE = {
             "points": 180,
             "placement_points": 140,
             "participation_points": 30,
+            "knockout_points": 0,
+            "knockouts": 0,
             "bonus_points": 10,
             "played": 6,
             "wins": 1,

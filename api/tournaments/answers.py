@@ -62,6 +62,9 @@ def report_answer(seen: SeenReport, label: Label) -> dict[str, Any]:
                 "status": row.status,
                 "placement_points": row.placement_points,
                 "participation_points": row.participation_points,
+                "knocked_out_by": row.knocked_out_by_id,
+                "knockouts": row.knockouts,
+                "knockout_points": row.knockout_points,
                 "points": row.points,
             }
             for row in seen.results
@@ -102,6 +105,9 @@ def _dry_run_results(tournament: Tournament, registered: dict[int, str]) -> list
                 "status": result.status,
                 "placement_points": result.placement_points,
                 "participation_points": result.participation_points,
+                "knocked_out_by": result.knocked_out_by_id,
+                "knockouts": result.knockouts,
+                "knockout_points": result.knockout_points,
                 "points": result.points,
             }
         )

@@ -30,6 +30,9 @@ class NewPlayerIn(Schema):
     # A date of birth after today (the venue's, R2a) is refused with the report's checks.
 
 
+KNOCKER_FIELDS = ("knocked_out_by", "knocked_out_by_place", "knocked_out_by_name")
+
+
 class ResultIn(Schema):
     place = StrictInt(required=True, validate=validate.Range(min=1, max=MAX_ENTRANTS))
     player_id = Id()
@@ -44,6 +47,32 @@ class ResultIn(Schema):
     )
     new_player = fields.Nested(NewPlayerIn)
     status = fields.String(load_default="played", validate=validate.OneOf(STATUSES))
+    knocked_out_by = Id(
+        allow_none=True,
+        metadata={
+            "description": "R8a: the player id of the entrant who knocked this one out (someone who "
+            "finished higher; the winner has none). Or name them by `knocked_out_by_place` or "
+            "`knocked_out_by_name`."
+        },
+    )
+    knocked_out_by_place = StrictInt(
+        validate=validate.Range(min=1, max=MAX_ENTRANTS),
+        metadata={"description": "R8a: the knocker named by their place in this report."},
+    )
+    knocked_out_by_name = Text(
+        max_length=254,
+        metadata={
+            "description": "R8a: the knocker named as a row names a player (a spreadsheet's "
+            "'Knocked out by' column): their full name, display name, email or membership number, "
+            "matched among this report's entrants."
+        },
+    )
+
+    @validates_schema
+    def _one_knocker(self, data: dict[str, Any], **_kwargs: Any) -> None:
+        named = [name for name in KNOCKER_FIELDS if data.get(name) is not None]
+        if len(named) > 1:
+            raise ValidationError(f"Name the knocker once (found {', '.join(named)}).", "knocked_out_by")
 
     @validates_schema
     def _one_player(self, data: dict[str, Any], **_kwargs: Any) -> None:
@@ -133,6 +162,15 @@ class ResultOut(Answer):
     status = fields.String(validate=validate.OneOf(STATUSES))
     placement_points = fields.Integer()
     participation_points = fields.Integer()
+    knocked_out_by = fields.Integer(
+        attribute="knocked_out_by_id",
+        allow_none=True,
+        metadata={"description": "R8a: the player id of who knocked this one out."},
+    )
+    knockouts = fields.Integer(metadata={"description": "R8a: players this one knocked out."})
+    knockout_points = fields.Integer(
+        metadata={"description": "R8a: what those knockouts earned (bounties included): part of `points`."}
+    )
     points = fields.Integer()
 
 

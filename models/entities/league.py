@@ -29,6 +29,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from models.entities.base import Base
 from models.infra.clock import utcnow
 from models.rules.charts import ChartKind
+from models.rules.knockouts import BOUNTIES, Bounty, Knockouts
 from models.rules.qualifiers import DoubleQualifierPolicy
 
 CHART_KINDS = tuple(kind.value for kind in ChartKind)
@@ -45,6 +46,9 @@ SEASON_DEFAULTS: dict[str, Any] = {
     "min_age": 21,
     "double_qualifier_policy": DoubleQualifierPolicy.BEST_RANK.value,
     "correction_days": 7,
+    "knockout_points": 0,
+    "bounty": Bounty.NONE.value,
+    "bounty_points": 0,
 }
 
 
@@ -200,6 +204,14 @@ class Season(Base):
         default=SEASON_DEFAULTS["double_qualifier_policy"],
     )
     correction_days: Mapped[int] = mapped_column(Integer, default=SEASON_DEFAULTS["correction_days"])
+    # R8a: points per player knocked out, and the bounty (off by default).
+    knockout_points: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    bounty: Mapped[str] = mapped_column(
+        Enum(*BOUNTIES, name="bounty", native_enum=False, create_constraint=False, length=20),
+        default=Bounty.NONE.value,
+        server_default=Bounty.NONE.value,
+    )
+    bounty_points: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, onupdate=utcnow)
 
@@ -211,6 +223,11 @@ class Season(Base):
     @property
     def region_ids(self) -> list[int]:
         return [link.region_id for link in self.region_links]
+
+    @property
+    def knockout_rule(self) -> Knockouts:
+        """R8a: the season's knockout settings."""
+        return Knockouts(self.knockout_points or 0, Bounty(self.bounty or "none"), self.bounty_points or 0)
 
     def covers_region(self, region_id: int) -> bool:
         return self.all_regions or region_id in self.region_ids

@@ -35,4 +35,6 @@ class StandingLine(Base):
     place_total: Mapped[int] = mapped_column(Integer)
     best_single: Mapped[int] = mapped_column(Integer)
     places: Mapped[str] = mapped_column(Text)  # every place, comma-separated (R11's countback)
+    knockout_points: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # R8a
+    knockouts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # R8a
     points: Mapped[int] = mapped_column(Integer)  # counted + the attendance bonus (R9, R10)

@@ -147,6 +147,13 @@ class Result(Base):
     )
     placement_points: Mapped[int] = mapped_column(Integer, default=0)
     participation_points: Mapped[int] = mapped_column(Integer, default=0)
+    # R8a: who knocked the player out (an entrant who finished higher); how many this player
+    # knocked out in the report, and the points that earned (part of `points`).
+    # No foreign key (SQLite adds none to a table in place; recreating results would drop its
+    # triggers): the report's checks name an entrant, merges move it (migration 0029).
+    knocked_out_by_id: Mapped[int | None] = mapped_column(Integer, index=True)
+    knockouts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    knockout_points: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     points: Mapped[int] = mapped_column(Integer, default=0)
 
     tournament: Mapped[Tournament] = relationship(back_populates="results")

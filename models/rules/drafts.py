@@ -30,6 +30,10 @@ class ResultDraft(TypedDict, total=False):
     email: str
     full_name: str
     new_player: NewPlayerDraft
+    # R8a: who knocked the player out, by player id, by place in the report, or by name.
+    knocked_out_by: int | None
+    knocked_out_by_place: int
+    knocked_out_by_name: str
 
 
 class ReportDraft(TypedDict, total=False):

@@ -27,10 +27,12 @@ class Entry(NamedTuple):
     status: str
     placement_points: int
     participation_points: int
+    knockout_points: int = 0  # R8a: part of the tournament's total
+    knockouts: int = 0
 
     @property
     def total(self) -> int:
-        return self.placement_points + self.participation_points
+        return self.placement_points + self.participation_points + self.knockout_points
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,8 @@ class Row:
     finishes: int
     best_single: int
     place_counts: dict[int, int] = field(default_factory=dict)
+    knockout_points: int = 0  # R8a
+    knockouts: int = 0
     rank: int = 0
     tied: bool = False
     # R11's tie-break key (lower is better): equal keys are level after every step.
@@ -98,6 +102,8 @@ class Line(NamedTuple):
     place_total: int
     best_single: int
     places: str  # every place, comma-separated: the countback's counts (R11)
+    knockout_points: int = 0  # R8a: part of each tournament's total, summed
+    knockouts: int = 0  # R8a: players knocked out
 
 
 def line_of(player_id: int, display_name: str, entries: Sequence[Entry], count_best: int | None) -> Line:
@@ -118,6 +124,8 @@ def line_of(player_id: int, display_name: str, entries: Sequence[Entry], count_b
         place_total=sum(places),
         best_single=max(totals),
         places=",".join(map(str, places)),
+        knockout_points=sum(entry.knockout_points for entry in entries),
+        knockouts=sum(entry.knockouts for entry in entries),
     )
 
 
@@ -152,6 +160,8 @@ def row_of(line: Line, tiers: Sequence[Tier]) -> Row:
         finishes=line.finishes,
         best_single=line.best_single,
         place_counts=counts,
+        knockout_points=line.knockout_points,
+        knockouts=line.knockouts,
     )
 
 

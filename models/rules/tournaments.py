@@ -4,13 +4,14 @@ entrant status earns (R7, R8); R17: the last day a host may still change a repor
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from enum import StrEnum
 
 from models.errors import Problem
 from models.rules.charts import Chart
+from models.rules.knockouts import OFF, Knockouts, knockouts_earned
 
 
 class TournamentKind(StrEnum):
@@ -189,10 +190,12 @@ def shared_membership_numbers(numbers: Sequence[str | None]) -> list[Problem]:
 class Earned:
     placement_points: int
     participation_points: int
+    knockout_points: int = 0  # R8a: for the players this one knocked out, bounties included
+    knockouts: int = 0
 
     @property
     def points(self) -> int:
-        return self.placement_points + self.participation_points
+        return self.placement_points + self.participation_points + self.knockout_points
 
 
 def earned(
@@ -222,10 +225,20 @@ def score_report(
     entrants: Sequence[tuple[int, str]],
     participation_points: int,
     absent_keeps_place_points: bool,
+    knocked_by: Sequence[int | None] = (),
+    knockouts: Knockouts = OFF,
+    bounties: Collection[int] = (),
 ) -> list[Earned]:
-    """Points of each (place, status) of a complete report; raises NoBandForEntrants (R7)."""
+    """Points of each (place, status) of a complete report; raises NoBandForEntrants (R7). R8a:
+    `knocked_by` gives each row's knocker as the index of its row (None: nobody), `bounties` the
+    rows whose player carries the season's bounty; a knocker earns for them whatever its status."""
     points = chart.points_for(len(entrants))
-    return [
-        earned(points, place, status, participation_points, absent_keeps_place_points)
-        for place, status in entrants
-    ]
+    made = knockouts_earned(enumerate(knocked_by), knockouts, bounties)
+    scored = []
+    for n, (place, status) in enumerate(entrants):
+        base = earned(points, place, status, participation_points, absent_keeps_place_points)
+        mine = made.get(n)
+        scored.append(
+            base if mine is None else replace(base, knockout_points=mine.points, knockouts=mine.knockouts)
+        )
+    return scored

@@ -116,6 +116,9 @@ def data_export(session: Session, actor: Actor, player_id: int) -> dict[str, Any
             "status": r.status,
             "placement_points": r.placement_points,
             "participation_points": r.participation_points,
+            "knocked_out_by": r.knocked_out_by_id,
+            "knockouts": r.knockouts,
+            "knockout_points": r.knockout_points,
             "points": r.points,
         }
         for r, t, venue_name in session.execute(

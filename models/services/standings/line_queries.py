@@ -57,7 +57,7 @@ def counted_results(
 def line_sums(season: Season, where: Sequence[Any]) -> Select[Any]:
     """(venue_id, player_id, *SUMS) for each venue and player with results under `where`. R10's
     best tournaments are picked by a window over each player's totals."""
-    total = Result.placement_points + Result.participation_points
+    total = Result.placement_points + Result.participation_points + Result.knockout_points
     columns: list[Any] = [
         Tournament.venue_id,
         Result.player_id,
@@ -65,6 +65,8 @@ def line_sums(season: Season, where: Sequence[Any]) -> Select[Any]:
         Result.status,
         Result.placement_points,
         Result.participation_points,
+        Result.knockout_points,
+        Result.knockouts,
         total.label("total"),
     ]
     if season.count_best is not None:
@@ -95,6 +97,8 @@ def line_sums(season: Season, where: Sequence[Any]) -> Select[Any]:
         func.sum(r.place).label("place_total"),
         func.max(r.total).label("best_single"),
         func.aggregate_strings(cast(r.place, String), ",").label("places"),
+        func.sum(r.knockout_points).label("knockout_points"),
+        func.sum(r.knockouts).label("knockouts"),
     ).group_by(r.venue_id, r.player_id)
 
 

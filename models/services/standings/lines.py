@@ -89,7 +89,13 @@ def add_results(
     rows = []
     for result in results:
         entry = Entry(
-            0, result["place"], result["status"], result["placement_points"], result["participation_points"]
+            0,
+            result["place"],
+            result["status"],
+            result["placement_points"],
+            result["participation_points"],
+            result.get("knockout_points", 0),
+            result.get("knockouts", 0),
         )
         line = line_of(int(result["player_id"]), "", [entry], None)
         sums = {name: getattr(line, name) for name in SUMS}
@@ -129,6 +135,8 @@ def _adding(dialect: str, tiers: tuple[Tier, ...]) -> Any:
             "place_total": old.place_total + new.place_total,
             "best_single": greatest(old.best_single, new.best_single),
             "places": old.places + "," + new.places,
+            "knockout_points": old.knockout_points + new.knockout_points,
+            "knockouts": old.knockouts + new.knockouts,
             "points": old.counted + new.counted + _bonus(played, tiers),
         },
     )

@@ -47,6 +47,7 @@ from models.services.league_settings.writes import league_settings
 from models.services.player_merges.queries import final_survivors
 from models.services.players.queries import played_live_at
 from models.services.sanctions.queries import barring_sanctions
+from models.services.tournaments.knockouts import knocker_rows
 from models.services.tournaments.scoring import chart_rule
 from models.services.tournaments.season_checks import late_report_checks, playoff_problems, season_in_force
 from models.services.venues.schedule_queries import changes, exceptions_of, regular, schedule_of
@@ -77,6 +78,8 @@ class CheckedReport:
     override_reason: str | None = None
     # R17: the office's reason for a night reported past the hosts' limit (audited when written).
     late_reason: str | None = None
+    # R8a: each row's knocker, as the index of its row (None: nobody).
+    knocked_by: list[int | None] = field(default_factory=list)
 
 
 def check_report(
@@ -148,6 +151,7 @@ def _gather(
     problems += player_problems
     problems += shared_membership_numbers([(e.new or {}).get("membership_number") for e in entrants])
     problems += repeated_entrants([(e.key, naming_field(row)) for e, row in zip(entrants, rows, strict=True)])
+    knocked_by = knocker_rows(session, rows, entrants, problems, places_readable and not unreadable)
     if season is not None:
         problems += band_for_entrants(chart_rule(season.points_chart), len(rows))
     if venue is not None and season is not None and report["kind"] != TournamentKind.REGULAR:
@@ -168,7 +172,7 @@ def _gather(
     reason = report.get("override_reason") if overridden else None
     late_reason = report.get("reason") or None
     checked = CheckedReport(
-        venue, season, rows, entrants, [*late_notices, *notices], overridden, reason, late_reason
+        venue, season, rows, entrants, [*late_notices, *notices], overridden, reason, late_reason, knocked_by
     )
     return problems, checked
 

@@ -150,6 +150,9 @@ class ResultRow(NamedTuple):
     placement_points: int
     participation_points: int
     points: int
+    knocked_out_by_id: int | None = None
+    knockouts: int = 0
+    knockout_points: int = 0
 
 
 @dataclass(frozen=True)
@@ -179,6 +182,9 @@ def reports_seen_by(session: Session, actor: Actor, report_ids: Collection[int])
         placement,
         participation,
         points,
+        knocked_out_by_id,
+        knockouts,
+        knockout_points,
     ) in session.connection().execute(
         select(
             Result.tournament_id,
@@ -189,13 +195,26 @@ def reports_seen_by(session: Session, actor: Actor, report_ids: Collection[int])
             Result.placement_points,
             Result.participation_points,
             Result.points,
+            Result.knocked_out_by_id,
+            Result.knockouts,
+            Result.knockout_points,
         )
         .join(Player, Player.id == Result.player_id)
         .where(Result.tournament_id.in_(ids))
         .order_by(Result.tournament_id, Result.place)
     ):
         rows[report_id].append(
-            ResultRow(place, PlayerName(player_id, name), status, placement, participation, points)
+            ResultRow(
+                place,
+                PlayerName(player_id, name),
+                status,
+                placement,
+                participation,
+                points,
+                knocked_out_by_id,
+                knockouts,
+                knockout_points,
+            )
         )
     return [
         SeenWithRows(report, reporter_seen_by(actor, report), reporter_role(report), rows[report.id])

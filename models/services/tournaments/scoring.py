@@ -12,8 +12,9 @@ from models.entities.tournaments import Tournament
 from models.errors import RuleViolation
 from models.rules.charts import DEFAULT_CHART, Band, Chart, ChartKind, Unscorable
 from models.rules.formulas import FormulaError, parse
-from models.rules.tournaments import score_report
+from models.rules.tournaments import TournamentKind, score_report
 from models.services.standings.lines import refresh_lines
+from models.services.tournaments.knockouts import settle_bounties
 
 
 def chart_rule(chart: PointsChart | None) -> Chart:
@@ -38,7 +39,14 @@ def chart_rule(chart: PointsChart | None) -> Chart:
 
 
 # The season settings that change what a stored result earned.
-SCORING_SETTINGS = ("points_chart_id", "participation_points", "absent_keeps_place_points")
+SCORING_SETTINGS = (
+    "points_chart_id",
+    "participation_points",
+    "absent_keeps_place_points",
+    "knockout_points",
+    "bounty",
+    "bounty_points",
+)
 
 
 def rescore_season(session: Session, season: Season) -> int:
@@ -59,12 +67,15 @@ def rescore_season(session: Session, season: Season) -> int:
     ).all()
     changed = 0
     for tournament in tournaments:
+        rows = {r.player_id: n for n, r in enumerate(tournament.results)}
         try:
             earned = score_report(
                 chart,
                 [(r.place, r.status) for r in tournament.results],
                 season.participation_points,
                 season.absent_keeps_place_points,
+                [rows.get(r.knocked_out_by_id) if r.knocked_out_by_id else None for r in tournament.results],
+                season.knockout_rule,
             )
         except Unscorable as exc:
             if not tournament.live:
@@ -74,10 +85,32 @@ def rescore_season(session: Session, season: Season) -> int:
             message = f"Report {tournament.id} has {tournament.entrants} entrants: {exc}."
             raise RuleViolation.at("points_chart_id", message, rule="R7") from None
         for result, points in zip(tournament.results, earned, strict=True):
-            new = (points.placement_points, points.participation_points, points.points)
-            if new != (result.placement_points, result.participation_points, result.points):
-                result.placement_points, result.participation_points, result.points = new
+            new = (
+                points.placement_points,
+                points.participation_points,
+                points.knockout_points,
+                points.knockouts,
+                points.points,
+            )
+            if new != (
+                result.placement_points,
+                result.participation_points,
+                result.knockout_points,
+                result.knockouts,
+                result.points,
+            ):
+                (
+                    result.placement_points,
+                    result.participation_points,
+                    result.knockout_points,
+                    result.knockouts,
+                    result.points,
+                ) = new
                 changed += 1
+    if season.knockout_rule.has_bounty:
+        # R8a: each venue's bounties, night after night, on the points just computed.
+        venues = sorted({t.venue_id for t in tournaments if t.kind == TournamentKind.REGULAR and t.live})
+        changed += sum(len(settle_bounties(session, season, venue_id)) for venue_id in venues)
     if changed:
         refresh_lines(session, season)
     return changed

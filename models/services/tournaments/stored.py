@@ -14,6 +14,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from models.actor import Actor
 from models.entities.base import table_of
+from models.entities.league import Season
 from models.entities.players import Player
 from models.entities.tournaments import Result, Tournament, live_in
 from models.rules.notices import Notice, matches_report, placed
@@ -23,6 +24,7 @@ from models.services.audit_log.writes import plain
 from models.services.players.writes import register_players
 from models.services.standings.lines import refresh_places
 from models.services.tournaments.checks import CheckedReport
+from models.services.tournaments.knockouts import settle_bounties
 from models.services.tournaments.scoring import chart_rule
 
 
@@ -45,6 +47,9 @@ def report_snapshot(tournament: Tournament) -> dict[str, Any]:
                 "status": r.status,
                 "placement_points": r.placement_points,
                 "participation_points": r.participation_points,
+                "knocked_out_by": r.knocked_out_by_id,
+                "knockouts": r.knockouts,
+                "knockout_points": r.knockout_points,
                 "points": r.points,
             }
             for r in tournament.results
@@ -74,11 +79,14 @@ def scored_results(
     """R6-R8: each row's result (points included) and its player; new players are registered
     here, once the report passed (each into `registered`, with the row that named it)."""
     season = checked.season
+    # R8a: a bounty depends on the venue's other nights: settled after the write (settle_bounties).
     earned = score_report(
         chart_rule(season.points_chart),
         [(row["place"], row["status"]) for row in checked.rows],
         season.participation_points,
         season.absent_keeps_place_points,
+        checked.knocked_by,
+        season.knockout_rule,
     )
     # Each new player's row, as a host's warning names it: by its place (R5).
     news = [
@@ -102,9 +110,13 @@ def scored_results(
             "status": row["status"],
             "placement_points": points.placement_points,
             "participation_points": points.participation_points,
+            "knockout_points": points.knockout_points,
+            "knockouts": points.knockouts,
             "points": points.points,
         }
         results.append((result, player))
+    for (result, _), knocker in zip(results, checked.knocked_by, strict=True):
+        result["knocked_out_by_id"] = None if knocker is None else results[knocker][0]["player_id"]
     return results
 
 
@@ -129,6 +141,18 @@ Counted = tuple[str, int, int]
 
 def counted(tournament: Tournament) -> Counted:
     return (tournament.kind, tournament.season_id, tournament.venue_id)
+
+
+def settle_bounties_at(session: Session, reports: list[Tournament | Counted]) -> None:
+    """R8a: where these reports count (as they are, or were), in a season with a bounty, the
+    venue's bounties settled again night after night, and the lines of whoever moved refreshed."""
+    for kind, season_id, venue_id in {r if isinstance(r, tuple) else counted(r) for r in reports}:
+        season = session.get(Season, season_id)
+        if kind != TournamentKind.REGULAR or season is None or not season.knockout_rule.has_bounty:
+            continue
+        moved = settle_bounties(session, season, venue_id)
+        if moved:
+            refresh_places(session, {(season_id, venue_id)}, moved)
 
 
 def refresh_standings(session: Session, reports: list[Tournament | Counted], players: set[int]) -> None:

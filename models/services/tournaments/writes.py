@@ -33,6 +33,7 @@ from models.services.tournaments.stored import (
     refresh_standings,
     report_snapshot,
     scored_results,
+    settle_bounties_at,
     store_results,
     twins,
 )
@@ -94,6 +95,7 @@ def submit_report(session: Session, actor: Actor, report: ReportDraft) -> Writte
     store_results(session, tournament, results)
     if tournament.kind == TournamentKind.REGULAR:
         add_results(session, checked.season, tournament.venue_id, [result for result, _ in results])
+        settle_bounties_at(session, [tournament])
     rate_new_report(session, tournament, [result for result, _ in results])
     record(
         session,
@@ -315,6 +317,7 @@ def correct_report(
     store_results(session, tournament, results)
     players = players_before | {result["player_id"] for result, _ in results}
     refresh_standings(session, [counted_before, tournament], players)
+    settle_bounties_at(session, [counted_before, tournament])
     # R20: from wherever the report was or now is in the rating order, the earlier.
     replay_from(session, min(rated_before, point_of(tournament)), players=players)
     record(
@@ -365,6 +368,7 @@ def void_report(
     _claim(session, tournament, tournament.version, expected_version, "voided", voided)
     before = {**report_snapshot(tournament), "voided": False, "void_reason": None}
     refresh_standings(session, [tournament], {r.player_id for r in tournament.results})
+    settle_bounties_at(session, [tournament])
     # R20: as if it had never been rated
     replay_from(session, point_of(tournament), players={r.player_id for r in tournament.results})
     record(
