@@ -23,6 +23,7 @@ from api.schemas import patch_of
 from api.seasons.schemas import SeasonIn, SeasonOut, SeasonPatch
 from models.entities import SEASON_DEFAULTS, Season
 from models.errors import LeagueError
+from models.rules.knockouts import Bounty
 from models.rules.qualifiers import DoubleQualifierPolicy, season_state
 from models.services import wall_clock
 from models.services.access import may_set_up_league
@@ -82,6 +83,16 @@ LABELS: dict[str, str | tuple[str, str]] = {
         "Days a host may correct or void a night",
         "Counted from the night; after that only the office may.",
     ),
+    "knockout_points": (
+        "Points for each player knocked out",
+        "0: knockouts are kept but earn nothing.",
+    ),
+    "bounty": (
+        "Bounty",
+        "On the venue's standings leader before the night (all tied at the top), or on the winner of "
+        "the venue's last night. Not carried over when that player does not play.",
+    ),
+    "bounty_points": ("Points for knocking out the bounty's player", ""),
 }
 SETTINGS_LABELS = {
     **LABELS,
@@ -90,6 +101,11 @@ SETTINGS_LABELS = {
         "Needed when the change rescores nights already stored.",
     ),
 }
+BOUNTY_WORDS: Choices = [
+    (Bounty.NONE.value, "None"),
+    (Bounty.VENUE_LEADER.value, "On the venue's leader"),
+    (Bounty.LAST_WINNER.value, "On last night's winner"),
+]
 POLICY_WORDS: Choices = [
     (DoubleQualifierPolicy.BEST_RANK.value, "Where they rank best"),
     (DoubleQualifierPolicy.MOST_PLAYED.value, "Where they played most nights"),
@@ -107,6 +123,7 @@ def season_form(session: Session, schema: Schema, **options: Any) -> ApiForm:
         "region_ids": [(str(r.id), f"{r.name} (demo)" if r.demo else r.name) for r in regions],
         "points_chart_id": [(str(c.id), c.name) for c in charts],
         "double_qualifier_policy": POLICY_WORDS,
+        "bounty": BOUNTY_WORDS,
     }
     labels = SETTINGS_LABELS if isinstance(schema, SeasonPatch) else LABELS
     return ApiForm(schema, labels, choices=choices, **options)

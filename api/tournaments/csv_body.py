@@ -23,7 +23,7 @@ from models.rules.tournaments import STATUS_WORDS_SAID, place_of_word, status_of
 
 PLAYER_COLUMNS = ("player_id", "membership_number", "email", "full_name")
 NAME_PARTS = ("first_name", "last_name")
-COLUMNS = ("place", "status", *PLAYER_COLUMNS, *NAME_PARTS, "date_of_birth")
+COLUMNS = ("place", "status", *PLAYER_COLUMNS, *NAME_PARTS, "date_of_birth", "knocked_out_by")
 INTEGER_COLUMNS = ("place", "player_id")
 # Header names spreadsheets use, matched ignoring case, spaces, dashes and underscores.
 SYNONYMS = {
@@ -36,6 +36,18 @@ SYNONYMS = {
     "first_name": ("first name", "firstname", "first", "given name", "forename"),
     "last_name": ("last name", "lastname", "last", "surname", "family name"),
     "date_of_birth": ("date of birth", "dob", "birth date", "birthdate", "born"),
+    # R8a: who knocked the row's player out, named as any row names a player.
+    "knocked_out_by": (
+        "knocked out by",
+        "ko by",
+        "kod by",
+        "ko'd by",
+        "eliminated by",
+        "busted by",
+        "bust by",
+        "knockout by",
+        "out by",
+    ),
 }
 CANONICAL = {alias: column for column, aliases in SYNONYMS.items() for alias in aliases}
 # How a header refusal names what it looked for.
@@ -273,4 +285,8 @@ def _result(cells: dict[str, str]) -> dict[str, Any]:
             result["full_name"] = cells["full_name"]
     elif "full_name" in cells:
         result["full_name"] = cells["full_name"]
+    if cells.get("knocked_out_by"):
+        # Named as a row names a player (player number, membership number, email or name),
+        # looked for among the sheet's entrants.
+        result["knocked_out_by_name"] = cells["knocked_out_by"]
     return result

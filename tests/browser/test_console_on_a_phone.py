@@ -383,6 +383,25 @@ def test_the_offices_pages_at_a_desk_use_its_width(
     page.context.close()
 
 
+def chart_and_structure_made(page: Page, base: str, shots: Path) -> None:
+    """R7: a formula chart made on the phone, and its points for 24 entrants listed; R22: a blind
+    structure made from the built-in one, its first level longer."""
+    page.goto(f"{base}/console/charts?entrants=24")
+    field(page, "Name").fill("Square root on a phone")
+    field(page, "Kind").select_option("formula")
+    field(page, "Or a preset").select_option("square_root")
+    page.get_by_role("button", name="Make the chart").click()
+    assert "490, 346, 283, 245, 219, 200, 185" in page.locator("main").inner_text()
+    fits(page, "chart-made", shots)
+    page.goto(f"{base}/console/structures")
+    field(page, "Name").fill("Longer first level")
+    page.get_by_label("Minutes, row 1", exact=True).fill("30")
+    page.get_by_role("button", name="Make the structure").click()
+    assert "(Longer first level) made" in page.locator("main").inner_text()
+    assert "25/25 (30), 25/50 (20)" in page.locator("main").inner_text()
+    fits(page, "structure-made", shots)
+
+
 def test_the_offices_pages_fit_a_phone_r5_r15_r16_r17(
     browser: Browser, night: dict[str, Any], tmp_path: Path
 ) -> None:
@@ -430,22 +449,7 @@ def test_the_offices_pages_fit_a_phone_r5_r15_r16_r17(
     page.locator("main form button").first.click()
     assert "Merged: player" in page.locator("main").inner_text()
     fits(page, "duplicates-merged", tmp_path)
-    # R7: a formula chart made on the phone, and its points for 24 entrants listed.
-    page.goto(f"{base}/console/charts?entrants=24")
-    field(page, "Name").fill("Square root on a phone")
-    field(page, "Kind").select_option("formula")
-    field(page, "Or a preset").select_option("square_root")
-    page.get_by_role("button", name="Make the chart").click()
-    assert "490, 346, 283, 245, 219, 200, 185" in page.locator("main").inner_text()
-    fits(page, "chart-made", tmp_path)
-    # R22: a blind structure made on the phone from the built-in one, its first level longer.
-    page.goto(f"{base}/console/structures")
-    field(page, "Name").fill("Longer first level")
-    page.get_by_label("Minutes, row 1", exact=True).fill("30")
-    page.get_by_role("button", name="Make the structure").click()
-    assert "(Longer first level) made" in page.locator("main").inner_text()
-    assert "25/25 (30), 25/50 (20)" in page.locator("main").inner_text()
-    fits(page, "structure-made", tmp_path)
+    chart_and_structure_made(page, base, tmp_path)
     page.goto(f"{base}/console/keys")
     field(page, "Who holds it (e.g. Host: Crown, Sam)").fill("Host: Phone Bar, Sam")
     page.get_by_role("button", name="Make the key").click()

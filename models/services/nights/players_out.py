@@ -206,7 +206,12 @@ def post_report(run: Run, placed: dict[int, int], override_reason: str | None = 
         "session": night.session,
         "kind": "regular",
         "results": [
-            {"place": place, "player_id": pid, "status": REPORTED_STATUS[by_player[pid].status]}
+            {
+                "place": place,
+                "player_id": pid,
+                "status": REPORTED_STATUS[by_player[pid].status],
+                "knocked_out_by": by_player[pid].knocked_out_by_id,  # R8a
+            }
             for pid, place in sorted(placed.items(), key=lambda item: item[1])
         ],
         "admitted": {e.player_id: e.override_reason for e in run.entries if e.override_reason},

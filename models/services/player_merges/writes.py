@@ -11,6 +11,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from models.actor import Actor
+from models.entities.league import Season
 from models.entities.merges import PlayerMerge
 from models.entities.players import Player
 from models.entities.qualifiers import Disqualification
@@ -25,6 +26,7 @@ from models.services.players.erasures import refuse_if_erased
 from models.services.ratings.writes import earliest_of_results, replay_from
 from models.services.standings.line_queries import places_of_results
 from models.services.standings.lines import refresh_places
+from models.services.tournaments.knockouts import settle_bounties
 
 # Fields the survivor takes from the duplicate when it has none of its own.
 TAKEN_FIELDS = ("email", "date_of_birth", "membership_number", "home_venue_id")
@@ -96,6 +98,9 @@ def _records_of(session: Session, player_id: int) -> dict[str, Any]:
     ):
         found = select(entity.id).where(entity.player_id == player_id).order_by(entity.id)
         records[name] = list(session.scalars(found))
+    # R8a: the results whose knocker the duplicate was.
+    knocked = select(Result.id).where(Result.knocked_out_by_id == player_id).order_by(Result.id)
+    records["knocked_by"] = list(session.scalars(knocked))
     records["fields"] = {}
     return records
 
@@ -111,7 +116,16 @@ def _move(session: Session, moved: dict[str, Any], to: int, players: tuple[int, 
     ):
         if ids:
             session.execute(update(entity).where(entity.id.in_(ids)).values(player_id=to))
-    refresh_places(session, places_of_results(session, moved["results"]), set(players))
+    knocked = moved.get("knocked_by", [])  # merges made before R8a kept none
+    if knocked:
+        session.execute(update(Result).where(Result.id.in_(knocked)).values(knocked_out_by_id=to))
+    places = places_of_results(session, [*moved["results"], *knocked])
+    refresh_places(session, places, set(players))
+    # R8a: the leaders a bounty was on may have changed with the lines.
+    for season_id, venue_id in sorted(places):
+        season = session.get(Season, season_id)
+        if season is not None and season.knockout_rule.has_bounty:
+            refresh_places(session, {(season_id, venue_id)}, settle_bounties(session, season, venue_id))
     # R20: the moved results are rated under their new player from the earliest of them on.
     replay_from(session, earliest_of_results(session, moved["results"]), players=players)
 
