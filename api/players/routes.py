@@ -20,6 +20,8 @@ from api.players.schemas import (
     DistinctPlayersOut,
     ErasedOut,
     EraseIn,
+    HeadToHeadOut,
+    HeadToHeadQuery,
     NotDuplicateIn,
     PlayerCreated,
     PlayerIn,
@@ -32,6 +34,7 @@ from api.players.schemas import (
 from api.ratings.schemas import RatingHistoryOut
 from api.schemas import patch_of
 from models.entities import DistinctPlayers, Player
+from models.rules.players import player_labels
 from models.services.lookup import get_or_raise
 from models.services.paging import Page
 from models.services.player_merges.queries import final_survivor
@@ -39,6 +42,7 @@ from models.services.player_merges.writes import merge_players
 from models.services.players.distinct import record_distinct
 from models.services.players.erasures import Erased, erase_player
 from models.services.players.exports import data_export
+from models.services.players.head_to_head import head_to_head, nemesis
 from models.services.players.queries import as_seen_by, player_as_seen_by, search_players
 from models.services.players.writes import create_player, update_player
 from models.services.qualifiers.queries import player_qualification
@@ -101,7 +105,16 @@ class PlayerByIdViews(MethodView):
             "qualification": player_qualification(session, actor, player, played),
             # R20: a merged-away id shows its survivor's rating (its results are rated there).
             "rating": player_rating(session, final_survivor(session, player)),
+            "nemesis": None,
         }
+        found = nemesis(session, player.id)
+        if found is not None:
+            # R19: the two labelled together (numbered where they share a display name).
+            them = found.player
+            labels = player_labels([(player.id, player.display_name), (them.id, them.display_name)])
+            profile["label"] = labels[player.id]
+            ref = {"id": them.id, "display_name": them.display_name, "label": labels[them.id]}
+            profile["nemesis"] = {"player": ref, "knockouts": found.knockouts}
         ladder = ladder_for(session, actor, player)
         return profile if ladder is None else {**profile, "discipline": ladder}
 
@@ -134,6 +147,38 @@ class PlayerRatingHistoryViews(MethodView):
             "player": survivor,
             "rating": player_rating(session, survivor.id),
             "points": rating_history(session, survivor.id),
+        }
+
+
+@blp.route("/<id:player_id>/head-to-head")
+class PlayerHeadToHeadViews(MethodView):
+    @blp.doc(operationId="get_head_to_head")
+    @blp.arguments(HeadToHeadQuery, location="query")
+    @blp.response(200, HeadToHeadOut)
+    def get(self, args: dict[str, Any], player_id: int) -> dict[str, Any]:
+        """Two players against each other: the live tournaments both played (R8a, R17, R19)
+
+        Every live tournament both played (any kind, any venue; a no-show played none), with
+        both places, who finished higher and who knocked whom out; totals over all of them, and
+        one page of the tournaments, latest first (`page`, `per_page`: default 50). A record
+        merged away answers for the player it was merged into (R17), as its rating history does.
+        An unknown player is a 404 (naming `other` for the other); `other` left out, or naming
+        this player, is a 422 naming `other`.
+        """
+        page = page_request(args)
+        found = head_to_head(db.session(), player_id, args["other"], page)
+        return {
+            "player": found.player,
+            "other": found.other,
+            "tournaments": found.tournaments,
+            "player_finished_higher": found.player_finished_higher,
+            "other_finished_higher": found.other_finished_higher,
+            "player_knocked_out_other": found.player_knocked_out_other,
+            "other_knocked_out_player": found.other_knocked_out_player,
+            "meetings": found.meetings.items,
+            "page": found.meetings.page,
+            "per_page": found.meetings.per_page,
+            "pages": found.meetings.pages,
         }
 
 

@@ -6,13 +6,14 @@ from typing import ClassVar
 
 from marshmallow import Schema, fields, validate
 
-from api.fields import Day, Id, Name, QueryText, Text, UtcDateTime
+from api.fields import Day, Id, Name, QueryId, QueryText, Text, UtcDateTime
 from api.pagination import PageArgs
 from api.qualifiers.schemas import SKIP_REASON_WORDS
 from api.ratings.schemas import RatingOut
-from api.schemas import Answer, WarningOut, label_field
+from api.schemas import Answer, PlayerRef, TellsPlayersApart, WarningOut, label_field
 from models.entities.tournaments import STATUSES, TOURNAMENT_KINDS
 from models.rules.qualifier_lists import LIST_STATUSES
+from models.services.players.head_to_head import NEMESIS_AT_LEAST, SIDES
 from models.services.players.queries import PERSONAL_FIELDS
 
 
@@ -112,6 +113,12 @@ class PlayerSeasonOut(Answer):
     played = fields.Integer(metadata={"description": "Tournaments played (no-shows not counted)."})
     wins = fields.Integer()
     best_finish = fields.Integer(allow_none=True)
+    knockouts = fields.Integer(
+        metadata={"description": "Players this player knocked out in the regular tournaments here (R8a)."}
+    )
+    knocked_out = fields.Integer(
+        metadata={"description": "Times this player was knocked out by a named player here (R8a)."}
+    )
     results = fields.List(fields.Nested(PlayerResultOut))
 
 
@@ -133,6 +140,11 @@ class SeasonQualificationOut(Answer):
     provisional = fields.Boolean()
     published = fields.Boolean()
     venues = fields.List(fields.Nested(VenueQualificationOut))
+
+
+class NemesisOut(Answer):
+    player = fields.Nested(PlayerRef)
+    knockouts = fields.Integer(metadata={"description": "Times they knocked this player out."})
 
 
 class PlayerProfileOut(PlayerOut):
@@ -157,6 +169,61 @@ class PlayerProfileOut(PlayerOut):
             "null if never rated. Its history: /players/{id}/rating-history."
         },
     )
+    nemesis = fields.Nested(
+        NemesisOut,
+        allow_none=True,
+        metadata={
+            "description": f"R8a: who knocked this player out most often in live tournaments (any kind, "
+            f"any venue), once at least {NEMESIS_AT_LEAST} times, else null; a tie goes to the one who "
+            "did it last, then to the lower player number. The two: /players/{id}/head-to-head."
+        },
+    )
+
+
+class HeadToHeadQuery(PageArgs):
+    other = QueryId(
+        required=True,
+        metadata={"description": "The other player's number (a record merged away: its survivor, R17)."},
+    )
+
+
+class MeetingOut(Answer):
+    """One live tournament both players played."""
+
+    tournament_id = fields.Integer()
+    date = Day()
+    session = fields.Integer()
+    venue_id = fields.Integer()
+    venue_name = fields.String()
+    kind = fields.String(validate=validate.OneOf(TOURNAMENT_KINDS))
+    entrants = fields.Integer()
+    player_place = fields.Integer()
+    other_place = fields.Integer()
+    finished_higher = fields.String(
+        validate=validate.OneOf(SIDES), metadata={"description": "Who of the two finished higher."}
+    )
+    knockout = fields.String(
+        allow_none=True,
+        validate=validate.OneOf(SIDES),
+        metadata={"description": "Who knocked the other out (R8a): player, other, or null (neither)."},
+    )
+
+
+class HeadToHeadOut(TellsPlayersApart):
+    """Two players against each other: the live tournaments both played (any kind, any venue;
+    no-shows left out), the totals over all of them, and one page of them, latest first."""
+
+    player = fields.Nested(PlayerRef)
+    other = fields.Nested(PlayerRef)
+    tournaments = fields.Integer(metadata={"description": "Live tournaments both played (every page)."})
+    player_finished_higher = fields.Integer()
+    other_finished_higher = fields.Integer()
+    player_knocked_out_other = fields.Integer(metadata={"description": "R8a."})
+    other_knocked_out_player = fields.Integer(metadata={"description": "R8a."})
+    meetings = fields.List(fields.Nested(MeetingOut), metadata={"description": "Latest first."})
+    page = fields.Integer()
+    per_page = fields.Integer()
+    pages = fields.Integer()
 
 
 class PlayerQuery(PageArgs):

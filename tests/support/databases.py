@@ -18,11 +18,12 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 import pytest
-from sqlalchemy import Connection, create_engine, event, select, text
+from sqlalchemy import Connection, create_engine, event, or_, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
 from models.entities import Player, Season, StandingLine
+from models.entities.tournaments import Result, Tournament
 from models.infra.migrate import alembic_config, upgrade
 from models.rules.standings import Line, line_points
 from models.services.ratings.queries import from_scratch, stored
@@ -33,6 +34,7 @@ from models.services.standings.lines import (
     stored_lines,
     summed_lines,
 )
+from models.services.tournaments.scoring import rescore_season
 
 DEFAULT_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 # The databases every database test runs on; TEST_BACKENDS=sqlite (the fast loop, scripts/test-fast)
@@ -227,6 +229,28 @@ def assert_standing_lines_current(connection: Connection) -> None:
                 .where(StandingLine.season_id == season.id)
             ):
                 assert points == line_points(Line(*line), tiers), (season.id, line)
+            assert_knockouts_current(session, season)
+
+
+def assert_knockouts_current(session: Session, season: Season) -> None:
+    """R8a: where a season's results name knockouts, their knockout points (bounties included)
+    are what scoring the season again from its results gives: computed again in a savepoint,
+    nothing changes."""
+    named = (
+        select(Result.id)
+        .join(Tournament)
+        .where(
+            Tournament.season_id == season.id,
+            or_(Result.knocked_out_by_id.is_not(None), Result.knockout_points != 0, Result.knockouts != 0),
+        )
+    )
+    if session.scalar(named.limit(1)) is None:
+        return
+    savepoint = session.begin_nested()
+    try:
+        assert rescore_season(session, season) == 0, f"season {season.id}: knockout points are stale"
+    finally:
+        savepoint.rollback()
 
 
 def assert_ratings_current(connection: Connection) -> None:

@@ -19,10 +19,11 @@ from models.rules.charts import Unscorable, sentence
 from models.rules.nights import Out, places
 from models.rules.players import player_labels
 from models.rules.standings import Entry, Line, Row, line_of, ranked_lines
-from models.rules.tournaments import score_report
+from models.rules.tournaments import Earned, score_report
 from models.services.nights.players_out import REPORTED_STATUS
 from models.services.standings.line_queries import counted_results, season_tiers, stored_lines, summed_lines
 from models.services.standings.queries import venue_totals
+from models.services.tournaments.knockouts import bounty_holders
 from models.services.tournaments.scoring import chart_rule
 
 
@@ -63,7 +64,8 @@ def projected_standings(session: Session, night: Night) -> Projection:
     if night.state == "reported" and night.tournament_id is not None:
         return _reported(session, season, venue_id, night.tournament_id, stored, counted)
     entries = list(session.scalars(select(NightEntry).where(NightEntry.night_id == night.id)))
-    tonight, unscored = _scored_tonight(season, night, entries)
+    holders = bounty_holders(session, season, venue_id, night.date, night.session, stored)
+    tonight, unscored = _scored_tonight(season, night, entries, holders)
     if not tonight:
         return _projection(season, False, counted, stored, stored, {}, unscored)
     ids = sorted(tonight)
@@ -71,22 +73,32 @@ def projected_standings(session: Session, night: Night) -> Projection:
     names = {row.id: row.display_name for row in named}
     earlier: dict[int, list[Entry]] = {pid: [] for pid in ids}
     for row in session.execute(_entries_of(season, venue_id, ids)):
-        earlier[row.player_id].append(Entry(row.tournament_id, row.place, row.status, row.pp, row.part))
+        earlier[row.player_id].append(Entry(row.tournament_id, row.place, row.status, *row[4:]))
     after = [line for line in stored if line.player_id not in tonight]
     for pid in ids:
-        place, status, placement, participation, _ = tonight[pid]
-        entry = Entry(0, place, status, placement, participation)
+        place, status, made, _still_in = tonight[pid]
+        entry = Entry(
+            0,
+            place,
+            status,
+            made.placement_points,
+            made.participation_points,
+            made.knockout_points,
+            made.knockouts,
+        )
         after.append(line_of(pid, names[pid], [*earlier[pid], entry], season.count_best))
-    shown = {pid: Tonight(t[0], t[2] + t[3], t[4]) for pid, t in tonight.items()}
+    shown = {pid: Tonight(t[0], t[2].points, t[3]) for pid, t in tonight.items()}
     return _projection(season, False, counted + 1, stored, after, shown, None)
 
 
-Scored = dict[int, tuple[int, str, int, int, bool]]
+Scored = dict[int, tuple[int, str, Earned, bool]]
 
 
-def _scored_tonight(season: Season, night: Night, entries: Sequence[NightEntry]) -> tuple[Scored, str | None]:
-    """Each player's (place, status, placement points, participation points, still in), or why
-    the chart cannot score the night yet."""
+def _scored_tonight(
+    season: Season, night: Night, entries: Sequence[NightEntry], holders: set[int]
+) -> tuple[Scored, str | None]:
+    """Each player's (place, status, what the night earns them, still in), or why the chart
+    cannot score the night yet. Knockouts so far count (R8a), a bounty on `holders`."""
     if not entries:
         return {}, None
     if night.places:
@@ -96,22 +108,28 @@ def _scored_tonight(season: Season, night: Night, entries: Sequence[NightEntry])
         placed = places(len(entries), out)
     left = sum(1 for e in entries if e.player_id not in placed)
     rows = [(e.player_id, placed.get(e.player_id, left), REPORTED_STATUS[e.status]) for e in entries]
+    row_of = {e.player_id: n for n, e in enumerate(entries)}
     try:
         earned = score_report(
             chart_rule(season.points_chart),
             [(place, status) for _, place, status in rows],
             season.participation_points,
             season.absent_keeps_place_points,
+            [row_of.get(e.knocked_out_by_id) if e.knocked_out_by_id else None for e in entries],
+            season.knockout_rule,
+            {row_of[pid] for pid in holders if pid in row_of},
         )
     except Unscorable as exc:
         return {}, sentence(exc)
     return {
-        pid: (place, status, e.placement_points, e.participation_points, pid not in placed)
-        for (pid, place, status), e in zip(rows, earned, strict=True)
+        pid: (place, status, made, pid not in placed)
+        for (pid, place, status), made in zip(rows, earned, strict=True)
     }, None
 
 
-def _entries_of(season: Season, venue_id: int, player_ids: list[int]) -> Select[int, int, int, str, int, int]:
+def _entries_of(
+    season: Season, venue_id: int, player_ids: list[int]
+) -> Select[int, int, int, str, int, int, int, int]:
     """These players' results that count at the venue in the season (R1), as Entries."""
     return (
         select(
@@ -119,8 +137,10 @@ def _entries_of(season: Season, venue_id: int, player_ids: list[int]) -> Select[
             Result.tournament_id,
             Result.place,
             Result.status,
-            Result.placement_points.label("pp"),
-            Result.participation_points.label("part"),
+            Result.placement_points,
+            Result.participation_points,
+            Result.knockout_points,
+            Result.knockouts,
         )
         .join(Tournament, Tournament.id == Result.tournament_id)
         .where(*counted_results(season, [venue_id], players=player_ids))

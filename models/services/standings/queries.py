@@ -299,7 +299,8 @@ class Played(NamedTuple):
 
 
 def player_seasons(session: Session, player: Player) -> tuple[list[dict[str, Any]], Played]:
-    """A player's record per (season, venue): their standing (R11) and every live result there;
+    """A player's record per (season, venue): their standing (R11), the knockouts they made and
+    suffered in its regular reports (R8a) and every live result there;
     and where they played regular reports (`Played`), read from the same results."""
     results = session.execute(
         select(Tournament, Result)
@@ -335,6 +336,11 @@ def player_seasons(session: Session, player: Player) -> tuple[list[dict[str, Any
                 "played": row.played if row else 0,
                 "wins": row.wins if row else 0,
                 "best_finish": row.best_finish if row else None,
+                # R8a: knockouts made and suffered in the live regular reports here.
+                "knockouts": sum(r.knockouts for t, r in items if t.kind == TournamentKind.REGULAR),
+                "knocked_out": sum(
+                    r.knocked_out_by_id is not None for t, r in items if t.kind == TournamentKind.REGULAR
+                ),
                 "results": [
                     {
                         "tournament_id": t.id,

@@ -6,17 +6,18 @@ night depends on every night before it, bounties included)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, tuple_
 from sqlalchemy.orm import Session, selectinload
 
 from models.entities import Player, Season
-from models.entities.tournaments import Tournament
+from models.entities.tournaments import Result, Tournament
 from models.errors import Problem
 from models.rules.drafts import ResultDraft
 from models.rules.knockouts import Bounty, knockout_problems, knockouts_earned, leaders
-from models.rules.standings import Entry, line_of, ranked_lines
+from models.rules.standings import Entry, Line, line_of, ranked_lines
 from models.rules.tournaments import TournamentKind
 from models.services.player_merges.queries import final_survivors
 from models.services.standings.line_queries import season_tiers
@@ -141,3 +142,31 @@ def settle_bounties(session: Session, season: Season, venue_id: int) -> set[int]
                 last_winner = result.player_id
     session.flush()
     return changed
+
+
+def bounty_holders(
+    session: Session, season: Season, venue_id: int, day: date, session_no: int, lines_before: list[Line]
+) -> set[int]:
+    """R8a: who carries the bounty on a night not stored yet (a night as it happens): the leaders
+    of the standings before it (`lines_before`), or the winner of the venue's last report
+    before it in the season."""
+    rule = season.knockout_rule
+    if not rule.has_bounty:
+        return set()
+    if rule.bounty == Bounty.VENUE_LEADER:
+        return leaders({row.player_id: row.rank for row in ranked_lines(lines_before, season_tiers(season))})
+    last = session.scalar(
+        select(Result.player_id)
+        .join(Tournament, Tournament.id == Result.tournament_id)
+        .where(
+            Tournament.season_id == season.id,
+            Tournament.venue_id == venue_id,
+            Tournament.kind == TournamentKind.REGULAR,
+            Tournament.live,
+            tuple_(Tournament.date, Tournament.session) < tuple_(day, session_no),
+            Result.place == 1,
+        )
+        .order_by(Tournament.date.desc(), Tournament.session.desc())
+        .limit(1)
+    )
+    return set() if last is None else {last}

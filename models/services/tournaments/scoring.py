@@ -8,7 +8,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
 from models.entities.league import PointsChart, Season
-from models.entities.tournaments import Tournament
+from models.entities.tournaments import Result, Tournament
 from models.errors import RuleViolation
 from models.rules.charts import DEFAULT_CHART, Band, Chart, ChartKind, Unscorable
 from models.rules.formulas import FormulaError, parse
@@ -65,7 +65,7 @@ def rescore_season(session: Session, season: Season) -> int:
         .options(selectinload(Tournament.results))
         .order_by(Tournament.id)
     ).all()
-    changed = 0
+    before = {r.id: _scored(r) for t in tournaments for r in t.results}
     for tournament in tournaments:
         rows = {r.player_id: n for n, r in enumerate(tournament.results)}
         try:
@@ -92,13 +92,7 @@ def rescore_season(session: Session, season: Season) -> int:
                 points.knockouts,
                 points.points,
             )
-            if new != (
-                result.placement_points,
-                result.participation_points,
-                result.knockout_points,
-                result.knockouts,
-                result.points,
-            ):
+            if new != _scored(result):
                 (
                     result.placement_points,
                     result.participation_points,
@@ -106,11 +100,23 @@ def rescore_season(session: Session, season: Season) -> int:
                     result.knockouts,
                     result.points,
                 ) = new
-                changed += 1
     if season.knockout_rule.has_bounty:
         # R8a: each venue's bounties, night after night, on the points just computed.
-        venues = sorted({t.venue_id for t in tournaments if t.kind == TournamentKind.REGULAR and t.live})
-        changed += sum(len(settle_bounties(session, season, venue_id)) for venue_id in venues)
+        for venue_id in sorted(
+            {t.venue_id for t in tournaments if t.kind == TournamentKind.REGULAR and t.live}
+        ):
+            settle_bounties(session, season, venue_id)
+    changed = sum(1 for t in tournaments for r in t.results if _scored(r) != before[r.id])
     if changed:
         refresh_lines(session, season)
     return changed
+
+
+def _scored(result: Result) -> tuple[int, int, int, int, int]:
+    return (
+        result.placement_points,
+        result.participation_points,
+        result.knockout_points,
+        result.knockouts,
+        result.points,
+    )

@@ -137,3 +137,20 @@ def test_r22_r19_the_live_page_shows_the_standings_if_the_night_ended_now(make_s
     assert rows.index("Bea B.") < rows.index("Cal C.") < rows.index("Ann A.")
     assert '+6 <span class="in">in</span>' in rows and "▲1" in rows and "▼2" in rows
     assert "@example.org" not in html  # R19: display names only
+
+
+def test_r22_r8a_knockouts_so_far_count_in_the_standings_if_the_night_ended_now(make_scene: Any) -> None:
+    scene = linear_scene(make_scene, knockout_points=10, bounty="venue_leader", bounty_points=25)
+    a, b, c, d = scene.players("Ann A.", "Bea B.", "Cal C.", "Dee D.")
+    scene.report([a, b, c])  # Ann 3+5 leads
+    phone = Phone(scene.host, opened(scene))
+    for pid in (a, b, c, d):
+        phone.send("sign_in", player={"player_id": pid})
+    # Dee knocks out Ann, the leader: 10 + the bounty 25; Ann is 4th of 4 (1+5).
+    phone.send("bust", players=[{"player_id": a}], knocked_out_by=d)
+    body = projected(scene, phone.night["id"])
+    tonight = {row["player"]["id"]: row["tonight"] for row in body["standings"]}
+    # Still in: each sure of 3rd (2+5); Dee also 35 for the knockout.
+    assert tonight[d] == {"place": 3, "points": 7 + 35, "still_in": True}
+    assert tonight[a] == {"place": 4, "points": 6, "still_in": False}
+    assert [(row["player"]["id"], row["points"]) for row in body["standings"]][:2] == [(d, 42), (a, 14)]
