@@ -98,6 +98,11 @@ class PlayerResultOut(Answer):
     status = fields.String(validate=validate.OneOf(STATUSES))
     placement_points = fields.Integer()
     participation_points = fields.Integer()
+    knockout_points = fields.Integer(metadata={"description": "R8a: for knockouts and bounties."})
+    knockouts = fields.Integer(metadata={"description": "R8a: players knocked out that night."})
+    knocked_out_by = fields.Integer(
+        allow_none=True, metadata={"description": "R8a: the knocker's player id."}
+    )
     points = fields.Integer()
 
 

@@ -105,7 +105,10 @@ def _dry_run_results(tournament: Tournament, registered: dict[int, str]) -> list
                 "status": result.status,
                 "placement_points": result.placement_points,
                 "participation_points": result.participation_points,
-                "knocked_out_by": result.knocked_out_by_id,
+                # R8a: a knocker the report would register has no id yet either.
+                "knocked_out_by": None
+                if result.knocked_out_by_id in registered
+                else result.knocked_out_by_id,
                 "knockouts": result.knockouts,
                 "knockout_points": result.knockout_points,
                 "points": result.points,

@@ -117,6 +117,10 @@ def dry_run_dump(actor: Actor, written: Written) -> Any:
             "new": new,
         }
 
+    def knocker(result: Any) -> dict[str, Any]:
+        # R8a: a knocker the report would register has no id either.
+        return {"knocked_out_by_id": None} if result.knocked_out_by_id in registered else {}
+
     return ReportDryRun().dump(
         {
             "dry_run": True,
@@ -128,14 +132,26 @@ def dry_run_dump(actor: Actor, written: Written) -> Any:
             "entrants": tournament.entrants,
             "reported_by": reporter_seen_by(actor, tournament),
             "reported_by_role": reporter_role(tournament),
-            "results": [{**vars_of(result), "player": player(result)} for result in tournament.results],
+            "results": [
+                {**vars_of(result), "player": player(result), **knocker(result)}
+                for result in tournament.results
+            ],
             "warnings": [unregistered(notice, registered) for notice in written.notices],
         }
     )
 
 
 def vars_of(result: Any) -> dict[str, Any]:
-    names = ("place", "status", "placement_points", "participation_points", "points")
+    names = (
+        "place",
+        "status",
+        "placement_points",
+        "participation_points",
+        "points",
+        "knocked_out_by_id",
+        "knockouts",
+        "knockout_points",
+    )
     return {name: getattr(result, name) for name in names}
 
 

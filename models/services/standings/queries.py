@@ -352,6 +352,9 @@ def player_seasons(session: Session, player: Player) -> tuple[list[dict[str, Any
                         "status": r.status,
                         "placement_points": r.placement_points,
                         "participation_points": r.participation_points,
+                        "knockout_points": r.knockout_points,
+                        "knockouts": r.knockouts,
+                        "knocked_out_by": r.knocked_out_by_id,
                         "points": r.points,
                     }
                     for t, r in items
