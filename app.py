@@ -71,6 +71,22 @@ def config_from_env(environ: dict[str, str] | os._Environ[str] = os.environ) -> 
         # Proxies in front of the service (a load balancer, TLS ending there) whose X-Forwarded-*
         # headers are believed: the client's address (rate limits) and scheme (Secure cookies).
         "TRUSTED_PROXIES": int(environ.get("TRUSTED_PROXIES", 0)),
+        # R23: webhooks may reach private, loopback and link-local addresses only when this is
+        # set (tests, installs on a private network); otherwise they are refused (SSRF).
+        "WEBHOOKS_ALLOW_PRIVATE": environ.get("WEBHOOKS_ALLOW_PRIVATE", "").lower() in TRUE_WORDS,
+        # R23: the delivery worker's pause between passes that found nothing to send.
+        "DELIVER_EVERY_SECONDS": float(environ.get("DELIVER_EVERY_SECONDS", 2)),
+        # R23: the mail server the weekly emails go through (smtp://host:port, smtps:// for TLS,
+        # optionally user:password@); unset, nothing is sent and the messages wait. MAIL_FROM is
+        # their sender, PUBLIC_URL where their links lead (this service as players reach it).
+        "SMTP_URL": environ.get("SMTP_URL", ""),
+        "MAIL_FROM": environ.get("MAIL_FROM", ""),
+        "PUBLIC_URL": environ.get("PUBLIC_URL", ""),
+        # R23: how long a worker's claim on a delivery holds (a worker killed mid-send leaves it
+        # to lapse, and the delivery is sent again), and after how many failures in a row a
+        # subscription is paused.
+        "DELIVERY_LEASE_SECONDS": float(environ.get("DELIVERY_LEASE_SECONDS", 120)),
+        "WEBHOOKS_PAUSE_AFTER": int(environ.get("WEBHOOKS_PAUSE_AFTER", 15)),
     }
 
 

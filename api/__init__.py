@@ -23,6 +23,7 @@ from api import (
     calendars,
     console,
     db,
+    emails,
     embed,
     front_door,
     games,
@@ -41,6 +42,7 @@ from api import (
     structures,
     tournaments,
     venues,
+    webhooks,
 )
 from api.cache import hooks as cache_hooks
 from api.errors import PROBLEM_MIMETYPE, ProblemSchema, http_problem, register_error_handlers
@@ -309,12 +311,15 @@ def init_app(app: Flask) -> Api:
         league_settings,
         structures,
         nights,
+        webhooks,
+        emails,
         api_keys,
         audit_log,
         embed,
     ):
         api.register_blueprint(module.blp)
     app.register_blueprint(console.bp)  # HTML for hosts and the office: not in the API's spec
+    app.register_blueprint(emails.pages)  # R23: the one-click unsubscribe, for people
     app.before_request(_start_request)
     app.after_request(_finish_request)
     return api

@@ -18,6 +18,7 @@ from flask.cli import AppGroup
 from sqlalchemy.orm import Session
 
 from api import db
+from api.deliver_cli import deliver
 from models.actor import SYSTEM
 from models.entities import ROLES
 from models.errors import LeagueError
@@ -344,3 +345,4 @@ def register_cli(app: Flask) -> None:
     app.cli.add_command(standings_cli)
     app.cli.add_command(ratings_cli)
     app.cli.add_command(players_cli)
+    app.cli.add_command(deliver)

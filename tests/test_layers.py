@@ -17,7 +17,15 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "models/errors.py": (),
     "models/actor.py": (),
     "models/__init__.py": (),
-    "models/infra": ("sqlalchemy", "alembic", "cryptography", "models.infra"),
+    "models/infra": (
+        "sqlalchemy",
+        "alembic",
+        "cryptography",
+        "httpx",
+        "httpcore",
+        "standardwebhooks",
+        "models.infra",
+    ),
     "models/entities": ("sqlalchemy", "models.entities", "models.infra.clock", "models.rules"),
     "models/services": ("sqlalchemy", "cachetools", "models"),
     "api": (

@@ -20,6 +20,8 @@ from api.console import (
     typed,
     venue_settings,
     venues,
+    webhooks,
+    weekly_email,
 )
 from api.console import tournaments as reports
 from api.console.base import bp
@@ -45,4 +47,6 @@ __all__ = [
     "typed",
     "venue_settings",
     "venues",
+    "webhooks",
+    "weekly_email",
 ]

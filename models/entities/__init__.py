@@ -4,9 +4,11 @@ from models.entities.api_keys import ROLES, ApiKey, ApiKeyVenue, ConsoleSignIn
 from models.entities.audit import AuditEntry
 from models.entities.base import Base
 from models.entities.data_rights import ErasedValue, Erasure, PlayerKey
+from models.entities.emails import EMAIL_STATES, EmailConsent, EmailMessage
 from models.entities.freshness import (
     LEAGUE_SCOPE_TABLES,
     NIGHT_TABLES,
+    OUTBOX_TABLES,
     SCOPE_FREE_TABLES,
     SCOPED_TABLES,
     UNVERSIONED_TABLES,
@@ -28,6 +30,7 @@ from models.entities.league import (
 from models.entities.league_settings import LeagueSettings
 from models.entities.merges import PlayerMerge
 from models.entities.nights import ENTRY_STATES, NIGHT_STATES, Night, NightAction, NightEntry, Structure
+from models.entities.outbox import DELIVERY_STATES, WEBHOOK_FORMATS, OutboxEvent, Webhook, WebhookDelivery
 from models.entities.players import DistinctPlayers, Player
 from models.entities.qualifiers import Disqualification, QualifierPublication
 from models.entities.ratings import PlayerRating, RatingPoint
@@ -47,6 +50,7 @@ __all__ = [
     "LEAGUE_SCOPE_TABLES",
     "NIGHT_STATES",
     "NIGHT_TABLES",
+    "OUTBOX_TABLES",
     "SCOPED_TABLES",
     "SCOPE_FREE_TABLES",
     "UNVERSIONED_TABLES",
@@ -66,6 +70,7 @@ __all__ = [
     "NightAction",
     "NightEntry",
     "NightStamp",
+    "OutboxEvent",
     "Player",
     "PlayerKey",
     "PlayerMerge",
@@ -86,4 +91,11 @@ __all__ = [
     "Tournament",
     "Venue",
     "VenueNight",
+    "Webhook",
+    "WebhookDelivery",
+    "DELIVERY_STATES",
+    "WEBHOOK_FORMATS",
+    "EMAIL_STATES",
+    "EmailConsent",
+    "EmailMessage",
 ]

@@ -25,6 +25,12 @@ UNVERSIONED_TABLES = frozenset(
 # moved on by each of its actions, so a bust-out at one venue moves no data version or scope and
 # retires no other answer (migration 0028). The report a night becomes moves what a report moves.
 NIGHT_TABLES = frozenset({"nights", "night_entries", "night_actions"})
+# Telling others (R23): the outbox, subscriptions and deliveries are written with a change, or by
+# the delivery worker, and read by no cached answer: they move no data version (migration 0030),
+# so a delivery's bookkeeping neither retires answers nor waits on the league's writers.
+OUTBOX_TABLES = frozenset(
+    {"outbox_events", "webhooks", "webhook_deliveries", "email_consents", "email_messages"}
+)
 
 # Which tables bump which scope (`Scope` names them; the triggers of migrations 0022 and 0024 are
 # held to this map by tests/migrations/test_data_version.py). A table that a scoped answer reads

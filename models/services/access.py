@@ -86,6 +86,11 @@ def may_run_night(actor: Actor, venue_id: int) -> None:
     _hosts_only(actor, venue_id, "a host runs the nights of their own venues", rule="R22")
 
 
+def may_manage_webhooks(actor: Actor) -> None:
+    """R23: webhook subscriptions are the office's."""
+    _office_only(actor, "manages webhooks", rule="R23")
+
+
 def may_keep_structures(actor: Actor) -> None:
     """R22: blind structures are kept by the office."""
     _office_only(actor, "keeps blind structures", rule="R22")
@@ -282,3 +287,13 @@ def may_set_up_league(actor: Actor) -> None:
 def may_remove_demo(actor: Actor) -> None:
     """Only the office removes the demo league (from the console; the command needs the server)."""
     _office_only(actor, "removes the demo league")
+
+
+def may_keep_email_consent(actor: Actor, of_their_venues: bool) -> None:
+    """R23: a player's email consent is the office's, or a host's for a player of their venues (R19)."""
+    if actor.is_office or (actor.is_host and of_their_venues):
+        return
+    raise Forbidden(
+        "Only the office, or a host of a venue where the player plays, keeps their email consent.",
+        rule="R23",
+    )

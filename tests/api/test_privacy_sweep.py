@@ -161,6 +161,11 @@ def seed(runner: Any, office: Caller, public: Caller, league: League, host_for: 
 
     structure, night, nights = seed_night(office, crown, [alice, bob, dan, fay], venues)
 
+    # R23: a staff subscription that heard every event (its log holds no payload).
+    webhook = office.post(
+        "/api/v1/webhooks", json={"url": "https://hooks.example.org/league", "events": ["*"], "staff": True}
+    ).get_json()
+    assert office.post(f"/api/v1/webhooks/{webhook['id']}/ping").status_code == 202
     listed = listed_ids(office)
     mine = [alice, bob, cara, dan, fay, gil, dupe, hal, twin, own_new, kim, king]
     ids = {
@@ -181,6 +186,7 @@ def seed(runner: Any, office: Caller, public: Caller, league: League, host_for: 
         "key_id": first_ids([], listed["keys"]),
         "structure_id": [structure["id"]],
         "night_id": first_ids([night["id"]], nights),
+        "webhook_id": [webhook["id"]],
     }
     return Seeded(
         ids=ids,

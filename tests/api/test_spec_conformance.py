@@ -46,6 +46,11 @@ def test_every_get_answers_as_documented(app: Any, office: Caller, runner: Any) 
     venues = [v["id"] for v in office.get("/api/v1/venues?per_page=50").get_json()["items"]]
     nights = [n["id"] for v in venues for n in office.get(f"/api/v1/venues/{v}/nights").get_json()["items"]]
     assert nights  # the demo's night in progress (R22)
+    hook = office.post("/api/v1/webhooks", json={"url": "https://hooks.example.org/league", "events": ["*"]})
+    assert (
+        hook.status_code == 201
+        and office.post(f"/api/v1/webhooks/{hook.get_json()['id']}/ping").status_code == 202
+    )
     known = {
         "season_id": [season],
         "venue_id": ids(office, "venues")[:2],
@@ -58,6 +63,7 @@ def test_every_get_answers_as_documented(app: Any, office: Caller, runner: Any) 
         "merge_id": [],
         "structure_id": [],
         "night_id": nights[:1],
+        "webhook_id": [hook.get_json()["id"]],
     }
     keys = {"office": office.key, "host": new_key(app, "host", [venue]), "public": None}
     schema = schemathesis.openapi.from_wsgi("/openapi.json", app)

@@ -19,6 +19,7 @@ from models.services.lookup import get_or_raise
 from models.services.seasons.queries import season_for
 from models.services.structures.writes import structure_for
 from models.services.venues.schedule_queries import changes, exceptions_of, regular, schedule_of
+from models.services.webhooks.tell import night_told
 
 
 def open_night(
@@ -78,6 +79,7 @@ def open_night(
         _refuse_taken(session, venue, today, number)  # another phone opened it meanwhile
         raise
     record(session, actor, "night.open", "night", night.id, after=snapshot(night))
+    night_told(session, "night.opened", night)  # R23
     return night
 
 

@@ -18,6 +18,7 @@ from models.services.audit_log.writes import record
 from models.services.nights.runs import Run
 from models.services.nights.sign_ins import apply_moves
 from models.services.tournaments.writes import submit_report
+from models.services.webhooks.tell import night_told
 
 Done = tuple[dict[str, Any], dict[str, Any]]
 OUT_STATUS = {"bust": "out", "withdraw": "declared_withdrawal", "absent": "absent", "no_show": "no_show"}
@@ -193,6 +194,7 @@ def _finish(run: Run, left: list[int]) -> None:
     run.session.flush()
     record(run.session, run.actor, "night.end", "night", night.id, after={"places": night.places})
     post_report(run, placed)
+    night_told(run.session, "night.ended", night)  # R23: with the report it became
 
 
 def post_report(run: Run, placed: dict[int, int], override_reason: str | None = None) -> None:

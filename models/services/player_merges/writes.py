@@ -27,6 +27,7 @@ from models.services.ratings.writes import earliest_of_results, replay_from
 from models.services.standings.line_queries import places_of_results
 from models.services.standings.lines import refresh_places
 from models.services.tournaments.knockouts import settle_bounties
+from models.services.webhooks.tell import standings_told
 
 # Fields the survivor takes from the duplicate when it has none of its own.
 TAKEN_FIELDS = ("email", "date_of_birth", "membership_number", "home_venue_id")
@@ -121,6 +122,7 @@ def _move(session: Session, moved: dict[str, Any], to: int, players: tuple[int, 
         session.execute(update(Result).where(Result.id.in_(knocked)).values(knocked_out_by_id=to))
     places = places_of_results(session, [*moved["results"], *knocked])
     refresh_places(session, places, set(players))
+    standings_told(session, places)  # R23
     # R8a: the leaders a bounty was on may have changed with the lines.
     for season_id, venue_id in sorted(places):
         season = session.get(Season, season_id)

@@ -22,6 +22,7 @@ from models.entities.data_rights import Erasure, PlayerKey
 from models.entities.idempotency import IdempotentRequest
 from models.entities.merges import PlayerMerge
 from models.entities.nights import Night
+from models.entities.outbox import OutboxEvent
 from models.entities.players import Player
 from models.entities.qualifiers import QualifierPublication
 from models.entities.tournaments import Result, Tournament
@@ -36,6 +37,7 @@ from models.services.access import may_erase_inactive_players, may_erase_player,
 from models.services.audit_log.player_keys import shred
 from models.services.audit_log.queries import read_entries
 from models.services.audit_log.writes import record
+from models.services.emails.personal import forget_emails
 from models.services.league_settings.writes import league_settings
 from models.services.locks import hold_writes, take_players
 from models.services.lookup import get_or_raise
@@ -221,6 +223,7 @@ def _apply(
     session.flush()
     shown = new_name or former_player_name(survivor)
     forget(session, old)
+    forget_emails(session, group)  # R23: their consent, and what was not sent
     _scrub_records(session, set(group), old, shown)
     shred(session, group)
     session.info[PURGE_ANSWERS] = True  # stored answers may hold a value: gone once committed
@@ -357,10 +360,7 @@ def _scrub_records(session: Session, group: set[int], old: set[str], display_nam
                 if kept != text:
                     setattr(row, column, kept)
     _scrub_nights(session, forms)
-    for publication in session.scalars(select(QualifierPublication)):
-        lists = _scrub_json(publication.lists, group, old, display_name)
-        if lists != publication.lists:
-            publication.lists = lists
+    _scrub_frozen(session, group, old, display_name)
     long_forms = [form for form in forms if len(form) >= LEAST_CONTAINED]
     for stored in session.scalars(select(IdempotentRequest)):
         whole = compact(json.dumps(stored.response_body))
@@ -370,6 +370,18 @@ def _scrub_records(session: Session, group: set[int], old: set[str], display_nam
         if body != stored.response_body:
             stored.response_body = body
     session.flush()
+
+
+def _scrub_frozen(session: Session, group: set[int], old: set[str], display_name: str) -> None:
+    """The frozen qualifier lists, and the events told or still to tell (R23)."""
+    for publication in session.scalars(select(QualifierPublication)):
+        lists = _scrub_json(publication.lists, group, old, display_name)
+        if lists != publication.lists:
+            publication.lists = lists
+    for told in session.scalars(select(OutboxEvent)):
+        data = _scrub_json(told.data, group, old, display_name)
+        if data != told.data:
+            told.data = data
 
 
 def _scrub_nights(session: Session, forms: set[str]) -> None:

@@ -23,6 +23,7 @@ from models.rules.personal import WITHHELD
 from models.services.access import may_export_player
 from models.services.audit_log.queries import read_entries
 from models.services.audit_log.writes import plain, record, snapshot
+from models.services.emails.personal import emails_held
 from models.services.lookup import get_or_raise
 from models.services.players.erasures import merge_group
 from models.services.players.personal_text import FREE_TEXT_KEYS, forms_of, free_texts, players_mentioned
@@ -80,6 +81,7 @@ def data_export(session: Session, actor: Actor, player_id: int) -> dict[str, Any
     group = merge_group(session, player.id)
     erasures = {e.player_id: e for e in session.scalars(select(Erasure).where(Erasure.player_id.in_(group)))}
     records = []
+    emails = emails_held(session, group)  # R23: consent and messages, by record
     for record_id in group:
         p = session.get(Player, record_id)
         assert p is not None
@@ -96,6 +98,7 @@ def data_export(session: Session, actor: Actor, player_id: int) -> dict[str, Any
                 "updated_at": plain(p.updated_at),
                 "erased": erased is not None,
                 "erased_at": plain(erased.erased_at) if erased else None,
+                **emails[p.id],
             }
         )
     results = [

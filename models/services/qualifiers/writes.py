@@ -26,6 +26,7 @@ from models.services.player_merges.checks import merged_away_problem
 from models.services.players.personal_text import scrub_erased
 from models.services.qualifiers.lists import compute_lists
 from models.services.qualifiers.queries import latest_publication
+from models.services.webhooks.tell import qualifiers_told
 
 
 def disqualify(
@@ -187,6 +188,7 @@ def publish(
         },
         reason=note,
     )
+    qualifiers_told(session, season, publication.id)  # R23
     return publication
 
 

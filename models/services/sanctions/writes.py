@@ -19,6 +19,7 @@ from models.services.audit_log.writes import record, snapshot
 from models.services.players.personal_text import scrub_erased
 from models.services.sanctions.checks import check_sanction
 from models.services.sanctions.queries import no_such_sanction, results_inside, sees_sanction
+from models.services.webhooks.tell import sanction_told
 
 
 def issue_sanction(session: Session, actor: Actor, data: dict[str, Any]) -> tuple[Sanction, list[Notice]]:
@@ -52,6 +53,7 @@ def issue_sanction(session: Session, actor: Actor, data: dict[str, Any]) -> tupl
         after=snapshot(sanction),
         reason=sanction.reason,
     )
+    sanction_told(session, "sanction.recorded", sanction)  # R23: staff only
     inside = results_inside(session, sanction.player_id, sanction.terms)
     return sanction, [results_stand(sanction.kind, sanction.player_id, inside)] if inside else []
 
@@ -101,4 +103,5 @@ def lift_sanction(session: Session, actor: Actor, sanction: Sanction, reason: st
         after=snapshot(sanction),
         reason=reason,
     )
+    sanction_told(session, "sanction.lifted", sanction)  # R23: staff only
     return sanction

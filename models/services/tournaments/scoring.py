@@ -15,6 +15,7 @@ from models.rules.formulas import FormulaError, parse
 from models.rules.tournaments import TournamentKind, score_report
 from models.services.standings.lines import refresh_lines
 from models.services.tournaments.knockouts import settle_bounties
+from models.services.webhooks.tell import standings_told
 
 
 def chart_rule(chart: PointsChart | None) -> Chart:
@@ -109,6 +110,8 @@ def rescore_season(session: Session, season: Season) -> int:
     changed = sum(1 for t in tournaments for r in t.results if _scored(r) != before[r.id])
     if changed:
         refresh_lines(session, season)
+        moved = {t.venue_id for t in tournaments if t.kind == TournamentKind.REGULAR and t.live}
+        standings_told(session, [(season.id, venue_id) for venue_id in moved])
     return changed
 
 

@@ -27,6 +27,7 @@ from models.services.ratings.writes import point_of, rate_new_report, replay_fro
 from models.services.standings.lines import add_results
 from models.services.tournaments.checks import CheckedReport, check_report
 from models.services.tournaments.stored import (
+    Counted,
     Written,
     counted,
     placed_notices,
@@ -37,6 +38,7 @@ from models.services.tournaments.stored import (
     store_results,
     twins,
 )
+from models.services.webhooks.tell import report_told, standings_told
 
 
 def _slot_query() -> Select[int]:
@@ -107,6 +109,7 @@ def submit_report(session: Session, actor: Actor, report: ReportDraft) -> Writte
         reason=checked.late_reason,
     )
     record_override(session, actor, tournament, checked)
+    told(session, "report.posted", tournament, [tournament])
     checked.notices.extend(twins(session, tournament))
     return Written(tournament, placed_notices(checked), registered)
 
@@ -331,7 +334,21 @@ def correct_report(
         reason=reason,
     )
     record_override(session, actor, tournament, checked)
+    told(session, "report.corrected", tournament, [counted_before, tournament])
     return Written(tournament, placed_notices(checked), registered)
+
+
+def told(session: Session, kind: str, tournament: Tournament, counted_at: list[Tournament | Counted]) -> None:
+    """R23: the report's event, and standings.changed where it counts (or counted)."""
+    report_told(session, kind, tournament)
+    standings_told(
+        session,
+        [
+            (s, v)
+            for k, s, v in (c if isinstance(c, tuple) else counted(c) for c in counted_at)
+            if k == TournamentKind.REGULAR
+        ],
+    )
 
 
 def _with_stored(tournament: Tournament, correction: ReportDraft) -> ReportDraft:
@@ -381,4 +398,5 @@ def void_report(
         after=report_snapshot(tournament),
         reason=reason,
     )
+    told(session, "report.voided", tournament, [tournament])
     return tournament

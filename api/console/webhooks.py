@@ -1,0 +1,113 @@
+"""The office's webhooks in the console (R23): every subscription with what it hears and how its
+deliveries go; a new one made by the API's schema and service (its secret shown on that page,
+once); each one's page with its delivery log (state, tries, last error, next try), a test ping,
+pause and resume, and deletion after a page that names it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app, flash, redirect, request, url_for
+from models.services.webhooks.webhooks import (
+    create_webhook,
+    delete_webhook,
+    deliveries_page,
+    get_webhook,
+    list_webhooks,
+    ping,
+    update_webhook,
+)
+
+from api import db
+from api.console.api_forms import ApiForm, Label
+from api.console.base import bp, current, page, refused_form, signed_in_only
+from api.console.forms import TokenForm
+from api.webhooks.schemas import WebhookIn
+from models.entities import WEBHOOK_FORMATS
+from models.rules.webhooks import EVENT_KINDS, SAID
+from models.services.access import may_manage_webhooks
+from models.services.paging import PageRequest
+from models.services.regions.queries import list_regions
+from models.services.venues.queries import list_venues
+
+LABELS: dict[str, Label] = {
+    "url": ("Where to send (https://…)", "The receiver's address. Never one on a private network."),
+    "events": ("What it hears", "Sanction events reach it only if it is for staff."),
+    "venue_id": ("Only this venue", "Empty: every venue (or a region below)."),
+    "region_id": ("Only this region", "Empty: the whole league."),
+    "format": ("Format", "json: the event itself (signed); discord or slack: a chat message."),
+    "staff": ("For staff: it may hear of sanctions", ""),
+    "description": ("What it is for", "e.g. The website's standings cache."),
+}
+FORMAT_WORDS = {"json": "JSON (the event, signed)", "discord": "Discord message", "slack": "Slack message"}
+
+
+def _form(session: Any) -> ApiForm:
+    venues = list_venues(session, PageRequest(1, 1000)).items
+    regions = list_regions(session, PageRequest(1, 500)).items
+    return ApiForm(
+        WebhookIn(),
+        LABELS,
+        values={"format": "json", "events": ["report.posted", "standings.changed"]},
+        choices={
+            "events": [(kind, f"{kind}: {SAID[kind]}") for kind in EVENT_KINDS if kind != "webhook.ping"],
+            "venue_id": [(str(v.id), v.name) for v in venues],
+            "region_id": [(str(r.id), r.name) for r in regions],
+            "format": [(f, FORMAT_WORDS[f]) for f in WEBHOOK_FORMATS],
+        },
+    )
+
+
+def _allow() -> bool:
+    return bool(current_app.config.get("WEBHOOKS_ALLOW_PRIVATE"))
+
+
+@bp.route("/webhooks", methods=["GET", "POST"])
+@signed_in_only
+def webhooks() -> Any:
+    """R23: every subscription, and a new one (its secret shown here, once)."""
+    session, actor = db.session(), current()
+    may_manage_webhooks(actor)
+    token, form = TokenForm(), _form(session)
+    made, status = None, 200
+    if request.method == "POST":
+        if not token.validate_on_submit():
+            return refused_form()
+        made = form.submit(request.form, lambda data: create_webhook(session, actor, data, _allow()))
+        status = 201 if made is not None else form.status
+    inputs = form.inputs(request.form if request.method == "POST" and made is None else None)
+    context = {
+        "hooks": list_webhooks(session, actor),
+        "made": made,
+        "form": form,
+        "inputs": inputs,
+        "token": token,
+    }
+    return page("console/webhooks.html", status, **context)
+
+
+@bp.route("/webhooks/<int:webhook_id>", methods=["GET", "POST"])
+@signed_in_only
+def webhook_page(webhook_id: int) -> Any:
+    """R23: one subscription's delivery log; ping, pause, resume, delete."""
+    session, actor = db.session(), current()
+    hook = get_webhook(session, actor, webhook_id)
+    token = TokenForm()
+    if request.method == "POST":
+        if not token.validate_on_submit():
+            return refused_form()
+        what = request.form.get("do")
+        if what == "ping":
+            ping(session, actor, webhook_id)
+            flash("A test event is on its way: the log below shows how it went.")
+        elif what in ("pause", "resume"):
+            update_webhook(session, actor, webhook_id, {"paused": what == "pause"}, _allow())
+            flash("Paused: nothing is sent until it is resumed." if what == "pause" else "Resumed.")
+        elif what == "delete" and request.form.get("sure") == "yes":
+            delete_webhook(session, actor, webhook_id)
+            flash(f"Webhook {webhook_id} deleted, with its log.")
+            return redirect(url_for("console.webhooks"))
+        return redirect(url_for("console.webhook_page", webhook_id=webhook_id))
+    log = deliveries_page(session, actor, webhook_id, PageRequest(1, 50))
+    context = {"hook": hook, "log": log, "token": token, "asked_delete": request.args.get("delete") == "1"}
+    return page("console/webhook.html", 200, **context)

@@ -1,0 +1,53 @@
+"""A player's consent to the weekly email (R23): recorded, read and withdrawn by the office, or by
+a host of a venue where the player plays. Every change is audited without the address."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+
+from api import db
+from api.auth import current_actor, host_or_office
+from api.blueprint import Blueprint
+from api.emails.schemas import EmailConsentIn, EmailConsentOut
+from models.services.emails.consents import ConsentState, consent_of, give_consent, withdraw_consent
+
+blp = Blueprint("emails", __name__, description="The weekly email (R23): a player's consent.")
+
+
+# Cached by the data version (the default): every change of a consent is audited in its own
+# transaction, and the audit log moves the version on.
+@blp.route("/api/v1/players/<id:player_id>/email-consent")
+class EmailConsentViews(MethodView):
+    @blp.doc(operationId="get_email_consent")
+    @host_or_office
+    @blp.response(200, EmailConsentOut)
+    def get(self, player_id: int) -> ConsentState:
+        """Whether the player gets the weekly email (the office, or a host of their venues; R23)
+
+        Since when, where they asked and who recorded it.
+        """
+        return consent_of(db.session(), current_actor(), player_id)
+
+    @blp.doc(operationId="give_email_consent")
+    @host_or_office
+    @blp.arguments(EmailConsentIn, required=False)
+    @blp.response(200, EmailConsentOut)
+    def put(self, data: dict[str, Any], player_id: int) -> ConsentState:
+        """Record that the player asked for the weekly email (office, or their venues' hosts; R23)
+
+        Recorded with when and by whom; the audit entry holds no address. A player with no email
+        cannot consent (422 naming `email`). Consent given already stands as first recorded.
+        """
+        return give_consent(db.session(), current_actor(), player_id, (data or {}).get("source"))
+
+    @blp.doc(operationId="withdraw_email_consent")
+    @host_or_office
+    @blp.response(204)
+    def delete(self, player_id: int) -> None:
+        """Stop the player's weekly email (the office, or a host of their venues; R23, audited)
+
+        Messages not yet sent are deleted. Withdrawn already: nothing changes.
+        """
+        withdraw_consent(db.session(), current_actor(), player_id)

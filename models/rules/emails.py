@@ -1,0 +1,223 @@
+"""R23, email: when a week's digest is due, what it says, when a failed send is tried again, and
+the signed link that refuses every message in one click. Pure: the services gather the facts and
+send; nothing here reads a clock or the database (the time is handed in)."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+from decimal import Decimal
+from enum import StrEnum
+
+
+class ConsentSource(StrEnum):
+    """Where a player asked for the weekly email."""
+
+    DOOR = "door"  # at the venue, to its host
+    OFFICE = "office"  # to the league office
+    ONLINE = "online"  # a form of the league's own
+    OTHER = "other"
+
+
+CONSENT_SOURCES = tuple(source.value for source in ConsentSource)
+
+# The one kind of email the league sends (R23): the weekly digest.
+DIGEST = "digest"
+# The week's digests are due from Monday at this time on the league's clock (R2a).
+DIGEST_DUE_AT = time(8, 0)
+
+# A failed send is tried again after 1 min, 2, 4, … at most an hour apart, and given up a day after
+# the message was composed.
+FIRST_RETRY = timedelta(minutes=1)
+LONGEST_WAIT = timedelta(hours=1)
+GIVE_UP_AFTER = timedelta(hours=24)
+
+# An unsubscribe link works this long after the message carrying it was sent.
+TOKEN_LIFETIME = timedelta(days=60)
+# Salt of the unsubscribe links' signing key: a key made from the app's secret for this use
+# alone, so no other signature of the app is ever a valid link (and no link another signature).
+TOKEN_SALT = b"pokerleague.email.unsubscribe.v1"
+
+
+# The week ------------------------------------------------------------------------------------
+
+
+def digest_week(local: datetime) -> tuple[date, str] | None:
+    """The week whose digest is due at this wall-clock moment of the league: its Monday and its
+    key ("2026-W51"); None on a Monday before DIGEST_DUE_AT (this week's is not due yet, and
+    last week's is no longer worth sending)."""
+    monday = local.date() - timedelta(days=local.weekday())
+    if local.date() == monday and local.time() < DIGEST_DUE_AT:
+        return None
+    year, week, _day = monday.isocalendar()
+    return monday, f"{year}-W{week:02d}"
+
+
+# Retries -------------------------------------------------------------------------------------
+
+
+def next_try(created: datetime, attempts: int, now: datetime) -> datetime | None:
+    """When to try again after `attempts` failed tries (exponential backoff), or None: a day has
+    passed since the message was composed, and it is given up."""
+    wait = min(FIRST_RETRY * (2 ** max(attempts - 1, 0)), LONGEST_WAIT)
+    retry = now + wait
+    return None if retry - created > GIVE_UP_AFTER else retry
+
+
+# The unsubscribe link --------------------------------------------------------------------------
+
+
+class BadToken(ValueError):
+    """An unsubscribe token that is forged, damaged or expired; `expired` tells which."""
+
+    def __init__(self, message: str, expired: bool = False) -> None:
+        super().__init__(message)
+        self.expired = expired
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def _signature(secret: str, payload: str) -> bytes:
+    key = hmac.new(secret.encode(), TOKEN_SALT, hashlib.sha256).digest()
+    return hmac.new(key, payload.encode(), hashlib.sha256).digest()
+
+
+def unsubscribe_token(secret: str, player_id: int, issued: datetime) -> str:
+    """A signed token naming the player and when it was issued (a UTC timestamp, whole seconds)."""
+    payload = _b64(f"{player_id}.{_seconds(issued)}".encode())
+    return f"{payload}.{_b64(_signature(secret, payload))}"
+
+
+def token_player(secret: str, token: str, now: datetime, lifetime: timedelta = TOKEN_LIFETIME) -> int:
+    """The player a token names, if its signature holds and it has not expired; else BadToken."""
+    payload, _, signature = token.partition(".")
+    try:
+        given = _unb64(signature)
+        player, _, issued = _unb64(payload).decode("ascii").partition(".")
+    except (ValueError, UnicodeError):
+        raise BadToken("The link is damaged.") from None
+    if not hmac.compare_digest(given, _signature(secret, payload)):
+        raise BadToken("The link is not one the league made.")
+    if not (player.isdigit() and issued.isdigit()):
+        raise BadToken("The link is damaged.")
+    if _seconds(now) - int(issued) > lifetime.total_seconds():
+        raise BadToken("The link has expired.", expired=True)
+    return int(player)
+
+
+def _seconds(instant: datetime) -> int:
+    """Whole seconds since the epoch of a UTC instant (naive, as the columns store it, or aware)."""
+    naive = instant if instant.tzinfo is None else instant.astimezone(UTC).replace(tzinfo=None)
+    return int((naive - datetime(1970, 1, 1)).total_seconds())
+
+
+# The digest ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Where the player stands at one venue this season, and the venue's cut (R11, R12)."""
+
+    venue: str
+    season: str
+    rank: int
+    tied: bool
+    points: int
+    played: int
+    quota: int
+    # The points of the last player inside the cut (None: nobody qualifies there yet).
+    cut_points: int | None
+    inside: bool
+    elsewhere: bool  # qualifies from another venue (R14)
+
+
+@dataclass(frozen=True)
+class Game:
+    """One of the player's venues' nights in the coming week (R2a: its local date and start)."""
+
+    day: date
+    starts_at: str
+    venue: str
+    cancelled: bool
+
+
+@dataclass(frozen=True)
+class Rating:
+    """The player's rating (R20)."""
+
+    rating: Decimal
+    provisional: bool
+    tournaments: int
+
+
+@dataclass(frozen=True)
+class Digest:
+    display_name: str
+    monday: date
+    standings: tuple[Standing, ...]
+    games: tuple[Game, ...]
+    rating: Rating | None
+
+
+def cut_words(standing: Standing) -> str:
+    """How far the player is from the venue's cut (R12), in words."""
+    if standing.inside:
+        return "inside the cut"
+    if standing.elsewhere:
+        return "qualifying from another venue"
+    if standing.cut_points is None:
+        return "no one is inside the cut yet"
+    gap = standing.cut_points - standing.points
+    if gap > 0:
+        return f"{gap} point{'s' if gap != 1 else ''} from the cut"
+    return "level with the cut" if gap == 0 else "above the cut's points, but not on the list"
+
+
+def _day(day: date) -> str:
+    return f"{day:%a} {day.day} {day:%b}"
+
+
+def compose(digest: Digest) -> tuple[str, str]:
+    """The digest's subject and plain-text body. The subject names no one (it is seen in lists
+    and logs); the unsubscribe footer is added as each message is sent (`with_footer`)."""
+    subject = f"Your week in the league: {_day(digest.monday)}"
+    lines = [f"Hello {digest.display_name},", "", "Where you stand this season:"]
+    if not digest.standings:
+        lines.append("- No results this season yet.")
+    for s in digest.standings:
+        rank = f"{s.rank}{' (tied)' if s.tied else ''}"
+        lines.append(
+            f"- {s.venue} ({s.season}): rank {rank} with {s.points} points ({s.played} played). "
+            f"Top {s.quota} qualify: you are {cut_words(s)}."
+        )
+    lines += ["", "Nights at your venues in the coming week:"]
+    if not digest.games:
+        lines.append("- None scheduled.")
+    for g in digest.games:
+        lines.append(f"- {_day(g.day)} {g.starts_at}, {g.venue}{' (cancelled)' if g.cancelled else ''}")
+    lines.append("")
+    if digest.rating is None:
+        lines.append("Your rating: not rated yet.")
+    else:
+        r = digest.rating
+        how = f"provisional, {r.tournaments} rated" if r.provisional else f"{r.tournaments} rated"
+        lines.append(f"Your rating: {r.rating} ({how} tournaments).")
+    return subject, "\n".join(lines) + "\n"
+
+
+def with_footer(body: str, unsubscribe_url: str, given_on: date) -> str:
+    """The body with why the player gets it and the one-click way to stop it."""
+    asked = f"{_day(given_on)} {given_on.year}"
+    return (
+        f"{body}\n--\nYou get this weekly email because you asked for it ({asked}).\n"
+        f"To stop it, open this link: {unsubscribe_url}\n"
+    )
