@@ -12,8 +12,10 @@ How one report retires one venue's standings:
    again (retired); the view runs and `hooks.store_answer` caches its answer under the new key.
 
 So no worker can serve a stale answer: a key names the versions the data was read at, and every
-request reads the versions anew. Answers are cached in this process's memory, or in Redis when
-`CACHE_URL` is set (stores.py); what services compute for reads (a season's qualifier lists, …)
+request reads the versions anew. Of the reads that miss one key at once, one computes the answer
+and the others wait for it (flights.py: single flight, across workers with Redis). Answers are
+cached in this process's memory, or in Redis when `CACHE_URL` is set (stores.py); what services
+compute for reads (a season's qualifier lists, …)
 is cached by `Memo` (freshness.py), as are the JSON fragments answers are written from
 (fragments.py). A GET under /api/ or /embed/ may thus depend on nothing but the league's data,
 the caller's audience, the day and the request (path, query, Accept)."""
@@ -22,6 +24,8 @@ from __future__ import annotations
 
 from flask import Flask, current_app
 
+from api.cache import hooks
+from api.cache.flights import make_flights
 from api.cache.stores import make_store
 from models.services.freshness import Memo
 
@@ -35,6 +39,8 @@ FRAGMENTS_SIZE = 8192
 
 def init_app(app: Flask) -> None:
     app.extensions["league_cache"] = make_store(app.config)
+    app.extensions["league_flights"] = make_flights(app.config.get("CACHE_URL") or "")
+    app.teardown_request(lambda _error: hooks.land())
     app.extensions["league_memo"] = Memo(MEMO_SIZE)
     app.extensions["league_fragments"] = Memo(FRAGMENTS_SIZE)
 

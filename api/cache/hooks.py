@@ -11,6 +11,7 @@ from flask import Response, current_app, g, request
 
 from api import db
 from api.auth import current_actor
+from api.cache.flights import LocalFlights
 from api.cache.stores import Store
 from api.cache.views import policy
 from models.actor import Actor
@@ -19,8 +20,20 @@ from models.services.freshness import data_version, scope_versions
 
 # Headers of a cached answer that belong to the request that made it, not to the answer.
 REQUEST_HEADERS = frozenset(
-    {"content-length", "date", "set-cookie", "x-request-id", "retry-after", "cache-control"}
+    {"content-length", "date", "set-cookie", "x-request-id", "retry-after", "cache-control", "x-cache"}
 )
+
+
+def flights() -> LocalFlights:
+    running: LocalFlights = current_app.extensions["league_flights"]
+    return running
+
+
+def land() -> None:
+    """At the end of a request that led a flight (whatever it answered): its followers go on."""
+    key = g.pop("flight", None)
+    if key is not None:
+        flights().land(key)
 
 
 def store() -> Store:
@@ -84,7 +97,16 @@ def answer_from_cache() -> Response | None:
         return response
     stored = store().get(key)
     if stored is None:
-        return None
+        leads = flights().lead(key, lambda: store().get(key) is not None)
+        # What a leader stored meanwhile (it may have finished between the miss and the claim).
+        stored = store().get(key)
+        if leads and stored is None:
+            g.flight = key  # this request computes the answer; `land` lets the others read it
+            return None
+        if leads:
+            flights().land(key)
+        if stored is None:
+            return None  # the leader failed, or is slow: computed here too
     head, _, body = stored.partition(b"\n")
     meta = json.loads(head)
     if isinstance(meta, dict):  # a refusal (`cached_by(refusals=True)`): its status, its own request id
@@ -94,6 +116,7 @@ def answer_from_cache() -> Response | None:
         g.answered_from_cache = True
         return response
     response = Response(body, status=200, headers=meta)
+    response.headers["X-Cache"] = "hit"
     if response.get_etag()[0] is None:
         response.set_etag(etag)
     else:
@@ -122,6 +145,7 @@ def store_answer(response: Response) -> bool:
     if not g.get("answered_from_cache") and not response.is_streamed:
         headers = [(k, v) for k, v in response.headers.items() if k.lower() not in REQUEST_HEADERS]
         store().set(key, json.dumps(headers).encode() + b"\n" + response.get_data())
+        response.headers["X-Cache"] = "miss"  # computed by this request
     if response.get_etag()[0] is None:
         response.set_etag(key[:32])
     # Against the view's own ETag (a report's version) or the key's: If-None-Match `*`, or a tag
