@@ -56,6 +56,8 @@ def config_from_env(environ: dict[str, str] | os._Environ[str] = os.environ) -> 
         "CACHE_URL": environ.get("CACHE_URL", ""),
         "CACHE_MAX_BYTES": int(environ.get("CACHE_MAX_BYTES", 32 * 1024 * 1024)),
         "CACHE_TTL_SECONDS": int(environ.get("CACHE_TTL_SECONDS", 24 * 3600)),
+        # How long a read waits for another computing the same answer before computing it itself.
+        "CACHE_FLIGHT_WAIT_SECONDS": float(environ.get("CACHE_FLIGHT_WAIT_SECONDS", 10)),
         # Signs the console's CSRF tokens; every process of a league must share it.
         # Unset: made once and kept in instance/secret_key (create_app), unless the caller gives one.
         "SECRET_KEY": environ.get("SECRET_KEY", ""),

@@ -14,7 +14,8 @@ from marshmallow import fields
 from sqlalchemy.exc import DataError, DBAPIError, IntegrityError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from api.html import error_page, wants_page
+from api.html import error_page
+from api.negotiation import wants_page
 from api.schemas import Answer
 from models.errors import SHOWN, Conflict, LeagueError, RuleViolation, joined
 

@@ -41,14 +41,6 @@ def html_page(
     return response
 
 
-def wants_page() -> bool:
-    """Whether an error is answered as a page: under /embed/ and /console/, to a client that asks
-    for HTML by name (a browser, an iframe). Others get the problem+json every error is."""
-    return request.path.startswith(("/embed/", "/console/")) and any(
-        kind == "text/html" and quality > 0 for kind, quality in request.accept_mimetypes
-    )
-
-
 def framed_page(
     template: str, theme: str, status: int = 200, ancestors: str | None = None, **context: Any
 ) -> Response:

@@ -39,7 +39,9 @@ FRAGMENTS_SIZE = 8192
 
 def init_app(app: Flask) -> None:
     app.extensions["league_cache"] = make_store(app.config)
-    app.extensions["league_flights"] = make_flights(app.config.get("CACHE_URL") or "")
+    app.extensions["league_flights"] = make_flights(
+        app.config.get("CACHE_URL") or "", float(app.config.get("CACHE_FLIGHT_WAIT_SECONDS", 10))
+    )
     app.teardown_request(lambda _error: hooks.land())
     app.extensions["league_memo"] = Memo(MEMO_SIZE)
     app.extensions["league_fragments"] = Memo(FRAGMENTS_SIZE)

@@ -26,9 +26,10 @@ POLL = 0.02
 class LocalFlights:
     """Single flight among the threads of this process."""
 
-    def __init__(self) -> None:
+    def __init__(self, wait: float = WAIT) -> None:
         self._lock = threading.Lock()
         self._running: dict[str, threading.Event] = {}
+        self.wait = wait
 
     def lead(self, key: str, stored: Callable[[], bool]) -> bool:
         """True: compute the answer (and `land` after); False: another computed it (or gave up)
@@ -38,7 +39,7 @@ class LocalFlights:
             if running is None:
                 self._running[key] = threading.Event()
                 return True
-        running.wait(WAIT)
+        running.wait(self.wait)
         return False
 
     def land(self, key: str) -> None:
@@ -54,8 +55,8 @@ class RedisFlights(LocalFlights):
 
     PREFIX = "league:flight:"
 
-    def __init__(self, url: str) -> None:
-        super().__init__()
+    def __init__(self, url: str, wait: float = WAIT) -> None:
+        super().__init__(wait)
         self._redis = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
         self._claims: set[str] = set()  # the claims this process holds
 
@@ -63,7 +64,7 @@ class RedisFlights(LocalFlights):
         if not super().lead(key, stored):
             return False  # another thread of this process computed it
         try:
-            claimed = self._redis.set(self.PREFIX + key, b"1", nx=True, px=int(WAIT * 1000))
+            claimed = self._redis.set(self.PREFIX + key, b"1", nx=True, px=int(self.wait * 1000))
             if claimed:
                 with self._lock:
                     self._claims.add(key)
@@ -79,7 +80,7 @@ class RedisFlights(LocalFlights):
 
     def _wait_for(self, key: str, stored: Callable[[], bool]) -> bool:
         """Whether the worker holding the claim stored the answer before WAIT ran out."""
-        deadline = time.monotonic() + WAIT
+        deadline = time.monotonic() + self.wait
         while time.monotonic() < deadline:
             if stored():
                 return True
@@ -100,5 +101,5 @@ class RedisFlights(LocalFlights):
         super().land(key)
 
 
-def make_flights(cache_url: str) -> LocalFlights:
-    return RedisFlights(cache_url) if cache_url else LocalFlights()
+def make_flights(cache_url: str, wait: float = WAIT) -> LocalFlights:
+    return RedisFlights(cache_url, wait) if cache_url else LocalFlights(wait)

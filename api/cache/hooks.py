@@ -14,6 +14,8 @@ from api.auth import current_actor
 from api.cache.flights import LocalFlights
 from api.cache.stores import Store
 from api.cache.views import policy
+from api.csv_export import wants_csv
+from api.negotiation import wants_page
 from models.actor import Actor
 from models.services import wall_clock
 from models.services.freshness import data_version, scope_versions
@@ -57,6 +59,17 @@ def _versions(session: Any, epoch: str, version: int) -> list[Any]:
     return [epoch, dict(zip(names, scope_versions(session, names), strict=True))]
 
 
+def representation() -> list[Any]:
+    """What the request's Accept header decides, as the views read it (CSV or JSON, a page or
+    JSON, an error as a page): readers whose headers differ but mean the same share an answer."""
+    offered = (
+        request.accept_mimetypes.best_match(["application/json", "text/html"])
+        if "Accept" in request.headers
+        else "application/json"
+    )
+    return [wants_csv(), offered, wants_page()]
+
+
 def _cacheable() -> bool:
     return (
         request.method in ("GET", "HEAD")
@@ -76,8 +89,7 @@ def answer_from_cache() -> Response | None:
     query = sorted(request.args.items(multi=True))
     # R2a: the local date in every zone in use, so no answer outlives a venue's midnight.
     days = wall_clock.day_key(session)
-    parts = [*versions, days, audience(current_actor()), request.path, query]
-    parts.append(request.headers.get("Accept", ""))
+    parts = [*versions, days, audience(current_actor()), request.path, query, representation()]
     if policy().by_host:
         parts.append(request.host)
     also = policy().also

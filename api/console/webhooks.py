@@ -8,15 +8,6 @@ from __future__ import annotations
 from typing import Any
 
 from flask import current_app, flash, redirect, request, url_for
-from models.services.webhooks.webhooks import (
-    create_webhook,
-    delete_webhook,
-    deliveries_page,
-    get_webhook,
-    list_webhooks,
-    ping,
-    update_webhook,
-)
 
 from api import db
 from api.console.api_forms import ApiForm, Label
@@ -29,6 +20,15 @@ from models.services.access import may_manage_webhooks
 from models.services.paging import PageRequest
 from models.services.regions.queries import list_regions
 from models.services.venues.queries import list_venues
+from models.services.webhooks.webhooks import (
+    create_webhook,
+    delete_webhook,
+    deliveries_page,
+    get_webhook,
+    list_webhooks,
+    ping,
+    update_webhook,
+)
 
 LABELS: dict[str, Label] = {
     "url": ("Where to send (https://…)", "The receiver's address. Never one on a private network."),

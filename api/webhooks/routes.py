@@ -7,15 +7,6 @@ from typing import Any
 
 from flask import current_app
 from flask.views import MethodView
-from models.services.webhooks.webhooks import (
-    create_webhook,
-    delete_webhook,
-    deliveries_page,
-    get_webhook,
-    list_webhooks,
-    ping,
-    update_webhook,
-)
 
 from api import db
 from api.auth import current_actor, office_only
@@ -26,6 +17,15 @@ from api.schemas import patch_of
 from api.webhooks.schemas import DeliveryOut, WebhookIn, WebhookList, WebhookMade, WebhookOut, WebhookPatch
 from models.entities import Webhook
 from models.services.paging import Page
+from models.services.webhooks.webhooks import (
+    create_webhook,
+    delete_webhook,
+    deliveries_page,
+    get_webhook,
+    list_webhooks,
+    ping,
+    update_webhook,
+)
 
 blp = Blueprint("webhooks", __name__, url_prefix="/api/v1/webhooks", description="Webhooks (R23).")
 

@@ -343,6 +343,8 @@ OFFICE_PAGES = (
     ("keys", "/console/keys"),
     ("charts", "/console/charts?entrants=24"),
     ("structures", "/console/structures"),
+    ("webhooks", "/console/webhooks"),
+    ("weekly-email", "/console/weekly-email"),
     ("audit", "/console/audit"),
     ("duplicates", "/console/duplicates"),
     ("league-settings", "/console/league-settings"),

@@ -42,6 +42,7 @@ def server(
         tmp_path_factory.mktemp("single-flight"),
         *OPTIONS,
         CACHE_URL=REDIS_URL if shared else "",
+        CACHE_FLIGHT_WAIT_SECONDS=str(PATIENCE),  # a busy machine's leader is waited for
         REQUEST_LOG="0",
     ) as (served, _master):
         yield served
