@@ -143,12 +143,23 @@ def counted(tournament: Tournament) -> Counted:
     return (tournament.kind, tournament.season_id, tournament.venue_id)
 
 
+def standing_places(reports: list[Tournament | Counted]) -> set[tuple[int, int]]:
+    """The (season, venue) standings these reports count in (as they are, or were before a
+    correction): only regular reports count."""
+    places = set()
+    for report in reports:
+        kind, season_id, venue_id = report if isinstance(report, tuple) else counted(report)
+        if kind == TournamentKind.REGULAR:
+            places.add((season_id, venue_id))
+    return places
+
+
 def settle_bounties_at(session: Session, reports: list[Tournament | Counted]) -> None:
     """R8a: where these reports count (as they are, or were), in a season with a bounty, the
     venue's bounties settled again night after night, and the lines of whoever moved refreshed."""
-    for kind, season_id, venue_id in {r if isinstance(r, tuple) else counted(r) for r in reports}:
+    for season_id, venue_id in sorted(standing_places(reports)):
         season = session.get(Season, season_id)
-        if kind != TournamentKind.REGULAR or season is None or not season.knockout_rule.has_bounty:
+        if season is None or not season.knockout_rule.has_bounty:
             continue
         moved = settle_bounties(session, season, venue_id)
         if moved:
@@ -158,12 +169,7 @@ def settle_bounties_at(session: Session, reports: list[Tournament | Counted]) ->
 def refresh_standings(session: Session, reports: list[Tournament | Counted], players: set[int]) -> None:
     """The stored standing lines of these players where these reports count (as they are, or
     were before a correction), recomputed (R1, R9-R11): only regular reports count."""
-    places = set()
-    for report in reports:
-        kind, season_id, venue_id = report if isinstance(report, tuple) else counted(report)
-        if kind == TournamentKind.REGULAR:
-            places.add((season_id, venue_id))
-    refresh_places(session, places, players)
+    refresh_places(session, standing_places(reports), players)
 
 
 def _twins_query() -> Select[int, int]:

@@ -35,6 +35,7 @@ from models.services.tournaments.stored import (
     report_snapshot,
     scored_results,
     settle_bounties_at,
+    standing_places,
     store_results,
     twins,
 )
@@ -341,14 +342,7 @@ def correct_report(
 def told(session: Session, kind: str, tournament: Tournament, counted_at: list[Tournament | Counted]) -> None:
     """R23: the report's event, and standings.changed where it counts (or counted)."""
     report_told(session, kind, tournament)
-    standings_told(
-        session,
-        [
-            (s, v)
-            for k, s, v in (c if isinstance(c, tuple) else counted(c) for c in counted_at)
-            if k == TournamentKind.REGULAR
-        ],
-    )
+    standings_told(session, standing_places(counted_at))
 
 
 def _with_stored(tournament: Tournament, correction: ReportDraft) -> ReportDraft:
