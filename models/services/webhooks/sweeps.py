@@ -34,18 +34,24 @@ def sanction_data(sanction: Sanction, display_name: str) -> dict[str, object]:
 
 
 def tell_ended_sanctions(session: Session) -> int:
-    today = wall_clock.in_league(session)
-    ended = session.execute(
-        select(Sanction, Player.display_name)
-        .join(Player, Player.id == Sanction.player_id)
-        .where(
-            Sanction.last_day.is_not(None),
-            Sanction.last_day < today,
-            Sanction.last_day >= today - LOOK_BACK,
-            Sanction.lifted_at.is_(None),
+    """Sanctions whose last day has passed on their own clock (a venue ban's venue, R2a), told
+    once each."""
+    soonest = wall_clock.in_league(session) + timedelta(days=2)  # no zone is two days ahead of it
+    ended = [
+        (sanction, name)
+        for sanction, name in session.execute(
+            select(Sanction, Player.display_name)
+            .join(Player, Player.id == Sanction.player_id)
+            .where(
+                Sanction.last_day.is_not(None),
+                Sanction.last_day < soonest,
+                Sanction.last_day >= soonest - LOOK_BACK,
+                Sanction.lifted_at.is_(None),
+            )
+            .order_by(Sanction.id)
         )
-        .order_by(Sanction.id)
-    ).all()
+        if sanction.last_day is not None and sanction.last_day < wall_clock.for_sanction(session, sanction)
+    ]
     if not ended:
         return 0
     keys = {f"sanction.ended:{sanction.id}" for sanction, _name in ended}
