@@ -224,5 +224,6 @@ def test_r22_a_host_plays_a_whole_night_on_a_phone_and_it_becomes_the_report(
         live = browser.new_context(viewport=screen).new_page()
         live.goto(f"{base}/embed/venues/{server.venue_id}/night")
         expect(live.locator("main")).to_contain_text("The game is over", timeout=PATIENCE_MS)
-        live.screenshot(path=str(tmp_path / f"live-{name}.png"))
+        expect(live.locator("main")).to_contain_text("Standings after tonight", timeout=PATIENCE_MS)
+        fits(live, f"live-{name}", tmp_path, screen)  # the standings table too, at 390 px
         live.context.close()
