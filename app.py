@@ -18,6 +18,7 @@ from flask_limiter.util import get_remote_address
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 import api
+from api.cache.refresher import ENVIRON_FLAG as REFRESHER_FLAG
 from api.cli import register_cli
 from models.infra import clock, sealing
 from models.infra.db import REPO_ROOT, default_database_url
@@ -51,9 +52,13 @@ def config_from_env(environ: dict[str, str] | os._Environ[str] = os.environ) -> 
         # Before every limit's key in the storage: services sharing one Redis keep their own counts.
         "RATELIMIT_KEY_PREFIX": environ.get("RATELIMIT_KEY_PREFIX", ""),
         "LOG_LEVEL": environ.get("LOG_LEVEL", "INFO").upper(),
-        # Cached answers (api/cache.py): per process, at most CACHE_MAX_BYTES, unless CACHE_URL
-        # names a Redis that every worker shares (entries there expire after CACHE_TTL_SECONDS).
+        # Cached answers (api/cache/), shared by every worker: in the Redis CACHE_URL names, else in
+        # the directory CACHE_DIR (default: beside the SQLite file), at most CACHE_DISK_BYTES;
+        # entries expire after CACHE_TTL_SECONDS. Each worker keeps at most CACHE_MAX_BYTES of
+        # them in its own memory too.
         "CACHE_URL": environ.get("CACHE_URL", ""),
+        "CACHE_DIR": environ.get("CACHE_DIR", ""),
+        "CACHE_DISK_BYTES": int(environ.get("CACHE_DISK_BYTES", 512 * 1024 * 1024)),
         "CACHE_MAX_BYTES": int(environ.get("CACHE_MAX_BYTES", 32 * 1024 * 1024)),
         "CACHE_TTL_SECONDS": int(environ.get("CACHE_TTL_SECONDS", 24 * 3600)),
         # How long a read waits for another computing the same answer before computing it itself.
@@ -78,6 +83,9 @@ def config_from_env(environ: dict[str, str] | os._Environ[str] = os.environ) -> 
         "WEBHOOKS_ALLOW_PRIVATE": environ.get("WEBHOOKS_ALLOW_PRIVATE", "").lower() in TRUE_WORDS,
         # R23: the delivery worker's pause between passes that found nothing to send.
         "DELIVER_EVERY_SECONDS": float(environ.get("DELIVER_EVERY_SECONDS", 2)),
+        # How often the same worker looks for writes whose retired answers it must compute again
+        # (api/cache/refresher.py): a reader faster than it computes the answer itself, once.
+        "REFRESH_EVERY_SECONDS": float(environ.get("REFRESH_EVERY_SECONDS", 0.2)),
         # R23: the mail server the weekly emails go through (smtp://host:port, smtps:// for TLS,
         # optionally user:password@); unset, nothing is sent and the messages wait. MAIL_FROM is
         # their sender, PUBLIC_URL where their links lead (this service as players reach it).
@@ -181,7 +189,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     limiter = Limiter(
         _rate_limit_key,
         app=app,
-        default_limits_exempt_when=lambda: not request.path.startswith(("/api/", "/embed/")),
+        # The refresher's own requests (in-process only: no HTTP request can set this flag).
+        default_limits_exempt_when=lambda: (
+            not request.path.startswith(("/api/", "/embed/")) or bool(request.environ.get(REFRESHER_FLAG))
+        ),
     )
     app.extensions["league_limiter"] = limiter
     api.init_app(app)

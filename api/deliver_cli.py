@@ -1,7 +1,9 @@
-"""`flask --app app deliver`: the delivery worker (R23), a process of its own. Each pass sends the
-webhook deliveries that are due and tells of sanctions that ended; it runs until stopped (or
-once, `--once`). Several workers may run at once on PostgreSQL (they share the work); on the
-embedded SQLite, run one."""
+"""`flask --app app deliver`: the delivery worker (R23), a process of its own (scripts/serve starts
+one beside the web server). Each pass sends the webhook deliveries that are due and tells of
+sanctions that ended; between passes, every REFRESH_EVERY_SECONDS, it computes again the cached
+answers that writes retired (api/cache/refresher.py). It runs until stopped (or once, `--once`).
+Several workers may run at once on PostgreSQL (they share the work); on the embedded SQLite, run
+one."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from flask.cli import with_appcontext
 from sqlalchemy.orm import Session
 
 from api import db
+from api.cache import refresher
 from api.emails.worker import queue_due_digests, send_emails
 from models.infra.db import SQLITE_WRITE_INTENT
 from models.services.webhooks.delivery import Settings, deliver_due
@@ -47,16 +50,41 @@ def one_pass() -> int:
     return done + queue_due_digests(_session) + send_emails(_session)  # R23: the weekly email
 
 
+def refresh_pass() -> int:
+    """The answers retired by the writes told since the last pass, computed again: how many
+    events that was."""
+    with db.database().read_sessionmaker() as session:
+        events = refresher.waiting(session)
+        if not events:
+            return 0
+        reads = refresher.reads_of(session, events)
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    if refresher.shared(app):
+        refresher.refresh(app, reads)
+    # else each worker keeps its own answers (an in-memory database, or PostgreSQL with neither
+    # CACHE_URL nor CACHE_DIR): computing them here would serve no one.
+    with _session() as session, session.begin():
+        refresher.mark(session, events)
+    return len(events)
+
+
 @click.command("deliver")
 @click.option("--once", is_flag=True, help="One pass, then stop.")
 @with_appcontext
 def deliver(once: bool) -> None:
-    """Send pending webhooks (R23), retried with backoff, until stopped."""
+    """Send pending webhooks (R23), retried with backoff, and compute again the answers that
+    writes retired, until stopped."""
     every = float(current_app.config.get("DELIVER_EVERY_SECONDS", 2))
+    refresh_every = float(current_app.config.get("REFRESH_EVERY_SECONDS", 0.2))
+    next_delivery = 0.0
     while True:
-        done = one_pass()
+        refreshed = refresh_pass()
+        done = 0
+        if once or time.monotonic() >= next_delivery:
+            done = one_pass()
+            next_delivery = time.monotonic() + (0 if done else every)
         if once:
-            click.echo(f"{done} sent or told.")
+            click.echo(f"{done} sent or told; {refreshed} changes' answers refreshed.")
             return
-        if not done:
-            time.sleep(every)
+        if not refreshed and not done:
+            time.sleep(refresh_every)

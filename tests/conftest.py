@@ -110,10 +110,16 @@ def engine(backend: str, database_url: str, kept: dict[str, Any]) -> Engine:
 
 
 @pytest.fixture(scope="session")
-def base_app(backend: str, database_url: str, kept: dict[str, Any]) -> Flask:
+def base_app(
+    backend: str, database_url: str, kept: dict[str, Any], tmp_path_factory: pytest.TempPathFactory
+) -> Flask:
     key = f"base_app {backend}"
     if key not in kept:
-        kept[key] = create_app({"DATABASE_URL": database_url, "TESTING": True, "RATELIMIT_ENABLED": False})
+        # Answers in a store of the embedded kind on either backend (the refresher's is shared).
+        answers = str(tmp_path_factory.mktemp(f"answers-{backend}"))
+        kept[key] = create_app(
+            {"DATABASE_URL": database_url, "TESTING": True, "RATELIMIT_ENABLED": False, "CACHE_DIR": answers}
+        )
     app: Flask = kept[key]
     return app
 

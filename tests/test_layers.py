@@ -40,6 +40,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "alembic",
         "cachetools",
         "redis",
+        "diskcache",
         "flask_limiter",
         "limits",
         "markupsafe",

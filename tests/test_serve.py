@@ -1,6 +1,7 @@
 """The README's serve command (`./scripts/serve`) runs the production server: gunicorn with
 several workers on the embedded SQLite default, never Flask's development server (which warns
-"Do not use it in a production deployment")."""
+"Do not use it in a production deployment"), and beside it the delivery worker (webhooks,
+emails, and the refresher of answers); stopping it stops both."""
 
 from __future__ import annotations
 
@@ -69,6 +70,26 @@ def test_serve_runs_gunicorn_with_several_workers(tmp_path: Path) -> None:
         output = log.read_text()
         assert "gunicorn" in output.lower() and output.count("Booting worker") == 2, output
         assert "development server" not in output and "Do not use it in a production" not in output
+        assert any("deliver" in command for command in commands_in(server.pid)), output
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
+        os.kill(server.pid, signal.SIGTERM)  # the script alone: it stops what it started
         server.wait(timeout=PATIENCE)
+    deadline = time.monotonic() + PATIENCE
+    while commands_in(server.pid):
+        assert time.monotonic() < deadline, commands_in(server.pid)
+        time.sleep(0.3)  # the poll's interval
+
+
+def commands_in(session: int) -> list[str]:
+    """The command lines of the live processes of a session (the script started a new one)."""
+    commands = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            command = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            if command and os.getsid(int(proc.name)) == session:
+                commands.append(command)
+        except OSError:  # gone meanwhile
+            continue
+    return commands

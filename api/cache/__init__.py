@@ -13,8 +13,10 @@ How one report retires one venue's standings:
 
 So no worker can serve a stale answer: a key names the versions the data was read at, and every
 request reads the versions anew. Of the reads that miss one key at once, one computes the answer
-and the others wait for it (flights.py: single flight, across workers with Redis). Answers are
-cached in this process's memory, or in Redis when `CACHE_URL` is set (stores.py); what services
+and the others wait for it (flights.py: single flight, across workers). Answers are cached where
+every worker reads them: Redis when `CACHE_URL` is set, else the embedded store's directory
+(stores.py). After a write commits, the refresher computes the answers it retired that the
+website reads, once for every worker (refresher.py, driven by the outbox); what services
 compute for reads (a season's qualifier lists, …)
 is cached by `Memo` (freshness.py), as are the JSON fragments answers are written from
 (fragments.py). A GET under /api/ or /embed/ may thus depend on nothing but the league's data,
@@ -26,7 +28,7 @@ from flask import Flask, current_app
 
 from api.cache import hooks
 from api.cache.flights import make_flights
-from api.cache.stores import make_store
+from api.cache.stores import DiskStore, LayeredStore, make_store
 from models.services.freshness import Memo
 
 # What services compute for reads: few (a national season's lists are a hundred thousand
@@ -38,9 +40,13 @@ FRAGMENTS_SIZE = 8192
 
 
 def init_app(app: Flask) -> None:
-    app.extensions["league_cache"] = make_store(app.config)
+    answers = make_store(app.config)
+    app.extensions["league_cache"] = answers
+    shared = answers.shared if isinstance(answers, LayeredStore) else None
     app.extensions["league_flights"] = make_flights(
-        app.config.get("CACHE_URL") or "", float(app.config.get("CACHE_FLIGHT_WAIT_SECONDS", 10))
+        app.config.get("CACHE_URL") or "",
+        float(app.config.get("CACHE_FLIGHT_WAIT_SECONDS", 10)),
+        disk=shared.cache if isinstance(shared, DiskStore) else None,
     )
     app.teardown_request(lambda _error: hooks.land())
     app.extensions["league_memo"] = Memo(MEMO_SIZE)

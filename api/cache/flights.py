@@ -2,10 +2,11 @@
 for it, then serve what it stored, rather than each computing it again (after a write, fifty
 phones and the website ask for the same standings within the same second).
 
-In one process the waiters wait on an event. With Redis (`CACHE_URL`) the workers of every
-process share a claim (SET NX with a lease), and a worker that did not get it polls the shared
-store for the answer. Waiting is bounded (WAIT): a leader that fails, answers an error or is
-killed costs its followers that long at most, and they compute the answer themselves."""
+In one process the waiters wait on an event. Across processes (Redis with `CACHE_URL`, or the
+embedded store's directory) the workers share a claim with a lease (Redis's SET NX, diskcache's
+add), and a worker that did not get it polls the shared store for the answer. Waiting is bounded
+(WAIT): a leader that fails, answers an error or is killed costs its followers that long at most,
+and they compute the answer themselves."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from typing import Protocol
 
+import diskcache
 import redis
 
 log = logging.getLogger(__name__)
@@ -21,6 +24,7 @@ log = logging.getLogger(__name__)
 # How long a follower waits for the leader's answer before computing it itself.
 WAIT = 10.0
 POLL = 0.02
+SHARED_ERRORS = (redis.RedisError, diskcache.Timeout, OSError)
 
 
 class LocalFlights:
@@ -50,28 +54,70 @@ class LocalFlights:
             running.set()
 
 
-class RedisFlights(LocalFlights):
-    """Single flight across every worker sharing one Redis: one claim per answer, with a lease."""
+class Claims(Protocol):
+    """Claims shared by every process: one per answer, with a lease."""
 
+    def claim(self, key: str, seconds: float) -> bool: ...
+
+    def held(self, key: str) -> bool: ...
+
+    def release(self, key: str) -> None: ...
+
+
+class RedisClaims:
     PREFIX = "league:flight:"
 
-    def __init__(self, url: str, wait: float = WAIT) -> None:
-        super().__init__(wait)
+    def __init__(self, url: str) -> None:
         self._redis = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
+
+    def claim(self, key: str, seconds: float) -> bool:
+        return bool(self._redis.set(self.PREFIX + key, b"1", nx=True, px=int(seconds * 1000)))
+
+    def held(self, key: str) -> bool:
+        return bool(self._redis.exists(self.PREFIX + key))
+
+    def release(self, key: str) -> None:
+        self._redis.delete(self.PREFIX + key)
+
+
+class DiskClaims:
+    """Claims in the embedded answer store's directory (diskcache's atomic add, with expiry)."""
+
+    PREFIX = "flight:"
+
+    def __init__(self, cache: diskcache.Cache) -> None:
+        self._cache = cache
+
+    def claim(self, key: str, seconds: float) -> bool:
+        return bool(self._cache.add(self.PREFIX + key, 1, expire=seconds, retry=True))
+
+    def held(self, key: str) -> bool:
+        return self._cache.get(self.PREFIX + key) is not None
+
+    def release(self, key: str) -> None:
+        self._cache.delete(self.PREFIX + key, retry=True)
+
+
+class SharedFlights(LocalFlights):
+    """Single flight across every worker sharing claims (Redis, or the embedded store's
+    directory): one claim per answer, with a lease."""
+
+    def __init__(self, claims: Claims, wait: float = WAIT) -> None:
+        super().__init__(wait)
+        self._shared = claims
         self._claims: set[str] = set()  # the claims this process holds
 
     def lead(self, key: str, stored: Callable[[], bool]) -> bool:
         if not super().lead(key, stored):
             return False  # another thread of this process computed it
         try:
-            claimed = self._redis.set(self.PREFIX + key, b"1", nx=True, px=int(self.wait * 1000))
-            if claimed:
+            if self._shared.claim(key, self.wait):
                 with self._lock:
                     self._claims.add(key)
                 return True
             found = self._wait_for(key, stored)
-        except redis.RedisError as exc:
-            log.warning("cache: Redis claim failed (%s); computing the answer here", exc)
+        except SHARED_ERRORS as exc:
+            log.warning("cache: a shared claim failed (%s); computing the answer here", exc)
             return True
         if found:
             super().land(key)  # this process's own followers read it too
@@ -84,7 +130,7 @@ class RedisFlights(LocalFlights):
         while time.monotonic() < deadline:
             if stored():
                 return True
-            if not self._redis.exists(self.PREFIX + key):
+            if not self._shared.held(key):
                 return stored()
             time.sleep(POLL)
         return False
@@ -95,11 +141,16 @@ class RedisFlights(LocalFlights):
             self._claims.discard(key)
         if held:
             try:
-                self._redis.delete(self.PREFIX + key)
-            except redis.RedisError as exc:
-                log.warning("cache: Redis release failed (%s)", exc)
+                self._shared.release(key)
+            except SHARED_ERRORS as exc:
+                log.warning("cache: releasing a shared claim failed (%s)", exc)
         super().land(key)
 
 
-def make_flights(cache_url: str, wait: float = WAIT) -> LocalFlights:
-    return RedisFlights(cache_url, wait) if cache_url else LocalFlights(wait)
+def make_flights(cache_url: str, wait: float = WAIT, disk: diskcache.Cache | None = None) -> LocalFlights:
+    """Across processes with Redis or the embedded store's directory; else among this process's threads."""
+    if cache_url:
+        return SharedFlights(RedisClaims(cache_url), wait)
+    if disk is not None:
+        return SharedFlights(DiskClaims(disk), wait)
+    return LocalFlights(wait)

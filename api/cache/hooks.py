@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 from typing import Any
 
 from flask import Response, current_app, g, request
@@ -13,7 +14,7 @@ from api import db
 from api.auth import current_actor
 from api.cache.flights import LocalFlights
 from api.cache.stores import Store
-from api.cache.views import policy
+from api.cache.views import page_defaults, policy
 from api.csv_export import wants_csv
 from api.negotiation import wants_page
 from models.actor import Actor
@@ -70,6 +71,17 @@ def representation() -> list[Any]:
     return [wants_csv(), offered, wants_page()]
 
 
+def _query() -> list[tuple[str, str]]:
+    """The request's query as the key holds it: sorted, a list's page arguments at their defaults
+    left out (`?per_page=50` is the first page as the refresher asks for it)."""
+    query = sorted(request.args.items(multi=True))
+    defaults = page_defaults()
+    if not defaults:
+        return query
+    named = Counter(name for name, _value in query)  # an argument given twice is kept as it is
+    return [(k, v) for k, v in query if named[k] > 1 or (k, v) not in defaults]
+
+
 def _cacheable() -> bool:
     return (
         request.method in ("GET", "HEAD")
@@ -86,7 +98,7 @@ def answer_from_cache() -> Response | None:
     session = db.session()
     epoch, version = data_version(session)
     versions = _versions(session, epoch, version)
-    query = sorted(request.args.items(multi=True))
+    query = _query()
     # R2a: the local date in every zone in use, so no answer outlives a venue's midnight.
     days = wall_clock.day_key(session)
     parts = [*versions, days, audience(current_actor()), request.path, query, representation()]

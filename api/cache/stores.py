@@ -1,15 +1,26 @@
-"""Where answers are cached: this process's memory (a least-recently-used map bounded in bytes), or
-Redis when `CACHE_URL` is set, shared by every worker. Redis failing is a miss, never a failed
-read."""
+"""Where answers are cached, shared by every worker so that an answer computed once (by the
+refresher after a write, or by the first read) serves them all:
+
+- Redis when `CACHE_URL` is set (several machines behind a load balancer share it);
+- otherwise the embedded default's own store, a directory on this machine (`CACHE_DIR`, or beside
+  the SQLite file), which every worker and the refresher open (diskcache: SQLite and files);
+- or, for an in-memory database (one process), this process's memory alone.
+
+Each worker also keeps the answers it read lately in its own memory (a least-recently-used map
+bounded in bytes): an answer's key names the versions it was read at, so a copy is never stale.
+A shared store failing is a miss, never a failed read."""
 
 from __future__ import annotations
 
 import logging
 import threading
+from pathlib import Path
 from typing import Any, Protocol
 
+import diskcache
 import redis
 from cachetools import LRUCache
+from sqlalchemy.engine import make_url
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +57,7 @@ class MemoryStore:
 
 
 class RedisStore:
-    """Answers shared by every worker. Redis failing is a miss, never a failed read."""
+    """Answers shared by every worker of every machine. Redis failing is a miss."""
 
     PREFIX = "league:answer:"
 
@@ -73,7 +84,81 @@ class RedisStore:
             self._redis.delete(key)
 
 
+class DiskStore:
+    """Answers shared by every process on this machine: a directory that each opens (diskcache,
+    process- and thread-safe), bounded in bytes, the oldest stored dropped first. Failing is a miss."""
+
+    def __init__(self, directory: Path, max_bytes: int, ttl_seconds: int) -> None:
+        # Large answers live in the store's own SQLite file too (no file per answer to clean up).
+        self.cache = diskcache.Cache(
+            str(directory), size_limit=max_bytes, disk_min_file_size=1 << 22, timeout=5
+        )
+        self._ttl = ttl_seconds
+        self.max_bytes = max_bytes
+
+    def get(self, key: str) -> bytes | None:
+        try:
+            value = self.cache.get(key)
+        except diskcache.Timeout as exc:  # the store busy past its timeout: answer from the database
+            log.warning("cache: the answer store was busy (%s)", exc)
+            return None
+        return value if isinstance(value, bytes) else None
+
+    def set(self, key: str, value: bytes) -> None:
+        if len(value) > self.max_bytes // 4:
+            return
+        try:
+            self.cache.set(key, value, expire=self._ttl)
+        except diskcache.Timeout as exc:
+            log.warning("cache: the answer store was busy (%s)", exc)
+
+    def clear(self) -> None:
+        self.cache.clear(retry=True)
+
+
+class LayeredStore:
+    """A shared store, and this process's memory of what it read there lately."""
+
+    def __init__(self, local: MemoryStore, shared: Store) -> None:
+        self.local = local
+        self.shared = shared
+
+    def get(self, key: str) -> bytes | None:
+        value = self.local.get(key)
+        if value is None:
+            value = self.shared.get(key)
+            if value is not None:
+                self.local.set(key, value)
+        return value
+
+    def set(self, key: str, value: bytes) -> None:
+        self.shared.set(key, value)
+        self.local.set(key, value)
+
+    def clear(self) -> None:
+        self.shared.clear()
+        self.local.clear()
+
+
+def answers_directory(config: dict[str, Any]) -> Path | None:
+    """The embedded store's directory: `CACHE_DIR`, or beside the SQLite file (`league.db.answers`);
+    None for an in-memory database or any other without CACHE_DIR (their answers stay in memory)."""
+    if config.get("CACHE_DIR"):
+        return Path(config["CACHE_DIR"])
+    url = make_url(config["DATABASE_URL"])
+    if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
+        if url.query.get("mode") == "memory" or url.database.startswith("file::memory:"):
+            return None
+        return Path(url.database).resolve().parent / (Path(url.database).name + ".answers")
+    return None
+
+
 def make_store(config: dict[str, Any]) -> Store:
+    local = MemoryStore(int(config["CACHE_MAX_BYTES"]))
     if config.get("CACHE_URL"):
-        return RedisStore(config["CACHE_URL"], int(config["CACHE_TTL_SECONDS"]))
-    return MemoryStore(int(config["CACHE_MAX_BYTES"]))
+        return LayeredStore(local, RedisStore(config["CACHE_URL"], int(config["CACHE_TTL_SECONDS"])))
+    directory = answers_directory(config)
+    if directory is None:
+        return local
+    shared = DiskStore(directory, int(config["CACHE_DISK_BYTES"]), int(config["CACHE_TTL_SECONDS"]))
+    return LayeredStore(local, shared)

@@ -59,6 +59,19 @@ def never_cached(view: V) -> V:
     return view
 
 
+def page_defaults() -> frozenset[tuple[str, str]]:
+    """A list's page arguments at their defaults (`page=1`, `per_page=50`), which ask for what
+    leaving them out asks for (the answer says them alike): keyed as if left out, so the
+    refresher's first page is the website's. Empty for a view that takes no page arguments."""
+    view = current_app.view_functions.get(request.endpoint or "")
+    method = getattr(getattr(view, "view_class", None), "get", view)
+    for parameter in getattr(method, "_apidoc", {}).get("arguments", {}).get("parameters", []):
+        declared = getattr(parameter.get("schema"), "_declared_fields", {})
+        if parameter.get("in") == "query" and "page" in declared and "per_page" in declared:
+            return frozenset((name, str(declared[name].load_default)) for name in ("page", "per_page"))
+    return frozenset()
+
+
 def policy() -> Policy:
     """The policy of the request's view."""
     view = current_app.view_functions.get(request.endpoint or "")

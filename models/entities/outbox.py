@@ -50,6 +50,17 @@ class OutboxEvent(Base):
     # An event that must be told once whoever notices it (a sanction ended): its key.
     once_key: Mapped[str | None] = mapped_column(String(80), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    # When the refresher computed again the cached answers the change retired (NULL: waiting).
+    refreshed_at: Mapped[datetime | None] = mapped_column(DateTime)
+
+    __table_args__ = (
+        Index(
+            "ix_outbox_events_waiting",
+            "id",
+            postgresql_where=text("refreshed_at IS NULL"),
+            sqlite_where=text("refreshed_at IS NULL"),
+        ),
+    )
 
 
 class Webhook(Base):

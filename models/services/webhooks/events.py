@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from models.entities import DataVersion, OutboxEvent, Venue, Webhook, WebhookDelivery
 from models.infra.clock import utcnow
-from models.rules.webhooks import STAFF_KINDS, Target, wants
+from models.rules.webhooks import INTERNAL_KINDS, STAFF_KINDS, Target, wants
 
 
 def target_of(webhook: Webhook) -> Target:
@@ -32,7 +32,14 @@ def emit(
     only: int | None = None,
 ) -> OutboxEvent | None:
     """The event, and its deliveries, in the session's transaction; None when `once_key` was told
-    already (another worker told it first). `only`: for that subscription alone (a ping)."""
+    already (another worker told it first). `only`: for that subscription alone (a ping). An
+    internal kind (INTERNAL_KINDS) is for the refresher alone: no deliveries."""
+    if kind in INTERNAL_KINDS:
+        internal = OutboxEvent(
+            event_id=f"msg_{uuid.uuid4().hex}", kind=kind, venue_id=venue_id, data=data, created_at=utcnow()
+        )
+        session.add(internal)
+        return internal
     if venue_id is not None and region_id is None:
         region_id = session.scalar(select(Venue.region_id).where(Venue.id == venue_id))
     version = session.scalar(select(DataVersion.version).where(DataVersion.id == 1))

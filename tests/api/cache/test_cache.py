@@ -4,11 +4,12 @@ read is ever stale after a write, on any worker, is proven in test_cache_freshne
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from flask import Flask
 
-from api.cache.stores import MemoryStore, RedisStore
+from api.cache.stores import DiskStore, LayeredStore, MemoryStore, RedisStore, answers_directory
 from app import create_app
 from tests.builders import Scene
 from tests.support.league import Caller
@@ -60,7 +61,8 @@ def test_a_failing_redis_is_a_miss_not_a_failed_read(base_app: Flask) -> None:
             "CACHE_URL": "redis://127.0.0.1:9/0",
         }
     )
-    assert isinstance(app.extensions["league_cache"], RedisStore)
+    store = app.extensions["league_cache"]
+    assert isinstance(store, LayeredStore) and isinstance(store.shared, RedisStore)
     client = app.test_client()
     for _ in range(2):
         response = client.get("/api/v1/regions")
@@ -77,3 +79,25 @@ def test_the_memory_store_keeps_within_its_bytes() -> None:
     assert kept == list(range(40, 50))  # the least recently used went first
     store.set("huge", b"x" * 600)  # more than a quarter of the store: not kept
     assert store.get("huge") is None
+
+
+def test_the_embedded_store_is_a_folder_beside_the_sqlite_file_or_as_cache_dir_says(tmp_path: Path) -> None:
+    """Shared by every process of the machine: beside the SQLite file by default, CACHE_DIR
+    otherwise; an in-memory database (one process) and PostgreSQL without CACHE_DIR keep answers
+    in each process's memory."""
+    db = tmp_path / "league.db"
+    assert answers_directory({"DATABASE_URL": f"sqlite:///{db}"}) == tmp_path / "league.db.answers"
+    elsewhere = {"DATABASE_URL": f"sqlite:///{db}", "CACHE_DIR": str(tmp_path / "a")}
+    assert answers_directory(elsewhere) == tmp_path / "a"
+    assert answers_directory({"DATABASE_URL": "sqlite://"}) is None
+    assert answers_directory({"DATABASE_URL": "sqlite:///file::memory:?cache=shared&uri=true"}) is None
+    assert answers_directory({"DATABASE_URL": "postgresql+psycopg://u@h/db"}) is None
+    # Two stores on one folder (two processes) see each other's answers; the oldest go first.
+    first = DiskStore(tmp_path / "a", max_bytes=8 << 20, ttl_seconds=60)
+    second = DiskStore(tmp_path / "a", max_bytes=8 << 20, ttl_seconds=60)
+    first.set("k", b"answer")
+    assert second.get("k") == b"answer"
+    second.set("huge", b"x" * ((2 << 20) + 1))  # more than a quarter of the store: not kept
+    assert first.get("huge") is None
+    second.clear()
+    assert first.get("k") is None

@@ -1,6 +1,7 @@
 """Real gunicorn on one database of each backend: two servers started on their own (one worker
 each, as two machines behind a load balancer, or two workers of one gunicorn), each with its own
-cache or both with one Redis. Requests are split between them by turns, so each is known to take
+cache, or both with one directory (the embedded store) or one Redis. Requests are split between
+them by turns, so each is known to take
 its share (the kernel may hand every connection of one gunicorn to the same worker, so two workers
 of one server would prove nothing by chance). After every write (a report, then its correction,
 taken by each server in turn) every read on either server shows the write, and an old ETag gets
@@ -33,25 +34,29 @@ CYCLES = 20
 READS_PER_CYCLE = 10
 
 
-@pytest.fixture(params=["memory", "redis"])
-def cache_url(request: pytest.FixtureRequest) -> str:
-    if request.param == "memory":
-        return ""
+@pytest.fixture(params=["default", "disk", "redis"])
+def cache_env(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, str]:
+    """Where answers are cached: the default (beside the SQLite file; each worker's own memory on
+    PostgreSQL), a directory both share, or one Redis."""
+    if request.param == "default":
+        return {"CACHE_URL": "", "CACHE_DIR": ""}
+    if request.param == "disk":
+        return {"CACHE_URL": "", "CACHE_DIR": str(tmp_path / "answers")}
     if not redis_answers():
         pytest.skip("Redis does not answer at 127.0.0.1:6379")
-    return REDIS_URL
+    return {"CACHE_URL": REDIS_URL, "CACHE_DIR": ""}
 
 
 @pytest.fixture()
 def servers(
-    backend: str, scratch: ScratchDatabases, cache_url: str, tmp_path: Path
+    backend: str, scratch: ScratchDatabases, cache_env: dict[str, str], tmp_path: Path
 ) -> Iterator[tuple[Server, Server]]:
     """Two gunicorns of one worker each on one new database of the backend, until the test ends."""
     url = scratch.migrated(backend)
     league = build_league(url)
     with (
-        gunicorn(url, 1, tmp_path, league=league, CACHE_URL=cache_url) as (first, _first),
-        gunicorn(url, 1, tmp_path, league=league, CACHE_URL=cache_url) as (second, _second),
+        gunicorn(url, 1, tmp_path, league=league, **cache_env) as (first, _first),
+        gunicorn(url, 1, tmp_path, league=league, **cache_env) as (second, _second),
     ):
         yield first, second
     scratch.discard(url)

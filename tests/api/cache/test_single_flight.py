@@ -24,24 +24,27 @@ pytestmark = pytest.mark.server
 READERS = 20
 
 
-@pytest.fixture(scope="module", params=["redis", "memory"])
+@pytest.fixture(scope="module", params=["redis", "disk", "memory"])
 def server(
     request: pytest.FixtureRequest,
     backend: str,
     scratch: ScratchDatabases,
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[Server]:
-    """Four workers sharing Redis, or one worker (its four threads) with its own memory."""
-    shared = request.param == "redis"
-    if shared and not redis_answers():
+    """Four workers sharing Redis, or the embedded store's directory, or one worker (its four
+    threads) with its own memory."""
+    shared = request.param != "memory"
+    if request.param == "redis" and not redis_answers():
         pytest.skip("Redis does not answer at 127.0.0.1:6379")
     url = scratch.migrated(backend)
+    where = tmp_path_factory.mktemp("single-flight")
     with gunicorn(
         url,
         WORKERS if shared else 1,
-        tmp_path_factory.mktemp("single-flight"),
+        where,
         *OPTIONS,
-        CACHE_URL=REDIS_URL if shared else "",
+        CACHE_URL=REDIS_URL if request.param == "redis" else "",
+        CACHE_DIR=str(where / "answers") if request.param == "disk" else "",
         CACHE_FLIGHT_WAIT_SECONDS=str(PATIENCE),  # a busy machine's leader is waited for
         REQUEST_LOG="0",
     ) as (served, _master):

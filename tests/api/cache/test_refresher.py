@@ -1,0 +1,140 @@
+"""The refresher (`flask --app app deliver`, api/cache/refresher.py): after a write commits, the
+answers it retired that the website reads are computed again once, from the outbox, and filed
+where every worker reads them, so the first reader after the write is answered from the store
+(`X-Cache: hit`) with the answer it would have computed itself. A write that is refused, or a
+dry run, leaves nothing to refresh; a live night's every action refreshes its page, and those
+internal events are never delivered to a subscription."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+from sqlalchemy import select
+
+from api import cache
+from models.entities import OutboxEvent, WebhookDelivery
+from tests.builders import Scene
+from tests.support.nights import NIGHTS, Phone, opened
+
+PAGE = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
+
+
+def deliver(app: Flask) -> str:
+    result = app.test_cli_runner().invoke(args=["deliver", "--once"])
+    assert result.exit_code == 0, result.output
+    return str(result.output)
+
+
+def waiting(db_session: Any) -> list[str]:
+    db_session.expire_all()
+    return list(db_session.scalars(select(OutboxEvent.kind).where(OutboxEvent.refreshed_at.is_(None))))
+
+
+def read(scene: Scene, path: str, **headers: str) -> tuple[str | None, bytes]:
+    answer = scene.public.get(path, headers=headers)
+    assert answer.status_code == 200, (path, answer.status_code)
+    return answer.headers.get("X-Cache"), answer.get_data()
+
+
+def test_after_a_report_the_answers_it_retired_are_computed_once_before_anyone_reads_them(
+    app: Flask, scene: Scene, db_session: Any
+) -> None:
+    a, b, c = scene.players("Ann A.", "Bea B.", "Cal C.")
+    report = scene.posted(scene.body([a, b, c]))
+    s, v, region = scene.season_id, scene.venue_id, scene.region["id"]
+    reads: list[tuple[str, dict[str, str]]] = [
+        (f"/api/v1/seasons/{s}/venues/{v}/standings", {}),
+        (f"/embed/seasons/{s}/venues/{v}/standings", PAGE),
+        (f"/api/v1/seasons/{s}/qualifiers", {}),
+        (f"/api/v1/seasons/{s}/venues/{v}/qualifiers", {}),
+        (f"/embed/seasons/{s}/regions/{region}/qualifiers", PAGE),
+        (f"/api/v1/tournaments?season_id={s}", {}),
+        (f"/api/v1/tournaments?venue_id={v}", {}),
+        (f"/api/v1/tournaments/{report['id']}", {}),
+        ("/api/v1/tournaments", {}),
+        *((f"/api/v1/players/{player}", {}) for player in (a, b, c)),
+        # A list's first page at its default size, asked for by name: the same answer.
+        (f"/api/v1/tournaments?venue_id={v}&per_page=50", {}),
+        (f"/api/v1/ratings?region_id={region}&page=1&per_page=50", {}),
+    ]
+    assert sorted(waiting(db_session)) == ["report.posted", "standings.changed"]
+    assert "2 changes' answers refreshed" in deliver(app)
+    assert waiting(db_session) == []
+    refreshed = {path: read(scene, path, **headers) for path, headers in reads}
+    assert {path: how for path, (how, _body) in refreshed.items()} == {path: "hit" for path, _h in reads}
+    # Each is the answer a reader would have computed: computed again with nothing cached.
+    for path, headers in reads:
+        with app.app_context():
+            cache.clear()
+        how, body = read(scene, path, **headers)
+        assert (how, body) == ("miss", refreshed[path][1]), path
+    # Another page size is another answer, computed when read.
+    assert read(scene, f"/api/v1/tournaments?venue_id={v}&per_page=20")[0] == "miss"
+    # Nothing is waiting: the next pass refreshes nothing.
+    assert "0 changes' answers refreshed" in deliver(app)
+
+
+def test_the_first_read_after_a_correction_shows_it_refreshed_or_not(
+    app: Flask, scene: Scene, db_session: Any
+) -> None:
+    """No answer is stale: a read before the refresher computes the new answer itself, and the
+    refresher's answer after it is the same."""
+    a, b = scene.players("Ann A.", "Bea B.")
+    report = scene.posted(scene.body([a, b]))
+    deliver(app)
+    fixed = scene.host.put(
+        f"/api/v1/tournaments/{report['id']}", json={**scene.body([b, a]), "reason": "Swapped."}
+    )
+    assert fixed.status_code == 200, fixed.get_json()
+    before = scene.public.get(scene.path()).get_json()
+    assert [row["player"]["id"] for row in before["standings"]] == [b, a]
+    assert "report.corrected" in waiting(db_session)
+    deliver(app)
+    assert read(scene, scene.path())[0] == "hit"
+    after = scene.public.get(scene.path()).get_json()
+    assert [row["player"]["id"] for row in after["standings"]] == [b, a]
+
+
+def test_a_refused_write_or_a_dry_run_leaves_nothing_to_refresh(
+    app: Flask, scene: Scene, db_session: Any
+) -> None:
+    a, b = scene.players("Ann A.", "Bea B.")
+    assert scene.host.post("/api/v1/tournaments?dry_run=1", json=scene.body([a, b])).status_code == 200
+    refused = scene.post(scene.body([a, a]))
+    assert refused.status_code == 422
+    assert waiting(db_session) == []
+    assert "0 changes' answers refreshed" in deliver(app)
+
+
+def test_r22_each_action_of_a_live_night_refreshes_its_page_and_is_never_delivered(
+    app: Flask, scene: Scene, db_session: Any
+) -> None:
+    hook = scene.office.post(
+        "/api/v1/webhooks",
+        json={"url": "https://hooks.example.org/league", "events": ["*"]},
+    )
+    assert hook.status_code == 201, hook.get_json()
+    phone = Phone(scene.host, opened(scene))
+    night, venue = phone.night["id"], scene.venue_id
+    a, b, c = scene.players("Ann A.", "Bea B.", "Cal C.")
+    for pid in (a, b, c):
+        phone.send("sign_in", player={"player_id": pid})
+    deliveries_before = db_session.scalar(select(WebhookDelivery.id).order_by(WebhookDelivery.id.desc()))
+    phone.send("bust", players=[{"player_id": c}])
+    assert "night.changed" in waiting(db_session)
+    # The bust-out is told to no subscription: it is the refresher's alone.
+    latest = db_session.scalar(select(WebhookDelivery.id).order_by(WebhookDelivery.id.desc()))
+    assert latest == deliveries_before
+    deliver(app)
+    assert waiting(db_session) == []
+    # The refresher's own events are gone once done; R23's events are kept for their log.
+    kinds = set(db_session.scalars(select(OutboxEvent.kind)))
+    assert "night.changed" not in kinds and "night.opened" in kinds
+    how, page = read(scene, f"/embed/venues/{venue}/night", **PAGE)
+    assert how == "hit" and b"Cal C." in page
+    how, body = read(scene, f"{NIGHTS}/{night}")
+    assert how == "hit"
+    with app.app_context():
+        cache.clear()
+    assert read(scene, f"{NIGHTS}/{night}") == ("miss", body)  # what a reader computes itself
