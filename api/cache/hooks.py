@@ -62,7 +62,12 @@ def _versions(session: Any, epoch: str, version: int) -> list[Any]:
 
 def representation() -> list[Any]:
     """What the request's Accept header decides, as the views read it (CSV or JSON, a page or
-    JSON, an error as a page): readers whose headers differ but mean the same share an answer."""
+    JSON, an error as a page): readers whose headers differ but mean the same share an answer. A
+    page under /embed/ is the same page whatever Accept says (it decides only how an error is
+    told, and errors are not cached there): the browser's first load (`text/html`) and the page's
+    own polling (`*/*`) share it."""
+    if request.path.startswith("/embed/"):
+        return ["page", wants_csv()]
     offered = (
         request.accept_mimetypes.best_match(["application/json", "text/html"])
         if "Accept" in request.headers

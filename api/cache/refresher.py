@@ -20,7 +20,7 @@ embedded store's directory). A reader that arrives while it is being computed wa
 - report.posted, .corrected, .voided: the report, the first page of all reports, the profiles of
   its players, the first page of the rating table (the league's and each region's);
 - qualifiers.published: the season's qualifier lists;
-- night.opened, .ended, .changed: the night, its venue's live page and its list of nights.
+- night.opened, .ended, .changed: its venue's live page.
 
 Only first pages at the default page size and with no other parameters are computed: what the
 website and the embeds ask for. Any other answer is computed when first read, as before."""
@@ -88,10 +88,10 @@ def _report(session: Session, tournament: int) -> Iterator[Read]:
         yield Read(7, f"/api/v1/ratings?region_id={region}")
 
 
-def _night(night: int, venue: int) -> Iterator[Read]:
+def _night(venue: int) -> Iterator[Read]:
+    """The live page its followers poll (the night's own JSON is the host's phone's, read with
+    the host's key: an answer of its own that the phone's action computes)."""
     yield Read(0, f"/embed/venues/{venue}/night", page=True)
-    yield Read(1, f"/api/v1/nights/{night}")
-    yield Read(8, f"/api/v1/venues/{venue}/nights")
 
 
 def reads_of(session: Session, events: Iterable[OutboxEvent]) -> list[Read]:
@@ -107,7 +107,7 @@ def reads_of(session: Session, events: Iterable[OutboxEvent]) -> list[Read]:
         elif event.kind == "qualifiers.published":
             reads.add(Read(2, f"/api/v1/seasons/{int(data['season_id'])}/qualifiers"))
         elif event.kind.startswith("night."):
-            reads.update(_night(int(data["night_id"]), int(data["venue_id"])))
+            reads.update(_night(int(data["venue_id"])))
     # One path asked once, as the lowest order it was given.
     first: dict[tuple[str, bool], Read] = {}
     for read in sorted(reads):
