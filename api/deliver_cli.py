@@ -61,8 +61,8 @@ def refresh_pass() -> int:
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     if refresher.shared(app):
         refresher.refresh(app, reads)
-    # else each worker keeps its own answers (an in-memory database, or PostgreSQL with neither
-    # CACHE_URL nor CACHE_DIR): computing them here would serve no one.
+    # else each process keeps its own answers (an in-memory database): computing them here would
+    # serve no one.
     with _session() as session, session.begin():
         refresher.mark(session, events)
     return len(events)

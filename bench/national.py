@@ -294,9 +294,21 @@ def bulk_league(engine: Engine, league: League, with_current: bool = False) -> N
     reset_sequences(engine, ("regions", "venues", "players", "seasons"))
 
 
-def bulk_history(engine: Engine, league: League, with_current: bool = False) -> None:
+def bulk_history(
+    engine: Engine, league: League, with_current: bool = False, timings: dict[str, float] | None = None
+) -> None:
     """The history seasons' tournaments and results, ids after those the API gave already; the
-    current season's as well when `with_current`."""
+    current season's as well when `with_current`. `timings`, when given, gets the seconds of each
+    step (rows, standing lines, ratings, the rest)."""
+    began = time.perf_counter()
+    steps = timings if timings is not None else {}
+
+    def step(name: str) -> None:
+        nonlocal began
+        now = time.perf_counter()
+        steps[name] = round(now - began, 2)
+        began = now
+
     session = make_sessionmaker(engine)()
     if engine.dialect.name == "postgresql":
         # As a bulk import would: without the row and statement triggers (the data version's, the
@@ -343,16 +355,21 @@ def bulk_history(engine: Engine, league: League, with_current: bool = False) -> 
                 )
     insert_rows(session, Tournament, tournaments)
     insert_rows(session, Result, results)
+    step("rows_s")
     # Results loaded behind the service's back: their standing lines are summed here, as
     # `flask --app app standings rebuild` would.
     rebuild_lines(session, range(1, len(seasons) + 1))
+    step("standing_lines_s")
     rebuild_ratings(session)  # R20: and the ratings, as `flask --app app ratings rebuild` would
+    step("ratings_s")
     if engine.dialect.name == "postgresql":
         renew_epoch(session)  # every answer cached before the load retired (triggers were off)
     session.commit()
     session.close()
     reset_sequences(engine, ("tournaments", "results"))
+    step("commit_s")
     analyze(engine)
+    step("analyze_s")
 
 
 def analyze(engine: Engine) -> None:
@@ -520,6 +537,9 @@ def create_keys(engine: Engine, venues: list[int]) -> tuple[str, dict[int, str]]
 class Server:
     port: int
     process: subprocess.Popen[bytes]
+    # The delivery worker (`flask --app app deliver`) beside gunicorn, when asked for.
+    refresher: subprocess.Popen[bytes] | None = None
+    refresher_log: Path | None = None
 
     def worker_peak_mb(self) -> float:
         """The largest VmHWM (peak resident memory) among the master's worker processes."""
@@ -541,10 +561,20 @@ def free_port() -> int:
         return port
 
 
+# How long the delivery worker must stay up after it starts to count as started (it has no other
+# sign of life: a worker that cannot start exits within a second or two of its imports).
+REFRESHER_SETTLE_SECONDS = 5.0
+
+
 @contextmanager
-def serve(url: str, workers: int, log_path: Path, threads: int = 1) -> Iterator[Server]:
+def serve(
+    url: str, workers: int, log_path: Path, threads: int = 1, refresher: bool = False
+) -> Iterator[Server]:
     """gunicorn serving the app on `url` on a free port, until the block ends (`threads` > 1: that
-    many threads in each worker, as ./scripts/serve runs it)."""
+    many threads in each worker, as ./scripts/serve runs it). With `refresher`, the service's
+    background worker too (`python -m flask --app app deliver`: webhooks, and the cached answers
+    refreshed after writes), in the same environment, its output in `<log>-deliver.log`; a
+    worker that exits at its start is a BenchFailure, as is one that has died by the end."""
     port = free_port()
     env = {**os.environ, "DATABASE_URL": url, "RATELIMIT_ENABLED": "0", "LOG_LEVEL": "WARNING"}
     gunicorn = Path(sys.executable).parent / "gunicorn"
@@ -555,16 +585,60 @@ def serve(url: str, workers: int, log_path: Path, threads: int = 1) -> Iterator[
         command.append("--no-control-socket")  # else a socket under ~/.gunicorn, shared with any other
     with log_path.open("ab") as log:
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    server = Server(port, process)
     try:
+        if refresher:  # started beside gunicorn's own start, confirmed once gunicorn answers
+            server.refresher_log = log_path.with_name(f"{log_path.stem}-deliver.log")
+            server.refresher = start_refresher(env, server.refresher_log)
+        started = time.monotonic()
         wait_healthy(port, process, log_path)
-        yield Server(port, process)
+        if server.refresher is not None and server.refresher_log is not None:
+            confirm_refresher(server.refresher, server.refresher_log, started)
+        yield server
+        if server.refresher is not None and server.refresher.poll() is not None:
+            raise BenchFailure(
+                f"the delivery worker (flask --app app deliver) died during the run "
+                f"({server.refresher.returncode}):\n{log_tail(server.refresher_log or log_path)}"
+            )
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=60)
-        except subprocess.TimeoutExpired:
+        if server.refresher is not None:
+            stop_process(server.refresher, 20)
+        stop_process(process, 60)
+
+
+def start_refresher(env: dict[str, str], log_path: Path) -> subprocess.Popen[bytes]:
+    """`python -m flask --app app deliver`, started in `env` (confirm_refresher says whether it
+    started)."""
+    command = [sys.executable, "-m", "flask", "--app", "app", "deliver"]
+    with log_path.open("ab") as log:
+        return subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+
+
+def confirm_refresher(worker: subprocess.Popen[bytes], log_path: Path, started: float) -> None:
+    """A BenchFailure (with its output) when the worker exits within REFRESHER_SETTLE_SECONDS of
+    its start (`started`, time.monotonic())."""
+    try:
+        worker.wait(timeout=max(0.0, started + REFRESHER_SETTLE_SECONDS - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        return  # still running: started
+    raise BenchFailure(
+        f"the delivery worker (flask --app app deliver) exited at its start ({worker.returncode}):\n"
+        f"{log_tail(log_path)}"
+    )
+
+
+def stop_process(process: subprocess.Popen[bytes], timeout: float) -> None:
+    """SIGTERM, then SIGKILL after `timeout` seconds."""
+    try:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        pass
+    finally:
+        if process.poll() is None:  # past its timeout, or the wait was interrupted
             process.kill()
-            process.wait()
+            process.wait(timeout=10)
 
 
 def wait_healthy(port: int, process: subprocess.Popen[bytes], log_path: Path) -> None:

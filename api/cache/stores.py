@@ -3,7 +3,8 @@ refresher after a write, or by the first read) serves them all:
 
 - Redis when `CACHE_URL` is set (several machines behind a load balancer share it);
 - otherwise the embedded default's own store, a directory on this machine (`CACHE_DIR`, or beside
-  the SQLite file), which every worker and the refresher open (diskcache: SQLite and files);
+  the SQLite file, or in instance/ for PostgreSQL), which every worker and the refresher open
+  (diskcache: SQLite and files);
 - or, for an in-memory database (one process), this process's memory alone.
 
 Each worker also keeps the answers it read lately in its own memory (a least-recently-used map
@@ -12,6 +13,7 @@ A shared store failing is a miss, never a failed read."""
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 from pathlib import Path
@@ -21,6 +23,8 @@ import diskcache
 import redis
 from cachetools import LRUCache
 from sqlalchemy.engine import make_url
+
+from models.infra.db import REPO_ROOT
 
 log = logging.getLogger(__name__)
 
@@ -141,16 +145,20 @@ class LayeredStore:
 
 
 def answers_directory(config: dict[str, Any]) -> Path | None:
-    """The embedded store's directory: `CACHE_DIR`, or beside the SQLite file (`league.db.answers`);
-    None for an in-memory database or any other without CACHE_DIR (their answers stay in memory)."""
+    """The embedded store's directory: `CACHE_DIR`; else beside the SQLite file
+    (`league.db.answers`), or for another database in instance/ (`answers-<its name's hash>`);
+    None for an in-memory database (one process: its answers stay in its memory)."""
     if config.get("CACHE_DIR"):
         return Path(config["CACHE_DIR"])
     url = make_url(config["DATABASE_URL"])
-    if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
-        if url.query.get("mode") == "memory" or url.database.startswith("file::memory:"):
-            return None
-        return Path(url.database).resolve().parent / (Path(url.database).name + ".answers")
-    return None
+    if url.get_backend_name() != "sqlite":
+        named = url.render_as_string(hide_password=True)
+        return REPO_ROOT / "instance" / f"answers-{hashlib.sha256(named.encode()).hexdigest()[:12]}"
+    if url.database in (None, "", ":memory:") or url.database.startswith("file::memory:"):
+        return None
+    if url.query.get("mode") == "memory":
+        return None
+    return Path(url.database).resolve().parent / (Path(url.database).name + ".answers")
 
 
 def make_store(config: dict[str, Any]) -> Store:

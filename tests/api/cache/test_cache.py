@@ -82,16 +82,19 @@ def test_the_memory_store_keeps_within_its_bytes() -> None:
 
 
 def test_the_embedded_store_is_a_folder_beside_the_sqlite_file_or_as_cache_dir_says(tmp_path: Path) -> None:
-    """Shared by every process of the machine: beside the SQLite file by default, CACHE_DIR
-    otherwise; an in-memory database (one process) and PostgreSQL without CACHE_DIR keep answers
-    in each process's memory."""
+    """Shared by every process of the machine: CACHE_DIR, else beside the SQLite file, or in
+    instance/ by the database's name (not its password); an in-memory database (one process)
+    keeps its answers in its memory."""
     db = tmp_path / "league.db"
     assert answers_directory({"DATABASE_URL": f"sqlite:///{db}"}) == tmp_path / "league.db.answers"
     elsewhere = {"DATABASE_URL": f"sqlite:///{db}", "CACHE_DIR": str(tmp_path / "a")}
     assert answers_directory(elsewhere) == tmp_path / "a"
     assert answers_directory({"DATABASE_URL": "sqlite://"}) is None
     assert answers_directory({"DATABASE_URL": "sqlite:///file::memory:?cache=shared&uri=true"}) is None
-    assert answers_directory({"DATABASE_URL": "postgresql+psycopg://u@h/db"}) is None
+    on_postgres = answers_directory({"DATABASE_URL": "postgresql+psycopg://u:secret@h/db"})
+    assert on_postgres is not None and on_postgres.parent.name == "instance"
+    assert on_postgres == answers_directory({"DATABASE_URL": "postgresql+psycopg://u:other@h/db"})
+    assert on_postgres != answers_directory({"DATABASE_URL": "postgresql+psycopg://u@h/db2"})
     # Two stores on one folder (two processes) see each other's answers; the oldest go first.
     first = DiskStore(tmp_path / "a", max_bytes=8 << 20, ttl_seconds=60)
     second = DiskStore(tmp_path / "a", max_bytes=8 << 20, ttl_seconds=60)
