@@ -60,7 +60,7 @@ def refresh_pass() -> int:
         reads = refresher.reads_of(session, events)
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     if refresher.shared(app):
-        refresher.refresh(app, reads)
+        refresher.refresh(app, refresher.read_lately(app, reads))
     # else each process keeps its own answers (an in-memory database): computing them here would
     # serve no one.
     with _session() as session, session.begin():

@@ -13,7 +13,8 @@ from flask import Response, current_app, g, request
 from api import db
 from api.auth import current_actor
 from api.cache.flights import LocalFlights
-from api.cache.stores import Store
+from api.cache.refresher import ENVIRON_FLAG
+from api.cache.stores import READ_LATELY, Store, read_name
 from api.cache.views import page_defaults, policy
 from api.csv_export import wants_csv
 from api.negotiation import wants_page
@@ -87,6 +88,13 @@ def _query() -> list[tuple[str, str]]:
     return [(k, v) for k, v in query if named[k] > 1 or (k, v) not in defaults]
 
 
+def _note_read(query: list[tuple[str, str]]) -> None:
+    """That a reader (not the refresher itself) asked for this: the refresher computes again,
+    after a write, only what was read lately."""
+    if not request.environ.get(ENVIRON_FLAG):
+        store().note(read_name(request.path, query), READ_LATELY)
+
+
 def _cacheable() -> bool:
     return (
         request.method in ("GET", "HEAD")
@@ -104,6 +112,7 @@ def answer_from_cache() -> Response | None:
     epoch, version = data_version(session)
     versions = _versions(session, epoch, version)
     query = _query()
+    _note_read(query)
     # R2a: the local date in every zone in use, so no answer outlives a venue's midnight.
     days = wall_clock.day_key(session)
     parts = [*versions, days, audience(current_actor()), request.path, query, representation()]

@@ -23,20 +23,23 @@ embedded store's directory). A reader that arrives while it is being computed wa
 - night.opened, .ended, .changed: its venue's live page.
 
 Only first pages at the default page size and with no other parameters are computed: what the
-website and the embeds ask for. Any other answer is computed when first read, as before."""
+website and the embeds ask for; and of those, only the ones someone read in the last ten minutes
+(READ_LATELY: each worker notes what it is asked for in the shared store): a night's page that
+nobody follows, or a venue's standings nobody opened tonight, is computed when (if ever) read.
+Any other answer is computed when first read, as before."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 from flask import Flask
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
-from api.cache.stores import LayeredStore
+from api.cache.stores import LayeredStore, Store, read_name
 from models.entities import OutboxEvent, Region, Venue
 from models.entities.tournaments import Result
 from models.infra.clock import utcnow
@@ -124,6 +127,19 @@ def waiting(session: Session) -> list[OutboxEvent]:
             .limit(BATCH)
         )
     )
+
+
+def read_lately(app: Flask, reads: Iterable[Read]) -> list[Read]:
+    """Those of the reads someone asked for lately (READ_LATELY): the others are computed when
+    (if ever) read, rather than after every write (a night's page nobody follows, a venue's
+    standings nobody opened this evening)."""
+    answers: Store = app.extensions["league_cache"]
+    kept = []
+    for read in reads:
+        path, _, query = read.path.partition("?")
+        if answers.noted(read_name(path, sorted(parse_qsl(query, keep_blank_values=True)))):
+            kept.append(read)
+    return kept
 
 
 def shared(app: Flask) -> bool:

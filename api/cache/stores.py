@@ -16,17 +16,24 @@ from __future__ import annotations
 import hashlib
 import logging
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
+from urllib.parse import urlencode
 
 import diskcache
 import redis
-from cachetools import LRUCache
+from cachetools import LRUCache, TTLCache
 from sqlalchemy.engine import make_url
 
 from models.infra.db import REPO_ROOT
 
 log = logging.getLogger(__name__)
+
+# How long a read counts as "read lately" (the refresher computes again only what was), and how
+# many names a process remembers.
+READ_LATELY = 600
+READ_NAMES = 100_000
 
 
 class Store(Protocol):
@@ -36,6 +43,12 @@ class Store(Protocol):
 
     def clear(self) -> None: ...
 
+    def note(self, name: str, seconds: int) -> None:
+        """That a reader asked for `name` (a path and its query), for `seconds`."""
+
+    def noted(self, name: str) -> bool:
+        """Whether a reader asked for `name` lately (the refresher computes only those)."""
+
 
 class MemoryStore:
     """This process's answers, the least recently used dropped first when over `max_bytes`."""
@@ -44,6 +57,7 @@ class MemoryStore:
         self.max_bytes = max_bytes
         self._answers: LRUCache[str, bytes] = LRUCache(maxsize=max_bytes, getsizeof=len)
         self._lock = threading.Lock()
+        self._read: TTLCache[str, bool] = TTLCache(maxsize=READ_NAMES, ttl=READ_LATELY)
 
     def get(self, key: str) -> bytes | None:
         with self._lock:
@@ -58,12 +72,22 @@ class MemoryStore:
     def clear(self) -> None:
         with self._lock:
             self._answers.clear()
+            self._read.clear()
+
+    def note(self, name: str, seconds: int) -> None:
+        with self._lock:
+            self._read[name] = True
+
+    def noted(self, name: str) -> bool:
+        with self._lock:
+            return name in self._read
 
 
 class RedisStore:
     """Answers shared by every worker of every machine. Redis failing is a miss."""
 
     PREFIX = "league:answer:"
+    READ = "league:read:"
 
     def __init__(self, url: str, ttl_seconds: int) -> None:
         self._redis = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
@@ -84,8 +108,21 @@ class RedisStore:
             log.warning("cache: Redis write failed (%s)", exc)
 
     def clear(self) -> None:
-        for key in self._redis.scan_iter(match=self.PREFIX + "*", count=1000):
-            self._redis.delete(key)
+        for pattern in (self.PREFIX + "*", self.READ + "*"):
+            for key in self._redis.scan_iter(match=pattern, count=1000):
+                self._redis.delete(key)
+
+    def note(self, name: str, seconds: int) -> None:
+        try:
+            self._redis.set(self.READ + name, b"1", ex=seconds)
+        except redis.RedisError as exc:
+            log.warning("cache: Redis write failed (%s)", exc)
+
+    def noted(self, name: str) -> bool:
+        try:
+            return bool(self._redis.exists(self.READ + name))
+        except redis.RedisError:
+            return True  # unknown: computed, as a reader would
 
 
 class DiskStore:
@@ -119,6 +156,18 @@ class DiskStore:
     def clear(self) -> None:
         self.cache.clear(retry=True)
 
+    def note(self, name: str, seconds: int) -> None:
+        try:
+            self.cache.set("read:" + name, 1, expire=seconds)
+        except diskcache.Timeout as exc:
+            log.warning("cache: the answer store was busy (%s)", exc)
+
+    def noted(self, name: str) -> bool:
+        try:
+            return self.cache.get("read:" + name) is not None
+        except diskcache.Timeout:
+            return True
+
 
 class LayeredStore:
     """A shared store, and this process's memory of what it read there lately."""
@@ -126,6 +175,9 @@ class LayeredStore:
     def __init__(self, local: MemoryStore, shared: Store) -> None:
         self.local = local
         self.shared = shared
+        # What this worker told the shared store was read, lately: told again only after a while.
+        self._told: TTLCache[str, bool] = TTLCache(maxsize=READ_NAMES, ttl=READ_LATELY / 5)
+        self._lock = threading.Lock()
 
     def get(self, key: str) -> bytes | None:
         value = self.local.get(key)
@@ -142,6 +194,23 @@ class LayeredStore:
     def clear(self) -> None:
         self.shared.clear()
         self.local.clear()
+        with self._lock:
+            self._told.clear()
+
+    def note(self, name: str, seconds: int) -> None:
+        with self._lock:
+            if name in self._told:
+                return
+            self._told[name] = True
+        self.shared.note(name, seconds)
+
+    def noted(self, name: str) -> bool:
+        return self.shared.noted(name)
+
+
+def read_name(path: str, query: Sequence[tuple[str, str]]) -> str:
+    """What a read is noted by (`Store.note`): its path and its query as the key holds it."""
+    return path + "?" + urlencode(list(query))
 
 
 def answers_directory(config: dict[str, Any]) -> Path | None:

@@ -102,5 +102,9 @@ def test_the_embedded_store_is_a_folder_beside_the_sqlite_file_or_as_cache_dir_s
     assert second.get("k") == b"answer"
     second.set("huge", b"x" * ((2 << 20) + 1))  # more than a quarter of the store: not kept
     assert first.get("huge") is None
+    # What was read lately is noted there too, for the refresher; a clear forgets it.
+    assert not second.noted("/api/v1/ratings?")
+    first.note("/api/v1/ratings?", 60)
+    assert second.noted("/api/v1/ratings?")
     second.clear()
-    assert first.get("k") is None
+    assert first.get("k") is None and not first.noted("/api/v1/ratings?")

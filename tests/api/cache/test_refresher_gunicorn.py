@@ -1,8 +1,9 @@
 """The refresher under real gunicorn, on a database of each backend: four threaded workers sharing
 the embedded store's directory or one Redis, and the delivery worker (`flask --app app deliver`)
 as its own process beside them, as scripts/serve runs them. After a report, once the refresher
-has acted on its events, the first read of each answer the report retired, on any worker, is
-answered from the store (`X-Cache: hit`): computed once, by the refresher, for every worker. Seen
+has acted on its events, the first read of each answer the report retired that the website read
+lately, on any worker, is answered from the store (`X-Cache: hit`): computed once, by the
+refresher, for every worker. Seen
 failing first: without the delivery worker, every one of those reads was a miss."""
 
 from __future__ import annotations
@@ -94,6 +95,8 @@ def test_after_a_report_every_worker_reads_what_the_refresher_computed_once(
         f"/api/v1/players/{server.bob}",
         f"/api/v1/tournaments?season_id={server.season_id}",
     ]
+    for path in paths:  # the website reads them (the refresher computes only what was read)
+        assert server.request("GET", path)[0] == 200
     for day in (3, 2):  # each report retires the answers the other left
         body = {
             "venue_id": server.venue_id,
