@@ -63,6 +63,9 @@ def config_from_env(environ: dict[str, str] | os._Environ[str] = os.environ) -> 
         "CACHE_TTL_SECONDS": int(environ.get("CACHE_TTL_SECONDS", 24 * 3600)),
         # How long a read waits for another computing the same answer before computing it itself.
         "CACHE_FLIGHT_WAIT_SECONDS": float(environ.get("CACHE_FLIGHT_WAIT_SECONDS", 10)),
+        # How often a worker tells the shared store, in one write, which answers it was asked for
+        # (the refresher computes again only those); 0: at once.
+        "CACHE_NOTE_EVERY_SECONDS": float(environ.get("CACHE_NOTE_EVERY_SECONDS", 2)),
         # Signs the console's CSRF tokens; every process of a league must share it.
         # Unset: made once and kept in instance/secret_key (create_app), unless the caller gives one.
         "SECRET_KEY": environ.get("SECRET_KEY", ""),

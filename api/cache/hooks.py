@@ -92,7 +92,7 @@ def _note_read(query: list[tuple[str, str]]) -> None:
     """That a reader (not the refresher itself) asked for this: the refresher computes again,
     after a write, only what was read lately."""
     if not request.environ.get(ENVIRON_FLAG):
-        store().note(read_name(request.path, query), READ_LATELY)
+        store().note([read_name(request.path, query)], READ_LATELY)
 
 
 def _cacheable() -> bool:

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlencode
@@ -34,6 +36,8 @@ log = logging.getLogger(__name__)
 # many names a process remembers.
 READ_LATELY = 600
 READ_NAMES = 100_000
+# How often a worker tells the shared store, in one write, what it was asked for (CACHE_NOTE_EVERY_SECONDS).
+NOTE_EVERY = 2.0
 
 
 class Store(Protocol):
@@ -43,8 +47,8 @@ class Store(Protocol):
 
     def clear(self) -> None: ...
 
-    def note(self, name: str, seconds: int) -> None:
-        """That a reader asked for `name` (a path and its query), for `seconds`."""
+    def note(self, names: Iterable[str], seconds: int) -> None:
+        """That readers asked for these (each a path and its query), for `seconds`."""
 
     def noted(self, name: str) -> bool:
         """Whether a reader asked for `name` lately (the refresher computes only those)."""
@@ -74,9 +78,10 @@ class MemoryStore:
             self._answers.clear()
             self._read.clear()
 
-    def note(self, name: str, seconds: int) -> None:
+    def note(self, names: Iterable[str], seconds: int) -> None:
         with self._lock:
-            self._read[name] = True
+            for name in names:
+                self._read[name] = True
 
     def noted(self, name: str) -> bool:
         with self._lock:
@@ -112,9 +117,12 @@ class RedisStore:
             for key in self._redis.scan_iter(match=pattern, count=1000):
                 self._redis.delete(key)
 
-    def note(self, name: str, seconds: int) -> None:
+    def note(self, names: Iterable[str], seconds: int) -> None:
         try:
-            self._redis.set(self.READ + name, b"1", ex=seconds)
+            with self._redis.pipeline(transaction=False) as pipe:
+                for name in names:
+                    pipe.set(self.READ + name, b"1", ex=seconds)
+                pipe.execute()
         except redis.RedisError as exc:
             log.warning("cache: Redis write failed (%s)", exc)
 
@@ -156,9 +164,11 @@ class DiskStore:
     def clear(self) -> None:
         self.cache.clear(retry=True)
 
-    def note(self, name: str, seconds: int) -> None:
+    def note(self, names: Iterable[str], seconds: int) -> None:
         try:
-            self.cache.set("read:" + name, 1, expire=seconds)
+            with self.cache.transact(retry=True):  # one write for them all
+                for name in names:
+                    self.cache.set("read:" + name, 1, expire=seconds)
         except diskcache.Timeout as exc:
             log.warning("cache: the answer store was busy (%s)", exc)
 
@@ -172,11 +182,15 @@ class DiskStore:
 class LayeredStore:
     """A shared store, and this process's memory of what it read there lately."""
 
-    def __init__(self, local: MemoryStore, shared: Store) -> None:
+    def __init__(self, local: MemoryStore, shared: Store, note_every: float = NOTE_EVERY) -> None:
         self.local = local
         self.shared = shared
-        # What this worker told the shared store was read, lately: told again only after a while.
+        # What this worker told the shared store was read, lately: told again only after a while;
+        # and what it has yet to tell, told together every `note_every` seconds (one write).
         self._told: TTLCache[str, bool] = TTLCache(maxsize=READ_NAMES, ttl=READ_LATELY / 5)
+        self._pending: set[str] = set()
+        self._note_every = note_every
+        self._teller: tuple[int, threading.Thread] | None = None
         self._lock = threading.Lock()
 
     def get(self, key: str) -> bytes | None:
@@ -196,15 +210,47 @@ class LayeredStore:
         self.local.clear()
         with self._lock:
             self._told.clear()
+            self._pending.clear()
 
-    def note(self, name: str, seconds: int) -> None:
+    def note(self, names: Iterable[str], seconds: int) -> None:
         with self._lock:
-            if name in self._told:
+            new = [name for name in names if name not in self._told]
+            for name in new:
+                self._told[name] = True
+            if not new:
                 return
-            self._told[name] = True
-        self.shared.note(name, seconds)
+            if self._note_every > 0:
+                self._pending.update(new)
+                self._start_teller(seconds)
+                return
+        self.shared.note(new, seconds)
+
+    def _start_teller(self, seconds: int) -> None:
+        """A thread of this process (started again in a forked worker) that tells the shared store
+        what was read, every `note_every` seconds. Called with the lock held."""
+        pid = os.getpid()
+        if self._teller is not None and self._teller[0] == pid and self._teller[1].is_alive():
+            return
+
+        def tell() -> None:
+            while True:
+                time.sleep(self._note_every)
+                with self._lock:
+                    names, self._pending = self._pending, set()
+                if names:
+                    try:
+                        self.shared.note(names, seconds)
+                    except Exception:  # never the end of the thread: told next time
+                        log.exception("cache: noting what was read failed")
+
+        thread = threading.Thread(target=tell, name="league-reads", daemon=True)
+        thread.start()
+        self._teller = (pid, thread)
 
     def noted(self, name: str) -> bool:
+        with self._lock:
+            if name in self._pending:
+                return True
         return self.shared.noted(name)
 
 
@@ -232,10 +278,12 @@ def answers_directory(config: dict[str, Any]) -> Path | None:
 
 def make_store(config: dict[str, Any]) -> Store:
     local = MemoryStore(int(config["CACHE_MAX_BYTES"]))
+    every = float(config.get("CACHE_NOTE_EVERY_SECONDS", NOTE_EVERY))
     if config.get("CACHE_URL"):
-        return LayeredStore(local, RedisStore(config["CACHE_URL"], int(config["CACHE_TTL_SECONDS"])))
+        redis_store = RedisStore(config["CACHE_URL"], int(config["CACHE_TTL_SECONDS"]))
+        return LayeredStore(local, redis_store, every)
     directory = answers_directory(config)
     if directory is None:
         return local
     shared = DiskStore(directory, int(config["CACHE_DISK_BYTES"]), int(config["CACHE_TTL_SECONDS"]))
-    return LayeredStore(local, shared)
+    return LayeredStore(local, shared, every)

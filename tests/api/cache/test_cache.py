@@ -4,6 +4,7 @@ read is ever stale after a write, on any worker, is proven in test_cache_freshne
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from api.cache.stores import DiskStore, LayeredStore, MemoryStore, RedisStore, a
 from app import create_app
 from tests.builders import Scene
 from tests.support.league import Caller
+from tests.support.servers import PATIENCE
 
 
 def test_a_repeated_read_is_served_from_the_cache_and_a_304_needs_its_etag(
@@ -104,7 +106,21 @@ def test_the_embedded_store_is_a_folder_beside_the_sqlite_file_or_as_cache_dir_s
     assert first.get("huge") is None
     # What was read lately is noted there too, for the refresher; a clear forgets it.
     assert not second.noted("/api/v1/ratings?")
-    first.note("/api/v1/ratings?", 60)
+    first.note(["/api/v1/ratings?"], 60)
     assert second.noted("/api/v1/ratings?")
     second.clear()
     assert first.get("k") is None and not first.noted("/api/v1/ratings?")
+
+
+def test_a_worker_tells_what_was_read_together_every_few_seconds(tmp_path: Path) -> None:
+    """Each worker's reads are told to the shared store in one write every CACHE_NOTE_EVERY_SECONDS
+    (not one write per read); until then the worker itself knows them."""
+    shared = DiskStore(tmp_path / "a", max_bytes=8 << 20, ttl_seconds=60)
+    its_own = DiskStore(tmp_path / "a", max_bytes=8 << 20, ttl_seconds=60)
+    worker = LayeredStore(MemoryStore(1 << 20), its_own, 0.05)
+    worker.note(["/api/v1/players/1?", "/api/v1/players/2?"], 600)
+    assert worker.noted("/api/v1/players/1?")
+    deadline = time.monotonic() + PATIENCE
+    while not (shared.noted("/api/v1/players/1?") and shared.noted("/api/v1/players/2?")):
+        assert time.monotonic() < deadline, "never told"
+        time.sleep(0.05)  # the poll's interval

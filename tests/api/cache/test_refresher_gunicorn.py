@@ -40,6 +40,7 @@ def served(
         "CACHE_URL": REDIS_URL if request.param == "redis" else "",
         "CACHE_DIR": str(tmp_path / "answers") if request.param == "disk" else "",
         "CACHE_FLIGHT_WAIT_SECONDS": str(PATIENCE),
+        "CACHE_NOTE_EVERY_SECONDS": "0",  # what was read is told at once (not every 2 s)
         "REQUEST_LOG": "0",
     }
     with gunicorn(url, WORKERS, tmp_path, *OPTIONS, **env) as (server, _master):
