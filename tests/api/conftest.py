@@ -29,12 +29,18 @@ def scene(make_scene: MakeScene) -> Scene:
 
 
 @pytest.fixture()
-def make_app(database_url: str, connection: Connection) -> Iterator[Callable[..., Flask]]:
-    """create_app(config) on the test database, its sessions joined to this test's transaction."""
+def make_app(
+    database_url: str, connection: Connection, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Callable[..., Flask]]:
+    """create_app(config) on the test database, its sessions joined to this test's transaction,
+    its answers in a folder of its own: each test's data is rolled back, so the data versions of
+    one test repeat in the next, and a folder shared between tests would serve one test's
+    answers in another's."""
     made: list[Flask] = []
 
     def make(**config: Any) -> Flask:
-        fresh = create_app({"DATABASE_URL": database_url, "RATELIMIT_ENABLED": False, **config})
+        answers = {"CACHE_DIR": str(tmp_path_factory.mktemp("answers"))}
+        fresh = create_app({"DATABASE_URL": database_url, "RATELIMIT_ENABLED": False, **answers, **config})
         joined = sessionmaker(
             bind=connection, join_transaction_mode="create_savepoint", expire_on_commit=False
         )
