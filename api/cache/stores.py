@@ -16,9 +16,11 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import sqlite3
 import threading
 import time
 from collections.abc import Iterable, Sequence
+from contextlib import closing
 from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlencode
@@ -138,9 +140,14 @@ class DiskStore:
     process- and thread-safe), bounded in bytes, the oldest stored dropped first. Failing is a miss."""
 
     def __init__(self, directory: Path, max_bytes: int, ttl_seconds: int) -> None:
-        # Large answers live in the store's own SQLite file too (no file per answer to clean up).
+        # Large answers live in the store's own SQLite file too (no file per answer to clean up),
+        # and what is deleted is overwritten (R21: a cleared answer leaves no copy on the disk).
         self.cache = diskcache.Cache(
-            str(directory), size_limit=max_bytes, disk_min_file_size=1 << 22, timeout=5
+            str(directory),
+            size_limit=max_bytes,
+            disk_min_file_size=1 << 22,
+            timeout=5,
+            sqlite_secure_delete=1,
         )
         self._ttl = ttl_seconds
         self.max_bytes = max_bytes
@@ -163,6 +170,9 @@ class DiskStore:
 
     def clear(self) -> None:
         self.cache.clear(retry=True)
+        # The write-ahead log still holds the pages as they were: copied back and emptied.
+        with closing(sqlite3.connect(Path(self.cache.directory) / "cache.db", timeout=5)) as db:
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def note(self, names: Iterable[str], seconds: int) -> None:
         try:

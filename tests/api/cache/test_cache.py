@@ -110,6 +110,11 @@ def test_the_embedded_store_is_a_folder_beside_the_sqlite_file_or_as_cache_dir_s
     assert second.noted("/api/v1/ratings?")
     second.clear()
     assert first.get("k") is None and not first.noted("/api/v1/ratings?")
+    # R21: what is cleared (after an erasure) leaves no copy in the folder's files.
+    first.set("erased", b"Ann Example, ann@example.org")
+    second.clear()
+    kept = b"".join(path.read_bytes() for path in (tmp_path / "a").iterdir() if path.is_file())
+    assert b"ann@example.org" not in kept
 
 
 def test_a_worker_tells_what_was_read_together_every_few_seconds(tmp_path: Path) -> None:
