@@ -89,10 +89,8 @@ def _query() -> list[tuple[str, str]]:
 
 
 def _note_read(query: list[tuple[str, str]]) -> None:
-    """That a reader (not the refresher itself) asked for this: the refresher computes again,
-    after a write, only what was read lately."""
-    if not request.environ.get(ENVIRON_FLAG):
-        store().note([read_name(request.path, query)], READ_LATELY)
+    """Keep what the request is noted by if it computes its answer (`store_answer`)."""
+    g.read_name = read_name(request.path, query)
 
 
 def _cacheable() -> bool:
@@ -184,6 +182,11 @@ def store_answer(response: Response) -> bool:
         headers = [(k, v) for k, v in response.headers.items() if k.lower() not in REQUEST_HEADERS]
         store().set(key, json.dumps(headers).encode() + b"\n" + response.get_data())
         response.headers["X-Cache"] = "miss"  # computed by this request
+        if not request.environ.get(ENVIRON_FLAG):
+            # A reader computed it: the refresher computes it after the next writes (for
+            # READ_LATELY; a read it answers from the store then is not noted again, so an
+            # answer read all evening is computed by a reader once every READ_LATELY).
+            store().note([g.read_name], READ_LATELY)
     if response.get_etag()[0] is None:
         response.set_etag(key[:32])
     # Against the view's own ETag (a report's version) or the key's: If-None-Match `*`, or a tag
