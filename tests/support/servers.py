@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from app import create_app
-from tests.builders import SEASONS, ago
+from tests.builders import OFFICE_LATE, SEASONS, TOURNAMENTS, ago
 from tests.support.league import Caller, League, new_key
 
 REPO = Path(__file__).resolve().parents[2]
@@ -182,3 +182,18 @@ def workers_of(master: int) -> list[int]:
     for task in Path(f"/proc/{master}/task").iterdir():
         children += [int(pid) for pid in (task / "children").read_text().split()]
     return children
+
+
+def post_a_report(server: Server, day: int) -> Any:
+    """The office reports Ann 1st and Bob 2nd `day` days ago at the served venue; the stored report."""
+    body = {
+        "venue_id": server.venue_id,
+        "date": ago(day),
+        "results": [{"place": 1, "player_id": server.ann}, {"place": 2, "player_id": server.bob}],
+        "reason": OFFICE_LATE,
+    }
+    status, _headers, answer = server.request(
+        "POST", TOURNAMENTS, body, Authorization=f"Bearer {server.office}"
+    )
+    assert status == 201, answer
+    return answer

@@ -20,10 +20,9 @@ from sqlalchemy import func, select
 
 from models.entities import OutboxEvent
 from models.infra.db import make_engine
-from tests.builders import OFFICE_LATE, TOURNAMENTS, ago
 from tests.support.databases import ScratchDatabases
 from tests.support.races import OPTIONS, WORKERS
-from tests.support.servers import PATIENCE, REDIS_URL, REPO, Server, gunicorn, redis_answers
+from tests.support.servers import PATIENCE, REDIS_URL, REPO, Server, gunicorn, post_a_report, redis_answers
 
 pytestmark = pytest.mark.server
 
@@ -99,16 +98,7 @@ def test_after_a_report_every_worker_reads_what_the_refresher_computed_once(
     for path in paths:  # the website reads them (the refresher computes only what was read)
         assert server.request("GET", path)[0] == 200
     for day in (3, 2):  # each report retires the answers the other left
-        body = {
-            "venue_id": server.venue_id,
-            "date": ago(day),
-            "results": [{"place": 1, "player_id": server.ann}, {"place": 2, "player_id": server.bob}],
-            "reason": OFFICE_LATE,
-        }
-        status, _headers, posted = server.request(
-            "POST", TOURNAMENTS, body, Authorization=f"Bearer {server.office}"
-        )
-        assert status == 201, posted
+        post_a_report(server, day)
         refreshed(url)
         # Each answer read several times, each on a fresh connection (any worker may take it).
         seen = {

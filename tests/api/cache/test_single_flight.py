@@ -10,14 +10,12 @@ from __future__ import annotations
 import http.client
 import threading
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
-from tests.builders import OFFICE_LATE, TOURNAMENTS, ago
 from tests.support.databases import ScratchDatabases
 from tests.support.races import OPTIONS, WORKERS
-from tests.support.servers import PATIENCE, REDIS_URL, Server, gunicorn, redis_answers
+from tests.support.servers import PATIENCE, REDIS_URL, Server, gunicorn, post_a_report, redis_answers
 
 pytestmark = pytest.mark.server
 
@@ -78,20 +76,6 @@ def read_at_once(server: Server, path: str) -> list[tuple[int, str, bytes]]:
         thread.join(2 * PATIENCE)
     assert len(answers) == READERS
     return answers
-
-
-def post_a_report(server: Server, day: int) -> Any:
-    body = {
-        "venue_id": server.venue_id,
-        "date": ago(day),
-        "results": [{"place": 1, "player_id": server.ann}, {"place": 2, "player_id": server.bob}],
-        "reason": OFFICE_LATE,
-    }
-    status, _headers, answer = server.request(
-        "POST", TOURNAMENTS, body, Authorization=f"Bearer {server.office}"
-    )
-    assert status == 201, answer
-    return answer
 
 
 @pytest.mark.parametrize("which", ["qualifiers", "standings"])
