@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 from api import cache
 from api.cache.views import policy
 from models.infra.db import SQLITE_WRITE_INTENT, make_engine, make_sessionmaker
-from models.services.freshness import MEMO
+from models.services.freshness import MEMO, SMALL_MEMO
 from models.services.players.personal_text import PURGE_ANSWERS
 
 
@@ -46,6 +46,7 @@ def session() -> Session:
         if reading:
             # Reads share what services computed under the versions they read (freshness.Memo).
             g.db_session.info[MEMO] = current_app.extensions["league_memo"]
+            g.db_session.info[SMALL_MEMO] = current_app.extensions["league_small_memo"]
     db_session: Session = g.db_session
     return db_session
 

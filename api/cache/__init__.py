@@ -35,6 +35,9 @@ from models.services.freshness import Memo
 # objects, which every full collection of the garbage collector walks; older versions only serve
 # readers still on them: 16 cached made each computation after a write up to 100 ms slower).
 MEMO_SIZE = 16
+# Small values services compute for reads (a venue's standings before tonight's night, R22): one
+# per live night of a national league, and more.
+SMALL_MEMO_SIZE = 2048
 # JSON fragments: a few national pages' worth (a report's is about thirty objects).
 FRAGMENTS_SIZE = 8192
 
@@ -50,11 +53,12 @@ def init_app(app: Flask) -> None:
     )
     app.teardown_request(lambda _error: hooks.land())
     app.extensions["league_memo"] = Memo(MEMO_SIZE)
+    app.extensions["league_small_memo"] = Memo(SMALL_MEMO_SIZE)
     app.extensions["league_fragments"] = Memo(FRAGMENTS_SIZE)
 
 
 def clear() -> None:
     """Drop everything cached (from Redis too): after an erasure (R21), so that no copy of a value
     that is gone is kept, and between tests."""
-    for name in ("league_cache", "league_memo", "league_fragments"):
+    for name in ("league_cache", "league_memo", "league_small_memo", "league_fragments"):
         current_app.extensions[name].clear()

@@ -16,7 +16,8 @@ embedded store's directory). A reader that arrives while it is being computed wa
 
 - standings.changed (a season, a venue): the venue's standings and their embed, the season's and
   the venue's qualifier lists and the embed of the venue's region, the first page of the reports
-  lists of the season, the venue and both;
+  lists of the season, the venue and both, and the venue's live page (its night's standings if
+  it ended now);
 - report.posted, .corrected, .voided: the report, the first page of all reports, the profiles of
   its players, the first page of the rating table (the league's and each region's);
 - qualifiers.published: the season's qualifier lists;
@@ -78,6 +79,8 @@ def _standings(session: Session, season: int, venue: int) -> Iterator[Read]:
     yield Read(6, f"/api/v1/tournaments?season_id={season}")
     yield Read(6, f"/api/v1/tournaments?venue_id={venue}")
     yield Read(6, f"/api/v1/tournaments?season_id={season}&venue_id={venue}")
+    # A night open there shows the standings if it ended now (R22): they moved too.
+    yield from _night(venue)
 
 
 def _report(session: Session, tournament: int) -> Iterator[Read]:

@@ -6,7 +6,7 @@ points only, R19; two players who share a display name shown with their player n
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -15,7 +15,7 @@ from flask.views import MethodView
 
 from api import db
 from api.blueprint import Blueprint
-from api.cache.views import a_season, a_venue, cached_by, the_league
+from api.cache.views import a_season, a_venue, cached_by
 from api.embed.chart import NARROW, WIDE, race_chart, rank_label
 from api.embed.live import LIVE_SCRIPT
 from api.embed.schemas import (
@@ -30,11 +30,12 @@ from api.embed.sparkline import sparkline
 from api.html import framed_page
 from api.schemas import with_labels
 from models.actor import PUBLIC
-from models.entities import Region, Season
+from models.entities import Night, Region, Season
 from models.errors import NotFound
 from models.rules.qualifiers import Flag
 from models.rules.schedules import days
 from models.services import wall_clock
+from models.services.freshness import Scope, venue_scopes
 from models.services.games.queries import region_week
 from models.services.lookup import get_or_raise
 from models.services.nights.projection import projected_standings
@@ -213,13 +214,32 @@ class RatingsPage(MethodView):
         )
 
 
+def _tonight(session: Any, venue_id: int) -> Night | None:
+    """The venue's night (`venue_night`), or None: read once a request (the answer's key and the
+    page read it), kept in the request's session."""
+    key = ("venue night", venue_id)
+    if key not in session.info:
+        try:
+            session.info[key] = venue_night(session, venue_id)
+        except NotFound:
+            session.info[key] = None
+    night: Night | None = session.info[key]
+    return night
+
+
+def the_venue_nights_standings(
+    view: Mapping[str, Any], _args: Mapping[str, str], session: Any
+) -> Sequence[str]:
+    """R22: the live page reads the venue's standings in its night's season (the standings if the
+    night ended now): a report or correction there moves it, with no action of the night."""
+    night = _tonight(session, view["venue_id"])
+    return (Scope.LEAGUE,) if night is None else venue_scopes(night.season_id, night.venue_id)
+
+
 def a_venue_night(view: Mapping[str, Any], _args: Mapping[str, str], session: Any) -> list[str]:
     """R22: the live page moves with the venue's night: which night, its sequence and clock."""
-    try:
-        night = venue_night(session, view["venue_id"])
-    except NotFound:
-        return ["none"]
-    return [str(night.id), *night_version(session, night.id)]
+    night = _tonight(session, view["venue_id"])
+    return ["none"] if night is None else [str(night.id), *night_version(session, night.id)]
 
 
 def minutes(seconds: int | None) -> str:
@@ -228,7 +248,7 @@ def minutes(seconds: int | None) -> str:
 
 
 @blp.route("/venues/<id:venue_id>/night")
-@cached_by(the_league, also=a_venue_night)
+@cached_by(the_venue_nights_standings, also=a_venue_night)
 class NightPage(MethodView):
     @blp.doc(operationId="get_night_page", responses=LIVE_ANSWER)
     @blp.arguments(Themed, location="query")
@@ -241,7 +261,8 @@ class NightPage(MethodView):
         a TV left on it follows the night. Today's night at the venue, else its last one.
         """
         session = db.session()
-        view = night_view(session, venue_night(session, venue_id).id)
+        night = _tonight(session, venue_id)
+        view = night_view(session, venue_night(session, venue_id).id if night is None else night.id)
         projection = projected_standings(session, view.night)
         return framed_page(
             "embed/night.html",

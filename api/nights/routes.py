@@ -4,7 +4,7 @@ a 409 carrying the night as it stands); anyone reads a night, players by display
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask import Response
@@ -20,6 +20,7 @@ from api.nights.answers import night_answer
 from api.nights.schemas import ActionAnswer, ActionIn, NightListed, NightOpenIn, NightStateOut
 from api.pagination import PageArgs, page_request, page_schema
 from models.entities import Night
+from models.services.freshness import Scope, venue_scopes
 from models.services.nights.actions import apply_action
 from models.services.nights.opening import open_night
 from models.services.nights.projection import projected_standings
@@ -38,6 +39,13 @@ def the_venues_nights(view: Mapping[str, Any], _args: Mapping[str, str], session
 def a_night(view: Mapping[str, Any], _args: Mapping[str, str], session: Any) -> list[str]:
     """R22: a night's answer moves with its own sequence and clock (no scope holds them)."""
     return night_version(session, view["night_id"])
+
+
+def a_nights_venue(view: Mapping[str, Any], _args: Mapping[str, str], session: Any) -> Sequence[str]:
+    """R22: a night's answer reads its venue's standings in its season (the standings if the
+    night ended now): a report or correction there moves it, with no action of the night."""
+    night = session.get(Night, view["night_id"])
+    return (Scope.LEAGUE,) if night is None else venue_scopes(night.season_id, night.venue_id)
 
 
 @blp.route("/venues/<id:venue_id>/nights")
@@ -64,7 +72,7 @@ class VenueNightsViews(MethodView):
 
 
 @blp.route("/nights/<id:night_id>")
-@cached_by(the_league, also=a_night)
+@cached_by(a_nights_venue, also=a_night)
 class NightViews(MethodView):
     @blp.doc(operationId="get_night")
     @blp.response(200, NightStateOut)

@@ -37,6 +37,9 @@ T = TypeVar("T")
 # it holds no uncommitted change of its own, so nothing it caches can be taken for another
 # transaction's data. A writer never has one.
 MEMO = "memo"
+# The same, for many small values (a venue's, a night's): kept apart, so that they never push
+# the few large ones (a season's lists) out.
+SMALL_MEMO = "memo of small values"
 
 
 class Scope:
@@ -113,9 +116,12 @@ class Memo:
         return len(self._items)
 
 
-def cached(session: Session, key: Any, version: Any, compute: Callable[[Any], T]) -> T:
-    """`Memo.cached` with a reading session's memo; a writer computes afresh."""
-    memo: Memo | None = session.info.get(MEMO)
+def cached(
+    session: Session, key: Any, version: Any, compute: Callable[[Any], T], *, small: bool = False
+) -> T:
+    """`Memo.cached` with a reading session's memo (`small`: its memo of small values); a writer
+    computes afresh."""
+    memo: Memo | None = session.info.get(SMALL_MEMO if small else MEMO)
     if memo is None:
         return compute(None)
     return memo.cached(key, version, compute)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import Select, select
 from sqlalchemy.orm import Session
@@ -20,6 +21,7 @@ from models.rules.nights import Out, places
 from models.rules.players import player_labels
 from models.rules.standings import Entry, Line, Row, line_of, ranked_lines
 from models.rules.tournaments import Earned, score_report
+from models.services.freshness import cached, data_version, scope_versions, venue_scopes
 from models.services.nights.players_out import REPORTED_STATUS
 from models.services.standings.line_queries import counted_results, season_tiers, stored_lines, summed_lines
 from models.services.standings.queries import venue_totals
@@ -54,27 +56,38 @@ class Projection:
     unscored: str | None  # why tonight brings no points yet (e.g. too few entrants for the chart)
 
 
+@dataclass(frozen=True)
+class _Before:
+    """The venue's standings before tonight: what a night's actions leave as it was, so each
+    action's projection reads only the night (its lines, the tournaments counted, who carries
+    the bounty tonight, R8a, and the ranks), and, player by player as they sign in, their
+    earlier results counted here and their names. Cached under the venue's versions: a report
+    there (tonight's own too) retires it."""
+
+    stored: list[Line]
+    counted: int
+    holders: set[int]
+    ranks: dict[int, int]
+    earlier: dict[int, tuple[str, list[Entry]]]  # filled as players sign in (`_earlier`)
+
+
 def projected_standings(session: Session, night: Night) -> Projection:
     season = session.get(Season, night.season_id)
     assert season is not None  # a night is opened inside a season (R2)
     venue_id = night.venue_id
-    stored = dict(stored_lines(session, season, [venue_id])).get(venue_id, [])
-    totals = venue_totals(session, season, [venue_id], season.ends_on).get(venue_id)
-    counted = totals.tournaments if totals else 0
     if night.state == "reported" and night.tournament_id is not None:
+        stored = dict(stored_lines(session, season, [venue_id])).get(venue_id, [])
+        totals = venue_totals(session, season, [venue_id], season.ends_on).get(venue_id)
+        counted = totals.tournaments if totals else 0
         return _reported(session, season, venue_id, night.tournament_id, stored, counted)
+    before = _before(session, season, night)
     entries = list(session.scalars(select(NightEntry).where(NightEntry.night_id == night.id)))
-    holders = bounty_holders(session, season, venue_id, night.date, night.session, stored)
-    tonight, unscored = _scored_tonight(season, night, entries, holders)
+    tonight, unscored = _scored_tonight(season, night, entries, before.holders)
     if not tonight:
-        return _projection(season, False, counted, stored, stored, {}, unscored)
+        return _projection(season, False, before.counted, before.ranks, before.stored, {}, unscored)
     ids = sorted(tonight)
-    named = session.execute(select(Player.id, Player.display_name).where(Player.id.in_(ids)))
-    names = {row.id: row.display_name for row in named}
-    earlier: dict[int, list[Entry]] = {pid: [] for pid in ids}
-    for row in session.execute(_entries_of(season, venue_id, ids)):
-        earlier[row.player_id].append(Entry(row.tournament_id, row.place, row.status, *row[4:]))
-    after = [line for line in stored if line.player_id not in tonight]
+    earlier = _earlier(session, season, venue_id, before, ids)
+    after = [line for line in before.stored if line.player_id not in tonight]
     for pid in ids:
         place, status, made, _still_in = tonight[pid]
         entry = Entry(
@@ -86,9 +99,41 @@ def projected_standings(session: Session, night: Night) -> Projection:
             made.knockout_points,
             made.knockouts,
         )
-        after.append(line_of(pid, names[pid], [*earlier[pid], entry], season.count_best))
+        name, entries_before = earlier[pid]
+        after.append(line_of(pid, name, [*entries_before, entry], season.count_best))
     shown = {pid: Tonight(t[0], t[2].points, t[3]) for pid, t in tonight.items()}
-    return _projection(season, False, counted + 1, stored, after, shown, None)
+    return _projection(season, False, before.counted + 1, before.ranks, after, shown, None)
+
+
+def _before(session: Session, season: Season, night: Night) -> _Before:
+    venue_id = night.venue_id
+
+    def compute(_older: Any) -> _Before:
+        stored = dict(stored_lines(session, season, [venue_id])).get(venue_id, [])
+        totals = venue_totals(session, season, [venue_id], season.ends_on).get(venue_id)
+        holders = bounty_holders(session, season, venue_id, night.date, night.session, stored)
+        ranks = {row.player_id: row.rank for row in ranked_lines(stored, season_tiers(season))}
+        return _Before(stored, totals.tournaments if totals else 0, holders, ranks, {})
+
+    epoch, _version = data_version(session)
+    versions = scope_versions(session, venue_scopes(season.id, venue_id))
+    key = ("venue before tonight", epoch, season.id, venue_id, night.date, night.session)
+    return cached(session, key, versions, compute, small=True)
+
+
+def _earlier(
+    session: Session, season: Season, venue_id: int, before: _Before, ids: list[int]
+) -> dict[int, tuple[str, list[Entry]]]:
+    """Tonight's players' names and earlier results counted at the venue, those not read yet
+    read in two queries, and kept with the rest of `before` (read at its versions)."""
+    unread = [pid for pid in ids if pid not in before.earlier]
+    if unread:
+        named = session.execute(select(Player.id, Player.display_name).where(Player.id.in_(unread)))
+        found: dict[int, tuple[str, list[Entry]]] = {row.id: (row.display_name, []) for row in named}
+        for row in session.execute(_entries_of(season, venue_id, unread)):
+            found[row.player_id][1].append(Entry(row.tournament_id, row.place, row.status, *row[4:]))
+        before.earlier.update(found)
+    return before.earlier
 
 
 Scored = dict[int, tuple[int, str, Earned, bool]]
@@ -157,21 +202,21 @@ def _reported(
         select(Result.player_id, Result.place, Result.points).where(Result.tournament_id == tournament_id)
     )
     shown = {row.player_id: Tonight(row.place, row.points, False) for row in results}
-    return _projection(season, True, counted, before, stored, shown, None)
+    ranks = {row.player_id: row.rank for row in ranked_lines(before, season_tiers(season))}
+    return _projection(season, True, counted, ranks, stored, shown, None)
 
 
 def _projection(
     season: Season,
     final: bool,
     tournaments: int,
-    before: list[Line],
+    ranks: dict[int, int],
     after: list[Line],
     tonight: dict[int, Tonight],
     unscored: str | None,
 ) -> Projection:
-    tiers = season_tiers(season)
-    ranks = {row.player_id: row.rank for row in ranked_lines(before, tiers)}
-    rows = ranked_lines(after, tiers)
+    """`after` ranked, each row with its rank before tonight (`ranks`)."""
+    rows = ranked_lines(after, season_tiers(season))
     labels = player_labels((row.player_id, row.display_name) for row in rows)
     return Projection(
         season.id,

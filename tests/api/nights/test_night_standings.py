@@ -6,6 +6,7 @@ n - p + 1 points to place p of n entrants, and 5 participation points."""
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from tests.builders import Scene
@@ -154,3 +155,54 @@ def test_r22_r8a_knockouts_so_far_count_in_the_standings_if_the_night_ended_now(
     assert tonight[d] == {"place": 3, "points": 7 + 35, "still_in": True}
     assert tonight[a] == {"place": 4, "points": 6, "still_in": False}
     assert [(row["player"]["id"], row["points"]) for row in body["standings"]][:2] == [(d, 42), (a, 14)]
+
+
+def test_r22_r17_the_projection_follows_a_correction_of_an_earlier_report_while_the_night_is_open(
+    make_scene: Any,
+) -> None:
+    """No answer is stale: the office corrects an earlier report at the venue (R17) and reports
+    another there while tonight's night is open, no action between: the night's answer and its
+    live page read the standings as they now are; a player's new display name shows at once."""
+    scene = linear_scene(make_scene)
+    a, b, c = scene.players("Ann A.", "Bea B.", "Cal C.")
+    earlier = scene.report([a, b, c])  # Ann 3+5, Bea 2+5, Cal 1+5
+    phone = Phone(scene.host, opened(scene))
+    phone.send("sign_in", player={"player_id": b})
+    phone.send("sign_in", player={"player_id": c})
+    page = f"/embed/venues/{scene.venue_id}/night"
+
+    def live_order() -> list[str]:
+        html = scene.public.get(page, headers={"Accept": "text/html"}).get_data(as_text=True)
+        rows = html.split('<table class="projected">')[1].split("</table>")[0]
+        return sorted(
+            (name for name in ("Ann A.", "Bea B.", "Cal C.", "Cat C.") if name in rows), key=rows.index
+        )
+
+    # Two in, each sure of 2nd of 2 (1+5): Bea 7+6 = 13, Cal 6+6 = 12, Ann 8.
+    assert table(projected(scene, phone.night["id"])) == [
+        (b, 1, 13, 2, (2, 6, True)),
+        (c, 2, 12, 3, (2, 6, True)),
+        (a, 3, 8, 1, None),
+    ]
+    assert live_order() == ["Bea B.", "Cal C.", "Ann A."]
+    # The office corrects the earlier report: Cal won it (Cal 3+5, Ann 2+5, Bea 1+5).
+    corrected = scene.office.put(
+        f"/api/v1/tournaments/{earlier['id']}",
+        json={**scene.body([c, a, b], date.fromisoformat(earlier["date"])), "reason": "Wrong order entered"},
+    )
+    assert corrected.status_code == 200, corrected.get_json()
+    assert table(projected(scene, phone.night["id"])) == [
+        (c, 1, 14, 1, (2, 6, True)),
+        (b, 2, 12, 3, (2, 6, True)),
+        (a, 3, 7, 2, None),
+    ]
+    assert live_order() == ["Cal C.", "Bea B.", "Ann A."]
+    # Another report there (Ann alone with Bea): Ann 2+5 = 7 more, Bea 1+5.
+    scene.report([a, b])
+    assert table(projected(scene, phone.night["id"]))[0] == (b, 1, 18, 2, (2, 6, True))
+    assert live_order()[0] == "Bea B."
+    # A new display name (R19) shows at once.
+    assert scene.office.patch(f"/api/v1/players/{c}", json={"display_name": "Cat C."}).status_code == 200
+    assert "Cat C." in live_order()
+    names = [row["player"]["display_name"] for row in projected(scene, phone.night["id"])["standings"]]
+    assert "Cat C." in names and "Cal C." not in names
