@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import fcntl
+import os
+import threading
+import time
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
@@ -33,12 +37,63 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
         if parsed.database and parsed.database != ":memory:":
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url, **kwargs)
-        _setup_sqlite(engine)
+        _setup_sqlite(engine, parsed.database if parsed.database not in (None, "", ":memory:") else None)
         return engine
     return create_engine(url, pool_pre_ping=True, **kwargs)
 
 
-def _setup_sqlite(engine: Engine) -> None:
+# Where a connection keeps its turn to write (`_take_turn`) until it goes back to the pool.
+_TURN = "sqlite write turn"
+# How long a writer waits for its turn (as long as SQLite's own wait, `busy_timeout`); then it
+# asks SQLite, which answers "database is locked" if the lock is still held (a 409 to send again).
+TURN_WAIT_SECONDS = 10.0
+_local_turns: dict[str, threading.Lock] = {}
+_local_turns_lock = threading.Lock()
+
+
+def _take_turn(lock_file: str) -> tuple[threading.Lock, int] | None:
+    """Wait for this connection's turn to write: first among this process's threads (a lock they
+    wait on without polling), then among processes, on a lock file beside the database (an
+    exclusive `flock`, let go when its descriptor closes: at the end of the transaction, or when
+    the process dies), tried every millisecond. SQLite's own wait polls, sleeping up to 100 ms
+    between tries, so a writer that had waited long kept losing to newer ones: a host's action
+    took seconds behind a busy night's writes. None: no turn within TURN_WAIT_SECONDS."""
+    with _local_turns_lock:
+        local = _local_turns.setdefault(lock_file, threading.Lock())
+    deadline = time.monotonic() + TURN_WAIT_SECONDS
+    if not local.acquire(timeout=TURN_WAIT_SECONDS):
+        return None
+    descriptor = -1
+    try:
+        descriptor = os.open(lock_file, os.O_RDWR | os.O_CREAT, 0o600)
+        while True:
+            try:
+                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return local, descriptor
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    break
+                time.sleep(0.001)
+    except BaseException:
+        _let_go(local, descriptor)
+        raise
+    _let_go(local, descriptor)
+    return None
+
+
+def _let_go(local: threading.Lock, descriptor: int) -> None:
+    if descriptor >= 0:
+        os.close(descriptor)
+    local.release()
+
+
+def _end_turn(_dbapi_connection: Any, record: Any, *_rest: Any) -> None:
+    turn = None if record is None else record.info.pop(_TURN, None)
+    if turn is not None:
+        _let_go(*turn)
+
+
+def _setup_sqlite(engine: Engine, database: str | None = None) -> None:
     # pysqlite's own transaction handling breaks SAVEPOINT and transactional DDL: take it over
     # (SQLAlchemy's "Serializable isolation / Savepoints / Transactional DDL" recipe), and turn on
     # foreign keys, which SQLite leaves off per connection.
@@ -54,11 +109,26 @@ def _setup_sqlite(engine: Engine) -> None:
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()
 
+    lock_file = None if database is None else f"{database}.write-lock"
+
     @event.listens_for(engine, "begin")
     def _begin(conn: Any) -> None:
         # A deferred transaction that reads and then writes cannot wait for another writer
-        # (SQLite answers "database is locked" at once): writes take the lock up front.
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if SQLITE_WRITE_INTENT.get() else "BEGIN")
+        # (SQLite answers "database is locked" at once): writes take the lock up front, each
+        # in its turn (`_take_turn`).
+        if not SQLITE_WRITE_INTENT.get():
+            conn.exec_driver_sql("BEGIN")
+            return
+        if lock_file is not None and _TURN not in conn.info:
+            turn = _take_turn(lock_file)
+            if turn is not None:
+                conn.info[_TURN] = turn
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+    # The turn ends when the connection goes back to the pool (after its commit or rollback), or
+    # is thrown away.
+    for name in ("checkin", "invalidate", "soft_invalidate", "close", "detach"):
+        event.listen(engine.pool, name, _end_turn)
 
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:

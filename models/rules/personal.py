@@ -152,6 +152,23 @@ def seal_tree(
     that holds one of `values` (sealed under each player it names, so erasing any of them shreds
     it; free text, `free` or under FREE_TEXT_KEYS, in any spelling). Values about players not
     sealable (erased: nothing personal is left) stay as they are."""
+    # Each value folded once for the whole tree (a report's entry holds hundreds of texts).
+    folded = {
+        player: [(value, value.casefold()) for value in held]
+        for player, held in values.items()
+        if player in sealable
+    }
+    return _sealed(node, owner, folded, sealable, seal, free)
+
+
+def _sealed(
+    node: Any,
+    owner: int | None,
+    folded: Mapping[int, list[tuple[str, str]]],
+    sealable: Collection[int],
+    seal: Seal,
+    free: bool,
+) -> Any:
     if isinstance(node, dict):
         if is_sealed(node):
             return node
@@ -161,19 +178,27 @@ def seal_tree(
             if key in PERSONAL_KEYS and value not in (None, "") and mine is not None and mine in sealable:
                 out[key] = seal(value, [mine])
             else:
-                out[key] = seal_tree(value, mine, values, sealable, seal, key in FREE_TEXT_KEYS)
+                out[key] = _sealed(value, mine, folded, sealable, seal, key in FREE_TEXT_KEYS)
         return out
     if isinstance(node, list):
-        return [seal_tree(value, owner, values, sealable, seal, free) for value in node]
+        return [_sealed(value, owner, folded, sealable, seal, free) for value in node]
     if isinstance(node, str) and node:
+        text = node.casefold()
         owners = sorted(
             player
-            for player, held in values.items()
-            if player in sealable and any(mentions(node, value, anyhow=free) for value in held)
+            for player, held in folded.items()
+            if any(_holds_folded(node, text, value, wanted, free) for value, wanted in held)
         )
         if owners:
             return seal(node, owners)
     return node
+
+
+def _holds_folded(node: str, text: str, value: str, wanted: str, anyhow: bool) -> bool:
+    """`mentions(node, value, anyhow=anyhow)`, with both already folded (`text`, `wanted`)."""
+    if text == wanted or (len(wanted) >= LEAST_CONTAINED and wanted in text):
+        return True
+    return anyhow and holds(node, value_forms(value))
 
 
 def sealed_owners(node: Any) -> set[int]:

@@ -164,7 +164,9 @@ def league_version(session: Session) -> int:
 def cached_by_league(session: Session, name: str, compute: Callable[[], T]) -> T:
     """What `compute` reads, when it reads only tables that bump the `league` scope (venues,
     seasons, settings, publications, …), cached under the epoch and that scope's version: a report
-    leaves it cached."""
+    leaves it cached. A writer (no memo) computes it without reading the versions."""
+    if MEMO not in session.info:
+        return compute()
     epoch, _version = data_version(session)
     return cached(session, (name, epoch), league_version(session), lambda _older: compute())
 

@@ -153,3 +153,25 @@ def test_r22_each_action_of_a_live_night_refreshes_its_page_and_is_never_deliver
     # What a reader computes itself (the clock line aside, which moves with the second).
     assert read(scene, f"/embed/venues/{venue}/night")[0] == "miss"
     assert scene.public.get(f"{NIGHTS}/{night}").status_code == 200
+
+
+def test_r22_a_report_at_a_venue_whose_night_is_followed_refreshes_its_live_page(
+    app: Flask, scene: Scene, db_session: Any
+) -> None:
+    """The live page shows the standings if the night ended now: a report (or correction) at
+    the venue moves them, with no action of the night, and the refresher computes the page
+    again for the TV that follows it."""
+    a, b, c = scene.players("Ann A.", "Bea B.", "Cal C.")
+    phone = Phone(scene.host, opened(scene))
+    for pid in (a, b):
+        phone.send("sign_in", player={"player_id": pid})
+    page = f"/embed/venues/{scene.venue_id}/night"
+    _how, before = read(scene, page, **PAGE)  # a TV follows the night
+    assert b"Cal C." not in before
+    deliver(app)
+    scene.report([c, a])  # an earlier night's report, entered late by the office
+    assert "standings.changed" in waiting(db_session)
+    deliver(app)
+    assert waiting(db_session) == []
+    how, after = read(scene, page, **PAGE)
+    assert how == "hit" and b"Cal C." in after

@@ -1,0 +1,80 @@
+"""Writers on the embedded database (SQLite) take turns (models/infra/db.py): a write transaction
+waits for its turn on a lock file beside the database, whichever process or thread it runs in,
+and its turn ends with it (commit, rollback), so the next writer goes on at once instead of
+polling SQLite's lock with growing sleeps. Two engines on one file stand for two processes.
+How long writers wait on a busy league night is measured by bench/league_night.py, not here."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from sqlalchemy import Engine, text
+
+from models.infra.db import SQLITE_WRITE_INTENT, make_engine
+
+GENEROUS = 60.0  # seconds: a bound that only a hung writer reaches
+
+
+def _writer(engine: Engine, n: int, log: list[str], inside: Callable[[], None] = lambda: None) -> None:
+    SQLITE_WRITE_INTENT.set(True)  # as a write request sets it (api/db.py), in its own thread
+    try:
+        with engine.begin() as conn:
+            log.append(f"in {n}")
+            conn.execute(text("INSERT INTO t (n) VALUES (:n)"), {"n": n})
+            inside()
+            log.append(f"out {n}")
+    except RuntimeError:
+        log.append(f"rolled back {n}")
+
+
+def _started(target: Callable[[], None]) -> threading.Thread:
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_writers_take_turns_across_engines_and_a_turn_ends_with_its_transaction(tmp_path: Path) -> None:
+    database = tmp_path / "turns.db"
+    first, second = make_engine(f"sqlite:///{database}"), make_engine(f"sqlite:///{database}")
+    with first.begin() as conn:
+        conn.execute(text("CREATE TABLE t (n INTEGER)"))
+    log: list[str] = []
+    holding, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        holding.set()
+        assert release.wait(GENEROUS)
+
+    a = _started(lambda: _writer(first, 1, log, hold))
+    assert holding.wait(GENEROUS)
+    b = _started(lambda: _writer(second, 2, log))  # another "process"
+    c = _started(lambda: _writer(first, 3, log))  # another thread of the first
+    # While the first writer holds its turn, nobody else writes (however long it is waited on).
+    time.sleep(0.5)
+    assert log == ["in 1"]
+    assert Path(f"{database}.write-lock").exists()
+    # A reader does not wait for a turn.
+    with second.connect() as conn:
+        assert conn.execute(text("SELECT count(*) FROM t")).scalar_one() == 0
+    release.set()
+    for thread in (a, b, c):
+        thread.join(GENEROUS)
+    assert log[:2] == ["in 1", "out 1"]
+    # Each of the others wrote whole, one after the other.
+    assert sorted(log[2:]) == ["in 2", "in 3", "out 2", "out 3"]
+    assert log[3] == log[2].replace("in", "out")
+
+    # A rolled-back write ends its turn too: the next writer goes on.
+    def fail() -> None:
+        raise RuntimeError("refused")
+
+    _started(lambda: _writer(second, 4, log, fail)).join(GENEROUS)
+    _started(lambda: _writer(first, 5, log)).join(GENEROUS)
+    assert log[-3:] == ["rolled back 4", "in 5", "out 5"]
+    with first.connect() as conn:
+        assert sorted(conn.execute(text("SELECT n FROM t")).scalars()) == [1, 2, 3, 5]
+    first.dispose()
+    second.dispose()
