@@ -6,13 +6,17 @@ How long writers wait on a busy league night is measured by bench/league_night.p
 
 from __future__ import annotations
 
+import fcntl
+import os
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import Engine, text
 
+from models.infra import db
 from models.infra.db import SQLITE_WRITE_INTENT, make_engine
 
 GENEROUS = 60.0  # seconds: a bound that only a hung writer reaches
@@ -78,3 +82,21 @@ def test_writers_take_turns_across_engines_and_a_turn_ends_with_its_transaction(
         assert sorted(conn.execute(text("SELECT n FROM t")).scalars()) == [1, 2, 3, 5]
     first.dispose()
     second.dispose()
+
+
+def test_a_writer_gives_up_waiting_for_its_turn_after_the_bound_and_the_lock_goes_on(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """Another process writing past TURN_WAIT_SECONDS: the wait ends (SQLite is then asked
+    itself, and answers "database is locked" if it is still held, which the API answers with a
+    409 to send again); the writer that gave up holds nothing, so the next one gets its turn."""
+    lock_file = str(tmp_path / "turns.db.write-lock")
+    other = os.open(lock_file, os.O_RDWR | os.O_CREAT, 0o600)  # another process's turn
+    fcntl.flock(other, fcntl.LOCK_EX)
+    monkeypatch.setattr(db, "TURN_WAIT_SECONDS", 0.5)
+    assert db._take_turn(lock_file) is None
+    os.close(other)  # its write ends
+    monkeypatch.setattr(db, "TURN_WAIT_SECONDS", GENEROUS)
+    turn = db._take_turn(lock_file)
+    assert turn is not None
+    db._let_go(*turn)

@@ -53,32 +53,62 @@ _local_turns_lock = threading.Lock()
 
 def _take_turn(lock_file: str) -> tuple[threading.Lock, int] | None:
     """Wait for this connection's turn to write: first among this process's threads (a lock they
-    wait on without polling), then among processes, on a lock file beside the database (an
-    exclusive `flock`, let go when its descriptor closes: at the end of the transaction, or when
-    the process dies), tried every millisecond. SQLite's own wait polls, sleeping up to 100 ms
-    between tries, so a writer that had waited long kept losing to newer ones: a host's action
-    took seconds behind a busy night's writes. None: no turn within TURN_WAIT_SECONDS."""
+    wait on), then among processes, on a lock file beside the database (an exclusive `flock`,
+    let go when its descriptor closes: at the end of the transaction, or when the process dies).
+    Writers wait without polling and the next goes on the moment a write ends. SQLite's own wait
+    polls, sleeping up to 100 ms between tries, so a writer that had waited long kept losing to
+    newer ones: a host's action took seconds behind a busy night's writes. None: no turn within
+    TURN_WAIT_SECONDS."""
     with _local_turns_lock:
         local = _local_turns.setdefault(lock_file, threading.Lock())
-    deadline = time.monotonic() + TURN_WAIT_SECONDS
+    began = time.monotonic()
     if not local.acquire(timeout=TURN_WAIT_SECONDS):
         return None
-    descriptor = -1
     try:
         descriptor = os.open(lock_file, os.O_RDWR | os.O_CREAT, 0o600)
-        while True:
-            try:
-                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                return local, descriptor
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    break
-                time.sleep(0.001)
+    except BaseException:
+        local.release()
+        raise
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return local, descriptor
+    except BlockingIOError:
+        pass
     except BaseException:
         _let_go(local, descriptor)
         raise
-    _let_go(local, descriptor)
+    if _other_process_ends_turn(descriptor, TURN_WAIT_SECONDS - (time.monotonic() - began)):
+        return local, descriptor
+    local.release()  # the descriptor is the waiting thread's now: it closes it
     return None
+
+
+def _other_process_ends_turn(descriptor: int, seconds: float) -> bool:
+    """Wait (at most `seconds`) for the lock file while another process writes: a thread waits
+    on it in the kernel (flock has no timeout of its own). Given up, that thread closes the
+    descriptor once it gets the lock, so the lock goes straight on to the next writer."""
+    state = threading.Lock()
+    got, gave_up = threading.Event(), threading.Event()
+
+    def wait() -> None:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX)
+        except OSError:
+            gave_up.set()
+        with state:
+            if gave_up.is_set():
+                os.close(descriptor)
+            else:
+                got.set()
+
+    threading.Thread(target=wait, name="sqlite write turn", daemon=True).start()
+    if got.wait(max(seconds, 0.0)):
+        return True
+    with state:
+        if got.is_set():
+            return True
+        gave_up.set()
+    return False
 
 
 def _let_go(local: threading.Lock, descriptor: int) -> None:
