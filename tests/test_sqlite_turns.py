@@ -43,6 +43,7 @@ def _started(target: Callable[[], None]) -> threading.Thread:
 def test_writers_take_turns_across_engines_and_a_turn_ends_with_its_transaction(tmp_path: Path) -> None:
     database = tmp_path / "turns.db"
     first, second = make_engine(f"sqlite:///{database}"), make_engine(f"sqlite:///{database}")
+    SQLITE_WRITE_INTENT.set(False)  # this thread reads (an earlier test may have written here)
     with first.begin() as conn:
         conn.execute(text("CREATE TABLE t (n INTEGER)"))
     log: list[str] = []

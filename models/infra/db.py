@@ -45,7 +45,8 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
 # Where a connection keeps its turn to write (`_take_turn`) until it goes back to the pool.
 _TURN = "sqlite write turn"
 # How long a writer waits for its turn (as long as SQLite's own wait, `busy_timeout`); then it
-# asks SQLite, which answers "database is locked" if the lock is still held (a 409 to send again).
+# asks SQLite, which waits as long again and answers "database is locked" if the lock is still
+# held (a 409 to send again).
 TURN_WAIT_SECONDS = 10.0
 _local_turns: dict[str, threading.Lock] = {}
 _local_turns_lock = threading.Lock()
