@@ -18,6 +18,7 @@ from flask.cli import AppGroup
 from sqlalchemy.orm import Session
 
 from api import db
+from api.db import reading
 from api.deliver_cli import deliver
 from models.actor import SYSTEM
 from models.entities import ROLES
@@ -51,15 +52,6 @@ def writing() -> Iterator[Session]:
         with session.begin():
             yield session
         db.purge_if_asked(session)
-
-
-@contextmanager
-def reading() -> Iterator[Session]:
-    """A command's read-only transaction (rolled back when the block ends): nothing is locked
-    while the command waits for an answer."""
-    SQLITE_WRITE_INTENT.set(False)
-    with db.database().read_sessionmaker() as session:
-        yield session
 
 
 @contextmanager

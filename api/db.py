@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from flask import Flask, Response, current_app, g, request
@@ -35,6 +37,15 @@ def init_app(app: Flask) -> None:
 def database() -> Database:
     db: Database = current_app.extensions["league_db"]
     return db
+
+
+@contextmanager
+def reading() -> Iterator[Session]:
+    """A command's read-only transaction (rolled back when the block ends): nothing is locked
+    while the command waits for an answer (on SQLite, not even when the process writes too)."""
+    SQLITE_WRITE_INTENT.set(False)
+    with database().read_sessionmaker() as session:
+        yield session
 
 
 def session() -> Session:

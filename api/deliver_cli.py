@@ -53,9 +53,7 @@ def one_pass() -> int:
 def refresh_pass() -> int:
     """The answers retired by the writes told since the last pass, computed again: how many
     events that was."""
-    # Reading only: on SQLite, no write lock taken (this process's writes set the intent).
-    SQLITE_WRITE_INTENT.set(False)
-    with db.database().read_sessionmaker() as session:
+    with db.reading() as session:
         events = refresher.waiting(session)
         if not events:
             return 0

@@ -9,7 +9,6 @@ from __future__ import annotations
 import fcntl
 import os
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -40,7 +39,9 @@ def _started(target: Callable[[], None]) -> threading.Thread:
     return thread
 
 
-def test_writers_take_turns_across_engines_and_a_turn_ends_with_its_transaction(tmp_path: Path) -> None:
+def test_writers_take_turns_across_engines_and_a_turn_ends_with_its_transaction(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
     database = tmp_path / "turns.db"
     first, second = make_engine(f"sqlite:///{database}"), make_engine(f"sqlite:///{database}")
     SQLITE_WRITE_INTENT.set(False)  # this thread reads (an earlier test may have written here)
@@ -55,10 +56,19 @@ def test_writers_take_turns_across_engines_and_a_turn_ends_with_its_transaction(
 
     a = _started(lambda: _writer(first, 1, log, hold))
     assert holding.wait(GENEROUS)
+    # Each writer after the first says when it starts waiting for its turn.
+    waiting = threading.Semaphore(0)
+    take_turn = db._take_turn
+
+    def said(lock_file: str) -> Any:
+        waiting.release()
+        return take_turn(lock_file)
+
+    monkeypatch.setattr(db, "_take_turn", said)
     b = _started(lambda: _writer(second, 2, log))  # another "process"
     c = _started(lambda: _writer(first, 3, log))  # another thread of the first
-    # While the first writer holds its turn, nobody else writes (however long it is waited on).
-    time.sleep(0.5)
+    assert waiting.acquire(timeout=GENEROUS) and waiting.acquire(timeout=GENEROUS)
+    # Both wait while the first writer holds its turn: nobody else writes.
     assert log == ["in 1"]
     assert Path(f"{database}.write-lock").exists()
     # A reader does not wait for a turn.

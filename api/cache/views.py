@@ -95,6 +95,13 @@ def the_league(_view: Mapping[str, Any], _args: Mapping[str, str], _session: Any
     return (Scope.LEAGUE,)
 
 
+def a_nights_venue(night: Any) -> Sequence[str]:
+    """A night's answers read its venue's standings in its season (R22: the standings if the
+    night ended now): a report or correction there moves them, with no action of the night.
+    No night: the league's."""
+    return (Scope.LEAGUE,) if night is None else venue_scopes(night.season_id, night.venue_id)
+
+
 def _number(args: Mapping[str, str], name: str) -> int | None:
     value = args.get(name)
     # ASCII digits only: "²".isdigit() is true and int() refuses it (the view then names it).

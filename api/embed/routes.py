@@ -15,7 +15,7 @@ from flask.views import MethodView
 
 from api import db
 from api.blueprint import Blueprint
-from api.cache.views import a_season, a_venue, cached_by
+from api.cache.views import a_nights_venue, a_season, a_venue, cached_by
 from api.embed.chart import NARROW, WIDE, race_chart, rank_label
 from api.embed.live import LIVE_SCRIPT
 from api.embed.schemas import (
@@ -35,7 +35,6 @@ from models.errors import NotFound
 from models.rules.qualifiers import Flag
 from models.rules.schedules import days
 from models.services import wall_clock
-from models.services.freshness import Scope, venue_scopes
 from models.services.games.queries import region_week
 from models.services.lookup import get_or_raise
 from models.services.nights.projection import projected_standings
@@ -230,10 +229,8 @@ def _tonight(session: Any, venue_id: int) -> Night | None:
 def the_venue_nights_standings(
     view: Mapping[str, Any], _args: Mapping[str, str], session: Any
 ) -> Sequence[str]:
-    """R22: the live page reads the venue's standings in its night's season (the standings if the
-    night ended now): a report or correction there moves it, with no action of the night."""
-    night = _tonight(session, view["venue_id"])
-    return (Scope.LEAGUE,) if night is None else venue_scopes(night.season_id, night.venue_id)
+    """R22: the live page reads the standings of its night's venue (`a_nights_venue`)."""
+    return a_nights_venue(_tonight(session, view["venue_id"]))
 
 
 def a_venue_night(view: Mapping[str, Any], _args: Mapping[str, str], session: Any) -> list[str]:
@@ -261,8 +258,8 @@ class NightPage(MethodView):
         a TV left on it follows the night. Today's night at the venue, else its last one.
         """
         session = db.session()
-        night = _tonight(session, venue_id)
-        view = night_view(session, venue_night(session, venue_id).id if night is None else night.id)
+        night = _tonight(session, venue_id) or venue_night(session, venue_id)  # None: its 404
+        view = night_view(session, night.id)
         projection = projected_standings(session, view.night)
         return framed_page(
             "embed/night.html",

@@ -13,14 +13,13 @@ from flask.views import MethodView
 from api import db, throttle
 from api.auth import current_actor, host_or_office
 from api.blueprint import Blueprint
-from api.cache.views import cached_by, the_league
+from api.cache.views import a_nights_venue, cached_by, the_league
 from api.contract import ID, conflicts, links
 from api.errors import problem
 from api.nights.answers import night_answer
 from api.nights.schemas import ActionAnswer, ActionIn, NightListed, NightOpenIn, NightStateOut
 from api.pagination import PageArgs, page_request, page_schema
 from models.entities import Night
-from models.services.freshness import Scope, venue_scopes
 from models.services.nights.actions import apply_action
 from models.services.nights.opening import open_night
 from models.services.nights.projection import projected_standings
@@ -41,11 +40,9 @@ def a_night(view: Mapping[str, Any], _args: Mapping[str, str], session: Any) -> 
     return night_version(session, view["night_id"])
 
 
-def a_nights_venue(view: Mapping[str, Any], _args: Mapping[str, str], session: Any) -> Sequence[str]:
-    """R22: a night's answer reads its venue's standings in its season (the standings if the
-    night ended now): a report or correction there moves it, with no action of the night."""
-    night = session.get(Night, view["night_id"])
-    return (Scope.LEAGUE,) if night is None else venue_scopes(night.season_id, night.venue_id)
+def the_nights_venue(view: Mapping[str, Any], _args: Mapping[str, str], session: Any) -> Sequence[str]:
+    """R22: the night's venue's standings in its season (`a_nights_venue`)."""
+    return a_nights_venue(session.get(Night, view["night_id"]))
 
 
 @blp.route("/venues/<id:venue_id>/nights")
@@ -72,7 +69,7 @@ class VenueNightsViews(MethodView):
 
 
 @blp.route("/nights/<id:night_id>")
-@cached_by(a_nights_venue, also=a_night)
+@cached_by(the_nights_venue, also=a_night)
 class NightViews(MethodView):
     @blp.doc(operationId="get_night")
     @blp.response(200, NightStateOut)

@@ -133,10 +133,7 @@ def mentions(text: str, value: str, *, anyhow: bool = False) -> bool:
     """Whether the text holds the value as written (in any case); `anyhow`, in another spelling
     too (`models.rules.mentions`: accents, punctuation, look-alike letters, a date's other forms),
     which is looked for in free text only (a reason, a note: FREE_TEXT_KEYS)."""
-    folded, wanted = text.casefold(), value.casefold()
-    if folded == wanted or (len(wanted) >= LEAST_CONTAINED and wanted in folded):
-        return True
-    return anyhow and holds(text, value_forms(value))
+    return _holds_folded(text, text.casefold(), value, value.casefold(), anyhow)
 
 
 def seal_tree(

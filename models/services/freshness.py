@@ -163,12 +163,22 @@ def league_version(session: Session) -> int:
 
 def cached_by_league(session: Session, name: str, compute: Callable[[], T]) -> T:
     """What `compute` reads, when it reads only tables that bump the `league` scope (venues,
-    seasons, settings, publications, …), cached under the epoch and that scope's version: a report
-    leaves it cached. A writer (no memo) computes it without reading the versions."""
-    if MEMO not in session.info:
+    seasons, settings, publications, …): a report leaves it cached."""
+    return cached_by_scopes(session, name, [Scope.LEAGUE], compute)
+
+
+def cached_by_scopes(
+    session: Session, key: Any, scopes: Sequence[str], compute: Callable[[], T], *, small: bool = False
+) -> T:
+    """What `compute` reads, when it reads only tables that bump these scopes, cached under the
+    epoch and their versions (`small`: in the memo of small values). A writer (no memo) computes
+    it without reading versions it could not cache by."""
+    if (SMALL_MEMO if small else MEMO) not in session.info:
         return compute()
     epoch, _version = data_version(session)
-    return cached(session, (name, epoch), league_version(session), lambda _older: compute())
+    return cached(
+        session, (key, epoch), scope_versions(session, scopes), lambda _older: compute(), small=small
+    )
 
 
 def scope_versions(session: Session, scopes: Sequence[str]) -> tuple[int, ...]:

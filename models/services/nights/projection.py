@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import Select, select
 from sqlalchemy.orm import Session
@@ -21,7 +20,7 @@ from models.rules.nights import Out, places
 from models.rules.players import player_labels
 from models.rules.standings import Entry, Line, Row, line_of, ranked_lines
 from models.rules.tournaments import Earned, score_report
-from models.services.freshness import cached, data_version, scope_versions, venue_scopes
+from models.services.freshness import cached_by_scopes, venue_scopes
 from models.services.nights.players_out import REPORTED_STATUS
 from models.services.standings.line_queries import counted_results, season_tiers, stored_lines, summed_lines
 from models.services.standings.queries import venue_totals
@@ -108,17 +107,15 @@ def projected_standings(session: Session, night: Night) -> Projection:
 def _before(session: Session, season: Season, night: Night) -> _Before:
     venue_id = night.venue_id
 
-    def compute(_older: Any) -> _Before:
+    def compute() -> _Before:
         stored = dict(stored_lines(session, season, [venue_id])).get(venue_id, [])
         totals = venue_totals(session, season, [venue_id], season.ends_on).get(venue_id)
         holders = bounty_holders(session, season, venue_id, night.date, night.session, stored)
         ranks = {row.player_id: row.rank for row in ranked_lines(stored, season_tiers(season))}
         return _Before(stored, totals.tournaments if totals else 0, holders, ranks, {})
 
-    epoch, _version = data_version(session)
-    versions = scope_versions(session, venue_scopes(season.id, venue_id))
-    key = ("venue before tonight", epoch, season.id, venue_id, night.date, night.session)
-    return cached(session, key, versions, compute, small=True)
+    key = ("venue before tonight", season.id, venue_id, night.date, night.session)
+    return cached_by_scopes(session, key, venue_scopes(season.id, venue_id), compute, small=True)
 
 
 def _earlier(
