@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser
 
 from tests.builders import days_ago, iso
-from tests.support.browser import players_named
+from tests.support.browser import players_named, submit
 from tests.support.databases import ScratchDatabases
 from tests.support.servers import Server, gunicorn
 
@@ -52,19 +52,19 @@ def test_a_host_posts_tonights_sheet_and_a_suspended_player_is_refused_on_the_pa
     page = context.new_page()
     page.goto(f"{base}/console/sign-in")
     page.get_by_label("API key").fill(host_key)
-    page.get_by_role("button", name="Sign in").click()
-    page.get_by_role("link", name="Post results").first.click()
+    submit(page.get_by_role("button", name="Sign in"))
+    submit(page.get_by_role("link", name="Post results").first)
     sheet = tmp_path / "tonight.csv"
     sheet.write_text(
         "place,player_id\n" + "".join(f"{place},{pid}\n" for place, pid in enumerate(players, 1))
     )
     page.get_by_label("Date").fill(iso(days_ago(1)))
     page.get_by_label("Spreadsheet (CSV, .xlsx or .ods)").set_input_files(str(sheet))
-    page.get_by_role("button", name="Preview").click()
+    submit(page.get_by_role("button", name="Preview"))
     assert "Nothing is stored yet" in page.locator("main").inner_text()
     assert page.locator("main table tbody tr").count() == len(players)
     page.screenshot(path=str(tmp_path / "console-preview.png"), full_page=True)
-    page.get_by_role("button", name="Store the report").click()
+    submit(page.get_by_role("button", name="Store the report"))
     assert "Stored: report" in page.locator("main").inner_text()
     assert page.locator("main table tbody tr").count() == len(players)  # the standings, now with them
     page.screenshot(path=str(tmp_path / "console-standings.png"), full_page=True)
@@ -73,11 +73,11 @@ def test_a_host_posts_tonights_sheet_and_a_suspended_player_is_refused_on_the_pa
     office_suspends(browser, base, server.office, "Eli", tmp_path)
 
     # The host's next sheet naming Eli is refused, the reason under his row.
-    page.get_by_role("link", name="Home").click()
-    page.get_by_role("link", name="Post results").first.click()
+    submit(page.get_by_role("link", name="Home"))
+    submit(page.get_by_role("link", name="Post results").first)
     page.get_by_label("Date").fill(iso(days_ago(0)))
     page.get_by_label("Spreadsheet (CSV, .xlsx or .ods)").set_input_files(str(sheet))
-    page.get_by_role("button", name="Preview").click()
+    submit(page.get_by_role("button", name="Preview"))
     assert "Not stored" in page.locator("h1").inner_text()
     assert "Eli" in page.locator("main table tbody tr.flagged th").inner_text()
     reason = page.locator("main table tbody tr.reason td.problem")  # under Eli's row, in full
@@ -100,17 +100,17 @@ def office_suspends(browser: Browser, base: str, office_key: str, name: str, tmp
     desk = office.new_page()
     desk.goto(f"{base}/console/sign-in")
     desk.get_by_label("API key").fill(office_key)
-    desk.get_by_role("button", name="Sign in").click()
-    desk.get_by_role("link", name="Sanctions").click()
+    submit(desk.get_by_role("button", name="Sign in"))
+    submit(desk.get_by_role("link", name="Sanctions"))
     desk.get_by_label("Player's name").fill(name)
-    desk.get_by_role("button", name="Find the player").click()
-    desk.get_by_role("link", name=f"{name} ({name} Console)").click()
+    submit(desk.get_by_role("button", name="Find the player"))
+    submit(desk.get_by_role("link", name=f"{name} ({name} Console)"))
     desk.get_by_label("Kind").select_option("suspension")
     desk.get_by_label("Category").select_option("berating")
     desk.get_by_label("First day").fill(iso(days_ago(0)))
     desk.get_by_label("Last day").fill(iso(days_ago(-13)))  # two weeks, both days counted (R15)
     desk.get_by_label("Reason").fill("Abuse of staff.")
-    desk.get_by_role("button", name="Issue the sanction").click()
+    submit(desk.get_by_role("button", name="Issue the sanction"))
     assert "Issued: sanction" in desk.locator("main").inner_text()
     desk.screenshot(path=str(tmp_path / "console-sanction.png"), full_page=True)
     office.close()

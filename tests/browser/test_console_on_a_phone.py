@@ -27,7 +27,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from api.console.base import day
 from tests.builders import days_ago, iso
-from tests.support.browser import DESK, PATIENCE_MS, PHONE, field, fits, players_named, sign_in
+from tests.support.browser import DESK, PATIENCE_MS, PHONE, field, fits, players_named, sign_in, submit
 from tests.support.databases import ScratchDatabases
 from tests.support.servers import Server, gunicorn
 
@@ -95,7 +95,7 @@ def test_a_hosts_league_night_fits_a_phone_r4_r5_r16_r17(
     base = f"http://127.0.0.1:{server.port}"
     page = sign_in(browser, base, night["host_key"], tmp_path)
     fits(page, "home", tmp_path)
-    page.get_by_role("link", name="Post results").first.click()
+    submit(page.get_by_role("link", name="Post results").first)
     page.wait_for_url(f"{base}/console/venues/{server.venue_id}/report")  # the new page, not home
     fits(page, "report", tmp_path)
     a_sheet_refused(page, night, tmp_path)
@@ -117,7 +117,7 @@ def a_sheet_refused(page: Page, night: dict[str, Any], shots: Path) -> None:
         f"place,player_id,email\n1,{ann},\n2,{night['eli']},\n2,{bob},\n4,,{LONG_EMAIL}\n5,{long},\n"
     )
     field(page, "Spreadsheet (CSV, .xlsx or .ods)").set_input_files(str(refused))
-    page.get_by_role("button", name="Preview").click()
+    submit(page.get_by_role("button", name="Preview"))
     assert "Not stored" in page.locator("h1").inner_text()
     reasons = page.locator("tr.reason td.problem").all_inner_texts()
     assert any(r.startswith("Row 3 (place 2), column player_id: ") and "suspended" in r for r in reasons)
@@ -131,17 +131,17 @@ def a_sheet_refused(page: Page, night: dict[str, Any], shots: Path) -> None:
 def tonights_sheet_stored(page: Page, night: dict[str, Any], shots: Path) -> None:
     """Tonight's sheet previewed, then stored: the standings follow."""
     ann, _bob, cara, dev, _long = night["players"]
-    page.get_by_role("link", name="Correct the spreadsheet and upload it again").click()
+    submit(page.get_by_role("link", name="Correct the spreadsheet and upload it again"))
     tonight = shots / "tonight.csv"
     tonight.write_text(
         "place,player_id\n" + "".join(f"{p},{pid}\n" for p, pid in enumerate([cara, dev, ann], 1))
     )
     field(page, "Date").fill(iso(days_ago(1)))
     field(page, "Spreadsheet (CSV, .xlsx or .ods)").set_input_files(str(tonight))
-    page.get_by_role("button", name="Preview").click()
+    submit(page.get_by_role("button", name="Preview"))
     assert "Nothing is stored yet" in page.locator("main").inner_text()
     fits(page, "preview", shots)
-    page.get_by_role("button", name="Store the report").click()
+    submit(page.get_by_role("button", name="Store the report"))
     assert "Stored: report" in page.locator("main").inner_text()
     fits(page, "standings", shots)
 
@@ -166,25 +166,25 @@ def rows_typed(page: Page, night: dict[str, Any], shots: Path) -> None:
     field(page, "Status in place 2").select_option("declared_withdrawal")
     field(page, "Player in place 12").focus()
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # no sideways scroll
-    page.get_by_role("button", name="More rows").click()
+    submit(page.get_by_role("button", name="More rows"))
     assert field(page, "Player in place 24").count() == 1 and field(page, "Player in place 25").count() == 0
     assert {label: field(page, label).input_value() for label in typed} == typed
     assert field(page, "Status in place 2").input_value() == "declared_withdrawal"
     assert field(page, "Date").input_value() == iso(days_ago(2))
     fits(page, "rows-more", shots)
-    page.get_by_role("button", name="Preview", exact=True).click()
+    submit(page.get_by_role("button", name="Preview", exact=True))
     taken = f"{day(days_ago(2), 'full')} already has a report for session 1 here"
     assert taken in page.locator(".refused").inner_text()
     assert field(page, "Session").input_value() == "2"
     assert {label: field(page, label).input_value() for label in typed} == typed
     fits(page, "rows-session-taken", shots)
-    page.get_by_role("button", name="Preview", exact=True).click()
+    submit(page.get_by_role("button", name="Preview", exact=True))
     assert "Nothing is stored yet" in page.locator("main").inner_text()
     fits(page, "rows-preview", shots)
     # R5: a typed row naming no one comes back as typed, its reason under it.
     page.goto(page.url)  # the rows page again, empty
     field(page, "Email in place 1").fill(LONG_EMAIL)
-    page.get_by_role("button", name="Preview", exact=True).click()
+    submit(page.get_by_role("button", name="Preview", exact=True))
     assert f"No player has the email {LONG_EMAIL}" in page.locator("#reason_1").inner_text()
     assert field(page, "Email in place 1").input_value() == LONG_EMAIL
     fits(page, "rows-refused", shots)
@@ -207,23 +207,23 @@ def corrected_and_voided(page: Page, night: dict[str, Any], shots: Path) -> None
     fits(page, "correct-closed", shots)
     page.go_back()
     opened(page, reports[2])
-    page.get_by_role("link", name=f"Correct report {reports[2]}").click()
+    submit(page.get_by_role("link", name=f"Correct report {reports[2]}"))
     assert field(page, "Player in place 5").input_value().endswith(f"(#{long})")
     fits(page, "correct", shots)
     first, second = (field(page, f"Player in place {n}").input_value() for n in (1, 2))
     field(page, "Player in place 1").fill(second)
     field(page, "Player in place 2").fill(first)
     field(page, "Why it is corrected").fill("Bob won, not Ann.")
-    page.get_by_role("button", name="Preview the correction").click()
+    submit(page.get_by_role("button", name="Preview the correction"))
     assert page.locator("tr.changed").count() == 2
     fits(page, "correct-preview", shots)
-    page.get_by_role("button", name="Store the correction").click()
+    submit(page.get_by_role("button", name="Store the correction"))
     assert "Corrected: report" in page.locator("main").inner_text()
-    page.get_by_role("link", name="Home").click()
-    page.get_by_role("link", name="Recent reports").first.click()
+    submit(page.get_by_role("link", name="Home"))
+    submit(page.get_by_role("link", name="Recent reports").first)
     opened(page, reports[3])
     field(page, f"Why report {reports[3]} should be voided").fill("Wrong night.")
-    page.get_by_role("button", name=f"Void report {reports[3]}").click()
+    submit(page.get_by_role("button", name=f"Void report {reports[3]}"))
     assert "Voided: report" in page.locator("main").inner_text()
     fits(page, "void", shots)
 
@@ -321,11 +321,11 @@ def venue_pages(page: Page, base: str, venue_id: int, shots: Path) -> None:
     nights = page.locator("#nights ~ form")
     nights.locator("select[name='schedule.0.weekday']").select_option("Tuesday")
     nights.locator("input[name='schedule.0.starts_at']").fill("7.30pm")
-    nights.get_by_role("button", name="Save the regular nights").click()
+    submit(nights.get_by_role("button", name="Save the regular nights"))
     assert "Row 1, starts at: A start time is HH:MM" in page.locator("main").inner_text()
     fits(page, "venue-nights-refused", shots)
     page.locator("input[name='schedule.0.starts_at']").fill("19:30")
-    page.get_by_role("button", name="Save the regular nights").click()
+    submit(page.get_by_role("button", name="Save the regular nights"))
     assert "regular nights saved (Tue 19:30)" in page.locator("main").inner_text()
 
 
@@ -392,13 +392,13 @@ def chart_and_structure_made(page: Page, base: str, shots: Path) -> None:
     field(page, "Name").fill("Square root on a phone")
     field(page, "Kind").select_option("formula")
     field(page, "Or a preset").select_option("square_root")
-    page.get_by_role("button", name="Make the chart").click()
+    submit(page.get_by_role("button", name="Make the chart"))
     assert "490, 346, 283, 245, 219, 200, 185" in page.locator("main").inner_text()
     fits(page, "chart-made", shots)
     page.goto(f"{base}/console/structures")
     field(page, "Name").fill("Longer first level")
     page.get_by_label("Minutes, row 1", exact=True).fill("30")
-    page.get_by_role("button", name="Make the structure").click()
+    submit(page.get_by_role("button", name="Make the structure"))
     assert "(Longer first level) made" in page.locator("main").inner_text()
     assert "25/25 (30), 25/50 (20)" in page.locator("main").inner_text()
     fits(page, "structure-made", shots)
@@ -411,11 +411,11 @@ def test_the_offices_pages_fit_a_phone_r5_r15_r16_r17(
     base = f"http://127.0.0.1:{server.port}"
     page = sign_in(browser, base, server.office)
     fits(page, "office-home", tmp_path)
-    page.get_by_role("link", name="Sanctions").click()
+    submit(page.get_by_role("link", name="Sanctions"))
     field(page, "Player's name").fill("Bartholomew")
-    page.get_by_role("button", name="Find the player").click()
+    submit(page.get_by_role("button", name="Find the player"))
     fits(page, "sanctions", tmp_path)
-    page.get_by_role("link", name=LONG_NAME).first.click()
+    submit(page.get_by_role("link", name=LONG_NAME).first)
     fits(page, "sanction-issue", tmp_path)
     # R15: a suspension shorter than the league's minimum is refused beside its last day.
     field(page, "Kind").select_option("suspension")
@@ -423,13 +423,13 @@ def test_the_offices_pages_fit_a_phone_r5_r15_r16_r17(
     field(page, "First day").fill(iso(days_ago(0)))
     field(page, "Last day (both days count; empty: permanent)").fill(iso(days_ago(-2)))
     field(page, "Reason").fill("Fight at the bar.")
-    page.get_by_role("button", name="Issue the sanction").click()
+    submit(page.get_by_role("button", name="Issue the sanction"))
     assert "at least 14 days" in page.locator("main").inner_text()
     fits(page, "sanction-refused", tmp_path)
     # R16: issued after the fact, it names the stored results inside it, which stand.
     field(page, "First day").fill(iso(days_ago(20)))
     field(page, "Last day (both days count; empty: permanent)").fill(iso(days_ago(-5)))
-    page.get_by_role("button", name="Issue the sanction").click()
+    submit(page.get_by_role("button", name="Issue the sanction"))
     assert "Issued: sanction" in page.locator("main").inner_text()
     fits(page, "sanction-history", tmp_path)
     for name, path in OFFICE_PAGES:
@@ -441,20 +441,20 @@ def test_the_offices_pages_fit_a_phone_r5_r15_r16_r17(
     page.goto(f"{base}/console/seasons/{server.season_id}/settings")
     fits(page, "season-settings", tmp_path)
     field(page, "Points for taking part (optional)").fill("10")
-    page.get_by_role("button", name="Save the settings").click()
+    submit(page.get_by_role("button", name="Save the settings"))
     assert "Not saved yet" in page.locator("main").inner_text()
     fits(page, "season-preview", tmp_path)
     venue_pages(page, base, server.venue_id, tmp_path)
     # R5, R17: a look-alike merged into the player they are; the merge listed, to undo.
     page.goto(f"{base}/console/duplicates")
     page.locator("main form input[name=reason]").first.fill("The same Ann, a typo.")
-    page.locator("main form button").first.click()
+    submit(page.locator("main form button").first)
     assert "Merged: player" in page.locator("main").inner_text()
     fits(page, "duplicates-merged", tmp_path)
     chart_and_structure_made(page, base, tmp_path)
     page.goto(f"{base}/console/keys")
     field(page, "Who holds it (e.g. Host: Crown, Sam)").fill("Host: Phone Bar, Sam")
-    page.get_by_role("button", name="Make the key").click()
+    submit(page.get_by_role("button", name="Make the key"))
     assert "Give this to its holder now" in page.locator("main").inner_text()
     fits(page, "key-made", tmp_path)
     page.context.close()

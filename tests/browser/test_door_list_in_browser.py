@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser
 
 from tests.builders import ago, days_ago, iso
-from tests.support.browser import players_named
+from tests.support.browser import players_named, submit
 from tests.support.databases import ScratchDatabases
 from tests.support.servers import Server, gunicorn
 
@@ -69,7 +69,7 @@ def test_the_door_list_fits_a_phone_and_prints_on_one_sheet_r16_r19(
     page = context.new_page()
     page.goto(f"{base}/console/sign-in")
     page.get_by_label("API key").fill(host_key)
-    page.get_by_role("button", name="Sign in").click()
+    submit(page.get_by_role("button", name="Sign in"))
     page.goto(f"{base}/console/venues/{server.venue_id}/door-list")
     assert page.get_by_role("heading", name="Played here (2)").is_visible()
     assert page.get_by_role("heading", name="The rest of the league (38)").is_visible()

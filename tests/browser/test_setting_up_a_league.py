@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page
 
 from app import create_app
 from tests.builders import days_ago, iso
-from tests.support.browser import PHONE, field, fits
+from tests.support.browser import PHONE, field, fits, submit
 from tests.support.databases import ScratchDatabases
 from tests.support.league import new_key
 from tests.support.servers import ServedLeague, gunicorn
@@ -34,9 +34,7 @@ def shots_folder(tmp_path: Path) -> Path:
 
 
 def saved(page: Page, button: str) -> None:
-    page.get_by_role("button", name=button).click()
-    page.wait_for_load_state("load")
-    page.wait_for_function("document.readyState === 'complete'")
+    submit(page.get_by_role("button", name=button))
     refused = page.locator(".refused")
     assert refused.count() == 0, refused.all_inner_texts()
 
@@ -69,7 +67,7 @@ def signed_in(browser: Browser, base: str, key: str) -> Page:
     page = browser.new_context(viewport=PHONE).new_page()
     page.goto(f"{base}/console/sign-in")
     field(page, "API key").fill(key)
-    page.get_by_role("button", name="Sign in").click()
+    submit(page.get_by_role("button", name="Sign in"))
     page.wait_for_url(f"{base}/console/")
     return page
 
@@ -77,7 +75,7 @@ def signed_in(browser: Browser, base: str, key: str) -> Page:
 def set_up(page: Page, base: str, shots: Path) -> str:
     """R2, R2a, R7, R9: the time zone, a region, two venues and their nights, a chart, a season
     with an attendance bonus and a host key, each on its own page; the host key's secret."""
-    page.get_by_role("link", name="The league's time zone").click()
+    submit(page.get_by_role("link", name="The league's time zone"))
     field(page, "Time zone (optional)").fill("America/Chicago")
     fits(page, "setup-2-time-zone", shots)
     saved(page, "Save the settings")
@@ -126,7 +124,7 @@ def set_up(page: Page, base: str, shots: Path) -> str:
 
 def first_report(host: Page, tmp_path: Path, shots: Path) -> None:
     """The host's first night: the spreadsheet previewed, stored, the standings shown."""
-    host.get_by_role("link", name="Post results").first.click()
+    submit(host.get_by_role("link", name="Post results").first)
     sheet = tmp_path / "first-night.csv"
     sheet.write_text(
         "Place,Full Name,E-mail\n1,Rita Moreno,rita@example.org\n2,Tom Hale,tom@example.org\n"
@@ -134,8 +132,8 @@ def first_report(host: Page, tmp_path: Path, shots: Path) -> None:
     )
     field(host, "Date").fill(iso(NIGHT()))
     field(host, "Spreadsheet (CSV, .xlsx or .ods)").set_input_files(str(sheet))
-    host.get_by_role("button", name="Preview").click()
-    host.get_by_role("button", name="Store the report").click()
+    submit(host.get_by_role("button", name="Preview"))
+    submit(host.get_by_role("button", name="Store the report"))
     assert "Stored: report" in host.locator("main").inner_text()
     # The season has ended: the page shows the standings of the report's season all the same.
     host.wait_for_load_state("load")
@@ -147,7 +145,7 @@ def first_report(host: Page, tmp_path: Path, shots: Path) -> None:
 def published(page: Page, base: str, shots: Path) -> None:
     """R12, R18: after the season's last day, its lists published, and the audit log says so."""
     page.goto(f"{base}/console/seasons/all")
-    page.get_by_role("link", name="Qualifier lists").first.click()
+    submit(page.get_by_role("link", name="Qualifier lists").first)
     saved(page, "Publish the lists")
     assert "Published: the lists of Winter" in page.locator("main").inner_text()
     page.goto(f"{base}/console/audit")

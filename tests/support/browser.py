@@ -136,6 +136,14 @@ def fits(page: Page, name: str, shots: Path, screen: dict[str, int] = PHONE) -> 
     assert seen["scrolled"] <= seen["width"] and not seen["off"], (name, seen)
 
 
+def submit(control: Locator) -> None:
+    """Click a form's button or a link, and wait until the page it brings has loaded whole. A
+    click returns once the navigation has begun: the new page may not be parsed to its end yet
+    (fewer rows than it will have), and a read straight after could even see the old one."""
+    with control.page.expect_navigation(wait_until="load"):
+        control.click()
+
+
 def field(page: Page, label: str) -> Locator:
     return page.get_by_label(label, exact=True)
 
@@ -148,6 +156,6 @@ def sign_in(
     if shots is not None:
         fits(page, "sign-in", shots)
     field(page, "API key").fill(key)
-    page.get_by_role("button", name="Sign in").click()
+    submit(page.get_by_role("button", name="Sign in"))
     page.wait_for_url(f"{base}/console/")  # the home page loaded before it is measured
     return page
