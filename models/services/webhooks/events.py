@@ -41,7 +41,8 @@ def emit(
         session.add(internal)
         return internal
     if venue_id is not None and region_id is None:
-        region_id = session.scalar(select(Venue.region_id).where(Venue.id == venue_id))
+        venue = session.get(Venue, venue_id)  # the change's own copy when it loaded it
+        region_id = venue.region_id if venue is not None else None
     version = session.scalar(select(DataVersion.version).where(DataVersion.id == 1))
     event = OutboxEvent(
         event_id=f"msg_{uuid.uuid4().hex}",

@@ -21,7 +21,9 @@ TOP = 3
 
 
 def _venue_name(session: Session, venue_id: int) -> str:
-    return session.scalar(select(Venue.name).where(Venue.id == venue_id)) or ""
+    """The venue's name (from the session's own copy when the change loaded it: no query)."""
+    venue = session.get(Venue, venue_id)
+    return venue.name if venue is not None else ""
 
 
 def report_data(session: Session, tournament: Tournament) -> dict[str, Any]:
