@@ -13,6 +13,7 @@ import json
 import re
 import secrets
 from collections.abc import Callable, Collection
+from json.encoder import encode_basestring, encode_basestring_ascii
 from typing import Any
 
 from flask import current_app
@@ -56,12 +57,12 @@ class LabelledJson:
         in_order = [placed[int(index)] for index in cut[1::2]]
         self._placed = [player_id for player_id, _name in in_order]
         # Each label as JSON, plain and numbered (a string's JSON as the app writes it).
+        # (json.dumps of a string is one of these two, without its per-call set-up: a national
+        # season's lists have tens of thousands of labels.)
         ascii_only = getattr(current_app.json, "ensure_ascii", True)
+        string = encode_basestring_ascii if ascii_only else encode_basestring
         self._labels = [
-            tuple(
-                json.dumps(player_label(player_id, name, numbered), ensure_ascii=ascii_only)
-                for numbered in (False, True)
-            )
+            (string(player_label(player_id, name, False)), string(player_label(player_id, name, True)))
             for player_id, name in in_order
         ]
         self._written: dict[frozenset[int], str] = {}

@@ -14,6 +14,7 @@ from flask import Response, current_app
 from api.cache.fragments import LabelledJson, fragments
 from api.fields import exact_number, utc_timestamp
 from api.schemas import labelled, players_in, relabelled
+from models.infra.collection import collection_paused
 from models.rules.players import numbered_players
 from models.rules.qualifier_lists import VenueList
 from models.services.qualifiers.queries import Qualification
@@ -68,7 +69,8 @@ def season_body(found: Qualification) -> Response:
     labelled as the schema labels them (R19: over the whole answer). Each venue's JSON is cached
     with the list it was made from (`venue_json`): after a report, only the lists that changed (or
     whose players' numbering did) are written again."""
-    venues = [venue_json(venue) for venue in found.lists]
+    with collection_paused():  # a national season's lists: thousands of JSON parts, all kept
+        venues = [venue_json(venue) for venue in found.lists]
     head = qualification_head(found)
     head["published_at"] = utc_timestamp(head["published_at"])
     head["published_on"] = found.published_on.isoformat() if found.published_on else None

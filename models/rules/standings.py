@@ -179,8 +179,9 @@ def line_key(line: Line, tiers: Sequence[Tier]) -> Key:
 
 
 def _key(points: int, wins: int, counts: Mapping[int, int], best_single: int, played: int) -> Key:
-    countback = tuple((place, -counts[place]) for place in sorted(counts) if place >= 2)
-    return (-points, -wins, (*countback, LAST), -best_single, -played)
+    countback = sorted([(place, -count) for place, count in counts.items() if place >= 2])  # by place
+    countback.append(LAST)
+    return (-points, -wins, tuple(countback), -best_single, -played)
 
 
 # R11's steps, in order, as `decided_by` names them.

@@ -349,7 +349,7 @@ def player_facts(session: Session, player_ids: Collection[int]) -> dict[int, Pla
     """What qualification reads of these players (R13, R14), in one query."""
     if not player_ids:
         return {}
-    rows = session.execute(
+    rows = session.connection().execute(  # plain rows: a national season's lists read tens of thousands
         select(Player.id, Player.display_name, Player.date_of_birth, Player.home_venue_id).where(
             _among(session, Player.id, sorted(player_ids))
         )

@@ -171,7 +171,9 @@ def leading_lines(
     if venue_ids is not None:
         parameters["venue_ids"] = sorted(venue_ids)
     make = Line._make
-    found = session.execute(_leading_statement(venue_ids is not None), parameters)
+    # On the connection: plain rows, without the ORM's result handling (a national season's tops
+    # are tens of thousands of rows).
+    found = session.connection().execute(_leading_statement(venue_ids is not None), parameters)
     for venue_id, rows in groupby(found, key=itemgetter(-1)):
         lines = [(make(row[:-2]), row[-2]) for row in rows]
         yield venue_id, [line for line, _ in lines], bool(lines[0][1])

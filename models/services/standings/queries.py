@@ -138,7 +138,7 @@ def venue_totals(
         parameters["venue_ids"] = list(venue_ids)
     return {
         venue_id: Totals(int(count), int(entrants), int(later))
-        for venue_id, count, entrants, later in session.execute(
+        for venue_id, count, entrants, later in session.connection().execute(
             _totals_statement(venue_ids is not None), parameters
         )
     }
