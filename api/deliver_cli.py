@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 from api import db
 from api.cache import refresher
 from api.emails.worker import queue_due_digests, send_emails
+from models.infra.collection import settle_serving_process
 from models.infra.db import SQLITE_WRITE_INTENT
 from models.services.webhooks.delivery import Settings, deliver_due
 from models.services.webhooks.sweeps import forget_old_events, tell_ended_sanctions
@@ -74,6 +75,8 @@ def refresh_pass() -> int:
 def deliver(once: bool) -> None:
     """Send pending webhooks (R23), retried with backoff, and compute again the answers that
     writes retired, until stopped."""
+    if not once:
+        settle_serving_process()  # it computes and keeps the answers every worker reads
     every = float(current_app.config.get("DELIVER_EVERY_SECONDS", 2))
     refresh_every = float(current_app.config.get("REFRESH_EVERY_SECONDS", 0.2))
     next_delivery = 0.0
