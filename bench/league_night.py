@@ -61,7 +61,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -84,7 +84,7 @@ from bench.national import (  # noqa: E402
     progress,
     serve,
 )
-from bench.scratch import scratch_database  # noqa: E402
+from bench.scratch import scratch_database, uptime  # noqa: E402
 from models.infra.db import make_engine  # noqa: E402
 from models.infra.migrate import alembic_config, upgrade  # noqa: E402
 
@@ -220,19 +220,6 @@ def write_plan(
 
 
 # --- machine figures ----------------------------------------------------------------------
-
-
-def uptime() -> dict[str, Any]:
-    """`uptime` as it printed, and the load averages."""
-    try:
-        said = subprocess.run(["uptime"], capture_output=True, text=True, timeout=10, check=False).stdout
-    except (OSError, subprocess.TimeoutExpired) as failed:
-        said = f"uptime failed: {failed}"
-    return {
-        "at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "uptime": said.strip(),
-        "load": [round(load, 2) for load in os.getloadavg()],
-    }
 
 
 def proc_stat(pid: int) -> list[str]:

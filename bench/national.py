@@ -47,7 +47,7 @@ from gunicorn import version_info as gunicorn_version  # noqa: E402
 from sqlalchemy import Engine, Table, insert, text  # noqa: E402
 from sqlalchemy.orm import Session  # noqa: E402
 
-from bench.scratch import scratch_database, today  # noqa: E402
+from bench.scratch import scratch_database, today, uptime  # noqa: E402
 from models.actor import SYSTEM  # noqa: E402
 from models.entities import Base, Player, Region, Result, Season, Tournament, Venue  # noqa: E402
 from models.infra.db import make_engine, make_sessionmaker  # noqa: E402
@@ -1114,6 +1114,7 @@ def parse_args() -> argparse.Namespace:
 
 def main() -> None:
     args = parse_args()
+    load_before = uptime()  # beside the figures: a noisy day is visible
     began = time.perf_counter()
     league = generate(args.seed, args.scale)
     counts = league.counts()
@@ -1149,7 +1150,12 @@ def main() -> None:
         "seed": args.seed,
         "scale": args.scale,
         "workers": args.workers,
-        "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
+        "machine": {
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "load_before": load_before,
+            "load_after": uptime(),
+        },
         "league": {**counts, "extra_reports": extra_reports},
         "databases": results,
     }

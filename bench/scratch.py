@@ -1,15 +1,18 @@
 """A scratch database for a benchmark: an SQLite file, or a PostgreSQL database made for the run
-and dropped after it. And the day the benchmarks' leagues are dated from."""
+and dropped after it. And the day the benchmarks' leagues are dated from, and the machine's load
+written beside a run's figures (`uptime`, before and after)."""
 
 from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import tempfile
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import date
+from datetime import UTC, date, datetime
+from typing import Any
 
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
@@ -47,3 +50,16 @@ def scratch_database(postgres_url: str | None) -> Iterator[str]:
 def today() -> date:
     """Today on the league's clock as a new league reckons it (LEAGUE_TIMEZONE, else UTC; R2a)."""
     return today_in(default_zone())
+
+
+def uptime() -> dict[str, Any]:
+    """`uptime` as it printed, and the load averages."""
+    try:
+        said = subprocess.run(["uptime"], capture_output=True, text=True, timeout=10, check=False).stdout
+    except (OSError, subprocess.TimeoutExpired) as failed:
+        said = f"uptime failed: {failed}"
+    return {
+        "at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "uptime": said.strip(),
+        "load": [round(load, 2) for load in os.getloadavg()],
+    }
