@@ -285,8 +285,8 @@ class _Lists:
             top_lines = [top for top in read if top[0] in totals]
             # The lines come without names: the players' facts, read for R13 anyway, carry them.
             self.read_facts({line.player_id for _v, lines, _a in top_lines for line in lines})
+            facts = self.facts
             for venue_id, lines, all_read in top_lines:
-                facts = self.facts
                 # Line(id, name, *the rest): tens of thousands of lines, `_replace` twice as slow.
                 named = [Line(line[0], facts[line[0]].display_name, *line[2:]) for line in lines]
                 self.part(venue_id, totals[venue_id], named, whole=False, all_read=all_read)
