@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from flask import current_app
 from flask_limiter import Limiter
@@ -19,6 +20,7 @@ from werkzeug.exceptions import TooManyRequests
 from models.actor import Actor
 from models.errors import LeagueError
 from models.infra import clock
+from models.rules.identification import name_only
 
 # R19: a host's key's allowance of emails and membership numbers that name no player (in a
 # report) or name someone already registered (in a registration).
@@ -108,6 +110,33 @@ def refuse_when_identifiers_spent(actor: Actor) -> None:
     who = _identifiers_counted(actor)
     if who is not None:
         refuse_when_over(UNKNOWN_IDENTIFIERS, *who)
+
+
+def names_by_identifier(rows: Any) -> bool:
+    """Whether any row gives an email or a membership number (a new player's too), a full name
+    alone, or a knocker by name: what a key over its allowance may not send (R19)."""
+    if not isinstance(rows, list):
+        return False
+    for row in rows:
+        if not isinstance(row, dict):
+            continue
+        if name_only(row):
+            return True
+        new = row.get("new_player")
+        given = [row.get("email"), row.get("membership_number"), row.get("knocked_out_by_name")]
+        if isinstance(new, dict):
+            given += [new.get("email"), new.get("membership_number")]
+        if any(value is not None for value in given):
+            return True
+    return False
+
+
+def refuse_when_naming_spent(actor: Actor, rows: Any) -> None:
+    """R19: a 429 (with Retry-After), before anything is looked up, for rows (a report's, or a
+    sign-in's one) naming any email, membership number or name from a key that used up its
+    allowance of identifiers naming no one. Rows naming players by id still go in."""
+    if names_by_identifier(rows):
+        refuse_when_identifiers_spent(actor)
 
 
 @contextmanager

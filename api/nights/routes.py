@@ -90,7 +90,8 @@ class NightActionsViews(MethodView):
     def post(self, data: dict[str, Any], night_id: int) -> dict[str, Any] | Response:
         """One action of the night (host of the venue, or office; R22), applied once"""
         session, actor = db.session(), current_actor()
-        throttle.refuse_when_identifiers_spent(actor)  # R19: a sign-in looks players up
+        # R19: a sign-in naming its player by email, number or name looks players up.
+        throttle.refuse_when_naming_spent(actor, [data.get("player")])
         try:
             with throttle.counting_identifier_misses(actor):
                 applied = apply_action(session, actor, night_id, data)

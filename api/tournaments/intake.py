@@ -27,7 +27,6 @@ from api.tournaments.sheets import CSV_TYPE, SHEET_TYPES, read_sheet
 from models.actor import Actor
 from models.errors import InvalidInput, LeagueError, Problem, refuse
 from models.rules.drafts import ReportDraft
-from models.rules.identification import name_only
 from models.services.tournaments.checks import rule_problems
 
 T = TypeVar("T")
@@ -91,7 +90,7 @@ def loaded(
 ) -> ReportDraft:
     """The report as the schema loads it; refused whole, naming every problem, when it cannot.
     A key that used up its allowance of unknown identifiers is refused first (R19)."""
-    refuse_when_spent(actor, raw.get("results"))
+    throttle.refuse_when_naming_spent(actor, raw.get("results"))
     try:
         data: ReportDraft = schema.load(raw)
     except ValidationError as exc:
@@ -151,32 +150,6 @@ def _readable_rows(rows: list[Any], located: list[list[str]]) -> tuple[list[dict
         place = sane[index].get("place")
         sane[index] = {"place": place if isinstance(place, int) and place >= 1 else 1, "player_id": 1}
     return sane, unreadable, places_readable
-
-
-def _names_by_identifier(rows: Any) -> bool:
-    """Whether any row gives an email or a membership number (a new player's too), or a full name
-    alone: what a key over its allowance may not send (R19)."""
-    if not isinstance(rows, list):
-        return False
-    for row in rows:
-        if not isinstance(row, dict):
-            continue
-        if name_only(row):
-            return True
-        new = row.get("new_player")
-        given = [row.get("email"), row.get("membership_number")]
-        if isinstance(new, dict):
-            given += [new.get("email"), new.get("membership_number")]
-        if any(value is not None for value in given):
-            return True
-    return False
-
-
-def refuse_when_spent(actor: Actor, rows: Any) -> None:
-    """R19: a 429 (with Retry-After), before anything is looked up, for a report naming any email
-    or membership number from a key that used up its allowance of identifiers naming no one."""
-    if _names_by_identifier(rows):
-        throttle.refuse_when_identifiers_spent(actor)
 
 
 @contextmanager

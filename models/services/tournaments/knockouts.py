@@ -23,13 +23,21 @@ from models.services.player_merges.queries import final_survivors
 from models.services.standings.line_queries import season_tiers
 
 
-def _names_of(player: Player | None, new: dict[str, Any] | None) -> set[str]:
-    """What a knocker's name may say of an entrant (R5): names, email, membership number."""
-    said: list[Any] = []
+def _names_of(row: ResultDraft, player: Player | None, new: dict[str, Any] | None) -> set[str]:
+    """What a knocker's name may say of an entrant (R8a, R19): what the entrant's own row gave
+    (its full name, email or membership number, or the new player's), and the public display
+    name. Never the stored player's personal values: a row that names its player by id must not
+    let the rest of the report guess that player's name, email or number."""
+    said: list[Any] = [row.get("full_name"), row.get("email"), row.get("membership_number")]
     if player is not None:
-        said = [player.full_name, player.display_name, player.email, player.membership_number]
-    elif new is not None:
-        said = [new.get("full_name"), new.get("display_name"), new.get("email"), new.get("membership_number")]
+        said.append(player.display_name)
+    if new is not None:
+        said += [
+            new.get("full_name"),
+            new.get("display_name"),
+            new.get("email"),
+            new.get("membership_number"),
+        ]
     return {" ".join(str(s).split()).casefold() for s in said if s}
 
 
@@ -59,7 +67,10 @@ def knocker_rows(
         if pid is not None:
             knocker = by_id.get(pid, by_id.get(survivors.get(pid, pid)))
             if knocker is None:
-                problems.append(Problem(path, f"Player {pid} is not an entrant of this report.", "R8a"))
+                # R19: an id that names no entrant counts against the host's key, as an unknown
+                # email does (the same words whether or not the league knows the id).
+                message = f"Player {pid} is not an entrant of this report."
+                problems.append(Problem(path, message, "R8a", identifier_miss=True))
         elif row.get("knocked_out_by_place") is not None:
             knocker = by_place.get(row["knocked_out_by_place"])
             if knocker is None:
@@ -69,15 +80,15 @@ def knocker_rows(
             matches = [
                 m
                 for m, e in enumerate(entrants)
-                if said in _names_of(e.player, e.new) or (said.isdigit() and ids[m] == int(said))
+                if said in _names_of(rows[m], e.player, e.new) or (said.isdigit() and ids[m] == int(said))
             ]
             if len(matches) == 1:
                 knocker = matches[0]
             else:
                 what = "no entrant" if not matches else f"{len(matches)} entrants"
-                problems.append(
-                    Problem(path, f"{row['knocked_out_by_name']!r} names {what} of this report.", "R8a")
-                )
+                message = f"{row['knocked_out_by_name']!r} names {what} of this report."
+                # R19: a name that names no entrant is a guess that counts against the host's key.
+                problems.append(Problem(path, message, "R8a", identifier_miss=not matches))
         found.append(knocker)
     # Who finished higher: checked on places, for the rows whose knocker was found.
     problems += knockout_problems([(row["place"], found[n]) for n, row in enumerate(rows)])
