@@ -3,7 +3,8 @@ commits (R17a: a change made once however many requests race for it; a report sc
 settings in force when it is stored). Every writer takes them in one order, so that no two ever
 wait on each other crosswise (a deadlock):
 
-    season → points chart → players (lower id first) → the data version row
+    season → points chart → new players' emails and numbers → players (lower id first)
+    → the data version row
 
 - A report (new or corrected) takes its season and the season's chart FOR SHARE before it reads
   a setting: reports go on side by side, but not while a rescore holds either.
@@ -11,6 +12,11 @@ wait on each other crosswise (a deadlock):
   before their checks and first write: they wait for the reports that read it to commit, and the
   reports after them read what they wrote. (NO KEY: others may still insert rows that refer to
   the locked one, as a report's tournament refers to its season.)
+- A report or a sign-in that may register new players holds the emails and membership numbers
+  its rows give to a new player (`hold_new_identifiers`: PostgreSQL's transaction-level advisory
+  locks, in order) before it looks anyone up by them: twenty reports registering one new email
+  at once then find, all but the first, the player the first registered, as they would one at a
+  time (R5), instead of each seeing no one and losing on the unique index.
 - A merge and its undo take both players FOR NO KEY UPDATE, the lower id first, then the data
   version row (`hold_writes`) before reading what moves; a change of a player record takes its
   row first too.
@@ -32,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
-from sqlalchemy import select
+from sqlalchemy import select, text
 from sqlalchemy.orm import Session, selectinload
 from sqlalchemy.sql.base import ExecutableOption
 
@@ -72,6 +78,23 @@ def share_scoring(session: Session, season: Season) -> Season:
         bands = (selectinload(PointsChart.bands),)
         _locked(session, PointsChart, locked.points_chart_id, share=True, options=bands)
     return locked
+
+
+def hold_new_identifiers(session: Session, keys: Iterable[str]) -> None:
+    """R5, R17a: the emails and membership numbers rows would register a new player by (given as
+    "email:…" and "number:…"), held until the transaction ends, in one order so two holders never
+    wait crosswise. What is looked up by them afterwards includes a player another request
+    registered by them meanwhile. SQLite's writers already run one at a time: nothing to hold."""
+    wanted = sorted(set(keys))
+    if not wanted or session.get_bind().dialect.name != "postgresql":
+        return
+    session.execute(
+        text(
+            "SELECT count(pg_advisory_xact_lock(hashtextextended('player.' || k, 0))) "
+            "FROM (SELECT unnest(CAST(:keys AS text[])) AS k ORDER BY 1) AS held"
+        ),
+        {"keys": wanted},
+    )
 
 
 def take_season(session: Session, season: Season) -> Season:

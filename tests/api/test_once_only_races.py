@@ -873,3 +873,32 @@ def test_r21_sanctions_racing_the_erasure_leave_no_plain_copy(live: Live) -> Non
         answers = at_once(live, requests)
         assert [status for status, _ in answers] == [200] + [201] * ERASURE_RACERS, answers
         assert plain_copies(live.url, [name, email, surname]) == []
+
+
+# A new player named by twenty reports at once (R5, R17a) ---------------------------------------
+
+
+def test_r5_r17a_twenty_reports_registering_one_new_email_at_once_all_go_in_as_one_player(
+    live: Live,
+) -> None:
+    """R5, R17a: one at a time, a report registering an email the league already knows (with its
+    player's name) names that player. Twenty such reports sent at once (twenty nights of one
+    venue, each with the same new player) are all accepted too, and the league then holds that
+    email once: one player, in every report. (Each racer used to see no one by the email, and
+    the losers of its unique index were answered 409.)"""
+    for _ in range(REPEATS):
+        others = [live.player() for _ in range(20)]
+        newcomer = {
+            "full_name": f"Nell {uuid.uuid4().hex[:8]} Racer",
+            "email": f"{uuid.uuid4().hex}@example.org",
+        }
+        bodies = []
+        for other in others:
+            body = live.report_body([other])
+            body["results"].append({"place": 2, "new_player": newcomer})
+            bodies.append({**body, **LATE})
+        answers = at_once(live, [("POST", TOURNAMENTS, body) for body in bodies])
+        assert statuses(answers) == {201: 20}, [body for status, body in answers if status != 201][:3]
+        named = {body["results"][1]["player"]["id"] for _status, body in answers}
+        holders = live.scalar("SELECT count(*) FROM players WHERE email = :email", email=newcomer["email"])
+        assert (len(named), holders) == (1, 1)

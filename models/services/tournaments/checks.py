@@ -31,7 +31,7 @@ from models.rules.identification import (
 from models.rules.identification import by_name as identify_by_name
 from models.rules.notices import Notice, merged_player, sanction_overridden, sanctioned_player_kept
 from models.rules.notices import off_schedule as off_schedule_notice
-from models.rules.players import NameIndex
+from models.rules.players import NameIndex, normalise_email
 from models.rules.sanctions import Barred, barred_rows, sanction_override, split_kept
 from models.rules.schedules import off_schedule
 from models.rules.tournaments import (
@@ -44,6 +44,7 @@ from models.rules.tournaments import (
 from models.services import wall_clock
 from models.services.access import may_post_tournament, overrides_sanctions, sees_players_elsewhere
 from models.services.league_settings.writes import league_settings
+from models.services.locks import hold_new_identifiers
 from models.services.player_merges.queries import final_survivors
 from models.services.players.queries import played_live_at
 from models.services.sanctions.queries import barring_sanctions
@@ -310,6 +311,7 @@ def identify_players(
     entrants: list[Entrant] = []
     notices: list[Notice] = []
     problems: list[Problem] = []
+    hold_new_identifiers(session, _registering(rows, unreadable))
     named = _named_players(session, rows)
     survivors = final_survivors(
         session, [p.id for p in (*named.by_id.values(), *named.by_email.values(), *named.by_number.values())]
@@ -332,6 +334,23 @@ def identify_players(
         else:
             entrants.append(Entrant(player=found, key=f"id:{found.id}" if found else f"row:{index}"))
     return entrants, notices, problems
+
+
+def _registering(rows: list[ResultDraft], unreadable: frozenset[int]) -> list[str]:
+    """The emails and membership numbers by which the rows may register a new player (R5): a
+    new player's, or an email given with a full name."""
+    keys = []
+    for index, row in enumerate(rows):
+        new = row.get("new_player")
+        if index in unreadable:
+            continue
+        if new is not None:
+            keys.append(f"email:{normalise_email(new['email'])}")
+            if new.get("membership_number"):
+                keys.append(f"number:{str(new['membership_number']).strip()}")
+        elif row.get("email") is not None and row.get("full_name"):
+            keys.append(f"email:{normalise_email(row['email'])}")
+    return keys
 
 
 def _named_players(session: Session, rows: list[ResultDraft]) -> Registered[Player]:
