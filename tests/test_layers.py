@@ -13,7 +13,14 @@ STDLIB = frozenset(__import__("sys").stdlib_module_names) | {"__future__"}
 
 # What each layer may import besides the standard library (a prefix matches its submodules).
 ALLOWED: dict[str, tuple[str, ...]] = {
-    "models/rules": ("models.rules", "models.errors", "rapidfuzz", "openskill", "confusable_homoglyphs"),
+    "models/rules": (
+        "models.rules",
+        "models.errors",
+        "rapidfuzz",
+        "openskill",
+        "confusable_homoglyphs",
+        "babel",
+    ),
     "models/errors.py": (),
     "models/actor.py": (),
     "models/__init__.py": (),

@@ -6,10 +6,44 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates
 
-from api.fields import Id, Name, StrictInt, UtcDateTime, ZoneName
+from api.fields import Id, Name, StrictBool, StrictInt, Text, UtcDateTime, ZoneName
 from api.schemas import Answer
 from models.entities.league_settings import LEAST_MAX_ENTRANTS, MOST_MAX_ENTRANTS
 from models.rules.framing import frame_ancestors
+from models.rules.people_dates import DEFAULT_DATE_FORMAT, DEFAULT_LOCALE
+from models.rules.site import DEFAULT_ACCENT, WELCOME_MOST
+
+
+class SitePatch(Schema):
+    """R24: the league's own site, as the office sets it (each field optional)."""
+
+    enabled = StrictBool(
+        metadata={"description": "The site at / (on by default); off: / shows the front door for programs."}
+    )
+    title = Name(
+        max_length=120,
+        allow_none=True,
+        metadata={"description": "The site's title; null: the league's name."},
+    )
+    welcome = Text(
+        max_length=WELCOME_MOST,
+        allow_none=True,
+        metadata={"description": "A short welcome on the front page; null: none."},
+    )
+    accent = fields.String(
+        metadata={
+            "description": "The colour of the site's links and headings, #rrggbb, with a contrast of "
+            f"at least 4.5 to 1 on white (default {DEFAULT_ACCENT}).",
+            "example": DEFAULT_ACCENT,
+        },
+    )
+
+
+class SiteOut(Schema):
+    enabled = fields.Boolean(required=True)
+    title = fields.String(allow_none=True, required=True)
+    welcome = fields.String(allow_none=True, required=True)
+    accent = fields.String(required=True)
 
 
 class LeagueSettingsPatch(Schema):
@@ -74,6 +108,26 @@ class LeagueSettingsPatch(Schema):
         },
     )
 
+    date_format = fields.String(
+        validate=validate.Length(min=1, max=64),
+        metadata={
+            "description": "R24: how dates read for people on the site, the console, the emails and "
+            "the chat messages (the API keeps ISO 8601): a CLDR pattern saying at least the day and "
+            f"the month (default `{DEFAULT_DATE_FORMAT}`: Tue 1 Dec 2026; `d/M/y`: 1/12/2026) or a "
+            "named style (`short`, `medium`, `long`, `full`).",
+            "example": DEFAULT_DATE_FORMAT,
+        },
+    )
+    locale = fields.String(
+        validate=validate.Length(min=2, max=32),
+        metadata={
+            "description": "R24: the language and region dates and times are said in (default "
+            f"`{DEFAULT_LOCALE}`; `en_US` says 7:00 PM).",
+            "example": DEFAULT_LOCALE,
+        },
+    )
+    site = fields.Nested(SitePatch, metadata={"description": "R24: the league's own site."})
+
     @validates("embed_frame_ancestors")
     def _sources(self, value: str, **_kwargs: Any) -> None:
         try:
@@ -85,6 +139,9 @@ class LeagueSettingsPatch(Schema):
     def _normalised(self, data: dict[str, Any], **_kwargs: Any) -> dict[str, Any]:
         if "embed_frame_ancestors" in data:
             data["embed_frame_ancestors"] = frame_ancestors(data["embed_frame_ancestors"])
+        # The site's settings are columns of their own (site_enabled, site_title, …).
+        for name, value in data.pop("site", {}).items():
+            data[f"site_{name}"] = value
         return data
 
 
@@ -104,4 +161,7 @@ class LeagueSettingsOut(Answer):
     structure_id = fields.Integer(
         allow_none=True, metadata={"description": "R22: the league's blind structure; null: the built-in."}
     )
+    date_format = fields.String(metadata={"description": "R24: how dates read for people."})
+    locale = fields.String(metadata={"description": "R24: the locale dates and times are said in."})
+    site = fields.Nested(SiteOut, metadata={"description": "R24: the league's own site."})
     updated_at = UtcDateTime()

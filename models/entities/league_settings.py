@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import CheckConstraint, DateTime, Integer, String
+from sqlalchemy import Boolean, CheckConstraint, DateTime, Integer, String, true
 from sqlalchemy.orm import Mapped, mapped_column
 
 from models.entities.base import Base
 from models.infra.clock import default_zone, utcnow
 from models.rules.framing import ANY_SITE
+from models.rules.people_dates import DEFAULT_DATE_FORMAT, DEFAULT_LOCALE, DateWords
 from models.rules.sanctions import Minimums
+from models.rules.site import DEFAULT_ACCENT, Site
 
 DEFAULT_MINIMUMS = Minimums()
 # The most entrants a report may have unless the office says otherwise: a pub's big night is a
@@ -55,12 +57,33 @@ class LeagueSettings(Base):
     erase_inactive_after_months: Mapped[int | None] = mapped_column(Integer)
     # R22: the structure a night plays where its venue names none (None: 001's, built in).
     structure_id: Mapped[int | None] = mapped_column(Integer)
+    # R24: how dates read for people (a CLDR pattern or a named style) and in which locale.
+    date_format: Mapped[str] = mapped_column(
+        String(64), default=DEFAULT_DATE_FORMAT, server_default=DEFAULT_DATE_FORMAT
+    )
+    locale: Mapped[str] = mapped_column(String(32), default=DEFAULT_LOCALE, server_default=DEFAULT_LOCALE)
+    # R24: the league's own site: on or off, its title (None: the league's name), a welcome text,
+    # and the accent colour of its links and headings.
+    site_enabled: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    site_title: Mapped[str | None] = mapped_column(String(120))
+    site_welcome: Mapped[str | None] = mapped_column(String(1000))
+    site_accent: Mapped[str] = mapped_column(String(7), default=DEFAULT_ACCENT, server_default=DEFAULT_ACCENT)
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, onupdate=utcnow)
 
     @property
     def zone(self) -> str:
         """The zone league-wide dates are read in (R2a)."""
         return self.timezone or default_zone()
+
+    @property
+    def dates(self) -> DateWords:
+        """R24: how this league says dates and times to people."""
+        return DateWords(self.date_format, self.locale)
+
+    @property
+    def site(self) -> Site:
+        """R24: the league's own site as the office set it."""
+        return Site(self.site_enabled, self.site_title, self.site_welcome, self.site_accent)
 
     @property
     def minimums(self) -> Minimums:

@@ -13,8 +13,10 @@ from models.actor import Actor
 from models.entities import Structure
 from models.entities.league import PointsChart
 from models.entities.league_settings import LeagueSettings
-from models.errors import RuleViolation
+from models.errors import Problem, RuleViolation, refuse
 from models.rules.charts import ChartKind, formula_problems
+from models.rules.people_dates import date_format_problem, locale_problem
+from models.rules.site import accent_problem
 from models.services.audit_log.writes import record_update, snapshot
 from models.services.locks import hold_writes
 from models.services.lookup import require_exists
@@ -28,6 +30,12 @@ SETTING_NAMES = (
     "timezone",
     "erase_inactive_after_months",
     "structure_id",
+    "date_format",
+    "locale",
+    "site_enabled",
+    "site_title",
+    "site_welcome",
+    "site_accent",
 )
 
 
@@ -63,6 +71,7 @@ def update_league_settings(session: Session, actor: Actor, changes: dict[str, An
     require_exists(session, Structure, changes.get("structure_id"), "structure_id", "structure")
     if changes.get("max_entrants", settings.max_entrants) > settings.max_entrants:
         check_formula_charts(session, settings.max_entrants + 1, changes["max_entrants"])
+    refuse("The settings are refused", _said_for_people(settings, changes))
     before = snapshot(settings)
     for name in SETTING_NAMES:
         if name in changes:
@@ -78,6 +87,24 @@ def update_league_settings(session: Session, actor: Actor, changes: dict[str, An
         after=snapshot(settings),
     )
     return settings
+
+
+def _said_for_people(settings: LeagueSettings, changes: dict[str, Any]) -> list[Problem]:
+    """R24: the date pattern tried in the locale it will be said in, and the accent's contrast."""
+    problems = []
+    locale = changes.get("locale", settings.locale)
+    wrong_locale = locale_problem(locale) if "locale" in changes else None
+    if wrong_locale:
+        problems.append(Problem("locale", wrong_locale))
+    elif "date_format" in changes or "locale" in changes:
+        wrong = date_format_problem(changes.get("date_format", settings.date_format), locale)
+        if wrong:
+            problems.append(Problem("date_format", wrong))
+    if "site_accent" in changes:
+        wrong = accent_problem(changes["site_accent"])
+        if wrong:
+            problems.append(Problem("site.accent", wrong))
+    return problems
 
 
 def check_formula_charts(session: Session, first: int, last: int) -> None:
