@@ -17,12 +17,14 @@ from api.standings.answers import standings_body
 from api.standings.schemas import (
     CSV_COLUMNS,
     STANDINGS_EXAMPLE,
+    RaceOut,
+    RaceQuery,
     StandingsCsvQuery,
     StandingsOut,
     StandingsQuery,
 )
 from models.services.paging import page_of
-from models.services.standings.queries import VenueStandings, standings_of
+from models.services.standings.queries import VenueStandings, points_race, standings_of
 
 blp = Blueprint("standings", __name__, url_prefix="/api/v1/seasons", description="Standings (R1, R9-R11).")
 
@@ -95,3 +97,43 @@ class StandingsCsvViews(MethodView):
         Every row of the table, always: this operation takes no `page` or `per_page`.
         """
         return _csv(standings_of(db.session(), season_id, venue_id, args.get("as_of")))
+
+
+@blp.route("/<id:season_id>/venues/<id:venue_id>/points-race")
+@cached_by(a_venue)
+class PointsRaceViews(MethodView):
+    @blp.doc(operationId="get_points_race")
+    @blp.arguments(RaceQuery, location="query")
+    @blp.response(200, RaceOut)
+    def get(self, args: dict[str, Any], season_id: int, venue_id: int) -> dict[str, Any]:
+        """The points race of a venue's season: the top players' standings points after each
+        tournament day (R9-R11, R8a)
+
+        The same numbers as the standings: each player's points after a day are what the table
+        said that evening (best results only where the season counts only some, R10; the
+        attendance bonus once reached, R9; knockout and bounty points in each tournament's total,
+        R8a), so the last of each list is the player's points in the table.
+        """
+        session = db.session()
+        table = standings_of(session, season_id, venue_id, args.get("as_of"))
+        charted = table.rows[: args["players"]]
+        race = points_race(session, table, [row.player_id for row in charted])
+        return {
+            "season_id": table.season.id,
+            "venue_id": table.venue.id,
+            "as_of": table.as_of,
+            "dates": race.dates,
+            "players": [
+                {
+                    "player": {
+                        "id": row.player_id,
+                        "display_name": row.display_name,
+                        "label": table.labels[row.player_id],
+                    },
+                    "rank": row.rank,
+                    "tied": row.tied,
+                    "points": race.points[row.player_id],
+                }
+                for row in charted
+            ],
+        }

@@ -157,3 +157,35 @@ STANDINGS_EXAMPLE = {
         },
     ],
 }
+
+
+class RaceQuery(Schema):
+    players = fields.Integer(
+        load_default=5,
+        validate=validate.Range(min=1, max=20),
+        metadata={"description": "How many of the table's top players the race follows (default 5)."},
+    )
+    as_of = Day(
+        metadata={"description": "The race to this day (default: today on the venue's wall clock, R2a)."}
+    )
+
+
+class RacerOut(Answer):
+    player = fields.Nested(PlayerRef, required=True)
+    rank = fields.Integer(required=True)
+    tied = fields.Boolean(required=True)
+    points = fields.List(
+        fields.Integer(),
+        required=True,
+        metadata={"description": "Standings points after each of `dates`: the last is the table's."},
+    )
+
+
+class RaceOut(Answer):
+    season_id = fields.Integer(required=True)
+    venue_id = fields.Integer(required=True)
+    as_of = fields.Date(required=True)
+    dates = fields.List(
+        fields.Date(), required=True, metadata={"description": "Each tournament day, in order."}
+    )
+    players = fields.List(fields.Nested(RacerOut), required=True)

@@ -178,7 +178,8 @@ def points_race(session: Session, table: VenueStandings, player_ids: Sequence[in
             select(
                 Result.player_id,
                 Tournament.date,
-                Result.placement_points + Result.participation_points,
+                # R8a: a tournament's total holds its knockout and bounty points, as the table's.
+                Result.points,
                 Result.played,
             )
             .join(Tournament, Tournament.id == Result.tournament_id)
