@@ -17,13 +17,20 @@ from api.cache.views import a_nights_venue, cached_by, the_league
 from api.contract import ID, conflicts, links
 from api.errors import problem
 from api.nights.answers import night_answer
-from api.nights.schemas import ActionAnswer, ActionIn, NightListed, NightOpenIn, NightStateOut
+from api.nights.schemas import ActionAnswer, ActionIn, NightListed, NightOpenIn, NightStateOut, OpenNightsOut
 from api.pagination import PageArgs, page_request, page_schema
 from models.entities import Night
 from models.services.nights.actions import apply_action
 from models.services.nights.opening import open_night
 from models.services.nights.projection import projected_standings
-from models.services.nights.queries import list_nights, night_version, night_view, nights_version
+from models.services.nights.queries import (
+    list_nights,
+    night_version,
+    night_view,
+    nights_version,
+    open_nights,
+    open_nights_version,
+)
 from models.services.nights.runs import NightMoved
 from models.services.paging import Page
 
@@ -43,6 +50,39 @@ def a_night(view: Mapping[str, Any], _args: Mapping[str, str], session: Any) -> 
 def the_nights_venue(view: Mapping[str, Any], _args: Mapping[str, str], session: Any) -> Sequence[str]:
     """R22: the night's venue's standings in its season (`a_nights_venue`)."""
     return a_nights_venue(session.get(Night, view["night_id"]))
+
+
+def the_open_nights(_view: Mapping[str, Any], _args: Mapping[str, str], session: Any) -> list[str]:
+    """R22: the league's open nights move with any night opened or any action."""
+    return [str(row) for row in open_nights_version(session)]
+
+
+@blp.route("/nights")
+@cached_by(the_league, also=the_open_nights)
+class OpenNightsViews(MethodView):
+    @blp.doc(operationId="list_open_nights")
+    @blp.response(200, OpenNightsOut)
+    def get(self) -> dict[str, Any]:
+        """The league's nights being played now (R22), by venue name
+
+        Each with its venue, date, session, entrants, players left and whether its clock has
+        started: where a player can follow a game tonight (its live page is
+        `/embed/venues/{venue_id}/night`).
+        """
+        nights = open_nights(db.session())
+        items = [
+            {
+                "id": night.id,
+                "venue": {"id": night.venue_id, "name": night.venue.name},
+                "date": night.date,
+                "session": night.session,
+                "entrants": len(night.entries),
+                "players_left": sum(entry.status == "playing" for entry in night.entries),
+                "clock_started": night.clock_started_at is not None,
+            }
+            for night in nights
+        ]
+        return {"items": items, "total": len(items)}
 
 
 @blp.route("/venues/<id:venue_id>/nights")

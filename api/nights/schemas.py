@@ -293,3 +293,25 @@ class NightListed(Schema):
     state = fields.String()
     sequence = fields.Integer()
     tournament_id = fields.Integer(allow_none=True)
+
+
+class VenueRef(Schema):
+    id = fields.Integer(required=True)
+    name = fields.String(required=True)
+
+
+class OpenNightOut(Schema):
+    """A night being played now (R22): where, which, and how far it has got."""
+
+    id = fields.Integer(required=True)
+    venue = fields.Nested(VenueRef, required=True)
+    date = fields.Date(required=True, metadata={"description": "Its date on the venue's clock (R2a)."})
+    session = fields.Integer(required=True)
+    entrants = fields.Integer(required=True)
+    players_left = fields.Integer(required=True)
+    clock_started = fields.Boolean(required=True)
+
+
+class OpenNightsOut(Schema):
+    items = fields.List(fields.Nested(OpenNightOut), required=True)
+    total = fields.Integer(required=True)

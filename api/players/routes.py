@@ -23,6 +23,7 @@ from api.players.schemas import (
     HeadToHeadOut,
     HeadToHeadQuery,
     NotDuplicateIn,
+    OpponentsOut,
     PlayerCreated,
     PlayerIn,
     PlayerMerged,
@@ -42,7 +43,7 @@ from models.services.player_merges.writes import merge_players
 from models.services.players.distinct import record_distinct
 from models.services.players.erasures import Erased, erase_player
 from models.services.players.exports import data_export
-from models.services.players.head_to_head import head_to_head, nemesis
+from models.services.players.head_to_head import head_to_head, nemesis, opponents
 from models.services.players.queries import as_seen_by, player_as_seen_by, search_players
 from models.services.players.writes import create_player, update_player
 from models.services.qualifiers.queries import player_qualification
@@ -179,6 +180,24 @@ class PlayerHeadToHeadViews(MethodView):
             "page": found.meetings.page,
             "per_page": found.meetings.per_page,
             "pages": found.meetings.pages,
+        }
+
+
+@blp.route("/<id:player_id>/opponents")
+class PlayerOpponentsViews(MethodView):
+    @blp.doc(operationId="get_opponents")
+    @blp.response(200, OpponentsOut)
+    def get(self, player_id: int) -> dict[str, Any]:
+        """Whom a player met: every player of a live tournament both played (R8a, R19)
+
+        Most met first (then by display name and number), with how many live tournaments both
+        played: the players a head-to-head (`…/head-to-head?other=`) can be asked against. A
+        record merged away answers for the player it was merged into (R17).
+        """
+        player, met = opponents(db.session(), player_id)
+        return {
+            "player": player,
+            "opponents": [{"player": o.player, "meetings": o.meetings} for o in met],
         }
 
 

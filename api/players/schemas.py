@@ -291,3 +291,16 @@ class DataExportQuery(Schema):
     download = fields.Boolean(
         metadata={"description": "True: answered as a file to save (Content-Disposition: attachment)."}
     )
+
+
+class OpponentOut(Answer):
+    player = fields.Nested(PlayerRef, required=True)
+    meetings = fields.Integer(required=True, metadata={"description": "Live tournaments both played."})
+
+
+class OpponentsOut(TellsPlayersApart):
+    """Every player this one met in a live tournament both played (no-shows left out), most met
+    first: whom to ask a head-to-head against (R8a, R19: display names only)."""
+
+    player = fields.Nested(PlayerRef, required=True)
+    opponents = fields.List(fields.Nested(OpponentOut), required=True)

@@ -226,3 +226,22 @@ def seen_lately(session: Session, venue_id: int) -> list[tuple[int, str]]:
         .limit(SEEN_AT_MOST)
     )
     return sorted(((pid, name) for pid, name in session.execute(query)), key=lambda row: row[1].casefold())
+
+
+def open_nights(session: Session) -> list[Night]:
+    """The league's nights being played now (state open), by venue name: where to go tonight."""
+    return list(
+        session.scalars(
+            select(Night)
+            .join(Venue, Venue.id == Night.venue_id)
+            .where(Night.state == "open")
+            .order_by(Venue.name, Night.venue_id, Night.session)
+        )
+    )
+
+
+def open_nights_version(session: Session) -> tuple[int, int]:
+    """What the list of open nights moves with: how many nights there are, and the sum of their
+    sequences (a night opened, or any action, moves one)."""
+    row = session.execute(select(func.count(Night.id), func.coalesce(func.sum(Night.sequence), 0))).one()
+    return int(row[0]), int(row[1])

@@ -178,3 +178,33 @@ def nemesis(session: Session, player_id: int) -> Nemesis | None:
         return None
     found = session.get(Player, best)
     return None if found is None else Nemesis(found, counts[best])
+
+
+@dataclass(frozen=True)
+class Opponent:
+    """A player met in live reports, and how often (R8a, R19: display name only)."""
+
+    player: Player
+    meetings: int
+
+
+def opponents(session: Session, player_id: int) -> tuple[Player, list[Opponent]]:
+    """Every player this one met in a live report both played (no-shows left out), most met
+    first, then by display name and number: whom a head-to-head can be asked against. An id
+    merged away answers for its survivor (R17)."""
+    player = survivor_of(session, player_id)
+    mine, theirs = aliased(Result), aliased(Result)
+    met = func.count().label("met")
+    rows = session.execute(
+        select(theirs.player_id, met)
+        .select_from(mine)
+        .join(Tournament, Tournament.id == mine.tournament_id)
+        .join(theirs, and_(theirs.tournament_id == mine.tournament_id, theirs.player_id != mine.player_id))
+        .where(mine.player_id == player.id, Tournament.live, played_in(mine), played_in(theirs))
+        .group_by(theirs.player_id)
+    ).all()
+    counts = {pid: int(n) for pid, n in rows}
+    players = session.scalars(select(Player).where(Player.id.in_(sorted(counts)))).all() if counts else []
+    found = [Opponent(p, counts[p.id]) for p in players]
+    found.sort(key=lambda o: (-o.meetings, o.player.display_name.casefold(), o.player.id))
+    return player, found

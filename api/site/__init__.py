@@ -1,0 +1,6 @@
+"""The league's own site (R24): server-rendered pages for players, at the root, made from the
+API's own answers."""
+
+from api.site.routes import blp
+
+__all__ = ["blp"]
