@@ -143,7 +143,8 @@ def undo(run: Run, _body: dict[str, Any]) -> Done:
             entry.table_no, entry.seat_no = seat
     last.undone_at = night.sequence
     session.flush()
-    undone = {"sequence": last.sequence, "type": last.kind, "body": last.body}
+    asked = {key: value for key, value in last.body.items() if key != "asked"}  # not its digest
+    undone = {"sequence": last.sequence, "type": last.kind, "body": asked}
     record(session, run.actor, "night.undo", "night", night.id, before=undone)
     return {}, {"undone": undone}
 

@@ -10,6 +10,7 @@ from typing import Any
 import time_machine
 
 from tests.builders import Scene, iso, utc_today
+from tests.support.league import assert_problem
 from tests.support.nights import NIGHTS, Phone, opened
 
 
@@ -104,6 +105,34 @@ def test_r22_a_retry_applies_once_and_an_older_state_is_a_409_with_the_night(sce
     later = {"action_id": "other-phone-2", "sequence": 1, "type": "sign_in", "player": {"player_id": cy}}
     assert scene.host.post(f"{NIGHTS}/{night['id']}/actions", json=later).status_code == 200
     assert scene.public.get(f"{NIGHTS}/{night['id']}", headers=tag).get_json()["entrants"] == 2
+
+
+def test_r22_an_action_id_names_one_action_and_another_body_under_it_is_a_409(scene: Scene) -> None:
+    """R22: an action id names one action. The same id with the same body is the phone's retry
+    (answered as a replay); with another body (another player, another kind, or made on a later
+    state) it is refused, 409 naming `action_id`, and changes nothing."""
+    night = opened(scene)
+    ann, bob = scene.add_players(2)
+    url = f"{NIGHTS}/{night['id']}/actions"
+    body = {"action_id": "probe-60-0001", "sequence": 0, "type": "sign_in", "player": {"player_id": ann}}
+    assert scene.host.post(url, json=body).status_code == 200
+    others = [
+        {**body, "player": {"player_id": bob}},
+        {**body, "sequence": 1, "player": {"player_id": bob}},
+        {**body, "sequence": 1, "type": "clock", "player": None, "clock": "start"},
+        {**body, "player": {"player_id": ann}, "late": True},
+    ]
+    for other in others:
+        sent = {k: v for k, v in other.items() if v is not None}
+        refused = assert_problem(scene.host.post(url, json=sent), 409, "action_id", rule="R22")
+        assert "action_id" in refused["detail"] or "action id" in refused["detail"], refused
+    read = scene.public.get(f"{NIGHTS}/{night['id']}").get_json()
+    assert read["sequence"] == 1 and read["entrants"] == 1 and read["clock"]["status"] == "not_started"
+    assert [p["player_id"] for p in read["players"]] == [ann]
+    # The same body again is still the retry, however it is serialised.
+    retry = scene.host.post(url, json=dict(reversed(list(body.items()))))
+    assert retry.status_code == 200 and retry.get_json()["action"]["replayed"] is True
+    assert retry.get_json()["night"]["sequence"] == 1
 
 
 def test_r16_r22_a_suspended_player_is_refused_at_the_door_unless_the_office_overrides(scene: Scene) -> None:
