@@ -79,8 +79,9 @@ def knocker_rows(
                     Problem(path, f"{row['knocked_out_by_name']!r} names {what} of this report.", "R8a")
                 )
         found.append(knocker)
-    # Who finished higher: checked on places, for the rows whose knocker was found.
-    problems += knockout_problems([(row["place"], found[n]) for n, row in enumerate(rows)])
+    # Who finished higher (checked on places) and played (R6), for the rows whose knocker was found.
+    statuses = [row.get("status") for row in rows]
+    problems += knockout_problems([(row["place"], found[n]) for n, row in enumerate(rows)], statuses)
     return found
 
 

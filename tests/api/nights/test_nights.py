@@ -393,3 +393,33 @@ def test_r4_r22_a_night_holds_no_more_entrants_than_a_report_may(scene: Scene) -
     refused = phone.send("sign_in", 422, player={"email": "nobody@example.org"})
     assert refused["rule"] == "R4" and "At most 50 entrants" in refused["detail"]
     assert scene.public.get(f"{NIGHTS}/{phone.night['id']}").get_json()["entrants"] == 50
+
+
+def test_r8a_r22_a_no_show_knocks_no_one_out_of_a_night(scene: Scene) -> None:
+    """R8a, R6: a no_show never played a hand, so knocks no one out. A bust naming a no_show as
+    its knocker is refused (422, R8a, at `knocked_out_by`), and so is marking a player no_show
+    after they knocked someone out tonight (at `player_id`): neither changes the night, which
+    is never left with a report it could not post."""
+    phone = Phone(scene.host, opened(scene))
+    ann, bob, cy, dee = scene.add_players(4)
+    for pid in (ann, bob, cy, dee):
+        phone.send("sign_in", player={"player_id": pid})
+    phone.send("no_show", player_id=bob)
+    before = phone.night["sequence"]
+    named = phone.send("bust", 422, players=[{"player_id": dee}], knocked_out_by=bob)
+    assert named["rule"] == "R8a" and "knocked_out_by" in named["errors"], named
+    assert "no_show" in named["detail"] and "never played" in named["detail"], named
+    phone.send("bust", players=[{"player_id": dee}], knocked_out_by=ann)
+    after = phone.send("no_show", 422, player_id=ann)
+    assert after["rule"] == "R8a" and "player_id" in after["errors"], after
+    assert "knocked" in after["detail"], after
+    night = scene.public.get(f"{NIGHTS}/{phone.night['id']}").get_json()
+    assert night["sequence"] == before + 1 and night["state"] == "open"
+    statuses = {p["player_id"]: (p["status"], p["knocked_out_by"]) for p in night["players"]}
+    assert statuses[ann] == ("playing", None) and statuses[dee][1] == ann
+    # The knocker plays on, and the night becomes its report with the knockout.
+    phone.send("bust", players=[{"player_id": cy}])
+    over = phone.night
+    assert over["state"] == "reported", over["report_problems"]
+    report = scene.office.get(f"/api/v1/tournaments/{over['tournament_id']}").get_json()
+    assert {r["player"]["id"]: r["knocked_out_by"] for r in report["results"]}[dee] == ann
