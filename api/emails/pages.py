@@ -1,22 +1,25 @@
 """The one-click unsubscribe of every message (R23, RFC 8058): `POST /unsubscribe/<token>`, as a
-mail program sends it (body `List-Unsubscribe=One-Click`, no key), withdraws the player's consent
-at once (audited as withdrawn by the player, by the link); `GET` shows a page whose button posts
-it, so a link scanner that opens every link unsubscribes no one. The token is signed with the
-app's secret and expires: a forged, damaged or expired one answers a page saying so and changes
-nothing. Pages for people, not the API: outside its spec."""
+mail program sends it (form body `List-Unsubscribe=One-Click`, no key), withdraws the player's
+consent at once (audited as withdrawn by the player, by the link); `GET` shows a page whose
+button posts it, so a link scanner that opens every link unsubscribes no one. A POST whose body
+does not say `List-Unsubscribe=One-Click` is refused (400) and changes nothing. The token is
+signed with the app's secret and expires: a forged, damaged or expired one answers a page saying
+so and changes nothing. It names the consent the message was sent under and withdraws that one
+only: a player who consented again since keeps the new consent. Pages for people, not the API:
+outside its spec."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app, g
+from flask import Blueprint, Response, current_app, g, request
 
 from api import db
 from api.console.base import console_css
 from api.html import html_page
 from models.infra.clock import utcnow
-from models.rules.emails import BadToken, token_player
-from models.services.emails.consents import withdraw_by_link
+from models.rules.emails import BadToken, LinkToken, read_token
+from models.services.emails.consents import ByLink, withdraw_by_link
 
 pages = Blueprint("email_pages", __name__, template_folder="templates")
 
@@ -38,11 +41,15 @@ def _page(status: int, **context: Any) -> Response:
     return response
 
 
-def _player(token: str) -> int | BadToken:
+# RFC 8058: the one-click POST's form body says this, and nothing else makes it one.
+ONE_CLICK = ("List-Unsubscribe", "One-Click")
+
+
+def _link(token: str) -> LinkToken | BadToken:
     if len(token) > MOST_TOKEN:
         return BadToken("The link is damaged.")
     try:
-        return token_player(str(current_app.config["SECRET_KEY"]), token, utcnow())
+        return read_token(str(current_app.config["SECRET_KEY"]), token, utcnow())
     except BadToken as bad:
         return bad
 
@@ -50,17 +57,22 @@ def _player(token: str) -> int | BadToken:
 @pages.get("/unsubscribe/<token>")
 def unsubscribe_page(token: str) -> Response:
     """The page a person opens from the email: one button stops the weekly email."""
-    player = _player(token)
-    if isinstance(player, BadToken):
-        return _page(400, bad=player)
+    link = _link(token)
+    if isinstance(link, BadToken):
+        return _page(400, bad=link)
     return _page(200, done=False)
 
 
 @pages.post("/unsubscribe/<token>")
 def unsubscribe(token: str) -> Response:
-    """One click (RFC 8058): the consent withdrawn, nothing more sent."""
-    player = _player(token)
-    if isinstance(player, BadToken):
-        return _page(400, bad=player)
-    withdraw_by_link(db.session(), player, g.get("request_id"))
+    """One click (RFC 8058): the consent the message was sent under withdrawn, nothing more sent.
+    Only a form body saying `List-Unsubscribe=One-Click` is one."""
+    link = _link(token)
+    if isinstance(link, BadToken):
+        return _page(400, bad=link)
+    name, value = ONE_CLICK
+    if request.form.get(name) != value:
+        return _page(400, not_one_click=True)
+    if withdraw_by_link(db.session(), link, g.get("request_id")) == ByLink.EARLIER:
+        return _page(200, earlier=True)
     return _page(200, done=True)

@@ -74,7 +74,10 @@ class ActionIn(Schema):
         validate=validate.Regexp(
             r"^[A-Za-z0-9._:-]{8,64}$", error="8 to 64 letters, digits, '.', '_', ':' or '-'."
         ),
-        metadata={"description": "Made by the phone (a UUID): a retry with the same id applies once."},
+        metadata={
+            "description": "Made by the phone (a UUID): a retry with the same id and body applies "
+            "once; the same id with another body is a 409 (an id names one action)."
+        },
     )
     sequence = StrictInt(
         required=True,

@@ -16,7 +16,11 @@ class WebhookIn(Schema):
     url = fields.String(
         required=True,
         validate=validate.Length(min=8, max=2000),
-        metadata={"description": "http(s). Refused on a private, loopback or link-local address (R23)."},
+        metadata={
+            "description": "http(s), a host name or IP address (no IPv6 zone), a port from 1 to 65535. "
+            "Refused on a private, loopback or link-local address, or an IPv6 one carrying such an "
+            "IPv4 address (6to4, Teredo, NAT64, IPv4-mapped or -compatible) (R23)."
+        },
     )
     events = fields.List(
         fields.String(validate=validate.Length(max=40)),

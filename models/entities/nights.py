@@ -137,7 +137,9 @@ class NightEntry(Base):
 class NightAction(Base):
     """One action of a night, applied once: the phone's `action_id` (a retry finds it and changes
     nothing), the night's sequence it made, what was asked (players by id, never their personal
-    values), and what it did (`effect`: seats before, moves, so the last can be undone)."""
+    values; `asked`: a keyed digest of the whole body, which tells a retry from another action
+    under the same id), and what it did (`effect`: seats before, moves, so the last can be
+    undone)."""
 
     __tablename__ = "night_actions"
     __table_args__ = (

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
+import re
 import socket
 from collections.abc import Iterable
 from datetime import datetime
@@ -23,14 +24,36 @@ TIMEOUT = httpx.Timeout(10.0, connect=5.0)
 MOST_REDIRECTS = 3
 
 
-def refused_address(address: str) -> str | None:
-    """Why a delivery may not reach this IP address (loopback, private, link-local, …), or None."""
-    try:
-        ip = ipaddress.ip_address(address.split("%", 1)[0])
-    except ValueError:
-        return f"{address!r} is not an IP address"
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+# IPv6 prefixes that carry an IPv4 address in their last 32 bits: NAT64's well-known prefix
+# (RFC 6052) and the deprecated IPv4-compatible addresses (RFC 4291: ::a.b.c.d).
+NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
+IPV4_COMPATIBLE = ipaddress.IPv6Network("::/96")
+# NAT64 prefixes a network chooses for itself (RFC 8215): where the IPv4 address sits depends on
+# the prefix's length, so nothing in them is taken to be public.
+LOCAL_NAT64 = ipaddress.IPv6Network("64:ff9b:1::/48")
+
+
+def carried_ipv4(ip: ipaddress.IPv6Address) -> list[tuple[str, ipaddress.IPv4Address]]:
+    """The IPv4 addresses an IPv6 address carries, each with how: IPv4-mapped, IPv4-compatible,
+    6to4 (2002::/16), Teredo (2001::/32: its server and its client) and NAT64 (64:ff9b::/96). A
+    packet sent to it can end at that IPv4 address, so each is checked as the address itself."""
+    carried: list[tuple[str, ipaddress.IPv4Address]] = []
+    last32 = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+    if ip.ipv4_mapped is not None:
+        carried.append(("IPv4-mapped", ip.ipv4_mapped))
+    if ip in IPV4_COMPATIBLE and int(ip) > 1:  # not :: nor ::1, judged as themselves
+        carried.append(("IPv4-compatible", last32))
+    if ip.sixtofour is not None:
+        carried.append(("6to4", ip.sixtofour))
+    if ip.teredo is not None:
+        server, client = ip.teredo
+        carried += [("Teredo server", server), ("Teredo client", client)]
+    if ip in NAT64:
+        carried.append(("NAT64", last32))
+    return carried
+
+
+def _not_public(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str | None:
     for why, flag in (
         ("a loopback address", ip.is_loopback),
         ("a link-local address", ip.is_link_local),
@@ -46,8 +69,32 @@ def refused_address(address: str) -> str | None:
     return None
 
 
+def refused_address(address: str) -> str | None:
+    """Why a delivery may not reach this IP address (loopback, private, link-local, …, or an
+    IPv6 address carrying such an IPv4 address: `carried_ipv4`), or None."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return f"{address!r} is not an IP address"
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip in LOCAL_NAT64:
+            return f"{ip} is in {LOCAL_NAT64}, a NAT64 prefix of a local network"
+        for how, inner in carried_ipv4(ip):
+            why = _not_public(inner)
+            if why is not None:
+                return f"{ip} carries {inner} ({how}), and {why}"
+        if ip.ipv4_mapped is not None:
+            ip = ip.ipv4_mapped
+    return _not_public(ip)
+
+
 class Refused(Exception):
     """The target is one a delivery may not reach; the message says why."""
+
+
+class Malformed(Refused):
+    """The URL is not one a delivery is sent to, whatever its host's addresses: not http(s), a
+    user name, a port not from 1 to 65535, a host that is not a host name or an IP address."""
 
 
 class Unresolved(Refused):
@@ -66,6 +113,8 @@ def addresses_of(host: str, port: int) -> list[str]:
 def check_host(host: str, port: int, allow_private: bool) -> list[str]:
     """The host's addresses, or Refused naming the first that may not be reached."""
     host = host.strip("[]")
+    if "%" in host:
+        raise Malformed(f"{host!r} carries an IPv6 zone (%…): a zone names this machine's own interfaces.")
     addresses = addresses_of(host, port)
     if not allow_private:
         for address in addresses:
@@ -75,20 +124,59 @@ def check_host(host: str, port: int, allow_private: bool) -> list[str]:
     return addresses
 
 
+# A host name's label (RFC 1123; `_` as some DNS names have it), once in ASCII (IDNA).
+LABEL = re.compile(r"[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?")
+
+
+def _host_problem(host: str, bracketed: bool) -> str | None:
+    """Why a URL's host is neither an IP address nor a host name, or None."""
+    if "%" in host:
+        what = "an IPv6 zone (%…)" if bracketed else "a %-escape"
+        return f"The URL's host carries {what}: give a host name or a public IP address."
+    if bracketed:
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            return f"The URL's host [{host}] is not an IPv6 address."
+        return None
+    with contextlib.suppress(ValueError):
+        ipaddress.IPv4Address(host)
+        return None
+    try:
+        ascii_host = host.encode("idna").decode("ascii").lower()
+    except UnicodeError:
+        ascii_host = ""
+    labels = ascii_host.rstrip(".").split(".")
+    if not ascii_host or len(ascii_host) > 253 or not all(LABEL.fullmatch(label) for label in labels):
+        return f"The URL's host {host!r} is not a host name: letters, digits, '-' and dots only."
+    return None
+
+
 def check_url(url: str, allow_private: bool) -> None:
-    """R23: a subscription's URL, checked when saved: http(s), a host, and no address that is not
-    public. A host that does not resolve now is taken (it is checked again at each delivery)."""
+    """R23: a subscription's URL, checked when saved: http(s), a host that is a host name or an IP
+    address (no space, no IPv6 zone), a port from 1 to 65535, and no address that is not public
+    (nor an IPv6 one carrying such an IPv4 address). A host that does not resolve now is taken
+    (it is checked again at each delivery)."""
+    if any(char.isspace() or not char.isprintable() for char in url):
+        raise Malformed("The URL may not contain spaces or control characters.")
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise Refused("The URL must be http:// or https:// with a host.")
+        raise Malformed("The URL must be http:// or https:// with a host.")
     if parts.username or parts.password:
-        raise Refused("The URL may not carry a user name or password.")
+        raise Malformed("The URL may not carry a user name or password.")
     try:
-        port = parts.port or (443 if parts.scheme == "https" else 80)
+        port = parts.port
     except ValueError:
-        raise Refused("The URL's port is not a number from 1 to 65535.") from None
+        port = 0
+    if port == 0:
+        raise Malformed("The URL's port is not a number from 1 to 65535.")
+    host = parts.netloc.rpartition("@")[2]
+    bracketed = host.startswith("[")
+    problem = _host_problem(parts.hostname, bracketed)
+    if problem is not None:
+        raise Malformed(problem)
     with contextlib.suppress(Unresolved):
-        check_host(parts.hostname, port, allow_private)
+        check_host(parts.hostname, port or (443 if parts.scheme == "https" else 80), allow_private)
 
 
 class GuardedBackend(httpcore.SyncBackend):

@@ -91,33 +91,62 @@ def _signature(secret: str, payload: str) -> bytes:
     return hmac.new(key, payload.encode(), hashlib.sha256).digest()
 
 
-def unsubscribe_token(secret: str, player_id: int, issued: datetime) -> str:
-    """A signed token naming the player and when it was issued (a UTC timestamp, whole seconds)."""
-    payload = _b64(f"{player_id}.{_seconds(issued)}".encode())
+@dataclass(frozen=True)
+class LinkToken:
+    """What an unsubscribe link names: the player, when it was issued (whole seconds since the
+    epoch), and the consent it was sent under (its `given_at`, in microseconds since the epoch;
+    None in a link made before links named their consent)."""
+
+    player_id: int
+    issued: int
+    consented: int | None
+
+
+def unsubscribe_token(secret: str, player_id: int, issued: datetime, consented: datetime) -> str:
+    """A signed token naming the player, when it was issued (a UTC timestamp, whole seconds) and
+    the consent the message is sent under (its `given_at`, to the microsecond): R23, the link
+    withdraws that consent only."""
+    payload = _b64(f"{player_id}.{_seconds(issued)}.{_microseconds(consented)}".encode())
     return f"{payload}.{_b64(_signature(secret, payload))}"
 
 
-def token_player(secret: str, token: str, now: datetime, lifetime: timedelta = TOKEN_LIFETIME) -> int:
-    """The player a token names, if its signature holds and it has not expired; else BadToken."""
+def read_token(secret: str, token: str, now: datetime, lifetime: timedelta = TOKEN_LIFETIME) -> LinkToken:
+    """What a token names, if its signature holds and it has not expired; else BadToken."""
     payload, _, signature = token.partition(".")
     try:
         given = _unb64(signature)
-        player, _, issued = _unb64(payload).decode("ascii").partition(".")
+        fields = _unb64(payload).decode("ascii").split(".")
     except (ValueError, UnicodeError):
         raise BadToken("The link is damaged.") from None
     if not hmac.compare_digest(given, _signature(secret, payload)):
         raise BadToken("The link is not one the league made.")
-    if not (player.isdigit() and issued.isdigit()):
+    if len(fields) not in (2, 3) or not all(field.isdigit() for field in fields):
         raise BadToken("The link is damaged.")
-    if _seconds(now) - int(issued) > lifetime.total_seconds():
+    player, issued = int(fields[0]), int(fields[1])
+    if _seconds(now) - issued > lifetime.total_seconds():
         raise BadToken("The link has expired.", expired=True)
-    return int(player)
+    return LinkToken(player, issued, int(fields[2]) if len(fields) == 3 else None)
+
+
+def sent_under(link: LinkToken, given_at: datetime) -> bool:
+    """R23: whether the link was sent under the consent given at `given_at`: the consent it
+    names; or, for a link naming none (made before links did), a consent given no later than
+    the link was issued. A consent given again after a withdrawal is a new one: an old link
+    leaves it alone."""
+    if link.consented is not None:
+        return link.consented == _microseconds(given_at)
+    return _seconds(given_at) <= link.issued
 
 
 def _seconds(instant: datetime) -> int:
     """Whole seconds since the epoch of a UTC instant (naive, as the columns store it, or aware)."""
+    return _microseconds(instant) // 1_000_000
+
+
+def _microseconds(instant: datetime) -> int:
+    """Microseconds since the epoch of a UTC instant (naive, as the columns store it, or aware)."""
     naive = instant if instant.tzinfo is None else instant.astimezone(UTC).replace(tzinfo=None)
-    return int((naive - datetime(1970, 1, 1)).total_seconds())
+    return (naive - datetime(1970, 1, 1)) // timedelta(microseconds=1)
 
 
 # The digest ----------------------------------------------------------------------------------

@@ -54,9 +54,12 @@ class Earned:
 NOTHING = Earned()
 
 
-def knockout_problems(rows: Sequence[tuple[int, int | None]]) -> list[Problem]:
+def knockout_problems(
+    rows: Sequence[tuple[int, int | None]], statuses: Sequence[str | None] = ()
+) -> list[Problem]:
     """R8a: each row's (place, knocker's row index or None) checked: the knocker is another
-    entrant who finished higher, and the winner has none. Rows are named
+    entrant who finished higher, and the winner has none; with the rows' `statuses` (R6; none
+    given: `played`), a `no_show`, who never played a hand, knocks no one out. Rows are named
     `results.N.knocked_out_by`."""
     problems = []
     for n, (place, by) in enumerate(rows):
@@ -67,6 +70,9 @@ def knockout_problems(rows: Sequence[tuple[int, int | None]]) -> list[Problem]:
             problems.append(Problem(path, "The winner was knocked out by nobody.", "R8a"))
         elif by == n:
             problems.append(Problem(path, "A player does not knock themselves out.", "R8a"))
+        elif by < len(statuses) and statuses[by] == NO_SHOW:
+            who = f"The knocker named, who finished {ordinal(rows[by][0])},"
+            problems.append(Problem(path, no_show_knocker(who), "R8a"))
         elif rows[by][0] >= place:
             problems.append(
                 Problem(
@@ -77,6 +83,17 @@ def knockout_problems(rows: Sequence[tuple[int, int | None]]) -> list[Problem]:
                 )
             )
     return problems
+
+
+# R6's status of an entrant who signed in but never played a hand (EntrantStatus.NO_SHOW:
+# rules/tournaments.py imports this module, not the other way round).
+NO_SHOW = "no_show"
+
+
+def no_show_knocker(who: str) -> str:
+    """R8a: why a no_show is no one's knocker, in words (`who`: the knocker as the caller names
+    them)."""
+    return f"{who} is a no_show: a no_show never played a hand, so knocks no one out (R6)."
 
 
 def ordinal(n: int) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from models.rules.charts import DEFAULT_CHART
 from models.rules.knockouts import (
+    NO_SHOW,
     OFF,
     Bounty,
     Earned,
@@ -15,7 +16,7 @@ from models.rules.knockouts import (
     leaders,
 )
 from models.rules.standings import Entry, line_of, line_points
-from models.rules.tournaments import score_report
+from models.rules.tournaments import EntrantStatus, score_report
 
 TEN_AND_BOUNTY = Knockouts(10, Bounty.VENUE_LEADER, 25)
 
@@ -33,6 +34,24 @@ def test_r8a_a_knocker_finished_higher_and_the_winner_has_none() -> None:
     assert "themselves" in problems["results.1.knocked_out_by"]
     assert "finished 4th, not higher than 3rd" in problems["results.2.knocked_out_by"]
     assert knockout_problems([(1, None), (2, 0), (3, 1), (4, 0)]) == []
+
+
+def test_r8a_r6_a_no_show_knocks_no_one_out() -> None:
+    """R8a: a no_show (who never played a hand, R6) is named by no row as its knocker; a knocker
+    of any other status is one."""
+    rows = [(1, None), (2, 0), (3, 1), (4, 1)]
+    statuses = ["played", "absent", "played", "no_show"]
+    assert knockout_problems(rows, statuses) == []
+    problems = knockout_problems(rows, ["played", "no_show", "played", "played"])
+    assert [p.path for p in problems] == ["results.2.knocked_out_by", "results.3.knocked_out_by"]
+    assert {p.rule for p in problems} == {"R8a"}
+    assert "finished 2nd, is a no_show" in problems[0].message
+    assert "never played a hand" in problems[0].message
+    every = knockout_problems([(1, None), (2, 2), (3, None)], ["played", "played", "no_show"])
+    assert [p.path for p in every] == ["results.1.knocked_out_by"]
+    # Without statuses (a caller that knows none): places only, as before.
+    assert knockout_problems([(1, None), (2, 0)]) == []
+    assert NO_SHOW == EntrantStatus.NO_SHOW
 
 
 def test_r8a_each_knockout_earns_the_seasons_points_and_a_bounty_once() -> None:

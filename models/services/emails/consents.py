@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import delete
@@ -18,7 +19,7 @@ from models.actor import Actor, Role
 from models.entities import EmailConsent, EmailMessage, Player
 from models.errors import RuleViolation
 from models.infra.clock import utcnow
-from models.rules.emails import ConsentSource
+from models.rules.emails import ConsentSource, LinkToken, sent_under
 from models.services.access import may_keep_email_consent
 from models.services.audit_log.writes import plain, record
 from models.services.locks import take_players
@@ -121,17 +122,27 @@ def withdraw_consent(session: Session, actor: Actor, player_id: int) -> ConsentS
     return withdraw(session, actor, player_id)
 
 
-def withdraw(session: Session, actor: Actor, player_id: int) -> ConsentState:
-    """Withdraw the consent, if any, and delete the player's messages not yet sent (audited,
-    `player.email_consent_withdrawn`); withdrawn already, nothing happens. One conditional
-    DELETE: of two withdrawals at once, one deletes and audits."""
+def withdraw(
+    session: Session, actor: Actor, player_id: int, given_at: datetime | None = None
+) -> ConsentState:
+    """Withdraw the consent, if any (with `given_at`: only the consent given then), and delete
+    the player's messages not yet sent (audited, `player.email_consent_withdrawn`); withdrawn
+    already, nothing happens. One conditional DELETE: of two withdrawals at once, one deletes
+    and audits."""
+    _withdrawn(session, actor, player_id, given_at)
+    return ConsentState(player_id, False)
+
+
+def _withdrawn(session: Session, actor: Actor, player_id: int, given_at: datetime | None) -> bool:
+    """`withdraw`'s work; whether it withdrew a consent."""
+    which = delete(EmailConsent).where(EmailConsent.player_id == player_id)
+    if given_at is not None:
+        which = which.where(EmailConsent.given_at == given_at)
     gone = session.execute(
-        delete(EmailConsent)
-        .where(EmailConsent.player_id == player_id)
-        .returning(EmailConsent.source, EmailConsent.given_at, EmailConsent.given_by)
+        which.returning(EmailConsent.source, EmailConsent.given_at, EmailConsent.given_by)
     ).first()
     if gone is None:
-        return ConsentState(player_id, False)
+        return False
     session.execute(
         delete(EmailMessage).where(EmailMessage.player_id == player_id, EmailMessage.state == "pending")
     )
@@ -139,12 +150,27 @@ def withdraw(session: Session, actor: Actor, player_id: int) -> ConsentState:
     before = {"consent": True, "source": source, "given_at": plain(given_at), "given_by": given_by}
     after = {"consent": False, "withdrawn_by": actor.name}
     record(session, actor, WITHDRAWN, "player", player_id, before=before, after=after)
-    return ConsentState(player_id, False)
+    return True
 
 
-def withdraw_by_link(session: Session, player_id: int, request_id: str | None) -> ConsentState:
-    """R23: the one-click unsubscribe (RFC 8058): the signed link names the player; no key."""
+class ByLink(StrEnum):
+    """What a one-click unsubscribe did."""
+
+    WITHDRAWN = "withdrawn"  # the consent the link was sent under, withdrawn now
+    NOTHING = "nothing"  # no consent to withdraw (clicked twice, or withdrawn otherwise)
+    EARLIER = "earlier"  # the link was sent under an earlier consent: the player's new one stands
+
+
+def withdraw_by_link(session: Session, link: LinkToken, request_id: str | None) -> ByLink:
+    """R23: the one-click unsubscribe (RFC 8058): the signed link names the player and the consent
+    it was sent under, and withdraws that consent only (a consent given again since is left
+    alone); no key."""
     actor = Actor(role=Role.PUBLIC, name=BY_THE_LINK, request_id=request_id)
-    if session.get(Player, player_id) is None:
-        return ConsentState(player_id, False)
-    return withdraw(session, actor, player_id)
+    player_id = link.player_id
+    consent = session.get(EmailConsent, player_id) if session.get(Player, player_id) else None
+    if consent is None:
+        return ByLink.NOTHING
+    if not sent_under(link, consent.given_at):
+        return ByLink.EARLIER
+    # Only the consent read: one given again meanwhile (after a withdrawal) is left alone.
+    return ByLink.WITHDRAWN if _withdrawn(session, actor, player_id, consent.given_at) else ByLink.NOTHING

@@ -5,8 +5,9 @@ or failed, tried again with exponential backoff until a day has passed, then giv
 when the server refuses for good). Only messages of players who still want them and still have
 an address are claimed. Without `SMTP_URL` nothing is sent: the messages wait.
 
-Every message carries `List-Unsubscribe` (a signed link, `models/rules/emails.unsubscribe_token`)
-and `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058): the mail program refuses all
+Every message carries `List-Unsubscribe` (a signed link, `models/rules/emails.unsubscribe_token`,
+naming the consent the message is sent under, R23: it withdraws that one only) and
+`List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058): the mail program refuses all
 further messages in one click, with no key."""
 
 from __future__ import annotations
@@ -41,10 +42,10 @@ class Links:
     secret: str
     public_url: str
 
-    def unsubscribe_url(self, player_id: int, issued: datetime) -> str:
-        return (
-            f"{self.public_url.rstrip('/')}/unsubscribe/{unsubscribe_token(self.secret, player_id, issued)}"
-        )
+    def unsubscribe_url(self, player_id: int, issued: datetime, consented: datetime) -> str:
+        """R23: the link withdraws the consent the message is sent under (given at `consented`)."""
+        token = unsubscribe_token(self.secret, player_id, issued, consented)
+        return f"{self.public_url.rstrip('/')}/unsubscribe/{token}"
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,7 @@ def claim(session: Session, now: datetime, batch: int = BATCH) -> list[Claimed]:
 
 def mime_of(claimed: Claimed, mail_from: str, links: Links, now: datetime) -> Mime:
     """The message as it goes out: plain text, with the one-click unsubscribe headers."""
-    url = links.unsubscribe_url(claimed.player_id, now)
+    url = links.unsubscribe_url(claimed.player_id, now, claimed.given_at)
     message = Mime()
     message["From"] = mail_from
     message["To"] = claimed.to

@@ -1,8 +1,11 @@
 """One action of a night (R22), applied once. The night's row is locked first (before anything
 else a write locks: locks.py), then:
 
-- an action whose `action_id` the night holds already is a retry: nothing changes, and the
-  answer is the night as it stands (a phone on pub Wi-Fi retries what it may have sent);
+- an action whose `action_id` the night holds already, with the same body, is a retry: nothing
+  changes, and the answer is the night as it stands (a phone on pub Wi-Fi retries what it may
+  have sent); with another body it is refused, 409 naming `action_id`: an id names one action.
+  The action keeps a keyed digest of the body it was asked with (`asked`), never the body's
+  personal values (a sign-in may name a player by email);
 - an action made on another `sequence` than the night's was made on an older state (another
   phone moved the night meanwhile): refused, 409, with the night as it stands, to redo it on;
 - else it is checked and applied whole, the sequence moves on by one, and the action is kept
@@ -13,6 +16,7 @@ undo, the early end, the report); runs.py holds what they work with."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from sqlalchemy import select
@@ -21,6 +25,7 @@ from sqlalchemy.orm import Session
 from models.actor import Actor
 from models.entities import NightAction
 from models.errors import Conflict, Problem
+from models.infra import sealing
 from models.infra.clock import utcnow
 from models.rules.structures import clock_at
 from models.services.access import may_run_night
@@ -66,7 +71,10 @@ def apply_action(session: Session, actor: Actor, night_id: int, body: dict[str, 
             NightAction.night_id == night.id, NightAction.action_id == body["action_id"]
         )
     )
+    asked = asked_digest(body)
     if done is not None:
+        if done.body.get("asked", asked) != asked:
+            raise _id_taken(body["action_id"], done)
         return Applied(done, night, True, [])
     if body["sequence"] != night.sequence:
         raise NightMoved(night, body["sequence"])
@@ -85,7 +93,7 @@ def apply_action(session: Session, actor: Actor, night_id: int, body: dict[str, 
         action_id=body["action_id"],
         sequence=night.sequence,
         kind=kind,
-        body={"type": kind, **kept},
+        body={"type": kind, **kept, "asked": asked},
         effect=effect,
         actor=actor.name,
         actor_key_id=actor.key_id,
@@ -97,6 +105,23 @@ def apply_action(session: Session, actor: Actor, night_id: int, body: dict[str, 
     data = {"night_id": night.id, "venue_id": night.venue_id, "sequence": night.sequence}
     emit(session, "night.changed", data, night.venue_id)
     return Applied(action, night, False, run.notices)
+
+
+def asked_digest(body: dict[str, Any]) -> str:
+    """R22: what tells a retry from another action under the same id: the body as the schema
+    loaded it (id, sequence, kind and fields), written canonically (so a phone that serialises
+    its retry anew is still recognised), digested with the league's key (R19: a sign-in's email
+    or name cannot be tested against it without the key)."""
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
+    return sealing.current().digest(f"night action\0{canonical}")
+
+
+def _id_taken(action_id: str, done: NightAction) -> Conflict:
+    message = (
+        f"The action id {action_id!r} names another action of this night (a {done.kind}, which made "
+        f"state {done.sequence}): an action id names one action; send a new one with a new id."
+    )
+    return Conflict(message, rule="R22", problems=[Problem("action_id", message, "R22")])
 
 
 def clock(run: Run, body: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

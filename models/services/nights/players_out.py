@@ -13,6 +13,7 @@ from sqlalchemy import select
 from models.entities import NightAction, NightEntry
 from models.errors import Conflict, InvalidInput, LeagueError, Problem, RuleViolation
 from models.rules.drafts import ReportDraft
+from models.rules.knockouts import no_show_knocker
 from models.rules.nights import Out, hand_order, places
 from models.services.audit_log.writes import record
 from models.services.nights.runs import Run
@@ -61,6 +62,9 @@ def _out(run: Run, kind: str, rows: list[dict[str, Any]], knocked_out_by: int | 
             rule="R4",
         )
     if knocked_out_by is not None:
+        knocker = run.entry(knocked_out_by)
+        if knocker is not None and knocker.status == "no_show":  # R8a: never played a hand
+            raise RuleViolation.at("knocked_out_by", no_show_knocker(f"Player {knocked_out_by}"), rule="R8a")
         winner = _playing_entry(run, knocked_out_by, "knocked_out_by")
         if winner.player_id in ids:
             raise InvalidInput.at("knocked_out_by", "A player does not knock themselves out.", rule="R22")
@@ -87,7 +91,12 @@ def bust(run: Run, body: dict[str, Any]) -> Done:
 
 
 def one_out(run: Run, body: dict[str, Any]) -> Done:
-    """A declared withdrawal, an absent player blinded off, or a no-show (R6), at this place."""
+    """A declared withdrawal, an absent player blinded off, or a no-show (R6), at this place. A
+    player who knocked someone out tonight played a hand: never a no-show (R8a)."""
+    knocked = [e.player_id for e in run.entries if e.knocked_out_by_id == body["player_id"]]
+    if body["type"] == "no_show" and knocked:
+        who = f"Player {body['player_id']}, who knocked out player {knocked[0]} tonight,"
+        raise RuleViolation.at("player_id", no_show_knocker(who), rule="R8a")
     kept, effect = _out(run, body["type"], [{"player_id": body["player_id"]}], None)
     return {"player_id": body["player_id"]}, effect
 
@@ -143,7 +152,8 @@ def undo(run: Run, _body: dict[str, Any]) -> Done:
             entry.table_no, entry.seat_no = seat
     last.undone_at = night.sequence
     session.flush()
-    undone = {"sequence": last.sequence, "type": last.kind, "body": last.body}
+    asked = {key: value for key, value in last.body.items() if key != "asked"}  # not its digest
+    undone = {"sequence": last.sequence, "type": last.kind, "body": asked}
     record(session, run.actor, "night.undo", "night", night.id, before=undone)
     return {}, {"undone": undone}
 

@@ -90,8 +90,9 @@ def knocker_rows(
                 # R19: a name that names no entrant is a guess that counts against the host's key.
                 problems.append(Problem(path, message, "R8a", identifier_miss=not matches))
         found.append(knocker)
-    # Who finished higher: checked on places, for the rows whose knocker was found.
-    problems += knockout_problems([(row["place"], found[n]) for n, row in enumerate(rows)])
+    # Who finished higher (checked on places) and played (R6), for the rows whose knocker was found.
+    statuses = [row.get("status") for row in rows]
+    problems += knockout_problems([(row["place"], found[n]) for n, row in enumerate(rows)], statuses)
     return found
 
 

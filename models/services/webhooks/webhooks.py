@@ -1,6 +1,8 @@
 """R23: the office's webhook subscriptions: made (its secret shown once), changed, paused and
 resumed, deleted, pinged, and their delivery log. A URL whose host is on a private, loopback or
-link-local address is refused when saved (and again at each delivery, models/infra/http_guard)."""
+link-local address (or an IPv6 one carrying such an address), or that is not well-formed (an IPv6
+zone, port 0, a space in its host), is refused when saved, naming `url` (and its addresses again
+at each delivery, models/infra/http_guard)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from sqlalchemy.orm import Session
 from models.actor import Actor
 from models.entities import OutboxEvent, Region, Venue, Webhook, WebhookDelivery
 from models.errors import InvalidInput
-from models.infra.http_guard import Refused, check_url
+from models.infra.http_guard import Malformed, Refused, check_url
 from models.rules.webhooks import unknown_kinds
 from models.services.access import may_manage_webhooks
 from models.services.audit_log.writes import record, snapshot
@@ -39,6 +41,8 @@ def _checked(session: Session, data: dict[str, Any], allow_private: bool) -> Non
     if "url" in data:
         try:
             check_url(data["url"], allow_private)
+        except Malformed as exc:
+            raise InvalidInput.at("url", str(exc), rule="R23") from None
         except Refused as exc:
             raise InvalidInput.at(
                 "url", f"{exc}. A webhook may not reach a private address.", rule="R23"

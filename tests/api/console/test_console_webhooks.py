@@ -26,6 +26,16 @@ def test_r23_the_office_keeps_webhooks_in_the_console(
         PAGE, data={"csrf_token": token, "url": "http://169.254.169.254/", "events": "report.posted"}
     )
     assert refused.status_code == 422 and "169.254.169.254 is a link-local address" in text_of(refused)
+    # R23: the console's form goes through the same check: an address carried inside an IPv6 one.
+    carried = office.post(
+        PAGE, data={"csrf_token": token, "url": "http://[2002:7f00:1::]/", "events": "report.posted"}
+    )
+    assert carried.status_code == 422 and "127.0.0.1 is a loopback address" in text_of(carried)
+    zoned = office.post(
+        PAGE, data={"csrf_token": token, "url": "http://[fe80::1%25eth0]/", "events": "report.posted"}
+    )
+    assert zoned.status_code == 422 and "zone" in text_of(zoned)
+    assert scene.office.get("/api/v1/webhooks").get_json()["items"] == []
     monkeypatch.setitem(app.config, "WEBHOOKS_ALLOW_PRIVATE", True)
     with receiver() as hook:
         made = office.post(

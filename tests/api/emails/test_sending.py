@@ -118,6 +118,56 @@ def test_r23_the_one_click_post_withdraws_consent_without_a_key_and_nothing_more
     assert len(audit_entries(scene.office, "action=player.email_consent_withdrawn")) == 1
 
 
+def test_r23_an_unsubscribe_link_withdraws_only_the_consent_it_was_sent_under(
+    scene: Scene, worker: Any, smtp: Any, monday: datetime, client: FlaskClient
+) -> None:
+    """R23: a link withdraws only the consent it was sent under. The player unsubscribes by the
+    link, later consents again; the old link, clicked again, leaves the new consent alone (a page
+    saying nothing was changed, nothing audited), while a link of a message sent under the new
+    consent withdraws it."""
+    player, _address = consenting(scene)
+    worker.queue(monday)
+    worker.send(smtp.url, monday)
+    old = unsubscribe_path(smtp.inbox.received[0])
+    assert client.post(old, data=ONE_CLICK).status_code == 200 and not consent_of(scene, player)
+    ok(scene.host.put(f"{PLAYERS}/{player}/email-consent"))
+    assert consent_of(scene, player)
+    again = client.post(old, data=ONE_CLICK)
+    assert again.status_code == 200 and "Nothing was changed" in again.get_data(as_text=True)
+    assert "no more weekly emails" not in again.get_data(as_text=True)
+    assert consent_of(scene, player)
+    assert len(audit_entries(scene.office, "action=player.email_consent_withdrawn")) == 1
+    # The next message goes out under the new consent; its own link withdraws it.
+    next_week = monday + timedelta(days=7)
+    assert worker.queue(next_week) == 1 and worker.send(smtp.url, next_week) == 1
+    new = unsubscribe_path(smtp.inbox.received[1])
+    assert new != old and client.post(new, data=ONE_CLICK).status_code == 200
+    assert not consent_of(scene, player)
+
+
+def test_r23_the_one_click_post_says_list_unsubscribe_one_click_else_nothing_changes(
+    scene: Scene, worker: Any, smtp: Any, monday: datetime, client: FlaskClient
+) -> None:
+    """R23, RFC 8058: the one-click POST carries `List-Unsubscribe=One-Click` in its form body; a
+    POST without it (or saying something else) is refused (400, the page saying so) and changes
+    nothing."""
+    player, _address = consenting(scene)
+    worker.queue(monday)
+    worker.send(smtp.url, monday)
+    path = unsubscribe_path(smtp.inbox.received[0])
+    for body in ({}, {"List-Unsubscribe": "yes"}, {"one-click": "One-Click"}):
+        refused = client.post(path, data=body)
+        assert refused.status_code == 400, body
+        assert "Nothing was changed" in refused.get_data(as_text=True)
+    assert client.post(path, data=b"", content_type="text/plain").status_code == 400
+    assert client.post(path, json=ONE_CLICK).status_code == 400
+    assert consent_of(scene, player)
+    assert audit_entries(scene.office, "action=player.email_consent_withdrawn") == []
+    # As a form, urlencoded or multipart (both are RFC 8058's), it is done.
+    multipart = client.post(path, data=ONE_CLICK, content_type="multipart/form-data")
+    assert multipart.status_code == 200 and not consent_of(scene, player)
+
+
 def test_r23_an_expired_or_forged_link_changes_nothing(
     scene: Scene, worker: Any, smtp: Any, monday: datetime, client: FlaskClient, app: Any
 ) -> None:
@@ -128,8 +178,9 @@ def test_r23_an_expired_or_forged_link_changes_nothing(
     token = path.rsplit("/", 1)[1]
     payload, signature = token.split(".")
     flipped = ("A" if signature[0] != "A" else "B") + signature[1:]
-    forged_by_another_key = unsubscribe_token("not the league's secret", player, datetime.now(UTC))
-    other_player = unsubscribe_token("not the league's secret", player + 1, datetime.now(UTC))
+    now = datetime.now(UTC)
+    forged_by_another_key = unsubscribe_token("not the league's secret", player, now, now)
+    other_player = unsubscribe_token("not the league's secret", player + 1, now, now)
     for bad in (f"{payload}.{flipped}", forged_by_another_key, other_player, "nonsense", "a" * 400, "..."):
         for answer in (client.post(f"/unsubscribe/{bad}", data=ONE_CLICK), client.get(f"/unsubscribe/{bad}")):
             assert answer.status_code == 400, bad

@@ -10,6 +10,7 @@ from typing import Any
 import time_machine
 
 from tests.builders import Scene, iso, utc_today
+from tests.support.league import assert_problem
 from tests.support.nights import NIGHTS, Phone, opened
 
 
@@ -104,6 +105,34 @@ def test_r22_a_retry_applies_once_and_an_older_state_is_a_409_with_the_night(sce
     later = {"action_id": "other-phone-2", "sequence": 1, "type": "sign_in", "player": {"player_id": cy}}
     assert scene.host.post(f"{NIGHTS}/{night['id']}/actions", json=later).status_code == 200
     assert scene.public.get(f"{NIGHTS}/{night['id']}", headers=tag).get_json()["entrants"] == 2
+
+
+def test_r22_an_action_id_names_one_action_and_another_body_under_it_is_a_409(scene: Scene) -> None:
+    """R22: an action id names one action. The same id with the same body is the phone's retry
+    (answered as a replay); with another body (another player, another kind, or made on a later
+    state) it is refused, 409 naming `action_id`, and changes nothing."""
+    night = opened(scene)
+    ann, bob = scene.add_players(2)
+    url = f"{NIGHTS}/{night['id']}/actions"
+    body = {"action_id": "probe-60-0001", "sequence": 0, "type": "sign_in", "player": {"player_id": ann}}
+    assert scene.host.post(url, json=body).status_code == 200
+    others = [
+        {**body, "player": {"player_id": bob}},
+        {**body, "sequence": 1, "player": {"player_id": bob}},
+        {**body, "sequence": 1, "type": "clock", "player": None, "clock": "start"},
+        {**body, "player": {"player_id": ann}, "late": True},
+    ]
+    for other in others:
+        sent = {k: v for k, v in other.items() if v is not None}
+        refused = assert_problem(scene.host.post(url, json=sent), 409, "action_id", rule="R22")
+        assert "action_id" in refused["detail"] or "action id" in refused["detail"], refused
+    read = scene.public.get(f"{NIGHTS}/{night['id']}").get_json()
+    assert read["sequence"] == 1 and read["entrants"] == 1 and read["clock"]["status"] == "not_started"
+    assert [p["player_id"] for p in read["players"]] == [ann]
+    # The same body again is still the retry, however it is serialised.
+    retry = scene.host.post(url, json=dict(reversed(list(body.items()))))
+    assert retry.status_code == 200 and retry.get_json()["action"]["replayed"] is True
+    assert retry.get_json()["night"]["sequence"] == 1
 
 
 def test_r16_r22_a_suspended_player_is_refused_at_the_door_unless_the_office_overrides(scene: Scene) -> None:
@@ -364,3 +393,33 @@ def test_r4_r22_a_night_holds_no_more_entrants_than_a_report_may(scene: Scene) -
     refused = phone.send("sign_in", 422, player={"email": "nobody@example.org"})
     assert refused["rule"] == "R4" and "At most 50 entrants" in refused["detail"]
     assert scene.public.get(f"{NIGHTS}/{phone.night['id']}").get_json()["entrants"] == 50
+
+
+def test_r8a_r22_a_no_show_knocks_no_one_out_of_a_night(scene: Scene) -> None:
+    """R8a, R6: a no_show never played a hand, so knocks no one out. A bust naming a no_show as
+    its knocker is refused (422, R8a, at `knocked_out_by`), and so is marking a player no_show
+    after they knocked someone out tonight (at `player_id`): neither changes the night, which
+    is never left with a report it could not post."""
+    phone = Phone(scene.host, opened(scene))
+    ann, bob, cy, dee = scene.add_players(4)
+    for pid in (ann, bob, cy, dee):
+        phone.send("sign_in", player={"player_id": pid})
+    phone.send("no_show", player_id=bob)
+    before = phone.night["sequence"]
+    named = phone.send("bust", 422, players=[{"player_id": dee}], knocked_out_by=bob)
+    assert named["rule"] == "R8a" and "knocked_out_by" in named["errors"], named
+    assert "no_show" in named["detail"] and "never played" in named["detail"], named
+    phone.send("bust", players=[{"player_id": dee}], knocked_out_by=ann)
+    after = phone.send("no_show", 422, player_id=ann)
+    assert after["rule"] == "R8a" and "player_id" in after["errors"], after
+    assert "knocked" in after["detail"], after
+    night = scene.public.get(f"{NIGHTS}/{phone.night['id']}").get_json()
+    assert night["sequence"] == before + 1 and night["state"] == "open"
+    statuses = {p["player_id"]: (p["status"], p["knocked_out_by"]) for p in night["players"]}
+    assert statuses[ann] == ("playing", None) and statuses[dee][1] == ann
+    # The knocker plays on, and the night becomes its report with the knockout.
+    phone.send("bust", players=[{"player_id": cy}])
+    over = phone.night
+    assert over["state"] == "reported", over["report_problems"]
+    report = scene.office.get(f"/api/v1/tournaments/{over['tournament_id']}").get_json()
+    assert {r["player"]["id"]: r["knocked_out_by"] for r in report["results"]}[dee] == ann

@@ -146,6 +146,30 @@ def test_r8a_a_knockout_names_an_entrant_who_finished_higher_else_422_and_nothin
     assert [r["knocked_out_by"] for r in stored["results"]] == [None, a, a]
 
 
+def test_r8a_r6_a_no_show_knocks_no_one_out_of_a_report_422_and_nothing_is_stored(make_scene: Any) -> None:
+    """R8a: a row whose knocker is a no_show (who never played a hand, R6) is refused at
+    `results.N.knocked_out_by`, whichever way the knocker is named; nothing is stored. An
+    absent knocker still counts (they played before leaving)."""
+    scene = linear(make_scene, **KO)
+    a, b, c, d = scene.players("Ann A.", "Bea B.", "Cal C.", "Dee D.")
+    body = scene.body([a, (b, "no_show"), c, d], days_ago(2))
+    body["results"][3]["knocked_out_by"] = b
+    refused = assert_problem(scene.post(body), 422, "results.3.knocked_out_by", rule="R8a")
+    said = str(refused["errors"]["results.3.knocked_out_by"])
+    assert "no_show" in said and "never played" in said, said
+    by_place = scene.body([a, (b, "no_show"), c, d], days_ago(2))
+    by_place["results"][2]["knocked_out_by_place"] = 2
+    assert_problem(scene.post(by_place), 422, "results.2.knocked_out_by", rule="R8a")
+    by_name = scene.body([a, (b, "no_show"), c, d], days_ago(2))
+    by_name["results"][3]["knocked_out_by_name"] = "bea b."
+    assert_problem(scene.post(by_name), 422, "results.3.knocked_out_by", rule="R8a")
+    assert scene.stored_reports() == 0
+    absent = scene.body([a, (b, "absent"), c, d], days_ago(2))
+    absent["results"][3]["knocked_out_by"] = b
+    stored = scene.posted(absent)
+    assert [r["knocked_out_by"] for r in stored["results"]] == [None, None, None, b]
+
+
 def test_r8a_off_by_default_knockouts_are_kept_and_no_standing_moves(make_scene: Any) -> None:
     scene = linear(make_scene)
     a, b, c = scene.players("Ann A.", "Bea B.", "Cal C.")

@@ -175,6 +175,79 @@ def test_r23_a_target_on_a_private_address_is_refused_when_saved(app: Flask, sce
     assert scene.office.get(HOOKS).get_json()["items"] == []
 
 
+# R23: URLs that only look public, or are not well-formed: an IPv6 zone, a private or loopback
+# address carried inside an IPv6 one (6to4, Teredo, NAT64, IPv4-compatible, IPv4-mapped), port 0,
+# a space in the host.
+DISGUISED = [
+    "http://[fe80::1%25eth0]/hook",
+    "http://[fe80::1%eth0]/hook",
+    "http://[2002:7f00:1::]/hook",
+    "http://[2002:a00:1::1]/hook",
+    "http://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/hook",
+    "http://[64:ff9b::7f00:1]/hook",
+    "http://[64:ff9b::a9fe:a9fe]/latest/meta-data",
+    "http://[::127.0.0.1]/hook",
+    "http://[::ffff:10.0.0.1]/hook",
+    "http://[::ffff:a9fe:a9fe]/hook",
+    "http://example.org:0/hook",
+    "http://93.184.215.14:0/hook",
+    "http://exa mple.org/hook",
+    "http://93.184.215.14 /hook",
+    "http://example.org\t/hook",
+]
+PUBLIC_IP = "93.184.215.14"
+PUBLIC = f"https://{PUBLIC_IP}/hook"  # a public address: no lookup needed
+
+
+@pytest.mark.parametrize("url", DISGUISED)
+def test_r23_a_disguised_or_malformed_target_is_refused_when_saved(scene: Scene, url: str) -> None:
+    """R23: POST and PATCH refuse it (422 naming `url`), and nothing changes."""
+    refused = scene.office.post(HOOKS, json={"url": url, "events": ["report.posted"]})
+    assert_problem(refused, 422, "url", rule="R23")
+    assert scene.office.get(HOOKS).get_json()["items"] == []
+    made = subscribe(scene, PUBLIC, ["report.posted"])
+    changed = scene.office.patch(f"{HOOKS}/{made['id']}", json={"url": url})
+    assert_problem(changed, 422, "url", rule="R23")
+    assert scene.office.get(f"{HOOKS}/{made['id']}").get_json()["url"] == PUBLIC
+
+
+def test_r23_public_targets_stay_welcome_however_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R23: what the checks above refuse is refused for what it is: public addresses, carried or
+    not, and host names (an international one, a trailing dot, a port) are still taken."""
+    monkeypatch.setattr(http_guard, "addresses_of", lambda host, _port: [host if ":" in host else PUBLIC_IP])
+    for url in (
+        PUBLIC,
+        "https://[2606:4700::1111]/hook",
+        "https://[2002:5db8:d70e::1]/hook",  # 6to4 carrying 93.184.215.14
+        "https://[::ffff:93.184.215.14]:8443/hook",
+        "https://hooks.example.org./in",
+        "https://bücher.example/hook",
+        "http://my_host.example.org:8080/hook?x=1",
+    ):
+        http_guard.check_url(url, allow_private=False)
+    assert http_guard.refused_address("2002:5db8:d70e::1") is None
+    said = http_guard.refused_address("2001:0:4136:e378:8000:63bf:f5ff:fffe")
+    assert said is not None and "Teredo client" in said and "10.0.0.1" in said
+
+
+@pytest.mark.parametrize(("carrying", "how"), [("2002:7f00:1::", "6to4"), ("64:ff9b::7f00:1", "NAT64")])
+def test_r23_an_ipv6_address_resolved_when_sent_carrying_loopback_is_refused(
+    private_ok: Flask, scene: Scene, monkeypatch: pytest.MonkeyPatch, carrying: str, how: str
+) -> None:
+    """R23: a name that resolves, when the worker connects, to an IPv6 address carrying a
+    loopback IPv4 one (6to4, NAT64) is refused as the worker checks it: nothing is sent."""
+    with receiver() as hook:
+        made = subscribe(scene, hook.url.replace("127.0.0.1", "localhost"), ["webhook.ping"])
+        monkeypatch.setitem(private_ok.config, "WEBHOOKS_ALLOW_PRIVATE", False)
+        monkeypatch.setattr(http_guard, "addresses_of", lambda _host, _port: [carrying])
+        scene.office.post(f"{HOOKS}/{made['id']}/ping")
+        deliver(private_ok)
+        assert hook.got == []
+        (entry,) = scene.office.get(f"{HOOKS}/{made['id']}/deliveries").get_json()["items"]
+        assert entry["state"] == "pending" and f"localhost resolves to {carrying}" in entry["last_error"]
+        assert f"carries 127.0.0.1 ({how}), and 127.0.0.1 is a loopback address" in entry["last_error"]
+
+
 def test_r23_a_target_that_became_private_is_refused_when_sent(
     private_ok: Flask, scene: Scene, monkeypatch: pytest.MonkeyPatch
 ) -> None:
