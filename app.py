@@ -20,6 +20,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 import api
 from api.cache.refresher import ENVIRON_FLAG as REFRESHER_FLAG
 from api.cli import register_cli
+from api.site.reads import SITE_FLAG
 from models.infra import clock, sealing
 from models.infra.db import REPO_ROOT, default_database_url
 
@@ -193,8 +194,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         _rate_limit_key,
         app=app,
         # The refresher's own requests (in-process only: no HTTP request can set this flag).
+        # The site's own reads of the API are exempt too: the page that made them was counted.
         default_limits_exempt_when=lambda: (
-            not request.path.startswith(("/api/", "/embed/")) or bool(request.environ.get(REFRESHER_FLAG))
+            not (request.path.startswith(("/api/", "/embed/")) or request.blueprint == "site")
+            or bool(request.environ.get(REFRESHER_FLAG))
+            or bool(request.environ.get(SITE_FLAG))
         ),
     )
     app.extensions["league_limiter"] = limiter

@@ -38,6 +38,7 @@ from api import (
     regions,
     sanctions,
     seasons,
+    site,
     standings,
     structures,
     tournaments,
@@ -97,10 +98,12 @@ def _start_request() -> Response | None:
     g.request_id = supplied if REQUEST_ID_RE.match(supplied) else uuid.uuid4().hex
     if request.method in ("POST", "PUT", "PATCH") and request.path.startswith("/api/"):
         _refuse_unreadable_body()  # (the console's forms are form data, read by Flask-WTF)
-    if request.path.startswith(("/api/", "/embed/")):
+    site = request.blueprint == "site" or request.path == "/"
+    if request.path.startswith(("/api/", "/embed/")) or site:
         _refuse_repeated_query_parameters()
-    if request.path.startswith("/embed/"):
-        return cache_hooks.answer_from_cache()  # pages for other sites: the public's, whatever is sent
+    if request.path.startswith("/embed/") or site:
+        # Pages for other sites and the league's own (R24): the public's, whatever is sent.
+        return cache_hooks.answer_from_cache()
     if not request.path.startswith("/api/"):
         return None
     auth.load_actor()
@@ -316,6 +319,7 @@ def init_app(app: Flask) -> Api:
         api_keys,
         audit_log,
         embed,
+        site,
     ):
         api.register_blueprint(module.blp)
     app.register_blueprint(console.bp)  # HTML for hosts and the office: not in the API's spec

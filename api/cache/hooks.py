@@ -1,5 +1,5 @@
-"""Answers to GETs under /api/ and /embed/, cached by the versions of what they read (the
-package's docstring says how they stay fresh)."""
+"""Answers to GETs under /api/ and /embed/, the front door and the league's site (R24), cached by
+the versions of what they read (the package's docstring says how they stay fresh)."""
 
 from __future__ import annotations
 
@@ -67,7 +67,7 @@ def representation() -> list[Any]:
     page under /embed/ is the same page whatever Accept says (it decides only how an error is
     told, and errors are not cached there): the browser's first load (`text/html`) and the page's
     own polling (`*/*`) share it."""
-    if request.path.startswith("/embed/"):
+    if request.path.startswith("/embed/") or request.blueprint == "site":
         return ["page", wants_csv()]
     offered = (
         request.accept_mimetypes.best_match(["application/json", "text/html"])
@@ -96,7 +96,11 @@ def _note_read(query: list[tuple[str, str]]) -> None:
 def _cacheable() -> bool:
     return (
         request.method in ("GET", "HEAD")
-        and request.path.startswith(("/api/", "/embed/"))
+        and (
+            request.path.startswith(("/api/", "/embed/"))
+            or request.path == "/"
+            or request.blueprint == "site"
+        )
         and bool(request.endpoint)
         and not policy().writes
     )

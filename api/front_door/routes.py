@@ -28,6 +28,7 @@ from api.front_door.schemas import (
     ApiIndexOut,
 )
 from api.html import html_page
+from api.site.routes import front_page
 from models.services.demo.queries import demo_example, demo_night_venue
 from models.services.league_settings.writes import league_settings
 
@@ -69,11 +70,21 @@ class FrontDoorViews(MethodView):
     @blp.doc(operationId="get_front_door", responses=FRONT_DOOR_ANSWER)
     @answers(HTTPStatus.NOT_ACCEPTABLE)
     def get(self) -> Response:
-        """Where everything is: the docs, the spec, the console, the health check, the API"""
+        """The league's site for people, or where everything is for programs (R24)
+
+        A browser (asking for HTML) gets the league's own site's front page: where to play this
+        week, the nights being played now, the venues by region, the running seasons, the top of
+        the rating table and a player search; with the site turned off (league setting
+        `site.enabled`), the front door: the docs, the spec, the console, the health check. An API
+        client (JSON) always gets the front door's links.
+        """
         kind = wanted()
         session = db.session()
-        name = league_settings(session).name
-        if kind == "text/html":
+        settings = league_settings(session)
+        name = settings.name
+        if kind == "text/html" and settings.site_enabled:
+            response = front_page()  # R24: the league's own site, for people
+        elif kind == "text/html":
             response = html_page(
                 "front_door/index.html",
                 stylesheet("light"),

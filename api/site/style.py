@@ -24,7 +24,8 @@ a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible
 .skip:focus {{ left: 8px; top: 8px; background: #fff; padding: 8px; z-index: 2; }}
 header.site {{ border-bottom: 4px solid var(--accent); padding: 10px 16px; }}
 header.site .brand {{ font-weight: 700; font-size: 1.15rem; color: {TEXT}; text-decoration: none; }}
-nav.site ul {{ list-style: none; margin: 6px 0 0; padding: 0; display: flex; flex-wrap: wrap; gap: 4px 16px; }}
+nav.site ul {{ list-style: none; margin: 6px 0 0; padding: 0; display: flex; flex-wrap: wrap;
+  gap: 4px 16px; }}
 nav.site a {{ display: inline-block; padding: 6px 0; }}
 main {{ max-width: 60rem; margin: 0 auto; padding: 12px 16px 40px; }}
 h1 {{ font-size: 1.6rem; line-height: 1.2; margin: 12px 0 6px; color: var(--accent); }}
@@ -58,5 +59,6 @@ svg.chart .name {{ font-size: 12px; font-weight: 600; }}
 svg.chart.narrow {{ display: none; }}
 @media (max-width: 40rem) {{ svg.chart.wide {{ display: none; }} svg.chart.narrow {{ display: block; }}
   th, td {{ padding: 6px 5px; }} }}
-footer.site {{ color: {MUTED}; font-size: .9rem; border-top: 1px solid {RULE}; padding: 12px 16px; text-align: center; }}
+footer.site {{ color: {MUTED}; font-size: .9rem; border-top: 1px solid {RULE}; padding: 12px 16px;
+  text-align: center; }}
 """.strip()
