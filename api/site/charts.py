@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM = 640, 240, 44, 12, 12, 28
+WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM = 400, 180, 40, 10, 10, 20
 
 
 @dataclass(frozen=True)
