@@ -39,6 +39,7 @@ def settings() -> Settings:
         allow_private=bool(config.get("WEBHOOKS_ALLOW_PRIVATE")),
         lease=timedelta(seconds=float(config.get("DELIVERY_LEASE_SECONDS", 120))),
         pause_after=int(config.get("WEBHOOKS_PAUSE_AFTER", 15)),
+        deadline=float(config.get("WEBHOOK_DEADLINE_SECONDS", 10)),
     )
 
 

@@ -19,7 +19,15 @@ from sqlalchemy.orm import Session
 
 from models.entities import OutboxEvent, Webhook, WebhookDelivery
 from models.infra.clock import utcnow
-from models.infra.http_guard import Refused, guarded_client, post_json, signed_headers
+from models.infra.http_guard import (
+    DEADLINE_SECONDS,
+    Deadline,
+    Late,
+    Refused,
+    guarded_client,
+    post_json,
+    signed_headers,
+)
 from models.rules.webhooks import formatted, next_try
 from models.services.webhooks.events import envelope
 
@@ -46,11 +54,13 @@ class Claimed:
 @dataclass(frozen=True)
 class Settings:
     """The worker's settings (app config): private targets allowed (tests, private installs),
-    how long a claim holds, and after how many failures in a row a subscription pauses."""
+    how long a claim holds, after how many failures in a row a subscription pauses, and each
+    delivery's deadline."""
 
     allow_private: bool = False
     lease: timedelta = LEASE
     pause_after: int = PAUSE_AFTER
+    deadline: float = DEADLINE_SECONDS
 
 
 def claim(session: Session, now: datetime, batch: int = BATCH, lease: timedelta = LEASE) -> list[Claimed]:
@@ -105,25 +115,30 @@ class Outcome:
     error: str | None
 
 
-def send(claimed: Claimed, allow_private: bool, now: datetime) -> Outcome:
-    """One delivery, signed (webhook-id, webhook-timestamp, webhook-signature): a 2xx is
-    delivered; anything else, or no answer, is a failure."""
+def send(claimed: Claimed, allow_private: bool, now: datetime, deadline: float = DEADLINE_SECONDS) -> Outcome:
+    """One delivery, signed (webhook-id, webhook-timestamp, webhook-signature), within its
+    deadline: a 2xx is delivered (its body unread); anything else, or no whole answer in time,
+    is a failure, recorded with the first words of the answer."""
     body = json.dumps(claimed.body, separators=(",", ":"), default=str).encode()
     headers = {
         "content-type": "application/json",
         "user-agent": USER_AGENT,
+        "accept-encoding": "identity",  # an answer's words are read as sent, never unpacked
         **signed_headers(claimed.secret, claimed.event_id, now, body),
     }
     try:
-        with guarded_client(allow_private) as client:
+        with guarded_client(allow_private, Deadline(deadline)) as client:
             answer = post_json(client, claimed.url, body, headers)
     except Refused as exc:
         return Outcome(False, None, f"Refused: {exc}")
+    except Late as exc:
+        return Outcome(False, None, str(exc))
     except Exception as exc:  # noqa: BLE001 - any network failure is the receiver's, to retry
         return Outcome(False, None, f"{type(exc).__name__}: {exc}"[:500])
-    if 200 <= answer.status_code < 300:
-        return Outcome(True, answer.status_code, None)
-    return Outcome(False, answer.status_code, f"HTTP {answer.status_code}: {answer.text[:200]}")
+    if 200 <= answer.status < 300:
+        return Outcome(True, answer.status, None)
+    said = f"HTTP {answer.status}" + (f" ({answer.cut})" if answer.cut else "")
+    return Outcome(False, answer.status, f"{said}: {answer.start[:200]}")
 
 
 def record_outcome(
@@ -167,7 +182,7 @@ def deliver_due(
     with sessions() as session, session.begin():
         claimed = claim(session, now(), lease=settings.lease)
     for item in claimed:
-        outcome = send(item, settings.allow_private, now())
+        outcome = send(item, settings.allow_private, now(), settings.deadline)
         with sessions() as session, session.begin():
             record_outcome(session, item, outcome, now(), settings.pause_after)
     return len(claimed)
