@@ -1,16 +1,19 @@
 """R23: what a receiver answers cannot swell or hold the delivery worker. Of an answer only its
 first 4 KB are read (a 2xx's body not at all), and every delivery ends by its deadline
 (WEBHOOK_DEADLINE_SECONDS), a receiver trickling its answer a byte at a time included, where
-httpx's own timeouts are per read."""
+httpx's own timeouts are per read; and the worker sends to several receivers at once, so a slow
+one delays no other (tests/api/webhooks/test_hostile_receivers.py runs the worker's process)."""
 
 from __future__ import annotations
 
 import time
 
 import pytest
+from flask import Flask
 
 from models.infra.http_guard import Answer, Deadline, Late, guarded_client, post_json
-from tests.support.receiver import hostile_receiver, huge_answer, trickle
+from tests.builders import Scene
+from tests.support.receiver import hostile_receiver, huge_answer, receiver, trickle
 from tests.support.servers import PATIENCE
 
 HOOKS = "/api/v1/webhooks"
@@ -63,3 +66,27 @@ def test_r23_a_trickled_body_is_cut_at_the_deadline_and_its_start_kept() -> None
     assert answer.status == 503 and answer.start.startswith("Busya")
     assert answer.cut == f"no full answer within {DEADLINE:g} s"
     assert slow.hung_up.is_set()
+
+
+def test_r23_a_slow_receiver_delays_no_other_and_its_failure_says_why(
+    private_ok: Flask, scene: Scene, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`deliver --once`: the trickling receiver's delivery and the healthy one's are sent at
+    once; the healthy one arrives while the trickle still holds its own."""
+    monkeypatch.setitem(private_ok.config, "WEBHOOK_DEADLINE_SECONDS", DEADLINE)
+    with hostile_receiver(trickle(every=0.5, longest=PATIENCE)) as slow, receiver() as healthy:
+        hooks = []
+        for url in (slow.url, healthy.url):
+            made = scene.office.post(HOOKS, json={"url": url, "events": ["webhook.ping"]})
+            hooks.append(made.get_json()["id"])
+            assert scene.office.post(f"{HOOKS}/{hooks[-1]}/ping").status_code == 202
+        result = private_ok.test_cli_runner().invoke(args=["deliver", "--once"])
+        assert result.exit_code == 0, result.output
+        slow.answered.wait(PATIENCE)
+    assert slow.hung_up.is_set() and len(healthy.got) == 1
+    assert healthy.got[0].received_at < slow.hung_up_at
+    (cut,) = scene.office.get(f"{HOOKS}/{hooks[0]}/deliveries").get_json()["items"]
+    assert (cut["state"], cut["attempts"], cut["last_status"]) == ("pending", 1, None)
+    assert cut["last_error"] == f"no full answer within {DEADLINE:g} s"
+    (sent,) = scene.office.get(f"{HOOKS}/{hooks[1]}/deliveries").get_json()["items"]
+    assert (sent["state"], sent["last_status"]) == ("delivered", 204)
