@@ -101,6 +101,10 @@ def config_from_env(environ: dict[str, str] | os._Environ[str] = os.environ) -> 
         # subscription is paused.
         "DELIVERY_LEASE_SECONDS": float(environ.get("DELIVERY_LEASE_SECONDS", 120)),
         "WEBHOOKS_PAUSE_AFTER": int(environ.get("WEBHOOKS_PAUSE_AFTER", 15)),
+        # R23: each delivery's whole time (connecting, sending, the answer, redirects), however
+        # slowly a receiver answers; and how many deliveries are sent at once (one a subscription).
+        "WEBHOOK_DEADLINE_SECONDS": float(environ.get("WEBHOOK_DEADLINE_SECONDS", 10)),
+        "WEBHOOKS_AT_ONCE": int(environ.get("WEBHOOKS_AT_ONCE", 8)),
     }
 
 

@@ -3,7 +3,12 @@ request forgery). Every connection, a redirect's too, resolves the host itself a
 any of its addresses is loopback, private, link-local or otherwise not public, then connects to
 the address it checked (so a name cannot resolve one way when checked and another way when
 used). `allow_private` (the WEBHOOKS_ALLOW_PRIVATE setting) lifts it, for tests and installs on
-a private network."""
+a private network.
+
+A receiver cannot hold or swell the worker either: each delivery has a deadline of its own
+(`Deadline`: every read and write of its connections is given what is left of it, so a trickle
+is cut off too, where httpx's timeouts are per read), and of an answer only a few KB are read
+(`ANSWER_BYTES`; a 2xx's body not at all)."""
 
 from __future__ import annotations
 
@@ -11,9 +16,11 @@ import contextlib
 import ipaddress
 import re
 import socket
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import httpcore
@@ -22,6 +29,12 @@ from standardwebhooks.webhooks import Webhook as Signer
 
 TIMEOUT = httpx.Timeout(10.0, connect=5.0)
 MOST_REDIRECTS = 3
+# A delivery's whole time by default (the WEBHOOK_DEADLINE_SECONDS setting), redirects included.
+DEADLINE_SECONDS = 10.0
+# How much of an answer is read: enough for an error's first words.
+ANSWER_BYTES = 4096
+
+T = TypeVar("T")
 
 
 # IPv6 prefixes that carry an IPv4 address in their last 32 bits: NAT64's well-known prefix
@@ -179,11 +192,72 @@ def check_url(url: str, allow_private: bool) -> None:
         check_host(parts.hostname, port or (443 if parts.scheme == "https" else 80), allow_private)
 
 
-class GuardedBackend(httpcore.SyncBackend):
-    """httpcore's network backend, checking each address before it connects to it."""
+class Late(Exception):
+    """A delivery's deadline passed before its answer was whole."""
 
-    def __init__(self, allow_private: bool) -> None:
+
+class Deadline:
+    """One delivery's whole time, from its first connection to the end of its answer, every
+    redirect included."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.ends = time.monotonic() + seconds
+
+    def late(self) -> Late:
+        return Late(f"no full answer within {self.seconds:g} s")
+
+    def within(self, timeout: float | None, operation: Callable[[float], T]) -> T:
+        """The operation (a connect, a read, a write, a TLS handshake), given its own timeout or
+        what is left of the deadline, whichever is shorter; Late when the deadline ends it."""
+        left = self.ends - time.monotonic()
+        if left <= 0:
+            raise self.late()
+        if timeout is not None and timeout < left:
+            return operation(timeout)
+        try:
+            return operation(left)
+        except httpcore.TimeoutException:
+            raise self.late() from None
+
+
+class DeadlineStream(httpcore.NetworkStream):
+    """A connection whose every read and write (TLS's too) ends by the deadline: a receiver
+    sending its answer a byte at a time gets each read done within httpx's timeout, but never
+    past the deadline."""
+
+    def __init__(self, stream: httpcore.NetworkStream, deadline: Deadline) -> None:
+        self.stream = stream
+        self.deadline = deadline
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        return self.deadline.within(timeout, lambda left: self.stream.read(max_bytes, left))
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        self.deadline.within(timeout, lambda left: self.stream.write(buffer, left))
+
+    def close(self) -> None:
+        self.stream.close()
+
+    def start_tls(
+        self, ssl_context: Any, server_hostname: str | None = None, timeout: float | None = None
+    ) -> httpcore.NetworkStream:
+        tls = self.deadline.within(
+            timeout, lambda left: self.stream.start_tls(ssl_context, server_hostname, left)
+        )
+        return DeadlineStream(tls, self.deadline)
+
+    def get_extra_info(self, info: str) -> Any:
+        return self.stream.get_extra_info(info)
+
+
+class GuardedBackend(httpcore.SyncBackend):
+    """httpcore's network backend, checking each address before it connects to it, and holding
+    every connection to the deadline when there is one."""
+
+    def __init__(self, allow_private: bool, deadline: Deadline | None = None) -> None:
         self.allow_private = allow_private
+        self.deadline = deadline
 
     def connect_tcp(
         self,
@@ -194,28 +268,66 @@ class GuardedBackend(httpcore.SyncBackend):
         socket_options: Iterable[Any] | None = None,
     ) -> httpcore.NetworkStream:
         addresses = check_host(host, port, self.allow_private)
-        return super().connect_tcp(addresses[0], port, timeout, local_address, socket_options)
+        connect = super().connect_tcp
+        if self.deadline is None:
+            return connect(addresses[0], port, timeout, local_address, socket_options)
+        stream = self.deadline.within(
+            timeout, lambda left: connect(addresses[0], port, left, local_address, socket_options)
+        )
+        return DeadlineStream(stream, self.deadline)
 
 
-def guarded_client(allow_private: bool) -> httpx.Client:
+def guarded_client(allow_private: bool, deadline: Deadline | None = None) -> httpx.Client:
     """An HTTP client whose every connection is checked (redirects followed by hand, each hop
-    through the same check). No proxies from the environment: a proxy would connect for us."""
+    through the same check) and, given a deadline, ends by it. No proxies from the environment:
+    a proxy would connect for us."""
     transport = httpx.HTTPTransport(trust_env=False)
     transport._pool = httpcore.ConnectionPool(  # the one way to give httpx a network backend
         ssl_context=httpx.create_ssl_context(trust_env=False),
-        network_backend=GuardedBackend(allow_private),
+        network_backend=GuardedBackend(allow_private, deadline),
     )
     return httpx.Client(transport=transport, timeout=TIMEOUT, follow_redirects=False, trust_env=False)
 
 
-def post_json(client: httpx.Client, url: str, body: bytes, headers: dict[str, str]) -> httpx.Response:
+@dataclass(frozen=True)
+class Answer:
+    """What a receiver answered: its status; and, but for a 2xx (whose body is not read), the
+    start of its body and, when that is all that was read, why (`cut`)."""
+
+    status: int
+    start: str = ""
+    cut: str | None = None
+
+
+def read_start(answer: httpx.Response) -> Answer:
+    """The first ANSWER_BYTES of an answer's body, as sent (never decompressed: a small answer
+    may unpack into gigabytes), in words that hold no control character."""
+    kept, cut = bytearray(), None
+    try:
+        for chunk in answer.iter_raw():
+            kept += chunk[: ANSWER_BYTES + 1 - len(kept)]
+            if len(kept) > ANSWER_BYTES:
+                cut = f"answer too large: stopped after {ANSWER_BYTES // 1024} KB"
+                break
+    except (Late, httpx.TransportError) as exc:
+        cut = str(exc) or type(exc).__name__
+    try:
+        text = bytes(kept[:ANSWER_BYTES]).decode(answer.charset_encoding or "utf-8", errors="replace")
+    except LookupError:
+        text = bytes(kept[:ANSWER_BYTES]).decode("utf-8", errors="replace")
+    return Answer(answer.status_code, "".join(c if c.isprintable() else " " for c in text), cut)
+
+
+def post_json(client: httpx.Client, url: str, body: bytes, headers: dict[str, str]) -> Answer:
     """POST, following at most MOST_REDIRECTS redirects (307 and 308 keep the POST; the others
-    are answers), each hop's address checked again as it connects."""
+    are answers), each hop's address checked again as it connects. The answer is streamed: a
+    2xx's body is not read, another's only its first ANSWER_BYTES; the connection is then
+    closed."""
     for _hop in range(MOST_REDIRECTS + 1):
-        answer = client.post(url, content=body, headers=headers)
-        if answer.status_code not in (307, 308) or "location" not in answer.headers:
-            return answer
-        url = str(answer.url.join(answer.headers["location"]))
+        with client.stream("POST", url, content=body, headers=headers) as answer:
+            if answer.status_code not in (307, 308) or "location" not in answer.headers:
+                return Answer(answer.status_code) if answer.is_success else read_start(answer)
+            url = str(answer.url.join(answer.headers["location"]))
         if urlsplit(url).scheme not in ("http", "https"):
             raise Refused(f"A redirect to {url!r}: only http and https are followed.")
     raise Refused(f"More than {MOST_REDIRECTS} redirects.")

@@ -176,6 +176,32 @@ def until_up(
         time.sleep(0.1)  # the poll's interval, not a wait for anything
 
 
+def until(condition: Any, what: str) -> None:
+    """Polls the condition until it holds, up to PATIENCE; fails saying what did not happen."""
+    deadline = time.monotonic() + PATIENCE
+    while not condition():
+        assert time.monotonic() < deadline, f"not within {PATIENCE:.0f} s: {what}"
+        time.sleep(0.1)  # the poll's interval, not a wait for anything
+
+
+def delivery_worker(url: str, **env: str) -> subprocess.Popen[bytes]:
+    """The delivery worker (`flask --app app deliver`, R23) on the database at `url`: private
+    receivers allowed, claims that lapse after 3 s, a pass every 0.2 s (`env` overrides these).
+    Stop it with SIGTERM."""
+    environment = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "WEBHOOKS_ALLOW_PRIVATE": "1",
+        "DELIVERY_LEASE_SECONDS": "3",
+        "DELIVER_EVERY_SECONDS": "0.2",
+        "LOG_LEVEL": "WARNING",
+        **env,
+    }
+    command = [sys.executable, "-m", "flask", "--app", "app", "deliver"]
+    quiet = subprocess.DEVNULL
+    return subprocess.Popen(command, cwd=REPO, env=environment, stdout=quiet, stderr=quiet)
+
+
 def workers_of(master: int) -> list[int]:
     """The processes gunicorn's master has started (its workers)."""
     children: list[int] = []

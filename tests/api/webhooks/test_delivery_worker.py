@@ -6,49 +6,20 @@ delivers every event: each at least once, every one of them, and nothing else.""
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
-import sys
 import threading
-import time
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from app import create_app
-from tests.support.databases import ScratchDatabases
 from tests.support.league import Caller, League, new_key
 from tests.support.receiver import receiver
-from tests.support.servers import PATIENCE
+from tests.support.servers import PATIENCE, delivery_worker, until
 
 pytestmark = pytest.mark.server
-
-REPO = Path(__file__).resolve().parents[3]
-
-
-def worker(url: str) -> subprocess.Popen[bytes]:
-    env = {
-        **os.environ,
-        "DATABASE_URL": url,
-        "WEBHOOKS_ALLOW_PRIVATE": "1",
-        "DELIVERY_LEASE_SECONDS": "3",
-        "DELIVER_EVERY_SECONDS": "0.2",
-        "LOG_LEVEL": "WARNING",
-    }
-    command = [sys.executable, "-m", "flask", "--app", "app", "deliver"]
-    return subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-
-def until(condition: Any, what: str) -> None:
-    deadline = time.monotonic() + PATIENCE
-    while not condition():
-        assert time.monotonic() < deadline, f"not within {PATIENCE:.0f} s: {what}"
-        time.sleep(0.1)
 
 
 def told_events(url: str) -> dict[str, str]:
@@ -68,13 +39,6 @@ def delivery_states(url: str) -> dict[str, int]:
     finally:
         engine.dispose()
     return {str(state): int(count) for state, count in rows}
-
-
-@pytest.fixture()
-def league_db(backend: str, scratch: ScratchDatabases) -> Iterator[str]:
-    url = scratch.migrated(backend)
-    yield url
-    scratch.discard(url)
 
 
 def test_r23_a_worker_killed_mid_send_loses_nothing_and_a_rolled_back_write_tells_nothing(
@@ -120,7 +84,7 @@ def test_r23_a_worker_killed_mid_send_loses_nothing_and_a_rolled_back_write_tell
         events = told_events(league_db)
         assert sorted(events.values()) == ["report.posted"] * 3 + ["standings.changed"] * 3
 
-        first = worker(league_db)
+        first = delivery_worker(league_db)
         try:
             until(hook.first_arrived.is_set, "the first delivery reached the receiver")
             first.send_signal(signal.SIGKILL)  # mid-send: the receiver still holds it
@@ -129,13 +93,13 @@ def test_r23_a_worker_killed_mid_send_loses_nothing_and_a_rolled_back_write_tell
             if first.poll() is None:
                 first.kill()
         hold.set()
-        second = worker(league_db)
+        second = delivery_worker(league_db)
         try:
             until(lambda: hook.ids() >= set(events), "every event delivered after the restart")
             # The last one's outcome is recorded just after the receiver answered it.
             until(lambda: delivery_states(league_db) == {"delivered": len(events)}, "every delivery recorded")
         finally:
-            second.send_signal(signal.SIGINT)
+            second.send_signal(signal.SIGTERM)
             try:
                 second.wait(PATIENCE)
             except subprocess.TimeoutExpired:

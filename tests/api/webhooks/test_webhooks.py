@@ -26,12 +26,6 @@ from tests.support.receiver import receiver
 HOOKS = "/api/v1/webhooks"
 
 
-@pytest.fixture()
-def private_ok(app: Flask, monkeypatch: pytest.MonkeyPatch) -> Flask:
-    monkeypatch.setitem(app.config, "WEBHOOKS_ALLOW_PRIVATE", True)
-    return app
-
-
 def deliver(app: Flask) -> str:
     result = app.test_cli_runner().invoke(args=["deliver", "--once"])
     assert result.exit_code == 0, result.output
