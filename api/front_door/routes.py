@@ -15,6 +15,7 @@ from werkzeug.exceptions import NotAcceptable
 
 from api import db
 from api.blueprint import Blueprint
+from api.cache.views import cached_by
 from api.contract import answers
 from api.embed.theme import stylesheet
 from api.front_door.schemas import (
@@ -66,6 +67,7 @@ def _demo_examples(session: Session) -> dict[str, str]:
 
 
 @blp.route("/")
+@cached_by(by_host=True)  # the site's front page names its own address (R24)
 class FrontDoorViews(MethodView):
     @blp.doc(operationId="get_front_door", responses=FRONT_DOOR_ANSWER)
     @answers(HTTPStatus.NOT_ACCEPTABLE)
