@@ -26,6 +26,7 @@ from tests.support.databases import (
     assert_standing_lines_current,
     give_audit_key,
     rearm_data_version,
+    run_deferred_triggers_at_once,
     watch_writes,
     wrote,
 )
@@ -148,6 +149,7 @@ def app(base_app: Flask, connection: Connection) -> Iterator[Flask]:
         # PostgreSQL moves the data version once per transaction; here each request is a
         # savepoint of the test's one transaction, so each must be able to move it again.
         event.listen(db.sessionmaker, "after_begin", rearm_data_version)
+        run_deferred_triggers_at_once(connection)
     yield base_app
     db.sessionmaker, db.read_sessionmaker = original
     # The standings and ratings can only have gone wrong in a test that changed rows: every such

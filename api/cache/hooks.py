@@ -53,12 +53,19 @@ def audience(actor: Actor) -> str:
 
 
 def _versions(session: Any, epoch: str, version: int) -> list[Any]:
-    """What the answer is keyed by: the versions of its scopes, or else the data version."""
-    scopes = policy().scopes
-    names = None if scopes is None else scopes(request.view_args or {}, request.args, session)
+    """What the answer is keyed by: the versions of its scopes, or else the data version; and
+    those of the scopes it reads besides (`plus`)."""
+    declared = policy()
+    view, query = request.view_args or {}, request.args
+    names = None if declared.scopes is None else declared.scopes(view, query, session)
+    plus = list(declared.plus)
     if names is None:
-        return [epoch, version]
-    return [epoch, dict(zip(names, scope_versions(session, names), strict=True))]
+        return [epoch, version] if not plus else [epoch, version, _scoped(session, plus)]
+    return [epoch, _scoped(session, [*names, *plus])]
+
+
+def _scoped(session: Any, names: list[str]) -> dict[str, int]:
+    return dict(zip(names, scope_versions(session, names), strict=True))
 
 
 def representation() -> list[Any]:

@@ -1,12 +1,16 @@
 """What each view reads, declared on the view as flask-smorest's `@blp.etag` is: the scopes its
 answers are cached by (`@cached_by`), or that it is never cached (`@never_cached`). A GET under
-/api/ or /embed/ that declares nothing is cached by the league's data version: any write retires
-it. Adding a cached read is one decorator (and, if it reads a new table, one entry in
-models/entities/freshness.py's map of which table bumps which scope)."""
+/api/ or /embed/ that declares nothing is cached by the league's data version: any write to
+league data retires it, but not a write to a table no data version covers (the outbox's, R23;
+a night's live state, R22), which such a view must declare (`plus=`, `also=`).
+Adding a cached read is one decorator (and, if it reads a new table, one entry in
+models/entities/freshness.py's map of which table bumps which scope);
+tests/api/cache/test_reads_covered.py asks every cached view and fails on a table it read that
+its declaration does not cover."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -30,6 +34,12 @@ class Policy:
     # More the answer is keyed by, from the view's arguments, the query and the session: a
     # record's own version where no scope holds it (a night's sequence and clock, R22).
     also: Scopes | None = None
+    # The tables whose every change moves what `also` reads (a night's sequence moves with each
+    # of its actions: NIGHT_TABLES), said so that a test can hold the view's reads to them.
+    also_covers: frozenset[str] = frozenset()
+    # Scopes keyed by besides what `scopes` says (the data version, when it says None): what the
+    # answer reads that no data version moves.
+    plus: tuple[str, ...] = ()
 
 
 DATA_VERSION = Policy()
@@ -37,15 +47,30 @@ _ATTRIBUTE = "cache_policy"
 
 
 def cached_by(
-    scopes: Scopes | None = None, *, refusals: bool = False, by_host: bool = False, also: Scopes | None = None
+    scopes: Scopes | None = None,
+    *,
+    refusals: bool = False,
+    by_host: bool = False,
+    also: Scopes | None = None,
+    also_covers: Collection[str] = (),
+    plus: Sequence[str] = (),
 ) -> Callable[[V], V]:
     """Cache the view's answers by the versions of `scopes` (or, None, the data version); with
     `refusals`, its refusals too (a preview's refusal may cost as much as its answer); with
     `by_host`, keyed by the host name it was asked of (a page naming it in a link); with `also`,
-    keyed by what it says too (a record's own version)."""
+    keyed by what it says too (a record's own version), which every change to the tables
+    `also_covers` moves; with `plus`, by these scopes' versions besides."""
 
     def mark(view: V) -> V:
-        setattr(view, _ATTRIBUTE, Policy(scopes=scopes, refusals=refusals, by_host=by_host, also=also))
+        policy = Policy(
+            scopes=scopes,
+            refusals=refusals,
+            by_host=by_host,
+            also=also,
+            also_covers=frozenset(also_covers),
+            plus=tuple(plus),
+        )
+        setattr(view, _ATTRIBUTE, policy)
         return view
 
     return mark
@@ -93,6 +118,13 @@ def a_season(view: Mapping[str, Any], _args: Mapping[str, str], _session: Any) -
 def the_league(_view: Mapping[str, Any], _args: Mapping[str, str], _session: Any) -> Sequence[str]:
     """Reads only the league's settings, venues, charts, … (R7: a chart's preview)."""
     return (Scope.LEAGUE,)
+
+
+def the_outbox(_view: Mapping[str, Any], _args: Mapping[str, str], _session: Any) -> Sequence[str]:
+    """R23: the office's webhook subscriptions, their delivery log and the events it names, which
+    the delivery worker writes as it sends (migration 0033: every write to them moves `outbox`);
+    nothing of the league's data."""
+    return (Scope.OUTBOX,)
 
 
 def a_nights_venue(night: Any) -> Sequence[str]:

@@ -10,15 +10,19 @@ from flask.views import MethodView
 from api import db
 from api.auth import current_actor, host_or_office
 from api.blueprint import Blueprint
+from api.cache.views import cached_by
 from api.emails.schemas import EmailConsentIn, EmailConsentOut
 from models.services.emails.consents import ConsentState, consent_of, give_consent, withdraw_consent
+from models.services.freshness import Scope
 
 blp = Blueprint("emails", __name__, description="The weekly email (R23): a player's consent.")
 
 
-# Cached by the data version (the default): every change of a consent is audited in its own
-# transaction, and the audit log moves the version on.
+# Cached by the data version (who may read it: the player, their venues, the caller's key) and the
+# `outbox` scope, which every change to a consent moves (migration 0033), whoever makes it: the
+# API, the unsubscribe link, an erasure, a script.
 @blp.route("/api/v1/players/<id:player_id>/email-consent")
+@cached_by(plus=(Scope.OUTBOX,))
 class EmailConsentViews(MethodView):
     @blp.doc(operationId="get_email_consent")
     @host_or_office

@@ -30,7 +30,7 @@ from api.embed.sparkline import sparkline
 from api.html import framed_page
 from api.schemas import with_labels
 from models.actor import PUBLIC
-from models.entities import Night, Region, Season
+from models.entities import NIGHT_TABLES, Night, Region, Season
 from models.errors import NotFound
 from models.rules.qualifiers import Flag
 from models.rules.schedules import days
@@ -245,7 +245,7 @@ def minutes(seconds: int | None) -> str:
 
 
 @blp.route("/venues/<id:venue_id>/night")
-@cached_by(the_venue_nights_standings, also=a_venue_night)
+@cached_by(the_venue_nights_standings, also=a_venue_night, also_covers=NIGHT_TABLES)
 class NightPage(MethodView):
     @blp.doc(operationId="get_night_page", responses=LIVE_ANSWER)
     @blp.arguments(Themed, location="query")

@@ -19,7 +19,7 @@ from api.errors import problem
 from api.nights.answers import night_answer
 from api.nights.schemas import ActionAnswer, ActionIn, NightListed, NightOpenIn, NightStateOut, OpenNightsOut
 from api.pagination import PageArgs, page_request, page_schema
-from models.entities import Night
+from models.entities import NIGHT_TABLES, Night
 from models.services.nights.actions import apply_action
 from models.services.nights.opening import open_night
 from models.services.nights.projection import projected_standings
@@ -86,7 +86,7 @@ class OpenNightsViews(MethodView):
 
 
 @blp.route("/venues/<id:venue_id>/nights")
-@cached_by(the_league, also=the_venues_nights)
+@cached_by(the_league, also=the_venues_nights, also_covers=NIGHT_TABLES)
 class VenueNightsViews(MethodView):
     @blp.doc(operationId="list_nights")
     @blp.arguments(PageArgs, location="query")
@@ -109,7 +109,7 @@ class VenueNightsViews(MethodView):
 
 
 @blp.route("/nights/<id:night_id>")
-@cached_by(the_nights_venue, also=a_night)
+@cached_by(the_nights_venue, also=a_night, also_covers=NIGHT_TABLES)
 class NightViews(MethodView):
     @blp.doc(operationId="get_night")
     @blp.response(200, NightStateOut)

@@ -1,5 +1,7 @@
 """Webhooks (R23): the office's subscriptions to the league's events, signed as Standard Webhooks
-says, sent by the delivery worker (`flask --app app deliver`) after each change commits."""
+says, sent by the delivery worker (`flask --app app deliver`) after each change commits. The
+subscriptions and their log are cached by the `outbox` scope (`the_outbox`), which the worker's
+writes move: a delivery that failed, or a subscription it paused, is read as it is."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from flask.views import MethodView
 from api import db
 from api.auth import current_actor, office_only
 from api.blueprint import Blueprint
+from api.cache.views import cached_by, the_outbox
 from api.contract import ID, conflicts, links
 from api.pagination import PageArgs, page_request, page_schema
 from api.schemas import patch_of
@@ -35,6 +38,7 @@ def allow_private() -> bool:
 
 
 @blp.route("")
+@cached_by(the_outbox)
 class WebhooksViews(MethodView):
     @blp.doc(operationId="list_webhooks")
     @office_only
@@ -55,6 +59,7 @@ class WebhooksViews(MethodView):
 
 
 @blp.route("/<id:webhook_id>")
+@cached_by(the_outbox)
 class WebhookViews(MethodView):
     @blp.doc(operationId="get_webhook")
     @office_only
@@ -93,6 +98,7 @@ class WebhookPingViews(MethodView):
 
 
 @blp.route("/<id:webhook_id>/deliveries")
+@cached_by(the_outbox)
 class WebhookDeliveriesViews(MethodView):
     @blp.doc(operationId="list_webhook_deliveries")
     @office_only

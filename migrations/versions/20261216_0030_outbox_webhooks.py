@@ -8,8 +8,10 @@
 - webhook_deliveries: one per event and subscription, pending until delivered or given up,
   with attempts, the last status or error, the next try and a worker's lease while it sends.
 
-No data-version triggers: none of these is read by a cached answer, and the worker's updates must
-neither retire answers nor wait on the league's writers (models/entities/freshness.OUTBOX_TABLES).
+No data-version triggers: the worker's updates must neither retire every answer nor wait on the
+league's writers (models/entities/freshness.OUTBOX_TABLES). These tables are read by cached answers
+(the office's subscriptions and their delivery log): migration 0033 makes them move a scope of
+their own, `outbox`.
 
 Revision ID: 0030
 Revises: 0029

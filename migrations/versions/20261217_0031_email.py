@@ -6,9 +6,10 @@
 - email_messages: one per player, kind and period (a week's digest is queued once), pending
   until sent or given up, with attempts, the last error, the next try and a worker's lease.
 
-No data-version triggers: no cached answer reads them but the consent's (whose every change is
-audited, and the audit log moves the version), and the worker's updates must neither retire
-answers nor wait on the league's writers (models/entities/freshness.OUTBOX_TABLES).
+No data-version triggers: the worker's updates must neither retire every answer nor wait on the
+league's writers (models/entities/freshness.OUTBOX_TABLES). A consent is read by a cached answer,
+which its audit entry kept fresh only when the service wrote it: migration 0033 makes
+email_consents move the `outbox` scope, whoever writes it.
 
 Revision ID: 0031
 Revises: 0030

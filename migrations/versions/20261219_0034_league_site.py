@@ -7,7 +7,7 @@
   site_accent (#rrggbb, readable on white): the league's own site at /.
 
 Revision ID: 0034
-Revises: 0032
+Revises: 0033
 Create Date: 2026-12-19 10:00:00
 """
 
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0034"
-down_revision: str | None = "0032"
+down_revision: str | None = "0033"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -2,7 +2,9 @@
 and each message composed for a player, pending until the delivery worker sends it (or gives it
 up after a day of tries). The address is the player's own (`Player.email`), read as a message is
 sent: neither table holds it. None of these tables moves the data version (migration 0031): the
-worker's bookkeeping must not retire every cached answer, nor wait on the league's writers."""
+worker's bookkeeping must not retire every cached answer, nor wait on the league's writers. A
+consent is read by a cached answer, so every change to it moves the `outbox` scope (migration
+0033); the messages are read by none."""
 
 from __future__ import annotations
 

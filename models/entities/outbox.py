@@ -3,7 +3,9 @@ each delivery of an event to a subscription. An event is written in the same tra
 change it tells of (a rolled-back change leaves none); its deliveries are made with it, one per
 subscription that wants it, and a worker sends them after the commit, at least once, retried
 with backoff. None of these tables moves the data version: the worker's bookkeeping must not
-retire every cached answer, nor wait on the league's writers (migration 0030)."""
+retire every cached answer, nor wait on the league's writers (migration 0030). The office's
+answers read them, so every change to them moves the `outbox` scope instead, at the commit
+(migration 0033; an event of the refresher's own moves nothing)."""
 
 from __future__ import annotations
 

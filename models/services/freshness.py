@@ -5,13 +5,16 @@ versions of the data it read, and a write retires it by bumping one of those ver
   change to league data, in the change's own transaction, whoever makes it.
 - Scopes narrow it: a write bumps only the scopes whose tables it changes (models/entities/
   freshness.py holds the one map of which table bumps which scope; the migrations' triggers are
-  held to it by tests/migrations/test_data_version.py). `Scope` names every scope.
+  held to it by tests/migrations/test_data_version.py). `Scope` names every scope. The tables no
+  data version covers (the outbox's, R23) that answers read move a scope of their own, `outbox`.
 - `Memo.cached(key, version, compute)` is the one way a value is cached: by the season's lists,
   the publications, the league's small lookups (`cached_by_league`), and the api layer's JSON
   fragments (api/cache/fragments.py). A reading session carries its process's memo in its
   `info` under MEMO; a writer never has one, so nothing uncommitted is ever cached.
 - Answers to GETs are cached by api/cache/, keyed by these versions: the views declare which
-  scopes they read (`@cached_by`) or that they are never cached (`@never_cached`).
+  scopes they read (`@cached_by`) or that they are never cached (`@never_cached`);
+  tests/api/cache/test_reads_covered.py holds every view's reads (and every `cached_by_scopes`
+  computation's) to what it declares.
 
 Words: "cached" (stored for reuse, under versions), "bump" (a write moves a version on), "retire"
 (what a bump does to what was cached under the old version)."""
@@ -43,10 +46,13 @@ SMALL_MEMO = "memo of small values"
 
 
 class Scope:
-    """The name of every scope (migrations 0022 and 0024 write the same names in their triggers;
-    tests/migrations/test_data_version.py holds them to these)."""
+    """The name of every scope (migrations 0022, 0024 and 0033 write the same names in their
+    triggers; tests/migrations/test_data_version.py holds them to these)."""
 
     LEAGUE = "league"  # venues, seasons, charts, settings, sanctions, publications, merges, …
+    # R23: the office's webhook subscriptions, their deliveries and the events they send, and
+    # players' consents to the weekly email; moved by the delivery worker's writes too (0033).
+    OUTBOX = "outbox"
 
     @staticmethod
     def season(season_id: int) -> str:

@@ -4,7 +4,7 @@ settings in force when it is stored). Every writer takes them in one order, so t
 wait on each other crosswise (a deadlock):
 
     season → points chart → new players' emails and numbers → players (lower id first)
-    → the data version row
+    → the data version row → (at the commit) the `outbox` scope's row
 
 - A report (new or corrected) takes its season and the season's chart FOR SHARE before it reads
   a setting: reports go on side by side, but not while a rescore holds either.
@@ -24,6 +24,9 @@ wait on each other crosswise (a deadlock):
   triggers), and a transaction keeps it until it commits. So the rows above are always locked
   before it, never after it, by every writer; and a row that some writer locks before writing is
   locked before writing by every writer that changes it.
+- The outbox's tables (R23) move no data version: the `outbox` scope's row is locked by triggers
+  deferred to the commit (migration 0033), after everything else, so the delivery worker, which
+  takes no other, and a league writer wait on each other for a commit at most, never crosswise.
 - A once-only change of one row (a lift, a void, a revocation, a withdrawal, a correction's new
   version) needs no lock taken before: it is one conditional UPDATE (`WHERE lifted_at IS NULL`),
   whose statement takes the data version row first like any write; the loser finds no row.

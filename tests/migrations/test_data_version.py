@@ -11,6 +11,7 @@ from sqlalchemy import Connection, Engine, inspect, text
 from models.entities import (
     LEAGUE_SCOPE_TABLES,
     NIGHT_TABLES,
+    OUTBOX_SCOPE_TABLES,
     OUTBOX_TABLES,
     SCOPE_FREE_TABLES,
     SCOPED_TABLES,
@@ -24,9 +25,11 @@ def version(conn: Connection) -> int:
     return int(conn.execute(text("SELECT version FROM data_version")).scalar_one())
 
 
-def triggers_named(engine: Engine, prefix: str, timing: str) -> dict[str, set[str]]:
+def triggers_named(
+    engine: Engine, prefix: str, timing: str, orientation: str = "STATEMENT"
+) -> dict[str, set[str]]:
     """Each table's events with a trigger named `prefix…`, as the database itself lists them
-    (on PostgreSQL, statement triggers of that timing)."""
+    (on PostgreSQL, triggers of that timing and orientation: STATEMENT or ROW)."""
     with engine.connect() as conn:
         if engine.dialect.name == "sqlite":
             rows = conn.execute(
@@ -41,10 +44,10 @@ def triggers_named(engine: Engine, prefix: str, timing: str) -> dict[str, set[st
         rows = conn.execute(
             text(
                 "SELECT event_object_table, event_manipulation FROM information_schema.triggers"
-                " WHERE trigger_name LIKE :name AND action_orientation = 'STATEMENT'"
+                " WHERE trigger_name LIKE :name AND action_orientation = :orientation"
                 " AND action_timing = :timing"
             ),
-            {"name": prefix + "%", "timing": timing},
+            {"name": prefix + "%", "timing": timing, "orientation": orientation},
         ).all()
         found = {}
         for table, event in rows:
@@ -225,3 +228,83 @@ def test_a_change_to_a_report_moves_that_reports_scope_alone(migrated: Connectio
         after = scopes(migrated)
         assert after[Scope.report(report)] > before.get(Scope.report(report), 0)
         assert after.get(Scope.report(other)) == before.get(Scope.report(other))
+
+
+# The outbox scope (migration 0033) -----------------------------------------------------------------
+
+
+def outbox_version(conn: Connection) -> int:
+    return scopes(conn).get(Scope.OUTBOX, 0)
+
+
+def test_the_outbox_tables_answers_read_move_the_outbox_scope(migrated: Connection) -> None:
+    """R23: the subscriptions, their deliveries, the events and the consents, which the office's
+    and hosts' cached answers read, move `outbox` with every change (on PostgreSQL, row triggers
+    deferred to the commit); the weekly email's queue, read by no answer, moves nothing."""
+    engine = migrated.engine
+    every = {"INSERT", "UPDATE", "DELETE"}
+    assert OUTBOX_TABLES - {"email_messages"} == OUTBOX_SCOPE_TABLES
+    row_triggers = triggers_named(engine, "outbox_scope_", "AFTER", orientation="ROW")
+    assert row_triggers == {table: every for table in OUTBOX_SCOPE_TABLES}
+    if engine.dialect.name == "postgresql":
+        deferred = migrated.execute(
+            text(
+                "SELECT bool_and(tgdeferrable AND tginitdeferred), count(*) FROM pg_trigger"
+                " WHERE tgname LIKE 'outbox_scope_%' AND tgconstraint <> 0"
+            )
+        ).one()
+        assert tuple(deferred) == (True, len(OUTBOX_SCOPE_TABLES) * 3)
+        migrated.rollback()
+
+
+def test_any_change_to_them_moves_the_outbox_scope_at_its_commit_and_no_data_version(
+    migrated: Connection,
+) -> None:
+    """Whoever makes it (plain SQL here, as the delivery worker's or a script's): each change
+    moves `outbox`, on PostgreSQL once, at the commit (after every other lock the transaction
+    took); the data version stays. An event of the refresher's own (a live night's action) and a
+    message of the weekly email move nothing."""
+    postgresql = migrated.dialect.name == "postgresql"
+    with migrated.begin():
+        player = add_player(migrated, "Ann A.")
+    hook = "INSERT INTO webhooks (url, events, secret, created_by, created_at, updated_at)"
+    event = "INSERT INTO outbox_events (event_id, kind, data, created_at)"
+    moving = [
+        f"{hook} VALUES ('https://example.org/h', '[\"*\"]', 's', 'Office', :now, :now)",
+        f"{event} VALUES ('msg_1', 'webhook.ping', '{{}}', :now)",
+        "INSERT INTO webhook_deliveries (webhook_id, event_id, next_attempt_at, created_at)"
+        " SELECT w.id, e.id, :now, :now FROM webhooks AS w, outbox_events AS e",
+        "UPDATE webhook_deliveries SET attempts = attempts + 1, last_status = 500",
+        "UPDATE webhooks SET failures_in_a_row = failures_in_a_row + 1",
+        "UPDATE outbox_events SET refreshed_at = :now",
+        "INSERT INTO email_consents (player_id, source, given_at, given_by)"
+        " VALUES (:player, 'door', :now, 'Host')",
+        "DELETE FROM email_consents",
+        "DELETE FROM webhook_deliveries",
+        "DELETE FROM outbox_events",
+        "DELETE FROM webhooks",
+    ]
+    still = [
+        f"{event} VALUES ('msg_2', 'night.changed', '{{}}', :now)",
+        "UPDATE outbox_events SET refreshed_at = :now WHERE kind = 'night.changed'",
+        "DELETE FROM outbox_events",
+        "INSERT INTO email_messages (player_id, kind, period, subject, body, next_attempt_at, created_at)"
+        " VALUES (:player, 'digest', '2026-W01', 'Your week', 'Hello', :now, :now)",
+        "UPDATE email_messages SET attempts = 1",
+    ]
+    for change, moves in [(c, True) for c in moving] + [(c, False) for c in still]:
+        before, data = outbox_version(migrated), version(migrated)
+        migrated.rollback()
+        with migrated.begin():
+            migrated.execute(text(change), {"now": NOW, "player": player})
+            if postgresql:
+                assert outbox_version(migrated) == before, change  # not before the commit
+        after = outbox_version(migrated)
+        if not moves:
+            assert after == before, change
+        elif postgresql:
+            assert after == before + 1, change
+        else:
+            assert after > before, change
+        assert version(migrated) == data, change
+        migrated.rollback()

@@ -175,8 +175,20 @@ def drop_databases(names: list[str]) -> None:
 
 def rearm_data_version(_session: Any, _transaction: Any, connection: Connection) -> None:
     """A session's "after_begin" listener: PostgreSQL moves the data version once per transaction,
-    and a test's requests are savepoints of one transaction, so each must be able to move it again."""
-    connection.execute(text("SELECT set_config('league.data_version_moved', '', true)"))
+    and a test's requests are savepoints of one transaction, so each must be able to move it again.
+    The `outbox` scope too (migration 0033; `run_deferred_triggers_at_once`)."""
+    connection.execute(
+        text(
+            "SELECT set_config('league.data_version_moved', '', true),"
+            " set_config('league.outbox_scope_moved', '', true)"
+        )
+    )
+
+
+def run_deferred_triggers_at_once(connection: Connection) -> None:
+    """PostgreSQL moves the `outbox` scope at the commit (migration 0033's deferred triggers); a
+    test's transaction never commits, so there they run at the end of each statement instead."""
+    connection.execute(text("SET CONSTRAINTS ALL IMMEDIATE"))
 
 
 # A statement that changes rows (whatever else it reads), in any dialect the tests use. Matching a
