@@ -56,6 +56,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "python_calamine",
         "charset_normalizer",
         "icalendar",
+        "PIL",
         "api",
         "models",
     ),

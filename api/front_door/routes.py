@@ -29,7 +29,9 @@ from api.front_door.schemas import (
     ApiIndexOut,
 )
 from api.html import html_page
+from api.nights.routes import the_open_nights
 from api.site.routes import front_page
+from models.entities import NIGHT_TABLES
 from models.services.demo.queries import demo_example, demo_night_venue
 from models.services.league_settings.writes import league_settings
 
@@ -67,7 +69,8 @@ def _demo_examples(session: Session) -> dict[str, str]:
 
 
 @blp.route("/")
-@cached_by(by_host=True)  # the site's front page names its own address (R24)
+# The site's front page names its own address, and the nights being played now (R22, R24).
+@cached_by(by_host=True, also=the_open_nights, also_covers=NIGHT_TABLES)
 class FrontDoorViews(MethodView):
     @blp.doc(operationId="get_front_door", responses=FRONT_DOOR_ANSWER)
     @answers(HTTPStatus.NOT_ACCEPTABLE)

@@ -58,7 +58,7 @@ def the_open_nights(_view: Mapping[str, Any], _args: Mapping[str, str], session:
 
 
 @blp.route("/nights")
-@cached_by(the_league, also=the_open_nights)
+@cached_by(the_league, also=the_open_nights, also_covers=NIGHT_TABLES)
 class OpenNightsViews(MethodView):
     @blp.doc(operationId="list_open_nights")
     @blp.response(200, OpenNightsOut)

@@ -4,6 +4,7 @@ image cards chat apps show when a venue's standings or a night's result is share
 from __future__ import annotations
 
 from datetime import date, datetime
+from http import HTTPStatus
 from typing import Any
 
 from flask import Response, url_for
@@ -13,6 +14,7 @@ from werkzeug.exceptions import NotFound as HttpNotFound
 
 from api import db
 from api.cache.views import cached_by
+from api.contract import answers
 from api.site.cards import card
 from api.site.pages import blp, chosen_season, covers, league_today, settings, site_on
 from api.site.reads import answer, every
@@ -69,6 +71,7 @@ class Sitemap(MethodView):
             200: {"description": "A sitemap (XML).", "content": {XML: {"schema": {"type": "string"}}}}
         },
     )
+    @answers(HTTPStatus.NOT_FOUND)
     def get(self) -> Response:
         """Every page of the league's site, for search engines (R24): the front page, the
         ratings, each venue, season, night's result and player, with when each last changed. Past
@@ -101,6 +104,7 @@ class SitemapPart(MethodView):
             }
         },
     )
+    @answers(HTTPStatus.NOT_FOUND)
     def get(self, part: int) -> Response:
         """One part of a large league's sitemap (R24): its pages `(part - 1) × 50,000 + 1` on."""
         site_on()
@@ -119,6 +123,7 @@ class Robots(MethodView):
             200: {"description": "robots.txt", "content": {"text/plain": {"schema": {"type": "string"}}}}
         },
     )
+    @answers(HTTPStatus.NOT_FOUND)
     def get(self) -> Response:
         """What search engines may read (R24): the site, not the console or the API; and where
         the sitemap is. With the site off, nothing."""
@@ -146,6 +151,7 @@ CARD_ANSWER = {
 @cached_by(by_host=True)
 class VenueCard(MethodView):
     @blp.doc(operationId="get_site_venue_card", responses=CARD_ANSWER)
+    @answers(HTTPStatus.NOT_FOUND)
     @blp.arguments(VenuePageQuery, location="query")
     def get(self, args: dict[str, Any], venue_id: int) -> Response:
         """A venue's standings as an image card, for link previews in chat apps (R24): the top
@@ -171,6 +177,7 @@ class VenueCard(MethodView):
 @cached_by(by_host=True)
 class ResultCard(MethodView):
     @blp.doc(operationId="get_site_result_card", responses=CARD_ANSWER)
+    @answers(HTTPStatus.NOT_FOUND)
     def get(self, report_id: int) -> Response:
         """A night's result as an image card, for link previews in chat apps (R24): the venue,
         the date and the top five, display names only (R19)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import date
+from http import HTTPStatus
 from typing import Any
 
 from flask import Response, redirect, url_for
@@ -11,6 +12,7 @@ from flask.views import MethodView
 from werkzeug.exceptions import NotFound as HttpNotFound
 
 from api.cache.views import cached_by
+from api.contract import answers
 from api.site.charts import rating_chart
 from api.site.pages import HTML_PAGE, RATINGS_PAGE, blp, league_today, page, site_on
 from api.site.reads import answer, every
@@ -22,6 +24,7 @@ from api.site.words import STATUS_WORDS, ordinal, plural
 @cached_by(by_host=True)
 class PlayerPage(MethodView):
     @blp.doc(operationId="get_site_player", responses=HTML_PAGE)
+    @answers(HTTPStatus.NOT_FOUND)
     def get(self, player_id: int) -> Response:
         """A player (R24): results season by season, their standing at each venue against the cut,
         their rating and its history, knockouts made and suffered, their nemesis, and a
@@ -89,6 +92,7 @@ def _against_the_cut(
 @cached_by(by_host=True)
 class HeadToHeadPage(MethodView):
     @blp.doc(operationId="get_site_head_to_head", responses=HTML_PAGE)
+    @answers(HTTPStatus.NOT_FOUND)
     @blp.arguments(HeadToHeadPageQuery, location="query")
     def get(self, args: dict[str, Any], player_id: int) -> Response:
         """Two players against each other (R24, R8a): every tournament both played, who finished
@@ -110,6 +114,7 @@ class HeadToHeadPage(MethodView):
 @cached_by(by_host=True)
 class RatingsPage(MethodView):
     @blp.doc(operationId="get_site_ratings", responses=HTML_PAGE)
+    @answers(HTTPStatus.NOT_FOUND)
     @blp.arguments(RatingsPageQuery, location="query")
     def get(self, args: dict[str, Any]) -> Response:
         """The rating table (R20, R24), league-wide or by region, with what a rating means."""
@@ -138,6 +143,7 @@ class RatingsPage(MethodView):
 @cached_by(by_host=True)
 class SearchPage(MethodView):
     @blp.doc(operationId="get_site_search", responses=HTML_PAGE)
+    @answers(HTTPStatus.NOT_FOUND)
     @blp.arguments(SearchQuery, location="query")
     def get(self, args: dict[str, Any]) -> Response:
         """Find a player by display name (R24, R19: display names only)."""

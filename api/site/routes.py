@@ -8,14 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import date
+from http import HTTPStatus
 from typing import Any
 
 from flask import Response, url_for
 from flask.views import MethodView
 
 from api.cache.views import cached_by
+from api.contract import answers
 from api.embed.chart import NARROW, WIDE, race_chart
 from api.embed.theme import THEMES
+from api.nights.routes import the_open_nights
 from api.site.charts import RaceRow
 from api.site.pages import (
     HTML_PAGE,
@@ -34,6 +37,7 @@ from api.site.pages import (
 from api.site.reads import answer, every
 from api.site.schemas import VenuePageQuery
 from api.site.words import PUBLIC_REASONS, STATUS_WORDS
+from models.entities import NIGHT_TABLES
 from models.rules.race import Race
 
 
@@ -68,9 +72,10 @@ def front_page() -> Response:
 
 
 @blp.route("/venues/<id:venue_id>")
-@cached_by(by_host=True)
+@cached_by(by_host=True, also=the_open_nights, also_covers=NIGHT_TABLES)  # tonight's game, if on
 class VenuePage(MethodView):
     @blp.doc(operationId="get_site_venue", responses=HTML_PAGE)
+    @answers(HTTPStatus.NOT_FOUND)
     @blp.arguments(VenuePageQuery, location="query")
     def get(self, args: dict[str, Any], venue_id: int) -> Response:
         """A venue (R24): its standings in the running season (or the season asked for), with
@@ -140,6 +145,7 @@ def _race_charts(race: Mapping[str, Any] | None, venue: str, season: str) -> lis
 @cached_by(by_host=True)
 class SeasonPage(MethodView):
     @blp.doc(operationId="get_site_season", responses=HTML_PAGE)
+    @answers(HTTPStatus.NOT_FOUND)
     def get(self, season_id: int) -> Response:
         """A season (R24): its venues, its qualifier lists where every skipped player says why in
         public words (R12-R14; personal reasons read "not eligible", R19), and the nights still to
@@ -208,6 +214,7 @@ def _reason(
 @cached_by(by_host=True)
 class ResultPage(MethodView):
     @blp.doc(operationId="get_site_result", responses=HTML_PAGE)
+    @answers(HTTPStatus.NOT_FOUND)
     def get(self, report_id: int) -> Response:
         """A night's result (R24): places, points, knockouts and bounties, who knocked out whom,
         each player linked."""

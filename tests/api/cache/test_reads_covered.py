@@ -224,7 +224,9 @@ def one_of_everything(app: Flask, scene: Scene) -> dict[str, Any]:
         "night_id": int(night["id"]),
         "key_id": int(key),
         "disqualification_id": int(barred["id"]),
-        "token": unsubscribe_token(str(app.config["SECRET_KEY"]), bea, datetime.now(UTC)),
+        "token": unsubscribe_token(str(app.config["SECRET_KEY"]), bea, datetime.now(UTC), datetime.now(UTC)),
+        "report_id": int(report["id"]),  # the site's page of a night's result
+        "part": 1,  # the site's sitemap part
         "filename": "nothing.css",
         "other": ann,  # head-to-head's other player
         "entrants": 10,  # a chart's preview's field
@@ -302,10 +304,12 @@ def test_every_cached_view_reads_only_tables_its_declarations_cover_r23(
         request_finished.disconnect(walk.finished, app)
         event.remove(connection, "before_cursor_execute", walk.reads.note)
 
-    # What the cache keyed: every GET under /api/ and /embed/ but those never cached, and (so far)
-    # nothing else: the console's pages are computed for each request.
+    # What the cache keyed: every GET under /api/ and /embed/ but those never cached, the front
+    # door and the league's site (R24), and nothing else: the console's pages are computed for
+    # each request.
     keyed = {a.path for a in walk.asked if a.keyed is not None}
-    assert {p.split("?")[0].split("/")[1] for p in keyed} == {"api", "embed"}
+    assert {p.split("?")[0].split("/")[1] for p in keyed} >= {"api", "embed", "", "venues", "players"}
+    assert not {p for p in keyed if p.startswith(("/console", "/docs", "/health", "/email"))}
     assert "/api/v1/webhooks" in keyed and f"/console/webhooks/{ids['webhook_id']}" not in keyed
     # Every path the cache keys was answered (a 200) to someone: its view ran, reading what it reads.
     answered = {a.path for a in walk.asked if a.status == 200}
