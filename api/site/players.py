@@ -23,7 +23,13 @@ from api.site.words import STATUS_WORDS, ordinal, plural
 @blp.route("/players/<id:player_id>")
 @cached_by(by_host=True)
 class PlayerPage(MethodView):
-    @blp.doc(operationId="get_site_player", responses=HTML_PAGE)
+    @blp.doc(
+        operationId="get_site_player",
+        responses={
+            **HTML_PAGE,
+            301: {"description": "A record merged away: its survivor's page (R17), in Location."},
+        },
+    )
     @answers(HTTPStatus.NOT_FOUND)
     def get(self, player_id: int) -> Response:
         """A player (R24): results season by season, their standing at each venue against the cut,

@@ -17,6 +17,7 @@ from flask.views import MethodView
 from api.cache.views import cached_by
 from api.contract import answers
 from api.embed.chart import NARROW, WIDE, race_chart
+from api.embed.routes import subscription
 from api.embed.theme import THEMES
 from api.nights.routes import the_open_nights
 from api.site.charts import RaceRow
@@ -115,7 +116,8 @@ class VenuePage(MethodView):
             nights=nights,
             open_night=open_night,
             weekdays=WEEKDAYS,
-            calendar=url_for("calendars.VenueCalendar", venue_id=venue_id, _external=True),
+            # A subscription (webcal:): a calendar app follows the feed.
+            calendar=subscription(url_for("calendars.VenueCalendar", venue_id=venue_id, _external=True)),
             series_colours=THEMES["light"].series,
             card=url_for(
                 "site.VenueCard", venue_id=venue_id, season=chosen["id"] if chosen else None, _external=True
