@@ -32,7 +32,7 @@ from api.schemas import with_labels
 from models.actor import PUBLIC
 from models.entities import NIGHT_TABLES, Night, Region, Season
 from models.errors import NotFound
-from models.rules.qualifiers import Flag
+from models.rules.qualifiers import Flag, public_reason
 from models.rules.schedules import days
 from models.services import wall_clock
 from models.services.games.queries import region_week
@@ -130,6 +130,13 @@ class QualifiersPage(MethodView):
         else:
             status = "Final, not yet published:"
             note = "the league office publishes the lists after the season."
+        names = {venue["venue_id"]: venue["venue_name"] for venue in found.lists}
+        played = {
+            (venue["venue_id"], row.player_id): row.played
+            for venue in venues
+            if any(s["reason"] == "too_few_events" for s in venue["skipped"])
+            for row in standings_of(session, season.id, venue["venue_id"]).rows
+        }
         return framed_page(
             "embed/qualifiers.html",
             args["theme"],
@@ -139,6 +146,13 @@ class QualifiersPage(MethodView):
             list_status=status,
             status_note=note,
             flag_labels=FLAG_LABELS,
+            # R13, R14, R19: why each player above the cut is not on a list, in public words.
+            reason_words=lambda venue_id, skipped: public_reason(
+                str(skipped["reason"]),
+                names.get(skipped.get("venue_id") or 0),
+                played.get((venue_id, skipped["player"]["id"])),
+                season.min_events_to_qualify,
+            ),
         )
 
 

@@ -37,7 +37,7 @@ from api.site.pages import (
 )
 from api.site.reads import answer, every
 from api.site.schemas import VenuePageQuery
-from api.site.words import PUBLIC_REASONS, STATUS_WORDS
+from api.site.words import STATUS_WORDS, public_reason
 from models.entities import NIGHT_TABLES
 from models.rules.race import Race
 
@@ -187,29 +187,13 @@ class SeasonPage(MethodView):
             venues=venues,
             venue_names=names,
             upcoming=[g for g in upcoming if g["season"] and g["season"]["id"] == season_id],
-            reason_words=lambda venue_id, skipped: _reason(
-                skipped, names, season, played.get((venue_id, skipped["player"]["id"]))
+            reason_words=lambda venue_id, skipped: public_reason(
+                skipped["reason"],
+                names.get(skipped.get("venue_id") or 0),
+                played.get((venue_id, skipped["player"]["id"])),
+                season["min_events_to_qualify"],
             ),
         )
-
-
-def _reason(
-    skipped: Mapping[str, Any], venue_names: Mapping[int, str], season: Mapping[str, Any], played: int | None
-) -> str:
-    """Why a player above the cut is not on the list, in public words (R13, R14, R19)."""
-    reason = skipped["reason"]
-    if reason == "qualified_elsewhere":
-        elsewhere = skipped.get("venue_id")
-        named = venue_names.get(elsewhere) if elsewhere is not None else None
-        return f"qualified at {named or 'another venue'}"
-    if reason == "too_few_events":
-        least = season["min_events_to_qualify"]
-        return (
-            f"too few nights: {played} of {least}"
-            if played is not None
-            else f"too few nights (at least {least})"
-        )
-    return PUBLIC_REASONS.get(reason, "not eligible")
 
 
 @blp.route("/results/<id:report_id>")

@@ -396,3 +396,31 @@ def _ties_at_cut(
         Qualifier(s.player_id, s.rank, s.points, [flag])
         for s in sorted(out, key=lambda s: place[s.player_id])
     ]
+
+
+# R19: a reason drawn from personal or discipline records reads "not eligible" in public.
+PUBLIC_REASON_WORDS = {
+    SkipReason.INELIGIBLE: "not eligible",
+    SkipReason.UNDERAGE: "not eligible",
+    SkipReason.DISQUALIFIED: "not eligible",
+    SkipReason.SUSPENDED: "not eligible",
+}
+
+
+def public_reason(reason: str, elsewhere: str | None, played: int | None, least: int) -> str:
+    """Why a player above the cut is not on a qualifier list, in public words (R13, R14, R19):
+    where they qualified instead, how few nights they played of how many, or "not eligible" for a
+    reason drawn from personal or discipline records."""
+    if reason == "qualified_elsewhere":
+        return f"qualified at {elsewhere or 'another venue'}"
+    if reason == "too_few_events":
+        return (
+            f"too few nights: {played} of {least}"
+            if played is not None
+            else f"too few nights (at least {least})"
+        )
+    return (
+        PUBLIC_REASON_WORDS.get(SkipReason(reason), "not eligible")
+        if reason in SKIP_REASONS
+        else "not eligible"
+    )

@@ -208,3 +208,17 @@ def test_r24_unknown_pages_are_404_pages(public: Caller) -> None:
 def test_r2a_r24_the_venue_page_offers_its_calendar_to_subscribe(scene: Scene, public: Caller) -> None:
     html = page(public, f"/venues/{scene.venue_id}")
     assert f'href="webcal://localhost/api/v1/venues/{scene.venue_id}/calendar.ics"' in html
+
+
+def test_r13_r14_r19_the_embedded_qualifiers_page_says_why_too(
+    make_scene: Any, public: Caller, office: Caller
+) -> None:
+    """R13, R14, R19: the qualifiers page other sites frame lists the players above the cut who
+    are passed over, each with a public reason (its Notes column was empty)."""
+    scene: Scene = make_scene(min_events_to_qualify=2, cut_fraction=0.5)
+    once = person(scene, "Once O.")
+    fillers = scene.add_players(4)
+    scene.posted(scene.body([once, *fillers], days_ago(10), reason=OFFICE_LATE), scene.office)
+    scene.posted(scene.body(fillers, days_ago(9), reason=OFFICE_LATE), scene.office)
+    html = text_of(page(public, f"/embed/seasons/{scene.season_id}/regions/{scene.region['id']}/qualifiers"))
+    assert "Once O. 10 Not on the list: too few nights: 1 of 2" in html or "too few nights: 1 of 2" in html
