@@ -2,10 +2,11 @@
 league: the standings page other websites frame (light on a desktop, dark on a phone), and the
 web console on a phone (390 px wide): a host's spreadsheet previewed, and refused for a suspended
 player and an email no one has, each reason under its row; the live page of the demo's night in
-progress, on a TV and on a phone.
+progress, on a TV and on a phone; the league's own site (R24) on a phone: its front page, a
+venue, a player and a night's result (docs/website.md).
 
-    .venv/bin/python scripts/screenshots.py          # docs/embed-*.png, docs/console-*.png, docs/night-*.png
-    .venv/bin/python scripts/screenshots.py console  # only docs/console-*.png (or: embed, night)
+    .venv/bin/python scripts/screenshots.py          # docs/embed-*.png, console-*, night-*, site-*
+    .venv/bin/python scripts/screenshots.py console  # only docs/console-*.png (or: embed, night, site)
     .venv/bin/python scripts/screenshots.py setup    # docs/setup/: a league set up in the console
 
 `setup` runs tests/browser/test_setting_up_a_league.py on SQLite with its screenshots sent to
@@ -43,6 +44,10 @@ SIZES = {f"embed-{name}": (width, height) for name, (_query, width, height) in S
 SIZES.update({"console-preview": (390, 844), "console-refused": (390, 844)})
 # The live night page (R22) on a venue's TV and on a phone.
 SIZES.update({"night-tv": (1920, 1080), "night-phone": (390, 844)})
+# The league's own site (R24) on a phone; a long page is cut to its first screens.
+SIZES.update({f"site-{name}": (390, 844) for name in ("front", "venue", "player", "night")})
+SITE_HEIGHT = 1600
+SITE_VENUE = "Dockside Tap"  # one of the demo's venues
 UNKNOWN_EMAIL = "sam.the.new.regular@dockside-tap-quiz-night.example.org"
 
 
@@ -77,6 +82,27 @@ def console_pages(client: Any, key: str) -> dict[str, str]:
         }
         shots[name] = client.post("/console/venues/3/report", data=data).get_data(as_text=True)
     return shots
+
+
+def site_pages(client: Any) -> dict[str, str]:
+    """The site as a player at the demo's Dockside Tap reads it: the front page, the venue, its
+    leader, and its latest night's result."""
+    venues = client.get("/api/v1/venues").get_json()["items"]
+    venue = next(v["id"] for v in venues if v["name"] == SITE_VENUE)
+    season = client.get("/api/v1/seasons").get_json()["items"][0]["id"]
+    standings = client.get(f"/api/v1/seasons/{season}/venues/{venue}/standings").get_json()["standings"]
+    nights = client.get(f"/api/v1/tournaments?venue_id={venue}").get_json()["items"]
+    latest = max(nights, key=lambda night: (night["date"], night["session"], night["id"]))
+    paths = {
+        "site-front": "/",
+        "site-venue": f"/venues/{venue}",
+        "site-player": f"/players/{standings[0]['player']['id']}",
+        "site-night": f"/results/{latest['id']}",
+    }
+    return {
+        name: client.get(path, headers={"Accept": "text/html"}).get_data(as_text=True)
+        for name, path in paths.items()
+    }
 
 
 def setup_path() -> None:
@@ -142,6 +168,7 @@ def main(wanted: list[str]) -> None:
         live = client.get("/embed/venues/2/night").get_data(as_text=True)
         live = re.sub(r"<script>.*?</script>", "", live, flags=re.S)
         pages.update({"night-tv": live, "night-phone": live})
+        pages.update(site_pages(client))
         pages = {name: page for name, page in pages.items() if not wanted or name.split("-")[0] in wanted}
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
@@ -149,7 +176,13 @@ def main(wanted: list[str]) -> None:
                 width, height = SIZES.get(name, (760, 600))
                 page = browser.new_page(viewport={"width": width, "height": height})
                 page.set_content(html, wait_until="load")
-                page.screenshot(path=str(ROOT / "docs" / f"{name}.png"), full_page=True)
+                shot = ROOT / "docs" / f"{name}.png"
+                if name.startswith("site-"):  # the first screens of a long page: a small file
+                    tall = page.evaluate("document.documentElement.scrollHeight")
+                    clip = {"x": 0, "y": 0, "width": width, "height": min(tall, SITE_HEIGHT)}
+                    page.screenshot(path=str(shot), full_page=True, clip=clip)
+                else:
+                    page.screenshot(path=str(shot), full_page=True)
                 page.close()
                 print(f"wrote docs/{name}.png")
             browser.close()

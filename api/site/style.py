@@ -18,7 +18,8 @@ html {{ -webkit-text-size-adjust: 100%; }}
 body {{ margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: {TEXT};
   background: #fff; }}
 a {{ color: var(--accent); text-underline-offset: 2px; }}
-a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible, summary:focus-visible {{
+a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible, summary:focus-visible,
+  .scroll:focus-visible {{
   outline: 3px solid var(--accent); outline-offset: 2px; }}
 .skip {{ position: absolute; left: -9999px; }}
 .skip:focus {{ left: 8px; top: 8px; background: #fff; padding: 8px; z-index: 2; }}
