@@ -1,4 +1,5 @@
-"""GET /: the front door. A browser gets a small page (no script, the pages' own security
+"""GET /: the front door. With the league's site on (the default, R24: tests/api/site), a browser
+gets the site's front page; with it off, as these tests set it, a browser gets a small page (no script, the pages' own security
 headers) linking the docs, the console, the API's index, the four embeddable pages and the health
 check; an API client gets the same links as JSON. Both say the league's name, a league setting
 the office changes, audited (R18). GET /api/v1/: the API's index, its docs, spec and collections."""
@@ -32,7 +33,15 @@ def links_of(page: str) -> list[str]:
     return re.findall(r'<a href="([^"]+)"', page)
 
 
-def test_a_browser_gets_a_page_linking_the_docs_the_console_and_the_health_check(public: Caller) -> None:
+def site_off(office: Caller) -> None:
+    """R24: the league's own site turned off: / is the front door for programs again."""
+    assert office.patch("/api/v1/league-settings", json={"site": {"enabled": False}}).status_code == 200
+
+
+def test_a_browser_gets_a_page_linking_the_docs_the_console_and_the_health_check(
+    public: Caller, office: Caller
+) -> None:
+    site_off(office)
     answer = public.get("/", headers={"Accept": BROWSER})
     assert answer.status_code == 200 and answer.mimetype == "text/html"
     policy = answer.headers["Content-Security-Policy"]
@@ -54,11 +63,14 @@ def test_a_browser_gets_a_page_linking_the_docs_the_console_and_the_health_check
         assert public.get(link).status_code in (200, 302), link  # the console asks to sign in
 
 
-def test_with_the_demo_the_page_links_its_embeddable_pages(public: Caller, runner: Any) -> None:
+def test_with_the_demo_the_page_links_its_embeddable_pages(
+    public: Caller, office: Caller, runner: Any
+) -> None:
     """Every frameable page (embed/routes.py's five) has the demo's example; the ratings' is the
     demo's region's table, where the demo's players are (R20: the league's table leaves them out);
     the night's is the demo's night in progress (R22)."""
     assert runner.invoke(args=["demo", "load"]).exit_code == 0
+    site_off(office)
     page = public.get("/", headers={"Accept": BROWSER}).get_data(as_text=True)
     embeds = [html.unescape(link) for link in links_of(page) if link.startswith("/embed/")]
     assert len(embeds) == 5 and page.count("the demo's") == 5
@@ -75,9 +87,10 @@ def test_with_the_demo_the_page_links_its_embeddable_pages(public: Caller, runne
     assert "<polyline" in public.get(embeds[3]).get_data(as_text=True)  # the demo's players, rated
 
 
-def test_every_frameable_page_is_on_the_front_door(app: Any, public: Caller) -> None:
+def test_every_frameable_page_is_on_the_front_door(app: Any, public: Caller, office: Caller) -> None:
     """The front door lists every page under /embed/ that the service serves, no fewer, in its
     JSON (URI templates) and on its page."""
+    site_off(office)
     served = {rule.rule for rule in app.url_map.iter_rules() if rule.rule.startswith("/embed/")}
     shapes = {re.sub(r"<(?:id:)?(\w+)>", r"{\1}", rule) for rule in served}
     links = public.get("/", headers={"Accept": "application/json"}).get_json()["links"]
