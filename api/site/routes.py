@@ -185,6 +185,10 @@ class SeasonPage(MethodView):
             season=season,
             lists=lists,
             venues=venues,
+            covered=sorted(
+                (v for v in venues.values() if covers(season, v) and v.get("active", True)),
+                key=lambda v: v["name"].casefold(),
+            ),
             venue_names=names,
             upcoming=[g for g in upcoming if g["season"] and g["season"]["id"] == season_id],
             reason_words=lambda venue_id, skipped: public_reason(
