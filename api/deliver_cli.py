@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from api import db
 from api.cache import refresher
-from api.emails.worker import queue_due_digests, send_emails
+from api.emails.worker import confirm_requests, queue_due_digests, send_emails
 from models.infra.collection import settle_serving_process
 from models.infra.db import SQLITE_WRITE_INTENT
 from models.services.webhooks.delivery import Settings, deliver_due
@@ -48,7 +48,8 @@ def one_pass() -> int:
         told = tell_ended_sanctions(session)
         forget_old_events(session)  # a month of events and their log is kept
     done = told + deliver_due(_session, settings())
-    return done + queue_due_digests(_session) + send_emails(_session)  # R23: the weekly email
+    # R23: the weekly email (confirmations of those who asked for it, then the week's digests)
+    return done + confirm_requests(_session) + queue_due_digests(_session) + send_emails(_session)
 
 
 def refresh_pass() -> int:

@@ -29,7 +29,15 @@ NIGHT_TABLES = frozenset({"nights", "night_entries", "night_actions"})
 # the delivery worker, and read by no cached answer: they move no data version (migration 0030),
 # so a delivery's bookkeeping neither retires answers nor waits on the league's writers.
 OUTBOX_TABLES = frozenset(
-    {"outbox_events", "webhooks", "webhook_deliveries", "email_consents", "email_messages"}
+    {
+        "outbox_events",
+        "webhooks",
+        "webhook_deliveries",
+        "email_consents",
+        "email_messages",
+        "email_subscription_requests",
+        "email_confirmations",
+    }
 )
 
 # Which tables bump which scope (`Scope` names them; the triggers of migrations 0022 and 0024 are
