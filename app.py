@@ -49,6 +49,9 @@ def config_from_env(environ: dict[str, str] | os._Environ[str] = os.environ) -> 
         # Per key, a report's emails and membership numbers that named no player (R19): honest
         # typos stay far below it; a sweep of membership numbers cannot.
         "RATELIMIT_UNKNOWN_IDENTIFIERS": environ.get("RATELIMIT_UNKNOWN_IDENTIFIERS", "20 per 10 minutes"),
+        # Per address, the requests to subscribe an email to the weekly email (R19, R23), the
+        # API's and the page's alike, whether or not the email is a player's.
+        "RATELIMIT_EMAIL_SUBSCRIPTIONS": environ.get("RATELIMIT_EMAIL_SUBSCRIPTIONS", "20 per hour"),
         "RATELIMIT_HEADERS_ENABLED": True,
         # Before every limit's key in the storage: services sharing one Redis keep their own counts.
         "RATELIMIT_KEY_PREFIX": environ.get("RATELIMIT_KEY_PREFIX", ""),

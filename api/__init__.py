@@ -324,6 +324,7 @@ def init_app(app: Flask) -> Api:
         api.register_blueprint(module.blp)
     app.register_blueprint(console.bp)  # HTML for hosts and the office: not in the API's spec
     app.register_blueprint(emails.pages)  # R23: the one-click unsubscribe, for people
+    app.register_blueprint(emails.subscribe_pages)  # R23: asking for the weekly email, confirming it
     app.before_request(_start_request)
     app.after_request(_finish_request)
     return api

@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 
 from api import db
 from api.cache import refresher
-from api.emails.worker import queue_due_digests, send_emails
+from api.emails.worker import confirm_requests, queue_due_digests, send_emails
 from models.infra.collection import settle_serving_process
 from models.infra.db import SQLITE_WRITE_INTENT
 from models.services.webhooks.delivery import Deliveries, Settings, deliver_due
@@ -60,8 +60,9 @@ def sweep() -> int:
 
 
 def emails() -> int:
-    """R23: the week's digests queued, and the emails that are due sent: how many."""
-    return queue_due_digests(_session) + send_emails(_session)
+    """R23: the confirmations of those who asked for the weekly email, the week's digests
+    queued, and the emails that are due sent: how many."""
+    return confirm_requests(_session) + queue_due_digests(_session) + send_emails(_session)
 
 
 def one_pass() -> int:

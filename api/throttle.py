@@ -1,7 +1,8 @@
 """Limits beyond Flask-Limiter's per-caller default (app.py): failed keys per address, tighter than
 normal traffic, so guessing keys is slow; writes per key; and per host's key, the emails and
 membership numbers that named no player in reports (R19: api/tournaments/intake.py) or were found
-taken by a registration (api/players/routes.py), so that neither door tests whom the league knows.
+taken by a registration (api/players/routes.py), so that neither door tests whom the league knows;
+and per address, the requests to subscribe an email to the weekly email, each counted alike.
 Kept in the limiter's storage (memory per process, or Redis via RATELIMIT_STORAGE_URI, shared by
 every worker)."""
 
@@ -12,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from flask import current_app
+from flask import current_app, request
 from flask_limiter import Limiter
 from limits import RateLimitItem, parse
 from werkzeug.exceptions import TooManyRequests
@@ -25,6 +26,8 @@ from models.rules.identification import name_only
 # R19: a host's key's allowance of emails and membership numbers that name no player (in a
 # report) or name someone already registered (in a registration).
 UNKNOWN_IDENTIFIERS = "RATELIMIT_UNKNOWN_IDENTIFIERS"
+# R19, R23: an address's allowance of requests to subscribe an email, known or not.
+EMAIL_SUBSCRIPTIONS = "RATELIMIT_EMAIL_SUBSCRIPTIONS"
 
 
 @functools.lru_cache(maxsize=16)
@@ -90,6 +93,7 @@ def _too_many(limiter: Limiter, setting: str, who: tuple[str, ...]) -> TooManyRe
             "Too many emails or membership numbers that name no player in reports with this API key "
             "(name players by id or name meanwhile)"
         ),
+        "RATELIMIT_EMAIL_SUBSCRIPTIONS": "Too many requests for the weekly email from this address",
     }
     return TooManyRequests(
         f"{messages.get(setting, 'Too many requests')}: try again in {wait} s.", retry_after=wait
@@ -151,3 +155,10 @@ def counting_identifier_misses(actor: Actor) -> Iterator[None]:
         if who is not None:
             spend(UNKNOWN_IDENTIFIERS, exc.identifier_misses, *who)
         raise
+
+
+def count_subscription_request() -> None:
+    """R19, R23: one more request to subscribe an email from the caller's address (the API's and
+    the page's alike), counted before anything is stored and whatever the email names, so that
+    neither the answer nor the limit says whether it is a player's; past the allowance, a 429."""
+    take(EMAIL_SUBSCRIPTIONS, "address", request.remote_addr or "unknown")

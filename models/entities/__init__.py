@@ -4,7 +4,13 @@ from models.entities.api_keys import ROLES, ApiKey, ApiKeyVenue, ConsoleSignIn
 from models.entities.audit import AuditEntry
 from models.entities.base import Base
 from models.entities.data_rights import ErasedValue, Erasure, PlayerKey
-from models.entities.emails import EMAIL_STATES, EmailConsent, EmailMessage
+from models.entities.emails import (
+    EMAIL_STATES,
+    EmailConfirmation,
+    EmailConsent,
+    EmailMessage,
+    EmailSubscriptionRequest,
+)
 from models.entities.freshness import (
     LEAGUE_SCOPE_TABLES,
     NIGHT_TABLES,
@@ -102,6 +108,8 @@ __all__ = [
     "DELIVERY_STATES",
     "WEBHOOK_FORMATS",
     "EMAIL_STATES",
+    "EmailConfirmation",
     "EmailConsent",
     "EmailMessage",
+    "EmailSubscriptionRequest",
 ]

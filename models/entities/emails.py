@@ -1,10 +1,11 @@
 """R23, email: a player's consent to the weekly email (who recorded it, when, and where they asked),
 and each message composed for a player, pending until the delivery worker sends it (or gives it
-up after a day of tries). The address is the player's own (`Player.email`), read as a message is
-sent: neither table holds it. None of these tables moves the data version (migration 0031): the
-worker's bookkeeping must not retire every cached answer, nor wait on the league's writers. A
-consent is read by a cached answer, so every change to it moves the `outbox` scope (migration
-0033); the messages are read by none."""
+up after a day of tries), the requests to subscribe an address (held until the worker's next pass)
+and the one-time links that confirm them. The address is the player's own (`Player.email`), read
+as a message is sent: only a request holds one, briefly. None of these tables moves the data
+version (migrations 0031, 0035): the worker's bookkeeping must not retire every cached answer, nor
+wait on the league's writers. A consent is read by a cached answer, so every change to it moves
+the `outbox` scope (migration 0033); the messages, requests and links are read by none."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ class EmailConsent(Base):
     player_id: Mapped[int] = mapped_column(
         ForeignKey("players.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
     )
-    source: Mapped[str] = mapped_column(String(20))  # a ConsentSource: door, office, online, other
+    source: Mapped[str] = mapped_column(String(20))  # a ConsentSource: door, office, online, other, self
     given_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     given_by: Mapped[str] = mapped_column(String(120))  # the key's name (a host, the office)
     given_by_key_id: Mapped[int | None] = mapped_column(Integer)
@@ -48,8 +49,10 @@ class EmailMessage(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
-    kind: Mapped[str] = mapped_column(String(20))  # models.rules.emails.DIGEST
-    period: Mapped[str] = mapped_column(String(20))  # the ISO week of a digest: "2026-W51"
+    kind: Mapped[str] = mapped_column(String(20))  # models.rules.emails: DIGEST or CONFIRM
+    # The ISO week of a digest ("2026-W51"); the league's day of a confirmation ("2026-12-19"):
+    # a player is sent at most one confirmation a day, however many ask.
+    period: Mapped[str] = mapped_column(String(20))
     subject: Mapped[str] = mapped_column(String(200))
     body: Mapped[str] = mapped_column(Text)
     state: Mapped[str] = mapped_column(String(20), default="pending", server_default=text("'pending'"))
@@ -58,4 +61,33 @@ class EmailMessage(Base):
     next_attempt_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     leased_until: Mapped[datetime | None] = mapped_column(DateTime)
     sent_at: Mapped[datetime | None] = mapped_column(DateTime)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class EmailSubscriptionRequest(Base):
+    """R19, R23: someone asked for the weekly email for this address (`POST
+    /api/v1/email-subscriptions`, or the page /email/subscribe). Every request is stored alike,
+    whether or not the address is a player's: nothing is looked up while it is answered. The
+    delivery worker's next pass takes it away (`take_requests`) and, when the address is a
+    player's, queues a confirmation: an address that names no one is kept no longer than that."""
+
+    __tablename__ = "email_subscription_requests"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    address: Mapped[str] = mapped_column(String(254))  # as normalised: trimmed, lower case
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class EmailConfirmation(Base):
+    """R23: a one-time link sent to a player (in the message `message_id`) to confirm that they
+    want the weekly email. The link is signed and names `code` (random, 128 bits); using it
+    deletes the row (a second use finds nothing), as do the player's erasure (R21) and, after
+    seven days, the worker."""
+
+    __tablename__ = "email_confirmations"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    message_id: Mapped[int] = mapped_column(ForeignKey("email_messages.id", ondelete="CASCADE"), unique=True)
+    code: Mapped[str] = mapped_column(String(32), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)

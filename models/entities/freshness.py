@@ -29,7 +29,15 @@ NIGHT_TABLES = frozenset({"nights", "night_entries", "night_actions"})
 # with a change, or by the delivery worker: they move no data version (migrations 0030, 0031), so
 # a delivery's bookkeeping neither retires every answer nor waits on the league's writers.
 OUTBOX_TABLES = frozenset(
-    {"outbox_events", "webhooks", "webhook_deliveries", "email_consents", "email_messages"}
+    {
+        "outbox_events",
+        "webhooks",
+        "webhook_deliveries",
+        "email_consents",
+        "email_messages",
+        "email_subscription_requests",
+        "email_confirmations",
+    }
 )
 # Those that cached answers read (the office's subscriptions and their delivery log, a player's
 # consent) move the `outbox` scope instead (migration 0033), whoever writes them, the delivery

@@ -1,12 +1,14 @@
-"""R23, email: when a week's digest is due, what it says, when a failed send is tried again, and
-the signed link that refuses every message in one click. Pure: the services gather the facts and
-send; nothing here reads a clock or the database (the time is handed in)."""
+"""R23, email: when a week's digest is due, what it says, when a failed send is tried again, the
+signed link that refuses every message in one click, and the message (with its signed one-time
+link) by which a player confirms that they asked for the weekly email themself. Pure: the services
+gather the facts and send; nothing here reads a clock or the database (the time is handed in)."""
 
 from __future__ import annotations
 
 import base64
 import hashlib
 import hmac
+import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
@@ -20,12 +22,17 @@ class ConsentSource(StrEnum):
     OFFICE = "office"  # to the league office
     ONLINE = "online"  # a form of the league's own
     OTHER = "other"
+    SELF = "self"  # the player themself, by the link of a confirmation email
 
 
 CONSENT_SOURCES = tuple(source.value for source in ConsentSource)
+# What the office or a host may record (a player's own confirmed link is recorded by the link).
+RECORDED_SOURCES = tuple(source for source in CONSENT_SOURCES if source != ConsentSource.SELF)
 
-# The one kind of email the league sends (R23): the weekly digest.
+# The league's kinds of email (R23): the weekly digest, and the one message that asks a player to
+# confirm that they want it (sent only when someone asks for it for the player's address).
 DIGEST = "digest"
+CONFIRM = "confirm"
 # The week's digests are due from Monday at this time on the league's clock (R2a).
 DIGEST_DUE_AT = time(8, 0)
 
@@ -40,6 +47,12 @@ TOKEN_LIFETIME = timedelta(days=60)
 # Salt of the unsubscribe links' signing key: a key made from the app's secret for this use
 # alone, so no other signature of the app is ever a valid link (and no link another signature).
 TOKEN_SALT = b"pokerleague.email.unsubscribe.v1"
+# A confirmation link works once, for this long after it was made; its key has a salt of its own
+# (an unsubscribe link is never a confirmation link, nor the other way round).
+CONFIRM_LIFETIME = timedelta(days=7)
+CONFIRM_SALT = b"pokerleague.email.confirm.v1"
+# A confirmation's one-time code: 32 hex digits (128 random bits), made by the service.
+CONFIRM_CODE = re.compile(r"[0-9a-f]{32}")
 
 
 # The week ------------------------------------------------------------------------------------
@@ -86,9 +99,34 @@ def _unb64(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
-def _signature(secret: str, payload: str) -> bytes:
-    key = hmac.new(secret.encode(), TOKEN_SALT, hashlib.sha256).digest()
+def _signature(secret: str, payload: str, salt: bytes) -> bytes:
+    key = hmac.new(secret.encode(), salt, hashlib.sha256).digest()
     return hmac.new(key, payload.encode(), hashlib.sha256).digest()
+
+
+def _signed(secret: str, text: str, salt: bytes) -> str:
+    payload = _b64(text.encode())
+    return f"{payload}.{_b64(_signature(secret, payload, salt))}"
+
+
+def _opened(secret: str, token: str, salt: bytes) -> tuple[str, str]:
+    """The two parts ("what.issued") a token signed with this salt says; else BadToken."""
+    payload, _, signature = token.partition(".")
+    try:
+        given = _unb64(signature)
+        what, _, issued = _unb64(payload).decode("ascii").partition(".")
+    except (ValueError, UnicodeError):
+        raise BadToken("The link is damaged.") from None
+    if not hmac.compare_digest(given, _signature(secret, payload, salt)):
+        raise BadToken("The link is not one the league made.")
+    return what, issued
+
+
+def _unexpired(issued: str, now: datetime, lifetime: timedelta) -> None:
+    if not issued.isdigit():
+        raise BadToken("The link is damaged.")
+    if _seconds(now) - int(issued) > lifetime.total_seconds():
+        raise BadToken("The link has expired.", expired=True)
 
 
 @dataclass(frozen=True)
@@ -107,7 +145,7 @@ def unsubscribe_token(secret: str, player_id: int, issued: datetime, consented: 
     the consent the message is sent under (its `given_at`, to the microsecond): R23, the link
     withdraws that consent only."""
     payload = _b64(f"{player_id}.{_seconds(issued)}.{_microseconds(consented)}".encode())
-    return f"{payload}.{_b64(_signature(secret, payload))}"
+    return f"{payload}.{_b64(_signature(secret, payload, TOKEN_SALT))}"
 
 
 def read_token(secret: str, token: str, now: datetime, lifetime: timedelta = TOKEN_LIFETIME) -> LinkToken:
@@ -118,7 +156,7 @@ def read_token(secret: str, token: str, now: datetime, lifetime: timedelta = TOK
         fields = _unb64(payload).decode("ascii").split(".")
     except (ValueError, UnicodeError):
         raise BadToken("The link is damaged.") from None
-    if not hmac.compare_digest(given, _signature(secret, payload)):
+    if not hmac.compare_digest(given, _signature(secret, payload, TOKEN_SALT)):
         raise BadToken("The link is not one the league made.")
     if len(fields) not in (2, 3) or not all(field.isdigit() for field in fields):
         raise BadToken("The link is damaged.")
@@ -136,6 +174,21 @@ def sent_under(link: LinkToken, given_at: datetime) -> bool:
     if link.consented is not None:
         return link.consented == _microseconds(given_at)
     return _seconds(given_at) <= link.issued
+
+
+def confirm_token(secret: str, code: str, issued: datetime) -> str:
+    """R23: the signed one-time link of a confirmation email: its code and when it was made."""
+    return _signed(secret, f"{code}.{_seconds(issued)}", CONFIRM_SALT)
+
+
+def token_confirmation(secret: str, token: str, now: datetime, lifetime: timedelta = CONFIRM_LIFETIME) -> str:
+    """The confirmation code a token names, if its signature holds and it has not expired (7
+    days); else BadToken. Whether it was used already is the database's to say."""
+    code, issued = _opened(secret, token, CONFIRM_SALT)
+    if not CONFIRM_CODE.fullmatch(code):
+        raise BadToken("The link is damaged.")
+    _unexpired(issued, now, lifetime)
+    return code
 
 
 def _seconds(instant: datetime) -> int:
@@ -250,3 +303,26 @@ def with_footer(body: str, unsubscribe_url: str, given_on: date) -> str:
         f"{body}\n--\nYou get this weekly email because you asked for it ({asked}).\n"
         f"To stop it, open this link: {unsubscribe_url}\n"
     )
+
+
+def compose_confirmation(display_name: str, until: str) -> tuple[str, str]:
+    """R23: the message asking a player to confirm the weekly email, sent because someone asked
+    for it for their address (`POST /api/v1/email-subscriptions`). The subject names no one; the
+    one-time link is added as it is sent (`with_confirm_link`), with `until` (when it stops
+    working) said in the league's way of saying dates (R24)."""
+    subject = "Confirm the league's weekly email"
+    body = (
+        f"Hello {display_name},\n\n"
+        "Someone, we hope you, asked for the league's weekly email for this address: where you "
+        "stand at your venues, how far you are from the cut, your venues' nights in the coming "
+        "week and your rating.\n\n"
+        f"To get it, open the link below and press the button on the page. It works once, until "
+        f"{until}.\n\n"
+        "If you did not ask for it, do nothing: without your confirmation nothing more is sent.\n"
+    )
+    return subject, body
+
+
+def with_confirm_link(body: str, confirm_url: str) -> str:
+    """The confirmation's body with its one-time link."""
+    return f"{body}\n{confirm_url}\n"

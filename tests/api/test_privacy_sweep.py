@@ -26,6 +26,7 @@ from tests.builders import OFFICE_LATE, SANCTIONS, SEASONS, TOURNAMENTS, HostFor
 from tests.support.league import Caller, League, assert_problem
 
 PLAYERS = "/api/v1/players"
+SUBSCRIPTIONS = "/api/v1/email-subscriptions"
 PERSONAL_KEYS = ("email", "date_of_birth", "membership_number", "pin", "full_name")
 # R19: the one answer where a host reads the full name of a player not of their venues.
 DOOR_LISTS = ("GET /api/v1/venues/{venue_id}/barred", "GET /api/v1/venues/{venue_id}/barred.csv")
@@ -315,13 +316,17 @@ def host_seeding_answers(
 
 
 def public_seeding_answers(public: Caller, crown: int, demo_season: int, dan: int) -> list[tuple[str, Any]]:
-    """The public's refused attempts while the league was seeded."""
+    """The public's refused attempts while the league was seeded, and its requests for the
+    weekly email naming a player's address (R23: answered as for anyone's, naming no one)."""
+    dans = "dan.drift@example.org"
     answers = [
         ("public report", public.post(TOURNAMENTS, json=report_body(crown, demo_season, ago(1), [dan]))),
         ("public unknown player", public.get(f"{PLAYERS}/{UNKNOWN_ID}")),
         ("public bad page", public.get(f"{PLAYERS}?per_page=0")),
+        ("public asks the weekly email for a player", public.post(SUBSCRIPTIONS, json={"email": dans})),
+        ("public asks it on the page", public.client.post("/email/subscribe", data={"email": dans})),
     ]
-    assert [r.status_code for _, r in answers] == [401, 404, 422]
+    assert [r.status_code for _, r in answers] == [401, 404, 422, 202, 200]
     return answers
 
 

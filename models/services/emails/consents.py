@@ -96,12 +96,18 @@ def give_consent(session: Session, actor: Actor, player_id: int, source: str | N
             f"Player {player_id} was merged into player {player.merged_into_id}: record it there.",
             rule="R23",
         )
+    return record_consent(session, actor, player_id, source or default_source(actor))[0]
+
+
+def record_consent(session: Session, actor: Actor, player_id: int, source: str) -> tuple[ConsentState, bool]:
+    """The consent recorded (audited, `player.email_consent`) for a player the caller checked and
+    locked, and whether it is new: consent given already stands as it was recorded."""
     existing = session.get(EmailConsent, player_id)
     if existing is not None:
-        return state_of(player_id, existing)
+        return state_of(player_id, existing), False
     consent = EmailConsent(
         player_id=player_id,
-        source=source or default_source(actor),
+        source=source,
         given_at=utcnow(),
         given_by=actor.name,
         given_by_key_id=actor.key_id,
@@ -111,9 +117,9 @@ def give_consent(session: Session, actor: Actor, player_id: int, source: str | N
             session.add(consent)
             session.flush()
     except IntegrityError:  # recorded meanwhile by another request: it stands
-        return state_of(player_id, session.get(EmailConsent, player_id))
+        return state_of(player_id, session.get(EmailConsent, player_id)), False
     record(session, actor, GIVEN, "player", player_id, after=_audited(consent))
-    return state_of(player_id, consent)
+    return state_of(player_id, consent), True
 
 
 def withdraw_consent(session: Session, actor: Actor, player_id: int) -> ConsentState:

@@ -3,12 +3,14 @@ lease, in its own short transaction: PostgreSQL's SKIP LOCKED lets several worke
 work), hands each to the mail server outside any transaction, and records what happened: sent;
 or failed, tried again with exponential backoff until a day has passed, then given up (at once
 when the server refuses for good). Only messages of players who still want them and still have
-an address are claimed. Without `SMTP_URL` nothing is sent: the messages wait.
+an address are claimed: a digest, while they consent; a confirmation, while its link is unused.
+Without `SMTP_URL` nothing is sent: the messages wait.
 
-Every message carries `List-Unsubscribe` (a signed link, `models/rules/emails.unsubscribe_token`,
+Every digest carries `List-Unsubscribe` (a signed link, `models/rules/emails.unsubscribe_token`,
 naming the consent the message is sent under, R23: it withdraws that one only) and
 `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058): the mail program refuses all
-further messages in one click, with no key."""
+further messages in one click, with no key. A confirmation carries its one-time link instead
+(`models/rules/emails.confirm_token`): nothing is sent to the player again unless they use it."""
 
 from __future__ import annotations
 
@@ -20,13 +22,21 @@ from datetime import datetime, timedelta
 from email.message import EmailMessage as Mime
 from email.utils import format_datetime, make_msgid, parseaddr
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import and_, or_, select, update
 from sqlalchemy.orm import Session
 
-from models.entities import EmailConsent, EmailMessage, Player
+from models.entities import EmailConfirmation, EmailConsent, EmailMessage, Player
 from models.infra import clock
 from models.infra.clock import utcnow
-from models.rules.emails import next_try, unsubscribe_token, with_footer
+from models.rules.emails import (
+    CONFIRM,
+    DIGEST,
+    confirm_token,
+    next_try,
+    unsubscribe_token,
+    with_confirm_link,
+    with_footer,
+)
 from models.services.emails.smtp import BadSmtpUrl, Handed, SmtpServer, hand_over, smtp_server
 
 LEASE = timedelta(minutes=2)
@@ -47,6 +57,9 @@ class Links:
         token = unsubscribe_token(self.secret, player_id, issued, consented)
         return f"{self.public_url.rstrip('/')}/unsubscribe/{token}"
 
+    def confirm_url(self, code: str, issued: datetime) -> str:
+        return f"{self.public_url.rstrip('/')}/email/confirm/{confirm_token(self.secret, code, issued)}"
+
 
 @dataclass(frozen=True)
 class Claimed:
@@ -55,21 +68,32 @@ class Claimed:
     to: str
     subject: str
     body: str
-    given_at: datetime
+    given_at: datetime | None  # a digest's: when the player consented
     created: datetime
+    kind: str = DIGEST
+    # A confirmation's: the code of its one-time link, and when the link was made.
+    code: str | None = None
+    issued: datetime | None = None
 
 
 def claim(session: Session, now: datetime, batch: int = BATCH) -> list[Claimed]:
-    """Due messages of players who still want them, leased to this worker; committed by the caller."""
+    """Due messages of players who still want them (a digest: consent; a confirmation: its link
+    unused), leased to this worker; committed by the caller."""
+    wanted = or_(
+        and_(EmailMessage.kind == DIGEST, EmailConsent.player_id.is_not(None)),
+        and_(EmailMessage.kind == CONFIRM, EmailConfirmation.id.is_not(None)),
+    )
     due = (
         select(EmailMessage.id)
-        .join(EmailConsent, EmailConsent.player_id == EmailMessage.player_id)
         .join(Player, Player.id == EmailMessage.player_id)
+        .outerjoin(EmailConsent, EmailConsent.player_id == EmailMessage.player_id)
+        .outerjoin(EmailConfirmation, EmailConfirmation.message_id == EmailMessage.id)
         .where(
             EmailMessage.state == "pending",
             EmailMessage.next_attempt_at <= now,
             or_(EmailMessage.leased_until.is_(None), EmailMessage.leased_until < now),
             Player.email.is_not(None),
+            wanted,
         )
         .order_by(EmailMessage.next_attempt_at, EmailMessage.id)
         .limit(batch)
@@ -82,32 +106,44 @@ def claim(session: Session, now: datetime, batch: int = BATCH) -> list[Claimed]:
     lease = now + LEASE
     session.execute(update(EmailMessage).where(EmailMessage.id.in_(ids)).values(leased_until=lease))
     rows = session.execute(
-        select(EmailMessage, Player.email, EmailConsent.given_at)
+        select(
+            EmailMessage,
+            Player.email,
+            EmailConsent.given_at,
+            EmailConfirmation.code,
+            EmailConfirmation.created_at,
+        )
         .join(Player, Player.id == EmailMessage.player_id)
-        .join(EmailConsent, EmailConsent.player_id == EmailMessage.player_id)
+        .outerjoin(EmailConsent, EmailConsent.player_id == EmailMessage.player_id)
+        .outerjoin(EmailConfirmation, EmailConfirmation.message_id == EmailMessage.id)
         .where(EmailMessage.id.in_(ids))
         .order_by(EmailMessage.id)
     )
     return [
-        Claimed(m.id, m.player_id, str(to), m.subject, m.body, given_at, m.created_at)
-        for m, to, given_at in rows
+        Claimed(m.id, m.player_id, str(to), m.subject, m.body, given_at, m.created_at, m.kind, code, issued)
+        for m, to, given_at, code, issued in rows
     ]
 
 
 def mime_of(claimed: Claimed, mail_from: str, links: Links, now: datetime) -> Mime:
-    """The message as it goes out: plain text, with the one-click unsubscribe headers."""
-    url = links.unsubscribe_url(claimed.player_id, now, claimed.given_at)
+    """The message as it goes out: plain text; a digest with the one-click unsubscribe headers, a
+    confirmation with its one-time link."""
     message = Mime()
     message["From"] = mail_from
     message["To"] = claimed.to
     message["Subject"] = claimed.subject
     message["Date"] = format_datetime(clock.now())
     domain = parseaddr(mail_from)[1].rpartition("@")[2] or "localhost"
-    message["Message-ID"] = make_msgid(f"digest.{claimed.message_id}", domain=domain)
+    message["Message-ID"] = make_msgid(f"{claimed.kind}.{claimed.message_id}", domain=domain)
+    message["Auto-Submitted"] = "auto-generated"
+    if claimed.kind == CONFIRM and claimed.code is not None and claimed.issued is not None:
+        message.set_content(with_confirm_link(claimed.body, links.confirm_url(claimed.code, claimed.issued)))
+        return message
+    url = links.unsubscribe_url(claimed.player_id, now, claimed.given_at or now)
     message["List-Unsubscribe"] = f"<{url}>"
     message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-    message["Auto-Submitted"] = "auto-generated"
-    message.set_content(with_footer(claimed.body, url, claimed.given_at.date()))
+    given_on = (claimed.given_at or now).date()
+    message.set_content(with_footer(claimed.body, url, given_on))
     return message
 
 

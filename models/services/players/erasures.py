@@ -223,7 +223,8 @@ def _apply(
     session.flush()
     shown = new_name or former_player_name(survivor)
     forget(session, old)
-    forget_emails(session, group)  # R23: their consent, and what was not sent
+    # R23: their consent, their links, what was not sent, and requests naming any address of theirs
+    forget_emails(session, group, [value for value in old if "@" in value])
     _scrub_records(session, set(group), old, shown)
     shred(session, group)
     session.info[PURGE_ANSWERS] = True  # stored answers may hold a value: gone once committed

@@ -1,6 +1,6 @@
 """Fixtures of the weekly email's tests (R23): a real SMTP server in the test process (aiosmtpd,
-on 127.0.0.1 and a free port), the delivery worker's two jobs run on the test's database, and the
-moment the week's digests are due."""
+on 127.0.0.1 and a free port), the delivery worker's jobs run on the test's database (confirming
+requests to subscribe, queueing digests, sending), and the moment the week's digests are due."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from aiosmtpd.controller import Controller
 from flask import Flask
 from sqlalchemy.orm import Session
 
+from api.emails.worker import confirm_requests
 from models.services.emails.digests import queue_digests
 from models.services.emails.sending import Links, send_due_emails
 
@@ -93,6 +94,10 @@ class Worker:
     def sessions(self) -> Iterator[Session]:
         with self.app.extensions["league_db"].sessionmaker() as session:
             yield session
+
+    def confirm(self, at: datetime) -> int:
+        """The worker's first job: the requests to subscribe taken, their confirmations queued."""
+        return confirm_requests(self.sessions, lambda: at)
 
     def queue(self, at: datetime) -> int:
         with self.sessions() as session, session.begin():

@@ -2,7 +2,9 @@
 Zelda Quixote-Marlowe is named in free text the office and hosts write about her and about
 others (a sanction's reason, another player's sanction, a publication's note, a cancelled
 night's note, a 25-entrant report's correction, a void's reason with her date of birth), her
-display name changes once, and writes naming her are sent with an Idempotency-Key. After her
+display name changes once, writes naming her are sent with an Idempotency-Key, and she asks for
+the weekly email herself (R23: a request holding her address, waiting for the delivery worker;
+then a confirmation link). After her
 erasure no answer, no column and no audit entry holds any of her values, in any spelling; a
 retried key replays its first answer (scrubbed) and stores nothing again; text written later that
 names her is stored with "[erased]"; and the office's new display name for her names no one."""
@@ -10,18 +12,24 @@ names her is stored with "[erased]"; and the office's new display name for her n
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from flask import Flask
 from redis import Redis
 from sqlalchemy import Connection, inspect, text
+from sqlalchemy.orm import Session
 
 from api.cache.stores import RedisStore
+from api.emails.worker import confirm_requests
 from tests.builders import AUDIT_LOG, OFFICE_LATE, SANCTIONS, SEASONS, TOURNAMENTS, ago, sanction_body
 from tests.support.league import Caller, League, assert_problem, new_key
 from tests.support.servers import REDIS_URL, redis_answers
 
 PLAYERS = "/api/v1/players"
+SUBSCRIPTIONS = "/api/v1/email-subscriptions"
 ZELDA = {
     "full_name": "Zelda Quixote-Marlowe",
     "email": "zelda.qm@example.org",
@@ -147,6 +155,10 @@ class Probe:
             ),
             201,
         )
+        # She asks for the weekly email herself (R23), typed as she types it: a request holding
+        # her address waits for the delivery worker.
+        asked = Caller(office.client, None).post(SUBSCRIPTIONS, json={"email": "Zelda.QM@example.org"})
+        assert asked.status_code == 202, asked.get_data(as_text=True)
 
     def report(self, day: str, order: list[int]) -> dict[str, Any]:
         season = self.past if day < ago(15) else self.running
@@ -220,6 +232,30 @@ def test_r21_free_text_public_and_stored_reads_erased_after_the_erasure(
     assert after == dict.fromkeys(after, [])
     assert "[erased]" in public.get(f"{SEASONS}/{probe.past}/qualifiers").get_data(as_text=True)
     assert stored_leaks(connection) == []
+
+
+def test_r21_r23_her_request_for_the_weekly_email_and_its_link_are_forgotten(
+    probe: Probe, app: Flask, connection: Connection
+) -> None:
+    """R21, R23: her request for the weekly email held her address, and the worker's pass made
+    her a confirmation link (another request still waiting); after the erasure neither the
+    requests nor the link remain, and no column holds her address."""
+    sessions = app.extensions["league_db"].sessionmaker
+
+    @contextmanager
+    def session() -> Iterator[Session]:
+        with sessions() as opened:
+            yield opened
+
+    assert confirm_requests(session) == 1  # her link, queued
+    ok(Caller(probe.office.client, None).post(SUBSCRIPTIONS, json={"email": ZELDA["email"]}), 202)
+    assert any(where.startswith("email_subscription_requests.address") for where in stored_leaks(connection))
+    held = "SELECT count(*) FROM email_confirmations WHERE player_id = :p"
+    assert connection.execute(text(held), {"p": probe.zelda}).scalar() == 1
+    ok(probe.erase())
+    assert stored_leaks(connection) == []
+    assert connection.execute(text("SELECT count(*) FROM email_subscription_requests")).scalar() == 0
+    assert connection.execute(text(held), {"p": probe.zelda}).scalar() == 0
 
 
 def test_r21_audit_entries_not_naming_her_by_id_read_erased(probe: Probe) -> None:

@@ -11,7 +11,7 @@ unsubscribe link, or deleted by a plain SQL script: the next read says so."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -144,7 +144,9 @@ def test_r23_a_consent_withdrawn_by_its_link_or_by_any_write_reads_as_it_is(
     read(office, consent)
     assert read(office, consent, cached="hit")["consent"] is True
 
-    token = unsubscribe_token(str(league_app.config["SECRET_KEY"]), player, utcnow())
+    given = sql(league_db, "SELECT given_at FROM email_consents WHERE player_id = :player", player=player)
+    given = given if isinstance(given, datetime) else datetime.fromisoformat(str(given))
+    token = unsubscribe_token(str(league_app.config["SECRET_KEY"]), player, utcnow(), given)
     clicked = league_app.test_client().post(f"/unsubscribe/{token}", data={"List-Unsubscribe": "One-Click"})
     assert clicked.status_code == 200
     assert read(office, consent, cached="miss")["consent"] is False
