@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from models.rules.emails import (
+    TOKEN_SALT,
     BadToken,
     LinkToken,
     _b64,
@@ -36,7 +37,7 @@ def test_r23_a_link_names_the_consent_it_was_sent_under() -> None:
 
 def test_r23_a_link_made_before_links_named_their_consent_holds_for_an_earlier_consent() -> None:
     payload = _b64(f"7.{int(SENT.replace(tzinfo=UTC).timestamp())}".encode())
-    old = read_token(SECRET, f"{payload}.{_b64(_signature(SECRET, payload))}", SENT)
+    old = read_token(SECRET, f"{payload}.{_b64(_signature(SECRET, payload, TOKEN_SALT))}", SENT)
     assert old == LinkToken(7, int(SENT.replace(tzinfo=UTC).timestamp()), None)
     assert sent_under(old, GIVEN) and sent_under(old, SENT)
     assert not sent_under(old, SENT + timedelta(seconds=1))
@@ -45,6 +46,6 @@ def test_r23_a_link_made_before_links_named_their_consent_holds_for_an_earlier_c
 def test_r23_a_damaged_link_is_refused() -> None:
     token = unsubscribe_token(SECRET, 7, SENT, GIVEN)
     payload = _b64(b"7.x.1")
-    for bad in (token + "x", f"{payload}.{_b64(_signature(SECRET, payload))}", "a.b"):
+    for bad in (token + "x", f"{payload}.{_b64(_signature(SECRET, payload, TOKEN_SALT))}", "a.b"):
         with pytest.raises(BadToken):
             read_token(SECRET, bad, SENT)
