@@ -1,8 +1,9 @@
 """GET /: the front door. With the league's site on (the default, R24: tests/api/site), a browser
 gets the site's front page; with it off, as these tests set it, a browser gets a small page (no
 script, the pages' own security headers) linking the docs, the console, the API's index, the
-four embeddable pages and the health check; an API client gets the same links as JSON. Both say the league's name, a league setting
-the office changes, audited (R18). GET /api/v1/: the API's index, its docs, spec and collections."""
+four embeddable pages and the health check; an API client gets the same links as JSON. Both say
+the league's name, a league setting the office changes, audited (R18). GET /api/v1/: the API's
+index, its docs, spec and collections."""
 
 from __future__ import annotations
 
