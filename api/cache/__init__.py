@@ -20,7 +20,8 @@ website reads, once for every worker (refresher.py, driven by the outbox); what 
 compute for reads (a season's qualifier lists, …)
 is cached by `Memo` (freshness.py), as are the JSON fragments answers are written from
 (fragments.py). A GET under /api/ or /embed/ may thus depend on nothing but the league's data,
-the caller's audience, the day and the request (path, query, Accept)."""
+the caller's audience, the day and the request (path, query, Accept), and the release of the
+service that made it (release.py: a new release never serves an earlier one's answers)."""
 
 from __future__ import annotations
 

@@ -14,6 +14,7 @@ from api import db
 from api.auth import current_actor
 from api.cache.flights import LocalFlights
 from api.cache.refresher import ENVIRON_FLAG
+from api.cache.release import release
 from api.cache.stores import READ_LATELY, Store, read_name
 from api.cache.views import page_defaults, policy
 from api.csv_export import wants_csv
@@ -124,7 +125,8 @@ def answer_from_cache() -> Response | None:
     _note_read(query)
     # R2a: the local date in every zone in use, so no answer outlives a venue's midnight.
     days = wall_clock.day_key(session)
-    parts = [*versions, days, audience(current_actor()), request.path, query, representation()]
+    # The release too: an answer an earlier release stored is never served by this one.
+    parts = [release(), *versions, days, audience(current_actor()), request.path, query, representation()]
     if policy().by_host:
         parts.append(request.host)
     also = policy().also

@@ -222,3 +222,13 @@ def test_r13_r14_r19_the_embedded_qualifiers_page_says_why_too(
     scene.posted(scene.body(fillers, days_ago(9), reason=OFFICE_LATE), scene.office)
     html = text_of(page(public, f"/embed/seasons/{scene.season_id}/regions/{scene.region['id']}/qualifiers"))
     assert "Once O. 10 Not on the list: too few nights: 1 of 2" in html or "too few nights: 1 of 2" in html
+
+
+def test_r23_r24_a_player_asks_for_the_weekly_email_from_their_page(scene: Scene, public: Caller) -> None:
+    """R23, R24: the player's page offers the weekly email: a form posting the address to the
+    service's own page (the answer never says whether the league knows it, R19)."""
+    (player,) = scene.add_players(1)
+    html = page(public, f"/players/{player}")
+    assert 'action="/email/subscribe"' in html and 'name="email"' in html and 'type="email"' in html
+    response = public.get(f"/players/{player}", headers=HTML)
+    assert "form-action 'self'" in response.headers["Content-Security-Policy"]
