@@ -26,6 +26,8 @@ from models.entities import EmailConsent, EmailMessage, Player
 from models.infra import clock
 from models.infra.clock import utcnow
 from models.rules.emails import next_try, unsubscribe_token, with_footer
+from models.rules.people_dates import DateWords
+from models.services import wall_clock
 from models.services.emails.smtp import BadSmtpUrl, Handed, SmtpServer, hand_over, smtp_server
 
 LEASE = timedelta(minutes=2)
@@ -56,6 +58,7 @@ class Claimed:
     body: str
     given_at: datetime
     created: datetime
+    words: DateWords  # R24: how the league says dates (the footer's), read when claimed
 
 
 def claim(session: Session, now: datetime, batch: int = BATCH) -> list[Claimed]:
@@ -80,6 +83,7 @@ def claim(session: Session, now: datetime, batch: int = BATCH) -> list[Claimed]:
         return []
     lease = now + LEASE
     session.execute(update(EmailMessage).where(EmailMessage.id.in_(ids)).values(leased_until=lease))
+    words = wall_clock.people_dates(session)
     rows = session.execute(
         select(EmailMessage, Player.email, EmailConsent.given_at)
         .join(Player, Player.id == EmailMessage.player_id)
@@ -88,7 +92,7 @@ def claim(session: Session, now: datetime, batch: int = BATCH) -> list[Claimed]:
         .order_by(EmailMessage.id)
     )
     return [
-        Claimed(m.id, m.player_id, str(to), m.subject, m.body, given_at, m.created_at)
+        Claimed(m.id, m.player_id, str(to), m.subject, m.body, given_at, m.created_at, words)
         for m, to, given_at in rows
     ]
 
@@ -106,7 +110,8 @@ def mime_of(claimed: Claimed, mail_from: str, links: Links, now: datetime) -> Mi
     message["List-Unsubscribe"] = f"<{url}>"
     message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message["Auto-Submitted"] = "auto-generated"
-    message.set_content(with_footer(claimed.body, url, claimed.given_at.date()))
+    asked_on = claimed.words.local(claimed.given_at).date()  # on the league's clock (R2a)
+    message.set_content(with_footer(claimed.body, url, asked_on, claimed.words))
     return message
 
 

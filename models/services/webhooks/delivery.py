@@ -21,6 +21,7 @@ from models.entities import OutboxEvent, Webhook, WebhookDelivery
 from models.infra.clock import utcnow
 from models.infra.http_guard import Refused, guarded_client, post_json, signed_headers
 from models.rules.webhooks import formatted, next_try
+from models.services import wall_clock
 from models.services.webhooks.events import envelope
 
 LEASE = timedelta(minutes=2)
@@ -75,6 +76,7 @@ def claim(session: Session, now: datetime, batch: int = BATCH, lease: timedelta 
     session.execute(
         update(WebhookDelivery).where(WebhookDelivery.id.in_(ids)).values(leased_until=now + lease)
     )
+    words = wall_clock.people_dates(session)  # R24: a chat message's dates, as the league says them
     rows = session.execute(
         select(WebhookDelivery, Webhook, OutboxEvent)
         .join(Webhook, Webhook.id == WebhookDelivery.webhook_id)
@@ -90,7 +92,7 @@ def claim(session: Session, now: datetime, batch: int = BATCH, lease: timedelta 
             w.format,
             e.event_id,
             e.kind,
-            formatted(w.format, e.kind, envelope(e)),
+            formatted(w.format, e.kind, envelope(e), words),
             e.created_at,
             d.attempts,
         )
