@@ -30,6 +30,7 @@ from api import (
     health,
     league_settings,
     nights,
+    people_dates,
     player_merges,
     players,
     points_charts,
@@ -275,6 +276,7 @@ def init_app(app: Flask) -> Api:
     db.init_app(app)
     cache.init_app(app)
     register_error_handlers(app)
+    people_dates.init_app(app)  # R24: dates on every page in the league's format
     api = LeagueApi(
         app,
         spec_kwargs={

@@ -8,6 +8,8 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
+from babel.dates import format_date
+
 from tests.support.league import Caller, League
 
 TOURNAMENTS = "/api/v1/tournaments"
@@ -33,6 +35,13 @@ def days_ago(n: int) -> date:
 def iso(day: date) -> str:
     """The day as the API writes it (YYYY-MM-DD)."""
     return day.isoformat()
+
+
+def said(day: date, year: bool = True) -> str:
+    """The day as people read it in a league that kept the default words (R24: "EEE d MMM y" in
+    en_GB): "Tue 1 Dec 2026"; without the year where a page leaves it out (a list's line on a
+    phone): "Tue 1 Dec". Written with Babel itself, not through the service's DateWords."""
+    return format_date(day, "EEE d MMM y" if year else "EEE d MMM", locale="en_GB")
 
 
 def ago(n: int) -> str:

@@ -22,6 +22,7 @@ from api.audit_log.schemas import AuditQuery
 from api.console import base  # before api_forms: api.html (errors) needs api.embed imported first
 from api.console.api_forms import ApiForm, Choices
 from api.pagination import page_request
+from api.people_dates import people_date, people_time
 from models.rules.personal import ERASED
 from models.services import wall_clock
 from models.services.audit_log.queries import (
@@ -126,10 +127,10 @@ def shown_value(value: Any) -> Value:
         if value == ERASED:
             return Value(ERASED, erased=True)
         if INSTANT.fullmatch(value):
-            return Value(base.league_time(datetime.fromisoformat(value.removesuffix("Z"))))
+            return Value(people_time(datetime.fromisoformat(value.removesuffix("Z"))))
         if DAY.fullmatch(value):
             try:
-                return Value(base.day(date.fromisoformat(value), "year"))
+                return Value(people_date(date.fromisoformat(value)))
             except ValueError:
                 return Value(value)
         return Value(value)

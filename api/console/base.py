@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import zoneinfo
 from collections.abc import Callable
-from datetime import date, datetime
+from datetime import date
 from functools import cache, wraps
 from typing import Any, TypeVar
 
@@ -20,8 +20,6 @@ from api.html import html_page
 from models.actor import PUBLIC, Actor
 from models.entities import Venue
 from models.errors import LeagueError
-from models.infra import clock
-from models.services import wall_clock
 from models.services.access import may_post_results
 from models.services.api_keys.sign_ins import signed_in
 from models.services.lookup import get_or_raise
@@ -94,8 +92,6 @@ table.typed>tbody>tr>td.status{grid-column:2}
 }
 @media print{header.bar,nav,form,.noprint{display:none}}
 """
-# A date as a host reads it, with its weekday: "Tue 1 Dec", "Tue 1 Dec 2026", "Tue 1 December 2026".
-DAY_SHAPES = {"short": "%a %-d %b", "year": "%a %-d %b %Y", "full": "%a %-d %B %Y"}
 
 
 # The door list (R16): one line a player, wrapping on a phone; on paper, compact, to fit one sheet.
@@ -117,28 +113,6 @@ def zone_names() -> list[str]:
 @cache
 def console_css() -> str:
     return stylesheet("light") + CONSOLE_CSS + DOOR_LIST_CSS
-
-
-@bp.app_template_filter("league_time")
-def league_time(instant: datetime | None, shape: str = "%a %-d %b %Y %H:%M %Z") -> str:
-    """A stored instant (UTC) as the league's wall clock shows it, with the zone's abbreviation
-    (R2a): "Tue 1 Dec 2026 21:30 CST"."""
-    if instant is None:
-        return ""
-    return clock.local_time(instant, wall_clock.league_zone(db.session())).strftime(shape)
-
-
-@bp.app_template_filter("day")
-def day(value: date | str | None, shape: str = "short") -> str:
-    """A local date (R2a) with its weekday, as every console page shows dates: "Tue 1 Dec";
-    "Tue 1 Dec 2026" (`year`) and "Tue 1 December 2026" (`full`) where the year is needed. A
-    text that is no ISO date is shown as it is."""
-    if isinstance(value, str):
-        try:
-            return date.fromisoformat(value).strftime(DAY_SHAPES[shape])
-        except ValueError:
-            return value
-    return value.strftime(DAY_SHAPES[shape]) if value is not None else ""
 
 
 @bp.app_template_filter("venue_label")

@@ -1,6 +1,7 @@
-"""The league's settings in the console (R2a, R15, R21): its name, time zone, the sanctions'
-minimums, the most entrants a report may have, who may frame the embeds, and how long inactive
-players' data is kept; changed by the API's schema and service (api/console/api_forms.py)."""
+"""The league's settings in the console (R2a, R15, R21, R24): its name, time zone, the sanctions'
+minimums, the most entrants a report may have, who may frame the embeds, how long inactive
+players' data is kept, and how dates read for people; changed by the API's schema and service
+(api/console/api_forms.py)."""
 
 from __future__ import annotations
 
@@ -39,6 +40,12 @@ LABELS = {
         "Blind structure of the league's nights",
         "Where a venue names none. Empty: the built-in one (2,000 chips, 20-minute levels).",
     ),
+    "date_format": (
+        "How dates read",
+        "On the console, the embedded pages, the emails and the chat messages (R24): a pattern "
+        "such as EEE d MMM y (Tue 1 Dec 2026) or d/M/y (1/12/2026), or short, medium, long, full.",
+    ),
+    "locale": ("Language and region of dates and times", "e.g. en_GB (19:00) or en_US (7:00 PM)."),
 }
 
 

@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from api.console.base import day
+from api.people_dates import people_date, people_dates_in
 from models.errors import LeagueError
 from models.rules.drafts import LAST_SESSION
 
@@ -20,18 +20,17 @@ PLAINER = (
     ("override_reason", "the office's override"),
     (": correct it (PUT) or use another session number", ""),
 )
-ISO_DAY = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 # How `csv_body` names a sheet's row before its reason: "Row 4 (place 3), column Email: ".
 ROW_LABEL = re.compile(r"^Row \d+(?: \(place [^)]*\))?(?:, column [^:]*)?: ")
 ROW_MENTION = re.compile(r"\brow \d+ \(place (\d+)\)")
 
 
 def plain(message: str) -> str:
-    """A refusal's message in plainer words, its dates with their weekdays ("Tue 1 December 2026")."""
+    """A refusal's message in plainer words, its dates as the league says them ("Tue 1 Dec 2026")."""
     said = message
     for api_words, words in PLAINER:
         said = said.replace(api_words, words)
-    return ISO_DAY.sub(lambda found: day(found.group(0), "full"), said)
+    return people_dates_in(said)
 
 
 def unrowed(message: str) -> str:
@@ -78,7 +77,7 @@ def told(refusal: LeagueError, rows: int, fields: Mapping[str, str], again: str)
     if by_row:
         lead = f"Change the rows marked below, then {again}."
     elif taken:
-        lead = f"{day(fields['date'], 'full')} already has a report for session {session_no} here."
+        lead = f"{people_date(fields['date'])} already has a report for session {session_no} here."
     elif refusal.status in (409, 412):  # another change won meanwhile: the API's summary says which
         lead, general = plain(refusal.message), []
     elif general:

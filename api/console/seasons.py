@@ -19,6 +19,7 @@ from api import db
 from api.console.api_forms import ApiForm, Choices
 from api.console.base import bp, current, page, refused_form, signed_in_only
 from api.console.forms import TokenForm
+from api.people_dates import people_date
 from api.schemas import patch_of
 from api.seasons.schemas import SeasonIn, SeasonOut, SeasonPatch
 from models.entities import SEASON_DEFAULTS, Season
@@ -164,7 +165,7 @@ def season_new() -> Any:
             return refused_form()
         made = form.submit(request.form, lambda data: create_season(session, actor, data))
         if made is not None:
-            flash(f"Season {made.name} made, {made.starts_on:%-d %b %Y} to {made.ends_on:%-d %b %Y}.")
+            flash(f"Season {made.name} made, {people_date(made.starts_on)} to {people_date(made.ends_on)}.")
             return redirect(url_for("console.season", season_id=made.id))
         status = form.status
     inputs = form.inputs(request.form if request.method == "POST" else None)

@@ -17,7 +17,6 @@ from api.console.base import (
     asked_day,
     bp,
     current,
-    day,
     hidden_id,
     hosted_venue,
     page,
@@ -30,6 +29,7 @@ from api.console.base import (
 from api.console.forms import AgainForm, ConfirmForm, ReportForm, VoidForm
 from api.console.players import name_fixes
 from api.console.refusals import told
+from api.people_dates import people_date
 from api.tournaments.csv_body import CsvReport
 from api.tournaments.intake import CORRECTION_IN, dry_run, from_sheet, refusals
 from api.tournaments.sheets import CSV_TYPE, read_sheet, upload_type
@@ -255,7 +255,9 @@ def confirm(venue_id: int) -> Any:
         # Something changed since the preview (a suspension, another report): preview again.
         return preview_sheet(venue, fields, upload, correction)
     done = "Corrected" if correction else "Stored"
-    flash(f"{done}: report {tournament.id}, {tournament.entrants} entrants on {day(tournament.date)}.")
+    flash(
+        f"{done}: report {tournament.id}, {tournament.entrants} entrants on {people_date(tournament.date)}."
+    )
     return redirect(url_for("console.standings", venue_id=venue.id, season_id=tournament.season_id))
 
 
@@ -324,7 +326,9 @@ def void(tournament_id: int) -> Any:
 
     def voided(reason: str) -> str:
         void_report(session, actor, tournament, reason, hidden_id(form.version.data))
-        return f"Voided: report {tournament.id} of {day(tournament.date)}. It no longer counts anywhere."
+        return (
+            f"Voided: report {tournament.id} of {people_date(tournament.date)}. It no longer counts anywhere."
+        )
 
     not_voided = f"Report {tournament.id} was not voided: "
     back = url_for("console.reports", venue_id=tournament.venue_id)

@@ -17,7 +17,6 @@ from api.console.api_forms import ApiForm, Label
 from api.console.base import (
     bp,
     current,
-    day,
     hidden_id,
     hosted_venue,
     page,
@@ -27,6 +26,7 @@ from api.console.base import (
 )
 from api.console.forms import TokenForm
 from api.console.venues import WEEKDAY_CHOICES, regular_nights, venue_choices, venue_labels
+from api.people_dates import people_date, people_hour
 from api.schemas import patch_of
 from api.venues.schemas import ExceptionIn, ScheduleIn, VenueOut, VenuePatch
 from models.actor import Actor
@@ -73,10 +73,10 @@ ANCHORS = {"details": "details", "nights": "nights", "change": "changes"}
 def said_change(change: ScheduleException) -> str:
     """A night changed, as the page names it: "the cancellation of Tue 8 Dec"."""
     if change.kind == ExceptionKind.MOVED:
-        return f"the move of {day(change.date)} to {day(change.to_date)}"
+        return f"the move of {people_date(change.date)} to {people_date(change.to_date)}"
     if change.kind == ExceptionKind.ADDED:
-        return f"the make-up night of {day(change.date)} at {change.starts_at}"
-    return f"the cancellation of {day(change.date)}"
+        return f"the make-up night of {people_date(change.date)} at {people_hour(change.starts_at)}"
+    return f"the cancellation of {people_date(change.date)}"
 
 
 @dataclass

@@ -10,8 +10,12 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from api.embed.theme import DASHES
+from models.rules.people_dates import DateWords
 from models.rules.race import Race
 from models.rules.standings import Row
+
+# Dates as a league says them until it says otherwise (R24).
+AS_SAID = DateWords()
 
 LEFT, TOP, BOTTOM = 44, 14, 34  # room for the points axis and the dates
 LABEL_GAP = 16  # the least vertical distance between two names
@@ -110,9 +114,9 @@ def _spread(wanted: list[float], low: float, high: float) -> list[float]:
     return placed
 
 
-def _date_label(day: date, dates: list[date]) -> str:
-    years = {d.year for d in dates}
-    return f"{day.day} {day:%b}" + (f" {day:%y}" if len(years) > 1 else "")
+def _date_label(day: date, dates: list[date], words: DateWords) -> str:
+    """An axis's date, short, in the league's locale (R24): with its year when the race spans two."""
+    return words.short_day(day, year=len({d.year for d in dates}) > 1)
 
 
 def race_chart(
@@ -122,10 +126,12 @@ def race_chart(
     season: str,
     frame: Frame = WIDE,
     labels: Mapping[int, str] | None = None,
+    words: DateWords = AS_SAID,
 ) -> Chart:
     """The chart of the ranked `rows`' race, in their order (the leader first), in a frame. Each
     player is named by their label in the standings (`labels`, R19: with the player number where
-    two players share a display name), else by display name."""
+    two players share a display name), else by display name. Dates read as the league says them
+    (`words`, R24)."""
     right = frame.width - frame.labels
     bottom = frame.height - BOTTOM
     names = labels or {}
@@ -171,7 +177,7 @@ def race_chart(
         if len(dates) > most
         else range(len(dates))
     )
-    x_ticks = [Tick(round(x_of(i), 1), _date_label(dates[i], dates)) for i in shown]
+    x_ticks = [Tick(round(x_of(i), 1), _date_label(dates[i], dates, words)) for i in shown]
     return Chart(
         frame.width,
         frame.height,
@@ -183,11 +189,11 @@ def race_chart(
         x_ticks,
         y_ticks,
         series,
-        _summary(series, dates, venue, season),
+        _summary(series, dates, venue, season, words),
     )
 
 
-def _summary(series: list[Series], dates: list[date], venue: str, season: str) -> str:
+def _summary(series: list[Series], dates: list[date], venue: str, season: str, words: DateWords) -> str:
     """The chart in words, for anyone who cannot see it."""
     if not dates or not series:
         return f"No tournaments at {venue} in {season} yet."
@@ -195,7 +201,7 @@ def _summary(series: list[Series], dates: list[date], venue: str, season: str) -
     standing = "; ".join(f"{s.rank}. {s.name}, {s.points[-1]} points" for s in series)
     text = (
         f"Points race at {venue}, {season}: standings points of the top {len(series)} after each of "
-        f"{len(dates)} {days}, {dates[0]:%-d %B} to {dates[-1]:%-d %B %Y}. Now: {standing}."
+        f"{len(dates)} {days}, {words.day(dates[0])} to {words.day(dates[-1])}. Now: {standing}."
     )
     lead = series[0]
     # The day from which the leader has been ahead of (or level with) every other player.
@@ -203,5 +209,5 @@ def _summary(series: list[Series], dates: list[date], venue: str, season: str) -
     while since > 0 and all(lead.points[since - 1] >= other.points[since - 1] for other in series):
         since -= 1
     if len(dates) > 1 and since < len(dates):
-        text += f" {lead.name} has led or shared the lead since {dates[since]:%-d %B}."
+        text += f" {lead.name} has led or shared the lead since {words.day(dates[since])}."
     return text

@@ -28,6 +28,7 @@ from api.embed.schemas import (
 )
 from api.embed.sparkline import sparkline
 from api.html import framed_page
+from api.people_dates import people_date, words
 from api.schemas import with_labels
 from models.actor import PUBLIC
 from models.entities import NIGHT_TABLES, Night, Region, Season
@@ -79,11 +80,12 @@ class StandingsPage(MethodView):
         table = standings_of(session, season_id, venue_id)
         charted = table.rows[: args["players"]]
         charts = []
+        said = words()  # R24: the chart's dates as the league says them
         if charted:
             race = points_race(session, table, [row.player_id for row in charted])
             # Drawn twice: wide, and narrow for phones (the page shows one, by its width).
             charts = [
-                race_chart(race, charted, table.venue.name, table.season.name, frame, table.labels)
+                race_chart(race, charted, table.venue.name, table.season.name, frame, table.labels, said)
                 for frame in (WIDE, NARROW)
             ]
         return framed_page(
@@ -121,12 +123,12 @@ class QualifiersPage(MethodView):
         )
         if found.publication is not None:
             status = "Published"
-            note = f"on {found.publication.published_at:%-d %B %Y}."
+            note = f"on {people_date(found.publication.published_at)}."
             if found.publication.note:
                 note += f" {found.publication.note}"
         elif found.provisional:
             status = "Provisional:"
-            note = f"the season runs to {season.ends_on:%-d %B %Y}, and the lists change with its results."
+            note = f"the season runs to {people_date(season.ends_on)}, and the lists change with its results."
         else:
             status = "Final, not yet published:"
             note = "the league office publishes the lists after the season."

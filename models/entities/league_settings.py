@@ -77,8 +77,8 @@ class LeagueSettings(Base):
 
     @property
     def dates(self) -> DateWords:
-        """R24: how this league says dates and times to people."""
-        return DateWords(self.date_format, self.locale)
+        """R24: how this league says dates and times to people, its instants on its clock (R2a)."""
+        return DateWords(self.date_format, self.locale, self.zone)
 
     @property
     def site(self) -> Site:

@@ -14,6 +14,8 @@ from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 from enum import StrEnum
 
+from models.rules.people_dates import DateWords
+
 
 class ConsentSource(StrEnum):
     """Where a player asked for the weekly email."""
@@ -264,14 +266,15 @@ def cut_words(standing: Standing) -> str:
     return "level with the cut" if gap == 0 else "above the cut's points, but not on the list"
 
 
-def _day(day: date) -> str:
-    return f"{day:%a} {day.day} {day:%b}"
+# How an email says dates when no league's words are given (R24's defaults).
+AS_SAID = DateWords()
 
 
-def compose(digest: Digest) -> tuple[str, str]:
-    """The digest's subject and plain-text body. The subject names no one (it is seen in lists
-    and logs); the unsubscribe footer is added as each message is sent (`with_footer`)."""
-    subject = f"Your week in the league: {_day(digest.monday)}"
+def compose(digest: Digest, words: DateWords = AS_SAID) -> tuple[str, str]:
+    """The digest's subject and plain-text body, its dates and times as the league says them
+    (`words`, R24). The subject names no one (it is seen in lists and logs); the unsubscribe
+    footer is added as each message is sent (`with_footer`)."""
+    subject = f"Your week in the league: {words.day(digest.monday)}"
     lines = [f"Hello {digest.display_name},", "", "Where you stand this season:"]
     if not digest.standings:
         lines.append("- No results this season yet.")
@@ -285,7 +288,8 @@ def compose(digest: Digest) -> tuple[str, str]:
     if not digest.games:
         lines.append("- None scheduled.")
     for g in digest.games:
-        lines.append(f"- {_day(g.day)} {g.starts_at}, {g.venue}{' (cancelled)' if g.cancelled else ''}")
+        when = f"{words.day(g.day)}, {words.hour(g.starts_at)}"
+        lines.append(f"- {when}, {g.venue}{' (cancelled)' if g.cancelled else ''}")
     lines.append("")
     if digest.rating is None:
         lines.append("Your rating: not rated yet.")
@@ -296,9 +300,10 @@ def compose(digest: Digest) -> tuple[str, str]:
     return subject, "\n".join(lines) + "\n"
 
 
-def with_footer(body: str, unsubscribe_url: str, given_on: date) -> str:
-    """The body with why the player gets it and the one-click way to stop it."""
-    asked = f"{_day(given_on)} {given_on.year}"
+def with_footer(body: str, unsubscribe_url: str, given_on: date, words: DateWords = AS_SAID) -> str:
+    """The body with why the player gets it (since when: a local date, said as the league says
+    dates, R24) and the one-click way to stop it."""
+    asked = words.day(given_on)
     return (
         f"{body}\n--\nYou get this weekly email because you asked for it ({asked}).\n"
         f"To stop it, open this link: {unsubscribe_url}\n"

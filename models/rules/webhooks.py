@@ -1,6 +1,7 @@
 """R23, webhooks: which events a subscription gets, when a failed delivery is tried again, which
 addresses a delivery may never reach (server-side request forgery), and an event said as a
-Discord or Slack message. Pure: the services store, the worker sends."""
+Discord or Slack message, its dates said as the league says them (R24). Pure: the services
+store, the worker sends."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
+
+from models.rules.people_dates import DateWords
 
 # Every kind of event, and whether it is personal (only subscriptions the office marked staff).
 EVENT_KINDS: dict[str, bool] = {
@@ -64,11 +67,15 @@ def next_try(created: datetime, attempts: int, now: datetime) -> datetime | None
     return None if when > created + GIVE_UP_AFTER else when
 
 
-def recap_lines(data: Mapping[str, Any]) -> list[str]:
-    """A report's recap, as a chat message says it: venue, date, entrants, the top three."""
-    lines = [
-        f"**{data.get('venue_name', 'A venue')}**, {data.get('date', '')}: {data.get('entrants', 0)} entrants"
-    ]
+# How a chat message says dates when no league's words are given (R24's defaults).
+AS_SAID = DateWords()
+
+
+def recap_lines(data: Mapping[str, Any], words: DateWords = AS_SAID) -> list[str]:
+    """A report's recap, as a chat message says it: venue, date (in the league's words, R24),
+    entrants, the top three."""
+    venue, day = data.get("venue_name", "A venue"), words.day_of(data.get("date"))
+    lines = [f"**{venue}**, {day}: {data.get('entrants', 0)} entrants"]
     for row in data.get("top", [])[:3]:
         lines.append(f"{row['place']}. {row['display_name']} ({row['points']} pts)")
     return lines
@@ -89,21 +96,24 @@ SAID = {
 }
 
 
-def chat_text(kind: str, data: Mapping[str, Any]) -> str:
-    """An event as one chat message (Discord, Slack): what happened, and a report's recap."""
+def chat_text(kind: str, data: Mapping[str, Any], words: DateWords = AS_SAID) -> str:
+    """An event as one chat message (Discord, Slack): what happened, and a report's recap; its
+    date as the league says dates (R24: the event's data keeps ISO 8601)."""
     head = SAID.get(kind, kind)
     if kind in ("report.posted", "report.corrected"):
-        return "\n".join([f"{head}: " + recap_lines(data)[0], *recap_lines(data)[1:]])
-    where = data.get("venue_name")
-    return f"{head}" + (f": {where}" if where else "") + (f", {data['date']}" if data.get("date") else "")
+        first, *rest = recap_lines(data, words)
+        return "\n".join([f"{head}: {first}", *rest])
+    where, day = data.get("venue_name"), words.day_of(data.get("date"))
+    return f"{head}" + (f": {where}" if where else "") + (f", {day}" if day else "")
 
 
-def formatted(fmt: str, kind: str, envelope: Mapping[str, Any]) -> dict[str, Any]:
-    """The body a subscription's format asks for: the event as JSON, or a chat message."""
+def formatted(fmt: str, kind: str, envelope: Mapping[str, Any], words: DateWords = AS_SAID) -> dict[str, Any]:
+    """The body a subscription's format asks for: the event as JSON (dates in ISO 8601), or a
+    chat message (dates as the league says them, `words`, R24)."""
     if fmt == "discord":
-        return {"content": chat_text(kind, envelope["data"])[:2000], "allowed_mentions": {"parse": []}}
+        return {"content": chat_text(kind, envelope["data"], words)[:2000], "allowed_mentions": {"parse": []}}
     if fmt == "slack":
-        return {"text": chat_text(kind, envelope["data"]).replace("**", "*")}
+        return {"text": chat_text(kind, envelope["data"], words).replace("**", "*")}
     return dict(envelope)
 
 

@@ -1,4 +1,5 @@
-"""The wall clocks of the league (R2a): "today at this venue" and "today in the league".
+"""The wall clocks of the league (R2a): "today at this venue" and "today in the league", and
+how its dates and times read for people (R24).
 
 Every date of the league is a local date. A venue's today is the date on its wall clock (its own
 zone, else the league's); league-wide matters (whether a season has ended, publishing, a
@@ -14,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from models.entities import Sanction, Venue
 from models.infra import clock
+from models.rules.people_dates import DateWords
 from models.services.freshness import cached_by_league
 from models.services.league_settings.writes import league_settings
 
@@ -21,6 +23,13 @@ from models.services.league_settings.writes import league_settings
 def league_zone(session: Session) -> str:
     """The league's zone (the settings bump the `league` scope: cached by its version)."""
     return cached_by_league(session, "league zone", lambda: league_settings(session).zone)
+
+
+def people_dates(session: Session) -> DateWords:
+    """R24: how the league says dates and times to people (its format, locale and zone), read
+    once: the pages, the emails and the chat messages all say them through it (the settings bump
+    the `league` scope: cached by its version)."""
+    return cached_by_league(session, "date words", lambda: league_settings(session).dates)
 
 
 def venue_zone(session: Session, venue: Venue | int) -> str:

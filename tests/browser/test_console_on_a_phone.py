@@ -25,8 +25,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from api.console.base import day
-from tests.builders import days_ago, iso
+from tests.builders import days_ago, iso, said
 from tests.support.browser import DESK, PATIENCE_MS, PHONE, field, fits, players_named, sign_in, submit
 from tests.support.databases import ScratchDatabases
 from tests.support.servers import Server, gunicorn
@@ -173,7 +172,7 @@ def rows_typed(page: Page, night: dict[str, Any], shots: Path) -> None:
     assert field(page, "Date").input_value() == iso(days_ago(2))
     fits(page, "rows-more", shots)
     submit(page.get_by_role("button", name="Preview", exact=True))
-    taken = f"{day(days_ago(2), 'full')} already has a report for session 1 here"
+    taken = f"{said(days_ago(2))} already has a report for session 1 here"
     assert taken in page.locator(".refused").inner_text()
     assert field(page, "Session").input_value() == "2"
     assert {label: field(page, label).input_value() for label in typed} == typed
@@ -277,7 +276,7 @@ def test_the_recent_reports_are_a_line_each_on_a_phone_until_one_is_opened_r6_r1
     reports = page.locator("main details.report")
     expect(reports).to_have_count(4, timeout=PATIENCE_MS)
     expect(page.locator(f"#report-{marked} > summary")).to_have_text(
-        f"{day(days_ago(4))} · session 1 · 4 entrants · won by Ann", timeout=PATIENCE_MS
+        f"{said(days_ago(4), year=False)} · session 1 · 4 entrants · won by Ann", timeout=PATIENCE_MS
     )
     closed = page.evaluate(MEASURED)
     fits(page, "reports-closed", tmp_path)

@@ -53,7 +53,8 @@ def players_missing(session: Session, period: str, most: int) -> list[Player]:
 def queue_digests(session: Session, now: datetime, most: int = BATCH) -> int:
     """R23: compose this week's digest for each consenting player who has none (at most `most`
     in one call), in the caller's transaction; how many were queued."""
-    local = clock.local_time(now, wall_clock.league_zone(session))
+    words = wall_clock.people_dates(session)  # R24: the digest's dates, as the league says them
+    local = clock.local_time(now, words.zone)
     week = digest_week(local)
     if week is None:
         return 0
@@ -63,7 +64,7 @@ def queue_digests(session: Session, now: datetime, most: int = BATCH) -> int:
     stamp = naive_utc(now)
     queued = 0
     for player in players:
-        subject, body = compose(digest_of(session, player, monday, local.date(), lists))
+        subject, body = compose(digest_of(session, player, monday, local.date(), lists), words)
         message = EmailMessage(
             player_id=player.id,
             kind=DIGEST,

@@ -37,6 +37,8 @@ from models.rules.emails import (
     with_confirm_link,
     with_footer,
 )
+from models.rules.people_dates import DateWords
+from models.services import wall_clock
 from models.services.emails.smtp import BadSmtpUrl, Handed, SmtpServer, hand_over, smtp_server
 
 LEASE = timedelta(minutes=2)
@@ -70,6 +72,7 @@ class Claimed:
     body: str
     given_at: datetime | None  # a digest's: when the player consented
     created: datetime
+    words: DateWords  # R24: how the league says dates (the footer's), read when claimed
     kind: str = DIGEST
     # A confirmation's: the code of its one-time link, and when the link was made.
     code: str | None = None
@@ -105,6 +108,7 @@ def claim(session: Session, now: datetime, batch: int = BATCH) -> list[Claimed]:
         return []
     lease = now + LEASE
     session.execute(update(EmailMessage).where(EmailMessage.id.in_(ids)).values(leased_until=lease))
+    words = wall_clock.people_dates(session)
     rows = session.execute(
         select(
             EmailMessage,
@@ -120,7 +124,7 @@ def claim(session: Session, now: datetime, batch: int = BATCH) -> list[Claimed]:
         .order_by(EmailMessage.id)
     )
     return [
-        Claimed(m.id, m.player_id, str(to), m.subject, m.body, given_at, m.created_at, m.kind, code, issued)
+        Claimed(m.id, m.player_id, str(to), m.subject, m.body, given_at, m.created_at, words, m.kind, code, issued)
         for m, to, given_at, code, issued in rows
     ]
 
@@ -142,8 +146,8 @@ def mime_of(claimed: Claimed, mail_from: str, links: Links, now: datetime) -> Mi
     url = links.unsubscribe_url(claimed.player_id, now, claimed.given_at or now)
     message["List-Unsubscribe"] = f"<{url}>"
     message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-    given_on = (claimed.given_at or now).date()
-    message.set_content(with_footer(claimed.body, url, given_on))
+    asked_on = claimed.words.local(claimed.given_at or now).date()  # on the league's clock (R2a)
+    message.set_content(with_footer(claimed.body, url, asked_on, claimed.words))
     return message
 
 

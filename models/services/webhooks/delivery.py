@@ -37,6 +37,7 @@ from models.infra.http_guard import (
     signed_headers,
 )
 from models.rules.webhooks import formatted, next_try
+from models.services import wall_clock
 from models.services.webhooks.events import envelope
 
 LEASE = timedelta(minutes=2)
@@ -117,6 +118,7 @@ def claim(
     session.execute(
         update(WebhookDelivery).where(WebhookDelivery.id.in_(ids)).values(leased_until=now + lease)
     )
+    words = wall_clock.people_dates(session)  # R24: a chat message's dates, as the league says them
     rows = session.execute(
         select(WebhookDelivery, Webhook, OutboxEvent)
         .join(Webhook, Webhook.id == WebhookDelivery.webhook_id)
@@ -133,7 +135,7 @@ def claim(
             w.format,
             e.event_id,
             e.kind,
-            formatted(w.format, e.kind, envelope(e)),
+            formatted(w.format, e.kind, envelope(e), words),
             e.created_at,
             d.attempts,
         )

@@ -17,7 +17,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from models.infra.clock import utcnow
-from tests.builders import Scene, audit_entries, days_ago, iso, utc_today
+from tests.builders import Scene, audit_entries, days_ago, iso, said, utc_today
 from tests.support.console import (
     SIGN_IN,
     csrf,
@@ -298,7 +298,8 @@ def test_the_console_says_r15s_minimum_and_r16s_results_that_stand_as_the_api_do
     assert issued.status_code == 302
     page = text_of(office.get(issued.headers["Location"]))
     assert "R16: 1 stored result falls inside this suspension; it stands" in page
-    assert f"report {report['id']} (venue {scene.venue_id}, {iso(days_ago(20))}, session 1)" in page
+    # The API's notice, its date said as the league says dates (R24).
+    assert f"report {report['id']} (venue {scene.venue_id}, {said(days_ago(20))}, session 1)" in page
 
 
 def test_office_pages_are_for_the_office_and_door_lists_for_the_venues_hosts(

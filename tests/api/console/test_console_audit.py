@@ -219,7 +219,7 @@ def test_days_are_the_leagues_an_entry_at_2330_belongs_to_that_day_r2a_r18(
         day = office.get(f"{AUDIT}?entity=region&since=2026-12-01&until=2026-12-01")
         assert input_value(day, "since") == "2026-12-01" and input_value(day, "until") == "2026-12-01"
         assert 'type="date"' in day.get_data(as_text=True)
-        assert "Tue 1 Dec 2026 23:30 CST" in text_of(day) and "Tue 1 Dec 2026 00:00 CST" in text_of(day)
+        assert "Tue 1 Dec 2026, 23:30 CST" in text_of(day) and "Tue 1 Dec 2026, 00:00 CST" in text_of(day)
 
 
 def test_an_entry_opens_to_its_record_before_and_after_the_changed_fields_marked_r18(

@@ -239,7 +239,7 @@ def test_correct_and_void_are_offered_only_inside_the_window_with_its_last_day_r
     app: Flask, night: Scene
 ) -> None:
     """R17: a host sees Correct and Void on a report of their venue until the season's
-    correction_days (7) after its night, with the last day ("Correct or void until Tue 8 Dec");
+    correction_days (7) after its night, with the last day ("Correct or void until Tue 8 Dec 2026");
     past it, neither, and the page says only the league office can change it now, as the
     correction page (a 403) and the void do. The office sees both on every report."""
     ann, bob = night.players("Ann", "Bob")
@@ -249,8 +249,8 @@ def test_correct_and_void_are_offered_only_inside_the_window_with_its_last_day_r
     listed = host.get(f"/console/venues/{night.venue_id}/reports")
     words, page = text_of(listed), listed.get_data(as_text=True)
     assert "Tue 1 Dec · session 1 · 2 entrants · won by Ann" in words
-    assert "Correct or void until Tue 8 Dec." in words
-    assert "Only the league office can correct or void it now: a host could until Sat 28 Nov." in words
+    assert "Correct or void until Tue 8 Dec 2026." in words
+    assert "Only the league office can correct or void it now: a host could until Sat 28 Nov 2026." in words
     assert (
         f"/console/reports/{recent['id']}/correct" in page and f"/console/reports/{recent['id']}/void" in page
     )
@@ -261,7 +261,7 @@ def test_correct_and_void_are_offered_only_inside_the_window_with_its_last_day_r
     closed = host.get(f"/console/reports/{old['id']}/correct")
     assert closed.status_code == 403
     assert "Only the league office can correct or void it now." in text_of(closed)
-    assert "for this one, Sat 21 November 2026, the last day was Sat 28 November 2026" in text_of(closed)
+    assert "for this one, Sat 21 Nov 2026, the last day was Sat 28 Nov 2026" in text_of(closed)
     late = host.post(
         f"/console/reports/{old['id']}/void",
         data={"csrf_token": csrf(listed), "version": str(old["version"]), "reason": "Wrong night."},
@@ -278,10 +278,10 @@ def test_correct_and_void_are_offered_only_inside_the_window_with_its_last_day_r
     )
     with time_machine.travel(datetime(2026, 12, 8, 23, 59, tzinfo=UTC), tick=False):
         last = signed_in(app, night.host.key).get(f"/console/venues/{night.venue_id}/reports")
-        assert "Correct or void until Tue 8 Dec." in text_of(last)
+        assert "Correct or void until Tue 8 Dec 2026." in text_of(last)
     with time_machine.travel(datetime(2026, 12, 9, 0, 1, tzinfo=UTC), tick=False):
         later = text_of(signed_in(app, night.host.key).get(f"/console/venues/{night.venue_id}/reports"))
-        assert "Correct or void until" not in later and "a host could until Tue 8 Dec." in later
+        assert "Correct or void until" not in later and "a host could until Tue 8 Dec 2026." in later
 
 
 def test_a_correction_refused_by_the_window_says_the_office_can_still_change_it_r17(
@@ -314,7 +314,7 @@ def test_a_correction_refused_by_the_window_says_the_office_can_still_change_it_
     words = text_of(refused)
     assert (
         "Nothing was stored. A host may change a report within 7 days of the tournament "
-        "(until Tue 1 December 2026); only the league office can change it now." in words
+        "(until Tue 1 Dec 2026); only the league office can change it now." in words
     )
     assert "Change the rows marked below" not in words and "reason" not in reasons_by_place(refused)
 
@@ -330,7 +330,7 @@ def test_a_night_already_reported_offers_session_2_r2(app: Flask, night: Scene) 
     taken = upload(host, night.venue_id, rows, iso(TUESDAY - timedelta(days=1)))
     assert taken.status_code == 409
     words = text_of(taken)
-    assert "Nothing was stored. Mon 30 November 2026 already has a report for session 1 here." in words
+    assert "Nothing was stored. Mon 30 Nov 2026 already has a report for session 1 here." in words
     assert f"Already reported as report {stored['id']}." in words and "Change the rows marked" not in words
     assert "(PUT)" not in words and reasons_by_place(taken) == {"1": "", "2": ""}
     again = re.search(
@@ -381,7 +381,7 @@ def test_a_future_date_is_one_message_not_one_per_row_r2(app: Flask, night: Scen
     future = upload(host, night.venue_id, names, iso(TUESDAY + timedelta(days=1)))
     assert future.status_code == 422
     words = text_of(future)
-    lead = "Nothing was stored. Wed 2 December 2026 is in the future; report a tournament once it is played."
+    lead = "Nothing was stored. Wed 2 Dec 2026 is in the future; report a tournament once it is played."
     assert lead in words and words.count("in the future") == 1
     assert "Change the rows marked below" not in words and set(reasons_by_place(future).values()) == {""}
     answer = night.host.post(
@@ -393,19 +393,17 @@ def test_a_future_date_is_one_message_not_one_per_row_r2(app: Flask, night: Scen
 
 
 def test_console_dates_show_their_weekday_and_times_the_leagues_zone(app: Flask, night: Scene) -> None:
-    """Every console date with its weekday ("Tue 1 Dec", "Tue 1 December 2026" where a year is
-    needed): a preview, the flash once stored, the recent reports, the standings, sanctions, the
-    season at a glance; the audit log's times on the league's clock, with the weekday."""
+    """R24: every console date in the league's format (by default "Tue 1 Dec 2026"): a preview,
+    the flash once stored, the recent reports, the standings, sanctions, the season at a glance;
+    the audit log's times on the league's clock (R2a), with the weekday and the zone."""
     ann, bob = night.players("Ann", "Bob")
     host = signed_in(app, night.host.key)
     preview = upload(host, night.venue_id, sheet([(1, ann), (2, bob)]), iso(TUESDAY))
-    assert "Preview: " in text_of(preview) and ", Tue 1 December 2026 Nothing is stored yet" in text_of(
-        preview
-    )
+    assert "Preview: " in text_of(preview) and ", Tue 1 Dec 2026 Nothing is stored yet" in text_of(preview)
     stored = host.post(f"/console/venues/{night.venue_id}/report/confirm", data=hidden_fields(preview))
     standings = text_of(host.get(stored.headers["Location"]))
-    assert "entrants on Tue 1 Dec." in standings and "as of Tue 1 December 2026" in standings
-    assert "Tue 1 December 2026, session 1" in text_of(host.get(f"/console/venues/{night.venue_id}/reports"))
+    assert "entrants on Tue 1 Dec 2026." in standings and "as of Tue 1 Dec 2026" in standings
+    assert "Tue 1 Dec 2026, session 1" in text_of(host.get(f"/console/venues/{night.venue_id}/reports"))
     night.office.post(
         "/api/v1/sanctions",
         json={
@@ -419,8 +417,8 @@ def test_console_dates_show_their_weekday_and_times_the_leagues_zone(app: Flask,
     office = signed_in(app, night.office.key)
     assert "warning (berating) Tue 1 Dec 2026 to" in text_of(office.get("/console/sanctions"))
     glance = text_of(office.get("/console/seasons"))
-    assert "(Fri 2 Oct to Thu 31 Dec 2026)" in glance and "in the week from Mon 30 Nov" in glance
-    assert "Tue 1 Dec 2026 18:00 UTC" in text_of(office.get("/console/audit"))
+    assert "(Fri 2 Oct 2026 to Thu 31 Dec 2026)" in glance and "in the week from Mon 30 Nov 2026" in glance
+    assert "Tue 1 Dec 2026, 18:00 UTC" in text_of(office.get("/console/audit"))
 
 
 def test_a_correction_that_lost_to_another_says_so_in_its_lead_r17a(app: Flask, night: Scene) -> None:

@@ -28,13 +28,13 @@ def test_the_console_door_list_shows_the_venues_tonight_r2a_r16(
         sanctioned(town.office, sam, first_day="2026-11-17", last_day="2026-12-01")
         browser = signed_in(app, town.office.key)
         tonight = text_of(browser.get(f"/console/venues/{chicago}/door-list"))
-        assert ", Tue 1 December 2026 These players may not play here tonight" in tonight, tonight
+        assert ", Tue 1 Dec 2026 These players may not play here tonight" in tonight, tonight
         assert f"Sam Barred #{sam} · suspension (fighting) · last day Tue 1 Dec 2026" in tonight, tonight
         there = text_of(browser.get(f"/console/venues/{auckland}/door-list"))
-        assert ", Wed 2 December 2026 These players" in there and "Nobody is barred tonight." in there, there
+        assert ", Wed 2 Dec 2026 These players" in there and "Nobody is barred tonight." in there, there
         clock.move_to(utc("2026-12-02T06:01"))
         wednesday = text_of(browser.get(f"/console/venues/{chicago}/door-list"))
-        assert ", Wed 2 December 2026 These players" in wednesday and "Sam Barred" not in wednesday, wednesday
+        assert ", Wed 2 Dec 2026 These players" in wednesday and "Sam Barred" not in wednesday, wednesday
 
 
 def test_the_console_report_forms_are_dated_the_venues_today_r2a_r2(
@@ -65,7 +65,7 @@ def test_the_console_shows_audit_times_on_the_leagues_clock_r2a_r18(
         clock.move_to(utc("2026-12-02T03:30"))
         ok(town.office.patch(f"/api/v1/venues/{venue}", json={"name": "Winter Name"}))
         page = text_of(signed_in(app, town.office.key).get("/console/audit?action=venue.update"))
-        assert "Tue 1 Dec 2026 21:30 CST" in page and "Tue 30 Jun 2026 21:30 CDT" in page, page
+        assert "Tue 1 Dec 2026, 21:30 CST" in page and "Tue 30 Jun 2026, 21:30 CDT" in page, page
         assert "UTC" not in page and "2026-12-02 03:30" not in page, page
 
 
@@ -82,12 +82,12 @@ def test_the_console_shows_a_publication_on_the_leagues_clock_r2a_r12(
         page = f"/console/seasons/{town.season_id}/qualifiers"
         clock.move_to(utc("2026-11-02T05:59"))
         provisional = text_of(signed_in(app, town.office.key).get(page))
-        assert "Provisional: the season runs to Sun 1 November 2026." in provisional, provisional
+        assert "Provisional: the season runs to Sun 1 Nov 2026." in provisional, provisional
         clock.move_to(utc("2026-11-02T06:01"))
         publish = f"{SEASONS}/{town.season_id}/qualifiers/publish"
         ok(town.office.post(publish, json={"settlements": []}), 201)
         published = text_of(signed_in(app, town.office.key).get(page))
-        assert "Published on Mon 2 November 2026, 00:01 CST." in published, published
+        assert "Published on Mon 2 Nov 2026, 00:01 CST." in published, published
 
 
 def test_the_console_standings_follow_the_season_running_at_the_venue_r2a_r2_r11(
@@ -104,14 +104,14 @@ def test_the_console_standings_follow_the_season_running_at_the_venue_r2a_r2_r11
         clock.move_to(utc("2026-11-02T05:59"))
         browser = signed_in(app, town.office.key)
         running = text_of(browser.get(f"/console/venues/{chicago}/standings"))
-        assert "· 1 tournament · as of Sun 1 November 2026" in running, running
+        assert "· 1 tournament · as of Sun 1 Nov 2026" in running, running
         over = text_of(browser.get(f"/console/venues/{auckland}/standings"))
         assert "No season covers" in over and "today." in over, over
         clock.move_to(utc("2026-11-02T06:01"))
         ended = text_of(browser.get(f"/console/venues/{chicago}/standings"))
         # Between seasons the page says so and shows the last season that ran at the venue.
-        assert "No season covers" in ended and "ended on Sun 1 November 2026:" in ended, ended
-        assert "· 1 tournament · as of Mon 2 November 2026" in ended, ended
+        assert "No season covers" in ended and "ended on Sun 1 Nov 2026:" in ended, ended
+        assert "· 1 tournament · as of Mon 2 Nov 2026" in ended, ended
 
 
 def test_the_console_home_leads_with_last_nights_missing_report_and_tonights_game_r2a(
@@ -129,7 +129,7 @@ def test_the_console_home_leads_with_last_nights_missing_report_and_tonights_gam
         browser = signed_in(app, host.key)
         home = text_of(browser.get("/console/"))
         missing = home.index("No report yet for")
-        assert "on Tue 1 Dec (19:00): post its results" in home, home
+        assert "on Tue 1 Dec 2026 (19:00): post its results" in home, home
         assert missing < home.index("Tonight") < home.index("19:30, 2 sessions"), home
         ok(town.report(venue, "2026-12-01", town.players(3)), 201)
         home = text_of(browser.get("/console/"))

@@ -13,7 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from models.entities import EmailMessage
-from tests.builders import Scene
+from tests.builders import Scene, said
 
 PLAYERS = "/api/v1/players"
 # Places 1, 2 and 3 score 10, 6 and 3; the rest nothing.
@@ -78,7 +78,7 @@ def test_r23_a_digest_is_composed_for_a_consenting_player_and_none_for_others(
     standing = f"- {venue} ({season}): rank 3 with 6 points (3 played). Top 2 qualify: you are "
     assert standing + "16 points from the cut.\n" in body
     day = monday.date()
-    assert f"- {day:%a} {day.day} {day:%b} 19:30, {venue}\n" in body
+    assert f"- {said(day)}, 19:30, {venue}\n" in body  # R24: in the league's words
     rating = ok(scene.public.get(f"{PLAYERS}/{cal}"))["rating"]
     assert f"Your rating: {Decimal(str(rating['rating'])):.2f} (provisional, 3 rated tournaments)." in body
     assert "rank 1 with 26 points (3 played). Top 2 qualify: you are inside the cut." in queued[ann].body

@@ -19,7 +19,7 @@ from standardwebhooks.webhooks import Webhook as Verifier
 
 from models.infra import http_guard
 from models.infra.clock import utcnow
-from tests.builders import Scene, days_ago, iso
+from tests.builders import Scene, days_ago, iso, said
 from tests.support.league import assert_problem
 from tests.support.receiver import receiver
 
@@ -105,7 +105,8 @@ def test_r23_a_discord_subscription_gets_the_nights_recap(private_ok: Flask, sce
         deliver(private_ok)
         (message,) = chat.got
         text = message.json["content"]
-        assert text.startswith(f"Results are in: **{scene.venue['name']}**, {iso(days_ago(2))}: 4 entrants")
+        said_day = said(days_ago(2))  # R24: the date as the league says dates
+        assert text.startswith(f"Results are in: **{scene.venue['name']}**, {said_day}: 4 entrants")
         assert "1. Bea B." in text and "2. Ann A." in text and "3. Dee D." in text and "Cal C." not in text
         assert message.json["allowed_mentions"] == {"parse": []}
 
