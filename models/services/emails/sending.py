@@ -124,7 +124,9 @@ def claim(session: Session, now: datetime, batch: int = BATCH) -> list[Claimed]:
         .order_by(EmailMessage.id)
     )
     return [
-        Claimed(m.id, m.player_id, str(to), m.subject, m.body, given_at, m.created_at, words, m.kind, code, issued)
+        Claimed(
+            m.id, m.player_id, str(to), m.subject, m.body, given_at, m.created_at, words, m.kind, code, issued
+        )
         for m, to, given_at, code, issued in rows
     ]
 
