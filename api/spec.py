@@ -231,7 +231,8 @@ def error_answers(path: str, method: str, operation: dict[str, Any]) -> dict[str
     """The errors an operation can answer beyond those its view declares: from its path (a key
     on /api/, rate limits, ids that may name nothing), its roles, query and body."""
     # Any query parameter given twice is a 400 (api/__init__.py), wherever the cache answers.
-    if path.startswith("/embed/"):  # pages for other sites: public, rate limited
+    if path.startswith("/embed/") or "site" in operation.get("tags", ()):
+        # Pages for other sites and the league's own (R24): public, rate limited.
         wanted = {"400": "BAD_REQUEST", "429": "TOO_MANY_REQUESTS"}
     elif path.startswith("/api/"):
         wanted = {"400": "BAD_REQUEST", "401": "UNAUTHORIZED", "429": "TOO_MANY_REQUESTS"}

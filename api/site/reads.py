@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import current_app, request
 
-from models.errors import NotFound
+from models.errors import InvalidInput, NotFound, Problem
 
 # Marks the site's own requests to the API (in-process only: no HTTP request can set it). They
 # are exempt from the rate limits: the page that asked for them was counted.
@@ -36,8 +36,16 @@ def answer(path: str, query: Mapping[str, Any] | None = None) -> Any:
             base_url=request.host_url,
             environ_overrides={SITE_FLAG: True, "REMOTE_ADDR": request.remote_addr or "127.0.0.1"},
         )
+    said = response.get_json(silent=True) or {}
     if response.status_code == 404:
-        raise NotFound(str((response.get_json(silent=True) or {}).get("detail", "Not found.")))
+        raise NotFound(str(said.get("detail", "Not found.")))
+    if response.status_code in (400, 422):
+        # What the page was asked for is refused (a head-to-head of a player with themself): the
+        # API's refusal is the page's, its fields as the page's query names them.
+        problems = [
+            Problem(path, text) for path, texts in (said.get("errors") or {}).items() for text in texts
+        ]
+        raise InvalidInput(str(said.get("title", "Refused")), problems=problems)
     if response.status_code != 200:
         raise Unanswered(f"{path} answered {response.status_code}")
     return response.get_json()

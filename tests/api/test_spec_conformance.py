@@ -64,6 +64,8 @@ def test_every_get_answers_as_documented(app: Any, office: Caller, runner: Any) 
         "structure_id": [],
         "night_id": nights[:1],
         "webhook_id": [hook.get_json()["id"]],
+        "report_id": [voided, *ids(office, "tournaments")[:1]],  # the site's page of a night's result
+        "part": [1],  # the site's sitemap part
     }
     keys = {"office": office.key, "host": new_key(app, "host", [venue]), "public": None}
     schema = schemathesis.openapi.from_wsgi("/openapi.json", app)
