@@ -51,5 +51,5 @@ def test_the_console_shows_an_instant_on_the_leagues_clock_with_its_abbreviation
         office.post("/api/v1/regions", json={"name": "Console Night Region"})
         browser = signed_in(app, office.key)
         page = text_of(browser.get("/console/audit?entity=region"))
-    assert "Tue 1 Dec 2026 21:30 CST" in page, page
+    assert "Tue 1 Dec 2026, 21:30 CST" in page, page
     assert "03:30" not in page

@@ -278,18 +278,27 @@ def test_r20_r19_the_rating_page_alone_fits_a_phone_with_its_history_header_whol
 def test_the_front_door_fits_a_phone_and_lists_the_five_frameable_pages(
     browser: Browser, rated: Server, tmp_path: Path
 ) -> None:
-    """The front door (GET /) on a 390 px phone: no wider than the screen (the long URI templates
-    wrap), every link on it, and the five pages other sites may frame listed."""
-    context = browser.new_context(viewport={"width": PHONE, "height": 844})
-    page = context.new_page()
-    page.goto(f"http://127.0.0.1:{rated.port}/", wait_until="load")
-    page.wait_for_load_state("load")
-    expect(page.locator("h1")).to_be_visible(timeout=LOADING_MS)
-    assert_fits_a_phone(page, "main a, main code")
-    frameable = page.locator("main code").filter(has_text="/embed/")
-    expect(frameable).to_have_count(5)
-    page.screenshot(path=str(tmp_path / "front-door-390.png"), full_page=True)
-    context.close()
+    """The front door (GET /, the league's site turned off: R24) on a 390 px phone: no wider than
+    the screen (the long URI templates wrap), every link on it, and the five pages other sites may
+    frame listed."""
+    office = {"Authorization": f"Bearer {rated.office}"}
+    status, _headers, _body = rated.request(
+        "PATCH", "/api/v1/league-settings", {"site": {"enabled": False}}, **office
+    )
+    assert status == 200
+    try:
+        context = browser.new_context(viewport={"width": PHONE, "height": 844})
+        page = context.new_page()
+        page.goto(f"http://127.0.0.1:{rated.port}/", wait_until="load")
+        page.wait_for_load_state("load")
+        expect(page.locator("h1")).to_be_visible(timeout=LOADING_MS)
+        assert_fits_a_phone(page, "main a, main code")
+        frameable = page.locator("main code").filter(has_text="/embed/")
+        expect(frameable).to_have_count(5)
+        page.screenshot(path=str(tmp_path / "front-door-390.png"), full_page=True)
+        context.close()
+    finally:
+        rated.request("PATCH", "/api/v1/league-settings", {"site": {"enabled": True}}, **office)
 
 
 def assert_fits_a_phone(view: Page | Frame, shown: str) -> None:

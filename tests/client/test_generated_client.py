@@ -14,7 +14,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 # Spreadsheet request bodies (a host's CSV, .xlsx or .ods) reach a generated client as raw content.
 CONFIG = (
-    "content_type_overrides:\n  text/csv: application/octet-stream\n"
+    "content_type_overrides:\n  text/csv: application/octet-stream\n  image/png: application/octet-stream\n"
+    "  application/xml: application/octet-stream\n"
     "  application/vnd.openxmlformats-officedocument.spreadsheetml.sheet: application/octet-stream\n"
     "  application/vnd.oasis.opendocument.spreadsheet: application/octet-stream\n"
 )
