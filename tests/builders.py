@@ -326,3 +326,12 @@ def person(scene: Scene, display_name: str, **fields: Any) -> int:
     created = scene.league.player(unique_name(), display_name=display_name, **fields)
     scene.roster.append(created)
     return int(created["id"])
+
+
+def stranger(scene: Scene) -> dict[str, Any]:
+    """A player of another venue of the scene's region (home there, never played at the scene's),
+    with a full name, email and membership number, as the office registered them (R19 probes)."""
+    other = scene.league.venue(scene.region["id"])
+    return scene.league.player(
+        unique_name(), email=unique_email(), membership_number="198507214321", home_venue_id=other["id"]
+    )

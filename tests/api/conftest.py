@@ -51,3 +51,10 @@ def make_app(
     yield make
     for fresh in made:
         fresh.extensions["league_db"].engine.dispose()
+
+
+@pytest.fixture()
+def limited(make_app: Callable[..., Flask]) -> Flask:
+    """The app with its rate limits on (the defaults: 20 unknown identifiers per 10 minutes, R19)."""
+    app: Flask = make_app(RATELIMIT_ENABLED=True)
+    return app

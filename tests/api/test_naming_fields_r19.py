@@ -9,29 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from flask import Flask
 
-from tests.builders import Scene, unique_email, unique_name
+from tests.builders import Scene, stranger
 from tests.support.league import Caller, assert_problem
 from tests.support.nights import NIGHTS, Phone, action_id, opened
 
 PLAYERS = "/api/v1/players"
-
-
-@pytest.fixture()
-def limited(make_app: Any) -> Flask:
-    """The app with its rate limits on (the defaults: 20 unknown identifiers per 10 minutes)."""
-    app: Flask = make_app(RATELIMIT_ENABLED=True)
-    return app
-
-
-def stranger(scene: Scene) -> dict[str, Any]:
-    """A player of another venue (home there, never played at the scene's), as the office sees them."""
-    other = scene.league.venue(scene.region["id"])
-    return scene.league.player(
-        unique_name(), email=unique_email(), membership_number="198507214321", home_venue_id=other["id"]
-    )
 
 
 def holds_none_of(response: Any, player: dict[str, Any]) -> None:

@@ -46,13 +46,6 @@ def blamed(problem: dict[str, Any]) -> list[str]:
 
 
 @pytest.fixture()
-def limited(make_app: Any) -> Flask:
-    """The app with its rate limits on (the defaults: 20 unknown identifiers per 10 minutes)."""
-    app: Flask = make_app(RATELIMIT_ENABLED=True)
-    return app
-
-
-@pytest.fixture()
 def players_read(connection: Connection) -> Iterator[list[str]]:
     """Every statement that reads the players table from now on."""
     with statements(connection, PLAYERS_READ) as seen:

@@ -10,30 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from flask import Flask
 
-from tests.builders import TOURNAMENTS, Scene, days_ago, iso, unique_email, unique_name
+from tests.builders import TOURNAMENTS, Scene, days_ago, iso, stranger, unique_email, unique_name
 from tests.support.league import Caller, assert_problem
 
 DRY_RUN = f"{TOURNAMENTS}?dry_run=1"
 KNOCKER = "results.1.knocked_out_by"
-
-
-@pytest.fixture()
-def limited(make_app: Any) -> Flask:
-    """The app with its rate limits on (the defaults: 20 unknown identifiers per 10 minutes)."""
-    app: Flask = make_app(RATELIMIT_ENABLED=True)
-    return app
-
-
-def stranger(scene: Scene) -> dict[str, Any]:
-    """A player of another venue, as the office registered them (full name, email, number)."""
-    other = scene.league.venue(scene.region["id"])
-    created = scene.league.player(
-        unique_name(), email=unique_email(), membership_number="198507214321", home_venue_id=other["id"]
-    )
-    return created
 
 
 def guessing(scene: Scene, target: int, own: int, guess: str) -> dict[str, Any]:
