@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -28,24 +29,8 @@ class Listed:
 def site_pages(session: Session) -> Iterator[Listed]:
     """Every venue, season, live report and player with a live result (merged records left out:
     their page is their survivor's), in that order, each by id."""
-    venue_changed = dict(
-        session.execute(
-            select(Tournament.venue_id, func.max(Tournament.updated_at))
-            .where(Tournament.live)
-            .group_by(Tournament.venue_id)
-        ).all()
-    )
-    for venue_id, updated in session.execute(select(Venue.id, Venue.updated_at).order_by(Venue.id)):
-        yield Listed("venue", venue_id, max(filter(None, (updated, venue_changed.get(venue_id)))))
-    season_changed = dict(
-        session.execute(
-            select(Tournament.season_id, func.max(Tournament.updated_at))
-            .where(Tournament.live)
-            .group_by(Tournament.season_id)
-        ).all()
-    )
-    for season_id, updated in session.execute(select(Season.id, Season.updated_at).order_by(Season.id)):
-        yield Listed("season", season_id, max(filter(None, (updated, season_changed.get(season_id)))))
+    yield from _with_their_reports(session, "venue", Venue, Tournament.venue_id)
+    yield from _with_their_reports(session, "season", Season, Tournament.season_id)
     for report_id, updated in session.execute(
         select(Tournament.id, Tournament.updated_at).where(Tournament.live).order_by(Tournament.id)
     ):
@@ -60,3 +45,14 @@ def site_pages(session: Session) -> Iterator[Listed]:
     )
     for player_id, updated in session.execute(players):
         yield Listed("player", player_id, updated)
+
+
+def _with_their_reports(session: Session, kind: str, entity: Any, holder: Any) -> Iterator[Listed]:
+    """Each venue (or season), changed when it or its latest live report last changed."""
+    reported = dict(
+        session.execute(
+            select(holder, func.max(Tournament.updated_at)).where(Tournament.live).group_by(holder)
+        ).all()
+    )
+    for record_id, updated in session.execute(select(entity.id, entity.updated_at).order_by(entity.id)):
+        yield Listed(kind, record_id, max(filter(None, (updated, reported.get(record_id)))))
