@@ -49,7 +49,7 @@ def site_pages(session: Session) -> Iterator[Listed]:
 
 def _with_their_reports(session: Session, kind: str, entity: Any, holder: Any) -> Iterator[Listed]:
     """Each venue (or season), changed when it or its latest live report last changed."""
-    reported = dict(
+    reported: dict[int, datetime] = dict(
         session.execute(
             select(holder, func.max(Tournament.updated_at)).where(Tournament.live).group_by(holder)
         ).all()
