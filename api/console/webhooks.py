@@ -15,7 +15,7 @@ from api.console.base import bp, current, page, refused_form, signed_in_only
 from api.console.forms import TokenForm
 from api.webhooks.schemas import WebhookIn
 from models.entities import WEBHOOK_FORMATS
-from models.rules.webhooks import EVENT_KINDS, SAID
+from models.rules.webhooks import EVENT_KINDS, SAID, default_events
 from models.services.access import may_manage_webhooks
 from models.services.paging import PageRequest
 from models.services.regions.queries import list_regions
@@ -32,7 +32,12 @@ from models.services.webhooks.webhooks import (
 
 LABELS: dict[str, Label] = {
     "url": ("Where to send (https://…)", "The receiver's address. Never one on a private network."),
-    "events": ("What it hears", "Sanction events reach it only if it is for staff."),
+    "events": (
+        "What it hears",
+        "Ticked: what its format wants. A chat hears each report posted, corrected or voided, one "
+        "message each (never a second for the standings); json the reports and the standings. "
+        "Sanction events reach it only if it is for staff.",
+    ),
     "venue_id": ("Only this venue", "Empty: every venue (or a region below)."),
     "region_id": ("Only this region", "Empty: the whole league."),
     "format": ("Format", "json: the event itself (signed); discord or slack: a chat message."),
@@ -42,13 +47,20 @@ LABELS: dict[str, Label] = {
 FORMAT_WORDS = {"json": "JSON (the event, signed)", "discord": "Discord message", "slack": "Slack message"}
 
 
-def _form(session: Any) -> ApiForm:
+def asked_format() -> str:
+    """The format the page's link asked for (`?format=discord`), else json."""
+    asked = request.args.get("format", "json")
+    return asked if asked in WEBHOOK_FORMATS else "json"
+
+
+def _form(session: Any, fmt: str) -> ApiForm:
+    """The new webhook's form, its boxes ticked as the API's default for `fmt` (R23)."""
     venues = list_venues(session, PageRequest(1, 1000)).items
     regions = list_regions(session, PageRequest(1, 500)).items
     return ApiForm(
         WebhookIn(),
         LABELS,
-        values={"format": "json", "events": ["report.posted", "standings.changed"]},
+        values={"format": fmt, "events": default_events(fmt)},
         choices={
             "events": [(kind, f"{kind}: {SAID[kind]}") for kind in EVENT_KINDS if kind != "webhook.ping"],
             "venue_id": [(str(v.id), v.name) for v in venues],
@@ -65,10 +77,12 @@ def _allow() -> bool:
 @bp.route("/webhooks", methods=["GET", "POST"])
 @signed_in_only
 def webhooks() -> Any:
-    """R23: every subscription, and a new one (its secret shown here, once)."""
+    """R23: every subscription, and a new one (its secret shown here, once), its boxes ticked as
+    its format wants (`?format=discord`: a chat's)."""
     session, actor = db.session(), current()
     may_manage_webhooks(actor)
-    token, form = TokenForm(), _form(session)
+    fmt = asked_format()
+    token, form = TokenForm(), _form(session, fmt)
     made, status = None, 200
     if request.method == "POST":
         if not token.validate_on_submit():
@@ -82,6 +96,8 @@ def webhooks() -> Any:
         "form": form,
         "inputs": inputs,
         "token": token,
+        "format": fmt,
+        "formats": [(f, FORMAT_WORDS[f]) for f in WEBHOOK_FORMATS],
     }
     return page("console/webhooks.html", status, **context)
 

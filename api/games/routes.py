@@ -27,8 +27,10 @@ class GamesViews(MethodView):
         """The venues' scheduled nights in a range of local dates (default: this week)
 
         Each night on its venue's wall clock (R2a), with its season, whether its report is in,
-        and `missing` for a night before the venue's today without one. Cancelled nights are
-        listed as cancelled, moved ones on their new date, make-up nights as `make_up`.
+        and `missing` for a night before the venue's today without one (never one before the
+        venue was added: R2, R17). Cancelled nights are listed as cancelled, moved ones on their
+        new date, make-up nights as `make_up`, and a night played that no schedule or exception
+        gave (its report is in) as `unscheduled`, without a start.
         """
         page = page_request(args)
         first, last, found = list_games(

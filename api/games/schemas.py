@@ -43,16 +43,23 @@ class GameOut(Answer):
     date = Day(attribute="night.date", metadata={"description": "The local date at the venue (R2a)."})
     weekday = fields.Integer(attribute="night.weekday", metadata={"description": "ISO: Monday 1."})
     starts_at = fields.String(
-        attribute="local_start",
+        attribute="start_on_clock",
+        allow_none=True,
         metadata={
             "description": "Local HH:MM as the venue's clock shows it: the schedule's start, but "
             "for one the clocks skip that day (the hour they go forward), which is as much later "
-            "as they jump (R2a)."
+            "as they jump (R2a). Null for a night played but not scheduled (`unscheduled`)."
         },
     )
     timezone = fields.String(attribute="zone", metadata={"description": "The venue's zone (R2a)."})
     starts = fields.DateTime(
-        format="iso", metadata={"description": "The start as an instant, with its offset."}
+        attribute="start_instant",
+        format="iso",
+        allow_none=True,
+        metadata={
+            "description": "The start as an instant, with its offset; null for a night played "
+            "but not scheduled."
+        },
     )
     sessions = fields.Integer(attribute="night.sessions")
     season = fields.Nested(
@@ -68,6 +75,14 @@ class GameOut(Answer):
     )
     cancelled = fields.Boolean(attribute="night.cancelled")
     make_up = fields.Boolean(attribute="night.make_up")
+    unscheduled = fields.Boolean(
+        attribute="night.unscheduled",
+        metadata={
+            "description": "A night the venue played (a live regular report is in) that no "
+            "schedule or exception gave, such as a make-up night nobody recorded (R2): listed "
+            "after the day's scheduled nights, `sessions` as many as were reported."
+        },
+    )
     moved_from = Day(attribute="night.moved_from", allow_none=True)
     note = fields.String(attribute="night.note", allow_none=True)
 

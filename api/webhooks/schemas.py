@@ -7,9 +7,14 @@ from marshmallow import Schema, fields, validate
 from api.fields import Id, StrictBool, Text, UtcDateTime
 from api.schemas import Answer
 from models.entities import WEBHOOK_FORMATS
-from models.rules.webhooks import EVENT_KINDS
+from models.rules.webhooks import CHAT_EVENTS, EVENT_KINDS, JSON_EVENTS
 
 EVENTS_SAID = ", ".join(EVENT_KINDS)
+DEFAULT_SAID = (
+    f"Left out: what the format wants. A chat (discord, slack) hears {', '.join(CHAT_EVENTS)}: one "
+    "message a report, saying what changed, never a second one for the standings it moved; json "
+    f"hears {', '.join(JSON_EVENTS)}."
+)
 
 
 class WebhookIn(Schema):
@@ -24,9 +29,8 @@ class WebhookIn(Schema):
     )
     events = fields.List(
         fields.String(validate=validate.Length(max=40)),
-        required=True,
         validate=validate.Length(min=1, max=len(EVENT_KINDS) + 1),
-        metadata={"description": f"Any of: {EVENTS_SAID}; or * for all."},
+        metadata={"description": f"Any of: {EVENTS_SAID}; or * for all (R23). {DEFAULT_SAID}"},
     )
     venue_id = Id(allow_none=True, metadata={"description": "Only events about this venue."})
     region_id = Id(allow_none=True, metadata={"description": "Only events about this region's venues."})

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
 from enum import StrEnum
@@ -68,6 +68,8 @@ class Night:
     extra: dict[str, object] = field(default_factory=dict, compare=False)
     # A moved night's start before it was moved (what names it, with `moved_from`: `scheduled`).
     moved_from_start: str | None = field(default=None, compare=False)
+    # R2: a night played (reported) on a date no schedule or exception gave: no start is known.
+    unscheduled: bool = False
 
     @property
     def weekday(self) -> int:
@@ -301,15 +303,34 @@ def starts(night: Night, zone: str) -> datetime:
     return on_the_clock(night.date, night.starts_at, zone)
 
 
-def is_missing(night: Night, today: date, reported: bool) -> bool:
-    """A night whose local date is before the venue's today, not cancelled, with no report."""
+def is_missing(night: Night, today: date, reported: bool, first_day: date | None = None) -> bool:
+    """A night whose local date is before the venue's today, not cancelled, with no report. R2,
+    R17: never one before the venue's `first_day` (the date it was added to the league, on its
+    clock): a schedule gives no night to a venue that did not exist yet, so nobody is sent after
+    its report."""
+    if first_day is not None and night.date < first_day:
+        return False
     return not night.cancelled and not reported and night.date < today
 
 
-def week_missing(nights: Sequence[Night], today: date, reported_days: set[date]) -> bool:
+def week_missing(
+    nights: Sequence[Night], today: date, reported_days: set[date], first_day: date | None = None
+) -> bool:
     """A scheduled venue is missing a week's report when one of its nights that week has passed
-    (its date before the venue's today) with no report that night."""
-    return any(is_missing(night, today, night.date in reported_days) for night in nights)
+    (its date before the venue's today, on or after its first day) with no report that night."""
+    return any(is_missing(night, today, night.date in reported_days, first_day) for night in nights)
+
+
+def played_nights(nights: Sequence[Night], reported: Mapping[date, int]) -> list[Night]:
+    """R2: the nights a venue played that its schedule did not give: a date with live reports
+    (`reported`: how many sessions, by date) and no night held there (none given, or only a
+    cancelled one), as an unscheduled night of that many sessions and no start."""
+    held = {night.date for night in nights if not night.cancelled}
+    return [
+        Night(day, "", sessions, unscheduled=True)
+        for day, sessions in sorted(reported.items())
+        if day not in held
+    ]
 
 
 WEEKDAYS = ("Mondays", "Tuesdays", "Wednesdays", "Thursdays", "Fridays", "Saturdays", "Sundays")

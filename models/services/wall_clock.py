@@ -51,6 +51,12 @@ def at_venue(session: Session, venue: Venue | int) -> date:
     return clock.today_in(venue_zone(session, venue))
 
 
+def venue_since(session: Session, venue: Venue) -> date:
+    """R2, R17: the venue's first day in the league: the date on its wall clock when it was added
+    (no schedule gives it a night before)."""
+    return clock.local_time(venue.created_at, venue_zone(session, venue)).date()
+
+
 def at(session: Session, venue_id: int | None) -> date:
     """Today at the venue when one is named, else in the league."""
     return in_league(session) if venue_id is None else at_venue(session, venue_id)

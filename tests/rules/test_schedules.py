@@ -17,6 +17,7 @@ from models.rules.schedules import (
     exception_problems,
     is_missing,
     nights_between,
+    played_nights,
     schedule_problems,
     starts,
     wall_clock_problems,
@@ -85,6 +86,26 @@ def test_r2a_a_night_is_missing_only_once_its_local_date_has_passed_unreported()
     assert not week_missing(week, wednesday, {date(2026, 12, 1)})
     assert not is_missing(Night(date(2026, 12, 1), "19:00", 1, cancelled=True), wednesday, False)
     assert not is_missing(week[0], date(2026, 12, 1), False)  # the night itself: not yet
+
+
+def test_r2_r17_no_night_before_the_venues_first_day_is_missing() -> None:
+    """A venue added on Wednesday 2 December misses no Tuesday 1 December; the next Tuesday it does."""
+    weeks = nights_between([TUESDAY], [], date(2026, 11, 30), date(2026, 12, 13))
+    added, later = date(2026, 12, 2), date(2026, 12, 9)
+    assert [n.date for n in weeks if is_missing(n, later, False, added)] == [date(2026, 12, 8)]
+    assert not week_missing(weeks[:1], later, set(), added)
+
+
+def test_r2_a_night_played_but_not_scheduled_is_a_night_of_its_own() -> None:
+    """A date with reports and no night held there (none given, or only a cancelled one) is an
+    unscheduled night of as many sessions, with no start; a date the schedule gave is not."""
+    cancelled = ScheduleChange(ExceptionKind.CANCELLED, date(2026, 12, 8))
+    given = nights_between([TUESDAY], [cancelled], date(2026, 11, 30), date(2026, 12, 13))
+    played = {date(2026, 11, 30): 2, date(2026, 12, 1): 1, date(2026, 12, 8): 1}
+    assert [(n.date, n.sessions, n.starts_at, n.unscheduled) for n in played_nights(given, played)] == [
+        (date(2026, 11, 30), 2, "", True),
+        (date(2026, 12, 8), 1, "", True),
+    ]
 
 
 @pytest.mark.parametrize(

@@ -61,7 +61,7 @@ def list_games(
         get_or_raise(session, Region, region_id, "region")
     if venue_id is not None:
         get_or_raise(session, Venue, venue_id, "venue")
-    games = games_between(session, start, end, region_id=region_id, venue_id=venue_id)
+    games = games_between(session, start, end, region_id=region_id, venue_id=venue_id, played=True)
     return start, end, page_of(games, page)
 
 
@@ -91,7 +91,8 @@ def whole_days(games: list[Game], most: int = MOST_EVENTS) -> list[Game]:
 
 
 def region_week(session: Session, region_id: int) -> tuple[Region, date, date, list[Game]]:
-    """A region's nights of this week on the league's clock (the embedded page)."""
+    """A region's nights of this week on the league's clock (the embedded page), nights played
+    but not scheduled too (R2)."""
     region = get_or_raise(session, Region, region_id, "region")
     first, last = this_week(session)
-    return region, first, last, games_between(session, first, last, region_id=region.id)
+    return region, first, last, games_between(session, first, last, region_id=region.id, played=True)

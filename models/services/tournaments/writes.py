@@ -39,7 +39,7 @@ from models.services.tournaments.stored import (
     store_results,
     twins,
 )
-from models.services.webhooks.tell import report_told, standings_told
+from models.services.webhooks.tell import previous_of, report_told, standings_told
 
 
 def _slot_query() -> Select[int]:
@@ -302,6 +302,7 @@ def correct_report(
     refuse_taken_slot(session, report, tournament.id)
     claim_version(session, tournament, read_version, expected_version)
     before = {**report_snapshot(tournament), "version": read_version}
+    was = previous_of(session, tournament)  # R23: what its event says it was
     counted_before = counted(tournament)
     rated_before = point_of(tournament)
     players_before = {r.player_id for r in tournament.results}
@@ -335,14 +336,21 @@ def correct_report(
         reason=reason,
     )
     record_override(session, actor, tournament, checked)
-    told(session, "report.corrected", tournament, [counted_before, tournament])
+    told(session, "report.corrected", tournament, [counted_before, tournament], was)
     return Written(tournament, placed_notices(checked), registered)
 
 
-def told(session: Session, kind: str, tournament: Tournament, counted_at: list[Tournament | Counted]) -> None:
-    """R23: the report's event, and standings.changed where it counts (or counted)."""
-    report_told(session, kind, tournament)
-    standings_told(session, standing_places(counted_at))
+def told(
+    session: Session,
+    kind: str,
+    tournament: Tournament,
+    counted_at: list[Tournament | Counted],
+    previous: dict[str, Any] | None = None,
+) -> None:
+    """R23: the report's event (a correction's with what it was), and standings.changed where it
+    counts (or counted), beside it: a chat channel hearing both is told the report alone."""
+    event = report_told(session, kind, tournament, previous)
+    standings_told(session, standing_places(counted_at), beside=event)
 
 
 def _with_stored(tournament: Tournament, correction: ReportDraft) -> ReportDraft:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from sqlalchemy import or_, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from models.entities import NightStamp, Region, ScheduleException, Season, Tournament, Venue, VenueNight
@@ -21,6 +21,7 @@ from models.rules.schedules import (
     ScheduleChange,
     is_missing,
     nights_between,
+    played_nights,
     starts,
 )
 from models.rules.tournaments import TournamentKind
@@ -60,7 +61,9 @@ def changes(rows: Sequence[ScheduleException]) -> list[ScheduleChange]:
 
 @dataclass(frozen=True)
 class Game:
-    """A venue's night on a local date, with its zone, season, report and whether it is missing."""
+    """A venue's night on a local date, with its zone, season, report and whether it is missing.
+    A night played but not scheduled (`night.unscheduled`, R2) has no start: `start_instant`
+    and `start_on_clock` are None, and `starts` is for scheduled nights alone."""
 
     venue: Venue
     region: Region
@@ -72,7 +75,19 @@ class Game:
 
     @property
     def starts(self) -> datetime:
+        if self.night.unscheduled:
+            raise ValueError("A night played but not scheduled has no start.")
         return starts(self.night, self.zone)
+
+    @property
+    def start_instant(self) -> datetime | None:
+        """The start as an instant; None for a night played but not scheduled."""
+        return None if self.night.unscheduled else self.starts
+
+    @property
+    def start_on_clock(self) -> str | None:
+        """`local_start`; None for a night played but not scheduled."""
+        return None if self.night.unscheduled else self.local_start
 
     @property
     def ends(self) -> datetime:
@@ -91,6 +106,8 @@ class Game:
         one. A make-up night's is marked so: a regular night, cancelled or not, or one moved in,
         may share its date and start, and each is its own event (R2a)."""
         day, start = self.night.scheduled
+        if self.night.unscheduled:
+            return f"venue-{self.venue.id}-{day.isoformat()}-played"
         made_up = "-make-up" if self.night.make_up else ""
         return f"venue-{self.venue.id}-{day.isoformat()}-{start.replace(':', '')}{made_up}"
 
@@ -179,6 +196,24 @@ def reported_days(
     return {(venue_id, day) for venue_id, day in rows}
 
 
+def reported_sessions(
+    session: Session, venue_ids: Sequence[int], first: date, last: date
+) -> dict[tuple[int, date], int]:
+    """(venue, date) of every live regular report in the range: how many sessions were played
+    there (the reports, or the highest session number among them, whichever is more)."""
+    rows = session.execute(
+        select(Tournament.venue_id, Tournament.date, func.count(), func.max(Tournament.session))
+        .where(
+            Tournament.venue_id.in_(venue_ids),
+            Tournament.kind == TournamentKind.REGULAR,
+            Tournament.live,
+            Tournament.date.between(first, last),
+        )
+        .group_by(Tournament.venue_id, Tournament.date)
+    )
+    return {(venue_id, day): max(count, highest) for venue_id, day, count, highest in rows}
+
+
 def venues_where(session: Session, region_id: int | None, venue_id: int | None) -> list[Venue]:
     query = select(Venue).where(Venue.active.is_(True))
     if region_id is not None:
@@ -189,30 +224,55 @@ def venues_where(session: Session, region_id: int | None, venue_id: int | None) 
 
 
 def games_between(
-    session: Session, first: date, last: date, *, region_id: int | None = None, venue_id: int | None = None
+    session: Session,
+    first: date,
+    last: date,
+    *,
+    region_id: int | None = None,
+    venue_id: int | None = None,
+    played: bool = False,
 ) -> list[Game]:
     """Every scheduled night of the active venues (of a region, or one venue) from `first` to
     `last` inside a season covering the venue (R2: a night outside every season is no game of
     the league, so no list or calendar feed holds one), by date, time and venue name: its
     season, whether a live regular report is in, and whether it is missing (its date before the
-    venue's today, not cancelled, no report)."""
+    venue's today, on or after its first day, not cancelled, no report: R2, R17). With `played`,
+    also each night a venue played that no schedule or exception gave (R2: reported all the
+    same), marked unscheduled, after the day's scheduled nights (the list of games; a calendar
+    feed holds only nights with a start)."""
     venues = venues_where(session, region_id, venue_id)
     ids = [venue.id for venue in venues]
     nights, excepted = schedules_by_venue(session, ids, first, last)
-    reported = reported_days(session, ids, first, last)
+    reported = reported_sessions(session, ids, first, last)
+    played_at: dict[int, dict[date, int]] = defaultdict(dict)
+    for (where, day), sessions in reported.items():
+        played_at[where][day] = sessions
     seasons = overlapping_seasons(session, first, last, sorted({v.region_id for v in venues}))
     games = []
     for venue in venues:
         zone = wall_clock.venue_zone(session, venue)
         today = wall_clock.at_venue(session, venue)
-        for night in nights_between(nights[venue.id], excepted[venue.id], first, last):
+        since = wall_clock.venue_since(session, venue)
+        given = nights_between(nights[venue.id], excepted[venue.id], first, last)
+        if played:
+            given += played_nights(given, played_at[venue.id])
+        for night in given:
             season = _season_on(seasons, venue, night.date)
             if season is None:
                 continue
             done = (venue.id, night.date) in reported
-            missing = not night.cancelled and not done and night.date < today
+            missing = is_missing(night, today, done, since)
             games.append(Game(venue, venue.region, night, zone, season, done, missing))
-    return sorted(games, key=lambda g: (g.night.date, g.night.starts_at, g.venue.name.casefold(), g.venue.id))
+    return sorted(
+        games,
+        key=lambda g: (
+            g.night.date,
+            g.night.unscheduled,
+            g.night.starts_at,
+            g.venue.name.casefold(),
+            g.venue.id,
+        ),
+    )
 
 
 def _season_on(seasons: Sequence[Season], venue: Venue, day: date) -> Season | None:
@@ -238,8 +298,9 @@ class MissingVenue:
 def missing_reports(session: Session, season: Season, monday: date) -> list[MissingVenue]:
     """The venues of the season to chase for the week from `monday`: a venue with a schedule
     when a night of that week (exceptions applied, inside the season) has passed in its own zone
-    (its date before the venue's today, R2a) with no live regular report that night; a venue
-    without one when it has no live regular report that week (the weekly rule)."""
+    (its date before the venue's today, R2a) with no live regular report that night, a night
+    before the venue was added excepted (R2, R17); a venue without one when it has no live
+    regular report that week (the weekly rule)."""
     sunday = monday + timedelta(days=6)
     venues = list(session.scalars(chased_venues(session, season).order_by(Venue.name, Venue.id)))
     ids = [venue.id for venue in venues]
@@ -253,9 +314,9 @@ def missing_reports(session: Session, season: Season, monday: date) -> list[Miss
             if venue.id in unreported:
                 found.append(MissingVenue(venue, scheduled=False))
             continue
-        today = wall_clock.at_venue(session, venue)
+        today, since = wall_clock.at_venue(session, venue), wall_clock.venue_since(session, venue)
         week = nights_between(nights[venue.id], excepted[venue.id], first, last)
-        missed = tuple(n.date for n in week if is_missing(n, today, (venue.id, n.date) in reported))
+        missed = tuple(n.date for n in week if is_missing(n, today, (venue.id, n.date) in reported, since))
         if missed:
             found.append(MissingVenue(venue, scheduled=True, nights=tuple(sorted(set(missed)))))
     return found

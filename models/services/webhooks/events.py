@@ -15,11 +15,17 @@ from sqlalchemy.orm import Session
 
 from models.entities import DataVersion, OutboxEvent, Venue, Webhook, WebhookDelivery
 from models.infra.clock import utcnow
-from models.rules.webhooks import INTERNAL_KINDS, STAFF_KINDS, Target, wants
+from models.rules.webhooks import INTERNAL_KINDS, STAFF_KINDS, Target, Told, wants
 
 
 def target_of(webhook: Webhook) -> Target:
-    return Target(frozenset(webhook.events), webhook.venue_id, webhook.region_id, webhook.staff)
+    return Target(
+        frozenset(webhook.events), webhook.venue_id, webhook.region_id, webhook.staff, webhook.format
+    )
+
+
+def told_of(event: OutboxEvent) -> Told:
+    return Told(event.kind, event.venue_id, event.region_id, event.staff_only)
 
 
 def emit(
@@ -30,10 +36,13 @@ def emit(
     region_id: int | None = None,
     once_key: str | None = None,
     only: int | None = None,
+    beside: OutboxEvent | None = None,
 ) -> OutboxEvent | None:
     """The event, and its deliveries, in the session's transaction; None when `once_key` was told
     already (another worker told it first). `only`: for that subscription alone (a ping). An
-    internal kind (INTERNAL_KINDS) is for the refresher alone: no deliveries."""
+    internal kind (INTERNAL_KINDS) is for the refresher alone: no deliveries. `beside`: the
+    event of the same change that a chat channel hearing both is told instead (a report's,
+    beside the standings it moved: one message)."""
     if kind in INTERNAL_KINDS:
         internal = OutboxEvent(
             event_id=f"msg_{uuid.uuid4().hex}", kind=kind, venue_id=venue_id, data=data, created_at=utcnow()
@@ -71,7 +80,14 @@ def emit(
         if (
             w.id == only
             if only is not None
-            else wants(target_of(w), kind, venue_id, region_id, event.staff_only)
+            else wants(
+                target_of(w),
+                kind,
+                venue_id,
+                region_id,
+                event.staff_only,
+                told_of(beside) if beside is not None else None,
+            )
         )
     ]
     if wanted:

@@ -1,23 +1,27 @@
 """R23: what each change tells others, written by the services that make the change (in its
-transaction): a report posted, corrected or voided, the standings of its venue changed, the
-qualifiers published, a night opened or ended, a sanction recorded or lifted (staff only). Each
-carries the ids and versions it is about; players by display name only (R19), and sanctions go
-to staff subscriptions alone."""
+transaction): a report posted, corrected (with what it was) or voided, the standings of its venue
+changed (beside the report that moved them), the qualifiers published, a night opened or ended,
+a sanction recorded or lifted (staff only). Each carries the ids and versions it is about;
+players by display name only (R19), and sanctions go to staff subscriptions alone."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, aliased
 
-from models.entities import Night, Player, Sanction, Season, Venue
+from models.entities import Night, OutboxEvent, Player, Sanction, Season, Venue
 from models.entities.tournaments import Result, Tournament
+from models.rules.schedules import nights_between
+from models.rules.webhooks import TOP
+from models.services.venues.schedule_queries import schedules_by_venue
 from models.services.webhooks.events import emit
 from models.services.webhooks.sweeps import sanction_data
 
-TOP = 3
+# What a correction's event keeps of the report as it was (`previous`), to say what changed.
+PREVIOUS = ("venue_id", "venue_name", "date", "session", "kind", "entrants", "top", "knockouts")
 
 
 def _venue_name(session: Session, venue_id: int) -> str:
@@ -26,8 +30,61 @@ def _venue_name(session: Session, venue_id: int) -> str:
     return venue.name if venue is not None else ""
 
 
+def sessions_that_day(session: Session, tournament: Tournament) -> int:
+    """How many sessions the report's venue holds on its date, as far as is known now: the
+    sessions its schedule gives that date, or the live reports there (the highest session
+    number among them), whichever is more."""
+    number, count = session.execute(
+        select(func.max(Tournament.session), func.count()).where(
+            Tournament.venue_id == tournament.venue_id, Tournament.date == tournament.date, Tournament.live
+        )
+    ).one()
+    nights, excepted = schedules_by_venue(session, [tournament.venue_id], tournament.date, tournament.date)
+    night = nights_between(
+        nights[tournament.venue_id], excepted[tournament.venue_id], tournament.date, tournament.date
+    )
+    scheduled = sum(n.sessions for n in night if not n.cancelled)
+    return max(number or 0, count or 0, scheduled, tournament.session)
+
+
+def knockouts_of(session: Session, tournament: Tournament) -> list[dict[str, Any]]:
+    """R8a: who knocked out whom in the report, by place (the first out first), players by display
+    name (R19)."""
+    knocker, knocker_result = aliased(Player), aliased(Result)
+    rows = session.execute(
+        select(
+            Result.place,
+            Result.player_id,
+            Player.display_name,
+            knocker_result.place,
+            knocker.id,
+            knocker.display_name,
+        )
+        .join(Player, Player.id == Result.player_id)
+        .join(knocker, knocker.id == Result.knocked_out_by_id)
+        .outerjoin(
+            knocker_result,
+            (knocker_result.tournament_id == Result.tournament_id) & (knocker_result.player_id == knocker.id),
+        )
+        .where(Result.tournament_id == tournament.id)
+        .order_by(Result.place.desc())
+    )
+    return [
+        {
+            "place": place,
+            "player_id": pid,
+            "display_name": name,
+            "by_place": by_place,
+            "by_player_id": by_id,
+            "by_display_name": by_name,
+        }
+        for place, pid, name, by_place, by_id, by_name in rows
+    ]
+
+
 def report_data(session: Session, tournament: Tournament) -> dict[str, Any]:
-    """A report as an event tells it: where, when, how many, its version, and the top three."""
+    """A report as an event tells it: where, when (and how many sessions its venue held that
+    date), how many, its version, the top three and who knocked out whom (R8a)."""
     top = session.execute(
         select(Result.place, Result.player_id, Player.display_name, Result.points)
         .join(Player, Player.id == Result.player_id)
@@ -42,6 +99,7 @@ def report_data(session: Session, tournament: Tournament) -> dict[str, Any]:
         "season_id": tournament.season_id,
         "date": tournament.date.isoformat(),
         "session": tournament.session,
+        "sessions": sessions_that_day(session, tournament),
         "kind": tournament.kind,
         "entrants": tournament.entrants,
         "voided": tournament.voided,
@@ -49,20 +107,35 @@ def report_data(session: Session, tournament: Tournament) -> dict[str, Any]:
             {"place": place, "player_id": pid, "display_name": name, "points": points}
             for place, pid, name, points in top
         ],
+        "knockouts": knockouts_of(session, tournament),
     }
 
 
-def report_told(session: Session, kind: str, tournament: Tournament) -> None:
-    """report.posted, report.corrected or report.voided, and the standings of its venue changed
-    (a regular report's)."""
-    emit(session, kind, report_data(session, tournament), tournament.venue_id)
+def previous_of(session: Session, tournament: Tournament) -> dict[str, Any]:
+    """What a correction's event says the report was (read before the correction replaces it)."""
+    data = report_data(session, tournament)
+    return {name: data[name] for name in PREVIOUS}
 
 
-def standings_told(session: Session, places: Iterable[tuple[int, int]]) -> None:
-    """standings.changed for each (season, venue) whose standings a write moved."""
+def report_told(
+    session: Session, kind: str, tournament: Tournament, previous: dict[str, Any] | None = None
+) -> OutboxEvent | None:
+    """report.posted, report.corrected (with the report as it was, `previous`) or report.voided."""
+    data = report_data(session, tournament)
+    if previous is not None:
+        data["previous"] = previous
+    return emit(session, kind, data, tournament.venue_id)
+
+
+def standings_told(
+    session: Session, places: Iterable[tuple[int, int]], beside: OutboxEvent | None = None
+) -> None:
+    """standings.changed for each (season, venue) whose standings a write moved; `beside`: the
+    event of the change that moved them (a report's), which a chat channel hearing both is told
+    alone (R23: one message a change)."""
     for season_id, venue_id in sorted(set(places)):
         data = {"season_id": season_id, "venue_id": venue_id, "venue_name": _venue_name(session, venue_id)}
-        emit(session, "standings.changed", data, venue_id)
+        emit(session, "standings.changed", data, venue_id, beside=beside)
 
 
 def qualifiers_told(session: Session, season: Season, publication_id: int) -> None:

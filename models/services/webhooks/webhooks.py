@@ -17,7 +17,7 @@ from models.actor import Actor
 from models.entities import OutboxEvent, Region, Venue, Webhook, WebhookDelivery
 from models.errors import InvalidInput
 from models.infra.http_guard import Malformed, Refused, check_url
-from models.rules.webhooks import unknown_kinds
+from models.rules.webhooks import default_events, unknown_kinds
 from models.services.access import may_manage_webhooks
 from models.services.audit_log.writes import record, snapshot
 from models.services.lookup import get_or_raise, require_exists
@@ -57,8 +57,11 @@ def _checked(session: Session, data: dict[str, Any], allow_private: bool) -> Non
 
 
 def create_webhook(session: Session, actor: Actor, data: dict[str, Any], allow_private: bool) -> Webhook:
+    """A new subscription; one that names no events hears its format's default (R23)."""
     may_manage_webhooks(actor)
     _checked(session, data, allow_private)
+    # R23: without a list, what its format wants (a chat: each report once, no standings besides).
+    data = {**data, "events": data.get("events") or default_events(data.get("format", "json"))}
     webhook = Webhook(**data, secret=new_secret(), created_by=actor.name)
     session.add(webhook)
     session.flush()

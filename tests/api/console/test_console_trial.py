@@ -39,10 +39,12 @@ def test_a_missed_nights_link_opens_the_forms_dated_that_night_not_today_r17_r2a
     home page says Tuesday's report is missing; its link opens the upload form dated Tuesday 1
     December (the missed night, not today), headed with that night; the form's link to typed rows
     keeps the date, and so does the typed-rows form. Without a date, or with one that is no date,
-    the forms are dated today."""
-    with time_machine.travel(utc("2026-12-02T18:00"), tick=False):
+    the forms are dated today. (The venue was added the week before: a night before that is
+    never missing, R2, R17.)"""
+    with time_machine.travel(utc("2026-11-25T18:00"), tick=False):
         town = LocalLeague(league, host_for, CHICAGO, "2026-11-01", "2026-12-31")
         venue = town.venue()
+    with time_machine.travel(utc("2026-12-02T18:00"), tick=False):
         nights = [{"weekday": 2, "starts_at": "19:00"}]
         ok(town.office.put(f"/api/v1/venues/{venue}/schedule", json={"schedule": nights}))
         browser = signed_in(app, town.host(venue).key)

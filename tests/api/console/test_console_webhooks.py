@@ -5,6 +5,8 @@ resume, deletion after a page that names it. Hosts may not use the pages."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from flask import Flask
 
@@ -83,3 +85,41 @@ def test_r23_the_office_keeps_webhooks_in_the_console(
 def test_r23_hosts_may_not_use_the_webhook_pages(app: Flask, scene: Scene) -> None:
     host = signed_in(app, scene.host.key)
     assert host.get(PAGE, headers={"Accept": "text/html"}).status_code == 403
+
+
+def ticked(body: str) -> list[str]:
+    return re.findall(r'name="events" value="([\w.]+)" checked', body)
+
+
+def test_r23_a_new_chat_webhooks_boxes_are_ticked_as_a_chat_wants(
+    app: Flask, scene: Scene, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R23: the new webhook's boxes follow the API's default for its format: for Discord or Slack
+    (the page's link for that format) the report events, never standings.changed, so a report is
+    one message in the channel; for json the reports and the standings, as before."""
+    office = signed_in(app, scene.office.key)
+    plain = office.get(PAGE).get_data(as_text=True)
+    assert ticked(plain) == ["report.posted", "standings.changed"]
+    assert '<option value="json" selected>' in plain
+    chat = office.get(f"{PAGE}?format=discord")
+    body = chat.get_data(as_text=True)
+    assert ticked(body) == ["report.posted", "report.corrected", "report.voided"]
+    assert '<option value="discord" selected>' in body and 'aria-current="page">Discord message' in body
+    assert f'href="{PAGE}?format=slack"' in body
+    assert ticked(office.get(f"{PAGE}?format=nonsense").get_data(as_text=True)) == ticked(plain)
+    monkeypatch.setitem(app.config, "WEBHOOKS_ALLOW_PRIVATE", True)
+    made = office.post(
+        f"{PAGE}?format=discord",
+        data={
+            "csrf_token": csrf(chat),
+            "url": "http://127.0.0.1:9/hook",
+            "format": "discord",
+            "events": ticked(body),
+        },
+    )
+    assert made.status_code == 201, text_of(made)
+    (listed,) = scene.office.get("/api/v1/webhooks").get_json()["items"]
+    assert (listed["format"], listed["events"]) == (
+        "discord",
+        ["report.posted", "report.corrected", "report.voided"],
+    )

@@ -119,10 +119,12 @@ def test_the_console_home_leads_with_last_nights_missing_report_and_tonights_gam
 ) -> None:
     """R2a: at noon on Wednesday 2 December in Chicago, a host of a venue playing Tuesday and
     Wednesday is told first that Tuesday's report is missing, then tonight's 19:30 game. Once
-    Tuesday's report is in, only tonight's game is shown."""
-    with time_machine.travel(utc("2026-12-02T18:00"), tick=False):
+    Tuesday's report is in, only tonight's game is shown. (The venue was added the week before:
+    a night before that is never missing, R2, R17.)"""
+    with time_machine.travel(utc("2026-11-25T18:00"), tick=False):
         town = LocalLeague(league, host_for, CHICAGO, "2026-11-01", "2026-12-31")
         venue = town.venue()
+    with time_machine.travel(utc("2026-12-02T18:00"), tick=False):
         nights = [{"weekday": 2, "starts_at": "19:00"}, {"weekday": 3, "starts_at": "19:30", "sessions": 2}]
         ok(town.office.put(f"/api/v1/venues/{venue}/schedule", json={"schedule": nights}))
         host = town.host(venue)
@@ -136,3 +138,26 @@ def test_the_console_home_leads_with_last_nights_missing_report_and_tonights_gam
         assert "No report yet" not in home and "19:30, 2 sessions" in home, home
         office_home = text_of(signed_in(app, town.office.key).get("/console/"))
         assert "Tonight" not in office_home
+
+
+def test_the_console_home_never_nags_for_a_night_before_the_venue_existed_r2_r17_r2a(
+    app: Flask, league: League, host_for: HostFor
+) -> None:
+    """R2, R17, R2a: a venue added at noon on Wednesday 2 December in Chicago, playing Tuesdays,
+    had no Tuesday 1 December: its host's home asks for no report of it (nor do the games say it
+    is missing). A week later, Tuesday 8 December passed without its report, and the home asks
+    for that one."""
+    with time_machine.travel(utc("2026-12-02T18:00"), tick=False) as clock:
+        town = LocalLeague(league, host_for, CHICAGO, "2026-11-01", "2026-12-31")
+        venue = town.venue()
+        nights = [{"weekday": 2, "starts_at": "19:00"}]
+        ok(town.office.put(f"/api/v1/venues/{venue}/schedule", json={"schedule": nights}))
+        browser = signed_in(app, town.host(venue).key)
+        home = text_of(browser.get("/console/"))
+        assert "No report yet" not in home, home
+        (tuesday,) = ok(town.office.get(f"/api/v1/games?venue_id={venue}"))["items"]
+        assert (tuesday["date"], tuesday["missing"]) == ("2026-12-01", False)
+        clock.move_to(utc("2026-12-09T18:00"))
+        home = text_of(signed_in(app, town.host(venue).key).get("/console/"))
+        assert "No report yet for" in home and "on Tue 8 Dec 2026 (19:00)" in home, home
+        assert "Tue 1 Dec 2026" not in home, home

@@ -5,6 +5,7 @@ on a Wednesday, a Tuesday venue that has not reported is missing, a Friday one n
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import time_machine
@@ -21,8 +22,14 @@ def local(league: League, host_for: HostFor) -> LocalLeague:
     return LocalLeague(league, host_for, CHICAGO, "2026-11-02", "2027-01-31")
 
 
+# R2, R17: a venue is never missing a night from before it was added; the venues these tests
+# chase were added on Wednesday 25 November, before the nights they ask about.
+ADDED = utc("2026-11-25T18:00")
+
+
 def scheduled(here: LocalLeague, nights: list[dict[str, Any]], zone: str | None = None) -> int:
-    venue = here.venue(zone)
+    with time_machine.travel(ADDED, tick=False):
+        venue = here.venue(zone)
     ok(here.office.put(f"/api/v1/venues/{venue}/schedule", json={"schedule": nights}))
     return venue
 
@@ -123,3 +130,52 @@ def test_r2a_missing_reports_on_a_wednesday_know_the_schedule(league: League, ho
     assert (listed[both]["scheduled"], listed[both]["nights"]) == (True, ["2026-12-01"])
     assert (listed[unscheduled]["scheduled"], listed[unscheduled]["nights"]) == (False, [])
     assert friday_only not in listed
+
+
+HTML = {"Accept": "text/html"}
+
+
+def text_of(html: str) -> str:
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+@time_machine.travel(WEDNESDAY_NOON, tick=False)
+def test_r2_a_night_played_but_not_scheduled_is_a_game_of_the_answer_the_embed_and_the_front_page(
+    league: League, host_for: HostFor
+) -> None:
+    """R2: a report is stored for a night no schedule or exception gave (a make-up played before
+    anyone recorded it; a venue with no schedule at all). The games answer lists that night as
+    played, marked `unscheduled` (no start: none was scheduled), with its season and as many
+    sessions as were reported; the region's embedded week and the site's front page, which read
+    the same games, say "Played, not scheduled" on that day instead of "No games"."""
+    here = local(league, host_for)
+    crown = scheduled(here, [TUESDAY])
+    lion = here.venue()  # no schedule at all
+    ok(here.report(crown, "2026-11-30", here.players(3)), 201)  # a Monday: not one of its nights
+    ok(here.report(lion, "2026-12-01", here.players(2)), 201)
+    second = here.body(lion, "2026-12-01", here.players(2), session=2)
+    ok(here.office.post("/api/v1/tournaments", json=second), 201)
+    items = games(here.office.client, f"?region_id={here.region_id}")["items"]  # the public
+    said = [(g["venue"]["id"], g["date"], g["starts_at"], g["unscheduled"]) for g in items]
+    assert said == [
+        (crown, "2026-11-30", None, True),
+        (crown, "2026-12-01", "19:00", False),
+        (lion, "2026-12-01", None, True),  # after the day's scheduled nights
+    ], said
+    monday, _tuesday, lion_tuesday = items
+    assert (monday["reported"], monday["missing"], monday["starts"], monday["sessions"]) == (
+        True,
+        False,
+        None,
+        1,
+    )
+    assert (monday["season"]["id"], monday["make_up"], monday["cancelled"]) == (here.season_id, False, False)
+    assert (lion_tuesday["sessions"], lion_tuesday["timezone"]) == (2, CHICAGO)
+
+    week = text_of(
+        here.office.client.get(f"/embed/regions/{here.region_id}/games", headers=HTML).get_data(as_text=True)
+    )
+    monday_section = week[week.index("Mon 30 Nov 2026") : week.index("Tue 1 Dec 2026")]
+    assert "No games" not in monday_section and "Played, not scheduled" in monday_section, monday_section
+    front = text_of(here.office.client.get("/", headers=HTML).get_data(as_text=True))
+    assert front.count("Played, not scheduled") == 2, front

@@ -67,3 +67,21 @@ def test_r2a_without_a_week_it_is_this_week_on_the_leagues_clock(league: League,
     assert ok(here.office.get(f"{path}?week=2026-W49")) == answer
     assert ok(here.office.get(f"{path}?week=2026-W50"))["week"] == "2026-W50"
     assert_problem(here.host(quiet).get(path), 403)
+
+
+@time_machine.travel(utc("2026-12-02T18:00"), tick=False)  # Wednesday 2 December, noon in Chicago
+def test_r2_r17_a_venue_is_not_chased_for_a_night_before_it_existed(
+    league: League, host_for: HostFor
+) -> None:
+    """R2, R17, R2a: the week of a venue added on Wednesday, playing Tuesdays: its Tuesday came
+    before it existed, so the office is not sent after that report; a venue of the same schedule
+    added a week earlier is chased for it."""
+    here = LocalLeague(league, host_for, CHICAGO, "2026-11-02", "2027-01-31")
+    tuesdays = {"schedule": [{"weekday": 2, "starts_at": "19:00"}]}
+    with time_machine.travel(utc("2026-11-25T18:00"), tick=False):
+        older = here.venue()
+        ok(here.office.put(f"/api/v1/venues/{older}/schedule", json=tuesdays))
+    newer = here.venue()
+    ok(here.office.put(f"/api/v1/venues/{newer}/schedule", json=tuesdays))
+    answer = ok(here.office.get(f"/api/v1/seasons/{here.season_id}/missing-reports?week=2026-W49"))
+    assert [(v["id"], v["nights"]) for v in answer["venues"]] == [(older, ["2026-12-01"])], answer

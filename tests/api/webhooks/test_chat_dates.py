@@ -71,7 +71,7 @@ def test_r24_chat_messages_say_the_date_in_the_leagues_format(
         assert ok(town.office.patch(SETTINGS, json={"date_format": "d/M/y"}))["date_format"] == "d/M/y"
         posted(town, venue, session=2)
         deliver(private_ok)
-        said = "1/12/2026: 3 entrants"
+        said = "1/12/2026, session 2: 3 entrants"  # R23: the night's second session, said so
         assert discord.got[1].json["content"].startswith(f"Results are in: **{name}**, {said}")
         assert slack.got[1].json["text"].startswith(f"Results are in: *{name}*, {said}")
         assert plain.got[1].json["data"]["date"] == "2026-12-01"
