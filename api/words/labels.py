@@ -211,7 +211,7 @@ FORMS: dict[str, dict[str, Label]] = {
     "sanction": {
         "player_id": "Player",
         "kind": "Kind",
-        "category": "What it is for",
+        "category": "Category",
         "venue_id": "Venue (a venue ban only)",
         "first_day": "First day",
         "last_day": "Last day (both days count; empty: permanent)",

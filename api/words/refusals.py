@@ -93,8 +93,7 @@ REWORDED: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bto null\b"), "empty"),
     (re.compile(r"\b(\d+)\.\.(\d+)\b"), r"\1 to \2"),
 )
-# How an API field name reads inside a sentence ("Must be on or after the first day"), where the
-# form's own label does not say it.
+# An API field name met in a sentence ("ends_on"), said as `IN_A_SENTENCE` or the form's label says it.
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 # A field path as the API names it: `results.3.player_id`, `attendance_bonus.0`, `player.email`.
 PATH = re.compile(r"\b[a-z][a-z_]*(?:\.(?:\d+|[a-z][a-z_]*))+\b")

@@ -1,4 +1,4 @@
-"""Issue 62, words for people: every form of the console, found as a browser finds it (the pages
+"""Words for people: every form of the console, found as a browser finds it (the pages
 of the console's own url_map, each `<form method="post">` on them), posted with bad input (fields
 left empty, numbers and dates written wrong, below zero, too big; then the refusals each form is
 there to make: dates that do not hold together, a chart's bands and fraction, attendance bonus
@@ -55,7 +55,7 @@ class World:
     found: dict[str, list[PageForm]] = field(default_factory=dict)
 
 
-def world_of(app: Flask, scene: Scene) -> World:
+def world_of(app: Flask, scene: Scene, monkeypatch: pytest.MonkeyPatch) -> World:
     ann, bob, cy = scene.players("Ann", "Bob", "Cy")
     # Two players who share a display name ending in a full stop (R19: told apart by number).
     wendy, other_wendy = person(scene, "Wendy P."), person(scene, "Wendy P.")
@@ -91,7 +91,7 @@ def world_of(app: Flask, scene: Scene) -> World:
         "/api/v1/structures", json={"name": "Finals", "starting_chips": 10000, "levels": levels}
     )
     assert structure.status_code == 201, structure.get_json()
-    app.config["WEBHOOKS_ALLOW_PRIVATE"] = True
+    monkeypatch.setitem(app.config, "WEBHOOKS_ALLOW_PRIVATE", True)  # this test's app only
     hook = scene.office.post("/api/v1/webhooks", json={"url": "http://127.0.0.1:9/hook", "events": ["*"]})
     assert hook.status_code == 201, hook.get_json()
     keys = scene.office.get("/api/v1/api-keys?per_page=500").get_json()["items"]
@@ -344,13 +344,13 @@ def walk(app: Flask, browser: FlaskClient, world: World, heard: Heard, who: str)
 
 
 def test_every_console_form_refuses_bad_input_in_words_for_people_r2_r7_r9_r15_r16_r17(
-    app: Flask, scene: Scene
+    app: Flask, scene: Scene, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 62: the console's every form, posted with bad input by the office and by a host:
+    """Words for people: the console's every form, posted with bad input by the office and by a host:
     what they read holds no API field name or path, none of marshmallow's or WTForms' sentences,
     no rule id leading it, no ISO date, nothing said twice; nothing refused changes state. Every
     form the url_map posts to is walked, or named in NOT_WALKED with why."""
-    world = world_of(app, scene)
+    world = world_of(app, scene, monkeypatch)
     heard = Heard()
     walked = walk(app, signed_in(app, scene.office.key), world, heard, "office")
     walked |= walk(app, signed_in(app, scene.host.key), world, heard, "host")
