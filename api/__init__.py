@@ -45,6 +45,7 @@ from api import (
     tournaments,
     venues,
     webhooks,
+    words,
 )
 from api.cache import hooks as cache_hooks
 from api.errors import PROBLEM_MIMETYPE, ProblemSchema, http_problem, register_error_handlers
@@ -277,6 +278,7 @@ def init_app(app: Flask) -> Api:
     cache.init_app(app)
     register_error_handlers(app)
     people_dates.init_app(app)  # R24: dates on every page in the league's format
+    words.init_app(app)  # refusals and codes in words for people, each rule linked
     api = LeagueApi(
         app,
         spec_kwargs={

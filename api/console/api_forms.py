@@ -1,16 +1,18 @@
 """A console form for one of the API's request schemas (regions, venues, schedules, seasons, the
 league's settings): its fields shown as inputs, a post read into the very body the API would get,
 loaded by the same schema and handed to the same service. So the console accepts what the API
-accepts and refuses what it refuses, each refusal beside its field, in the API's words.
+accepts and refuses what it refuses, each refusal beside its field, said in words for people
+(api/words: the field by its label, dates in the league's format, the rule linked).
 
-A page names its labels (the office's words) and, for ids, the choices a list offers (for a
-column of a list of rows too, e.g. a night's weekday); the rest follows from the schema: a day is
-a date input, a count a number, a yes-or-no a checkbox, a choice of the schema's values a select,
-a list of rows (a schedule's nights, attendance tiers) a table of inputs with room for more."""
+A page names its labels (the office's words, from api/words.FORMS) and, for ids, the choices a
+list offers (for a column of a list of rows too, e.g. a night's weekday); the rest follows from
+the schema: a day is a date input, a count a number, a yes-or-no a checkbox, a choice of the
+schema's values a select, a list of rows (a schedule's nights, attendance tiers) a table of
+inputs with room for more."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,11 +21,10 @@ from werkzeug.datastructures import MultiDict
 
 from api.errors import flatten_messages
 from api.fields import Day, ExactNumber, StrictBool, StrictInt, ZoneName
-from models.errors import LeagueError, problem_map
+from api.words import Label, Said, label_text, told
+from models.errors import LeagueError
 
 Choices = list[tuple[str, str]]  # (value, what the office reads)
-# A field's label, or (label, help); a list of rows' columns under "name.*": their labels, in order.
-Label = str | tuple[str, ...]
 BLANK_ROWS = 2  # room for this many more rows in a list of rows
 
 
@@ -40,7 +41,7 @@ class Input:
     choices: Choices = field(default_factory=list)
     columns: list[Input] = field(default_factory=list)  # a list of rows: each row's inputs
     rows: list[dict[str, Any]] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
+    problems: list[Said] = field(default_factory=list)
 
 
 def kind_of(schema_field: fields.Field, choices: Choices | None) -> str:
@@ -96,7 +97,9 @@ class ApiForm:
     changes, and a field emptied is sent as null where the schema takes one. After a refusal,
     `status` is the answer's: 422, or the refusal's own (409 for what happened already).
     `kinds` names an input's kind where the schema's field says less (the audit log's `since` is
-    text that takes a date: a date input)."""
+    text that takes a date: a date input). A refusal is said in words for people
+    (api/words.told): each reason beside its field, named as the form names it ("Row 1, Nights
+    played: …"), what no field is blamed for in `box`, once."""
 
     schema: Schema
     labels: Mapping[str, Label]
@@ -104,8 +107,8 @@ class ApiForm:
     choices: Mapping[str, Choices] = field(default_factory=dict)
     changes_only: bool = False
     kinds: Mapping[str, str] = field(default_factory=dict)
-    problems: dict[str, list[str]] = field(default_factory=dict)
-    refusal: str = ""
+    problems: dict[str, list[Said]] = field(default_factory=dict)
+    box: list[Said] = field(default_factory=list)  # what no field of the form is blamed for
     # Where each refusal points, as the API names it (`schedule.1.starts_at`): a row's cell is
     # marked where its problem is told beside the list.
     paths: set[str] = field(default_factory=set)
@@ -184,7 +187,7 @@ class ApiForm:
         for shown in self.inputs(posted):
             schema_field = self.schema.fields[shown.name]
             if shown.kind == "many":
-                value: Any = [typed("number", text) for text in shown.value]
+                value: Any = [typed("number", text) for text in shown.value if text.strip()]
             elif shown.kind == "checkbox":
                 value = bool(shown.value)
             elif shown.kind == "rows":
@@ -209,17 +212,39 @@ class ApiForm:
     def submit(self, posted: MultiDict[str, str], act: Callable[[dict[str, Any]], Any]) -> Any:
         """The post loaded by the API's schema and given to `act` (the API's service); None, with
         the problems by field (or the refusal's summary), when either refuses."""
+        refusal: LeagueError | dict[str, list[str]]
         try:
             return act(self.schema.load(self.body(posted)))
         except ValidationError as wrong:
-            self.problems = flatten_messages(wrong.messages)
+            refusal = flatten_messages(wrong.messages)
+            self.paths = set(refusal)
         except LeagueError as refused:
-            self.problems = problem_map(refused.problems)
-            self.refusal = refused.detail
+            refusal = refused
             self.status = refused.status
-        self.paths = set(self.problems)
-        self.problems = by_field(self.problems, self.labels)
+            self.paths = {problem.path or "body" for problem in refused.problems}
+        names = [name for name in self.labels if name in self.schema.fields]
+        said = told(refusal, self.said_labels(), fields=names)
+        self.problems, self.box = said.beside, said.box
         return None
+
+    def said_labels(self) -> dict[str, str]:
+        """Each field's label by its path, a list of rows' columns under `name.*.column` (their
+        names from the schema), as a refusal names them."""
+        flat = {name: label_text(given) for name, given in self.labels.items() if not name.endswith(".*")}
+        for name in self.labels:
+            schema_field = self.schema.fields.get(name)
+            if isinstance(schema_field, fields.List) and isinstance(schema_field.inner, fields.Nested):
+                nested = schema_field.inner.schema
+                given = self.labels.get(f"{name}.*")
+                columns = given if isinstance(given, tuple) else ()
+                for position, column in enumerate(nested.fields):
+                    text = (
+                        columns[position]
+                        if position < len(columns)
+                        else column.replace("_", " ").capitalize()
+                    )
+                    flat[f"{name}.*.{column}"] = text
+        return flat
 
 
 def row_body(columns: list[Input], row: dict[str, str]) -> dict[str, Any]:
@@ -250,27 +275,3 @@ def same(value: Any, current: Any) -> bool:
 
 def strip_none(value: Any) -> Any:
     return {k: v for k, v in value.items() if v is not None} if isinstance(value, dict) else value
-
-
-def by_field(problems: Mapping[str, list[str]], labels: Iterable[str]) -> dict[str, list[str]]:
-    """Problems by the form's field: `attendance_bonus.1.points` is the field `attendance_bonus`,
-    its message saying "Row 2, points: …"; a problem of no field is the form's (`body`)."""
-    names = set(labels)
-    found: dict[str, list[str]] = {}
-    for path, messages in problems.items():
-        head, _, rest = path.partition(".")
-        if head not in names:
-            found.setdefault("body", []).extend(messages)
-            continue
-        where = ""
-        if rest:
-            number, _, column = rest.partition(".")
-            where = f"Row {int(number) + 1}" if number.isdigit() else rest
-            where += f", {column.replace('_', ' ')}: " if column else ": "
-        found.setdefault(head, []).extend(where + plain(message) for message in messages)
-    return found
-
-
-def plain(message: str) -> str:
-    """marshmallow's words for a null where a value is needed, as the office reads them."""
-    return "This cannot be left empty." if message == "Field may not be null." else message

@@ -17,6 +17,7 @@ from api import db
 from api.console.forms import SignOutForm
 from api.embed.theme import stylesheet
 from api.html import html_page
+from api.words import said_to_people, tell
 from models.actor import PUBLIC, Actor
 from models.entities import Venue
 from models.errors import LeagueError
@@ -159,10 +160,16 @@ def hidden_id(value: str | None) -> int | None:
 
 
 def sheet_fields(
-    venue: Venue, day: date | str, session_no: int | str, kind: str, late_reason: str | None = None
+    venue: Venue,
+    day: date | str,
+    session_no: int | str,
+    kind: str,
+    late_reason: str | None = None,
+    override_reason: str | None = None,
 ) -> dict[str, str]:
-    """The fields a sheet's query string would give the API: which venue, night and session, and
-    the office's reason for a night reported late (R17), when given."""
+    """The fields a sheet's query string would give the API: which venue, night and session, the
+    office's reason for a night reported late (R17), and its reason to let a sanctioned player
+    stand (R16), when given."""
     fields = {
         "venue_id": str(venue.id),
         "date": day if isinstance(day, str) else day.isoformat(),
@@ -171,6 +178,8 @@ def sheet_fields(
     }
     if late_reason and late_reason.strip():
         fields["reason"] = late_reason.strip()
+    if override_reason and override_reason.strip():
+        fields["override_reason"] = override_reason.strip()
     return fields
 
 
@@ -228,5 +237,5 @@ def with_reason(form: Any, back: str, missing: str, act: Callable[[str], str], f
         try:
             flash(act(reason))
         except LeagueError as refusal:
-            flash(f"{failed}{refusal.detail}")
+            tell(said_to_people(refusal), first=failed)
     return redirect(back)

@@ -14,7 +14,8 @@ from api import db
 from api.console.base import bp, current, page, refused_form, signed_in_only, token_missing
 from api.console.forms import ChartForm
 from api.points_charts.schemas import MAX_ENTRANTS, ChartIn
-from models.errors import LeagueError, problem_map
+from api.words import FORMS, Told, said_to_people, told
+from models.errors import LeagueError
 from models.services.access import may_make_charts
 from models.services.paging import PageRequest
 from models.services.points_charts.queries import list_charts
@@ -80,7 +81,7 @@ def previewed(session: Any, chart: Any, entrants: int) -> str:
     try:
         shown = preview_chart(session, chart, entrants)
     except LeagueError as refusal:
-        return refusal.detail
+        return " ".join(said_to_people(refusal))
     return ", ".join(str(points) for points in shown["points"]) or "no place scores"
 
 
@@ -93,24 +94,30 @@ def charts() -> Any:
     entrants = request.args.get("entrants", "10")
     field = int(entrants) if entrants.isdigit() and 1 <= int(entrants) <= MAX_ENTRANTS else 10
     form = ChartForm()
-    made, status, problems = None, 200, {}
+    made, status, refused = None, 200, Told()
+    fields = [item.name for item in form if item.name != "csrf_token"]
+
+    def said(refusal: Any) -> Told:
+        """The refusal beside the chart's fields, a band by its line ("Line 2, Points: …")."""
+        return told(refusal, FORMS["chart"], fields=fields, row="Line")
+
     if request.method == "POST":
         if not form.validate_on_submit():
             if token_missing(form):
                 return refused_form()
-            status = 400
+            status, refused = 400, said(dict(form.errors))
         else:
             try:
                 made = create_chart(session, actor, ChartIn().load(chart_body(form)))
             except ValueError as wrong:
-                status, problems = 422, {"bands": [str(wrong)]}
+                status, refused = 422, said({"bands": [str(wrong)]})
             except ValidationError as wrong:
-                status, problems = 422, flat(wrong.messages)
+                status, refused = 422, said(flat(wrong.messages))
             except LeagueError as refusal:
-                status, problems = refusal.status, problem_map(refusal.problems) or {"name": [refusal.detail]}
+                status, refused = refusal.status, said(refusal)
     listed = list_charts(session, PageRequest(1, 500)).items
     rows = [(chart, described(chart), previewed(session, chart, field)) for chart in listed]
-    context = {"form": form, "rows": rows, "made": made, "entrants": field, "problems": problems}
+    context = {"form": form, "rows": rows, "made": made, "entrants": field, "refused": refused}
     return page("console/charts.html", status, **context)
 
 

@@ -12,6 +12,7 @@ from flask import flash, redirect, request, url_for
 from api import db
 from api.console.base import bp, current, page, refused_form, signed_in_only
 from api.console.forms import TokenForm
+from api.words import Said, said_to_people
 from models.errors import LeagueError
 from models.services.access import may_remove_demo
 from models.services.demo.checks import check_removal
@@ -19,6 +20,15 @@ from models.services.demo.queries import DemoRemoval, removal_plan
 from models.services.demo.writes import remove_demo
 
 CHANGED = "The demo league changed since this page listed it: nothing was removed. Look again."
+# What removing the demo deletes, by its counts' names: (one, many).
+REMOVED = {
+    "venues": ("venue", "venues"),
+    "players": ("player", "players"),
+    "reports": ("report", "reports"),
+    "sanctions": ("sanction", "sanctions"),
+    "keys": ("host key", "host keys"),
+    "seasons": ("season", "seasons"),
+}
 
 
 def fingerprint(plan: DemoRemoval) -> str:
@@ -33,31 +43,30 @@ def demo() -> Any:
     may_remove_demo(actor)
     token = TokenForm()
     plan = removal_plan(session)
-    refusal, status = "", 200
+    refusal: list[Said] = []
+    status = 200
     if request.method == "POST" and plan is not None:
         if not token.validate_on_submit():
             return refused_form()
         try:
             if request.form.get("listed") != fingerprint(plan):
-                refusal = (
-                    "The demo league changed since this page listed it: nothing was removed. Look again."
-                )
+                refusal = [Said(CHANGED)]
             else:
                 remove_demo(session, expected=plan, by=actor)
                 flash("The demo league is removed. Its entries stay in the audit log.")
                 return redirect(url_for("console.home"))
         except LeagueError as refused:
-            refusal = refused.detail
+            refusal = said_to_people(refused)
         status = 409
         plan = removal_plan(session)
     if plan is not None and not refusal:
         try:
             check_removal(session, plan)
         except LeagueError as refused:
-            refusal = refused.detail
+            refusal = said_to_people(refused)
     context = {
         "plan": plan,
         "counts": plan.counts() if plan else {},
         "listed": fingerprint(plan) if plan else "",
     }
-    return page("console/demo.html", status, token=token, refusal=refusal, **context)
+    return page("console/demo.html", status, token=token, refusal=refusal, removed=REMOVED, **context)

@@ -15,6 +15,7 @@ from api.console.api_forms import ApiForm, Choices
 from api.console.base import bp, current, page, refused_form, signed_in_only
 from api.console.forms import SearchForm, TokenForm
 from api.qualifiers.schemas import DisqualificationIn, WithdrawIn
+from api.words import FORMS
 from models.actor import Actor
 from models.entities import Season
 from models.rules.players import player_labels
@@ -27,15 +28,6 @@ from models.services.qualifiers.queries import disqualifications_of, get_disqual
 from models.services.qualifiers.writes import disqualify, withdraw_disqualification
 from models.services.standings.queries import season_standings
 
-LABELS = {
-    "player_id": (
-        "Player",
-        "The season's players, by name; or find anyone by name above.",
-    ),
-    "reason": ("Why", "Kept with the record and in the audit log."),
-}
-WITHDRAW_LABELS = {"reason": ("Why it is withdrawn", "Kept with the record and in the audit log.")}
-
 
 @bp.route("/seasons/<id:season_id>/disqualifications", methods=["GET", "POST"])
 @signed_in_only
@@ -47,7 +39,7 @@ def disqualifications(season_id: int) -> Any:
     search = SearchForm(request.args)
     token = TokenForm()
     choices = player_choices(session, actor, season, (search.q.data or "").strip())
-    form = ApiForm(DisqualificationIn(), LABELS, choices={"player_id": choices})
+    form = ApiForm(DisqualificationIn(), FORMS["disqualification"], choices={"player_id": choices})
     status = 200
     if request.method == "POST":
         if not token.validate_on_submit():
@@ -104,7 +96,7 @@ def withdraw(season_id: int, disqualification_id: int) -> Any:
     may_withdraw_disqualification(actor)
     season = get_or_raise(session, Season, season_id, "season")
     item = get_disqualification(session, season.id, disqualification_id)
-    token, form = TokenForm(), ApiForm(WithdrawIn(), WITHDRAW_LABELS)
+    token, form = TokenForm(), ApiForm(WithdrawIn(), FORMS["withdraw"])
     status = 200
     if request.method == "POST":
         if not token.validate_on_submit():

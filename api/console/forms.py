@@ -16,9 +16,16 @@ from wtforms import (
 )
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
+from api.words import FORMS, choices, label_text
 from models.entities import TOURNAMENT_KINDS
 from models.rules.drafts import FIRST_SESSION, LAST_SESSION
 from models.rules.sanctions import CATEGORIES, KINDS
+
+SANCTION, CHART, KEY = FORMS["sanction"], FORMS["chart"], FORMS["key"]
+# R17: the office's reason for a night past the hosts' window (or in a published season); R16:
+# its reason to let a suspended or banned player stand.
+LATE_REASON = label_text(FORMS["report"]["reason"])
+OVERRIDE_REASON = label_text(FORMS["report"]["override_reason"])
 
 
 class SignInForm(FlaskForm):
@@ -42,15 +49,14 @@ class ReportForm(FlaskForm):
     session = IntegerField(
         "Session", default=1, validators=[InputRequired(), NumberRange(min=FIRST_SESSION, max=LAST_SESSION)]
     )
-    kind = SelectField("Kind", choices=list(TOURNAMENT_KINDS))
+    kind = SelectField("Kind", choices=choices("tournament_kind", TOURNAMENT_KINDS))
     sheet = FileField("Spreadsheet (CSV, .xlsx or .ods)")
     pasted = TextAreaField(
         "…or paste the rows (CSV, with its header row)", validators=[Optional(), Length(max=2_000_000)]
     )
-    late_reason = StringField(
-        "Office only: why this night is reported late (past the hosts' window, or lists published)",
-        validators=[Optional(), Length(max=2000)],
-    )
+    late_reason = StringField(LATE_REASON, validators=[Optional(), Length(max=2000)])
+    # Given on the refusal's page only (refused.html), when a sheet names a barred player.
+    override_reason = StringField(OVERRIDE_REASON, validators=[Optional(), Length(max=2000)])
 
 
 class ConfirmForm(FlaskForm):
@@ -63,6 +69,7 @@ class ConfirmForm(FlaskForm):
     report_id = HiddenField()  # a correction's report, its version read, and why
     version = HiddenField()
     reason = HiddenField()
+    override_reason = HiddenField()  # R16: the office's, letting a sanctioned player stand
 
 
 class CorrectionForm(FlaskForm):
@@ -77,13 +84,17 @@ class CorrectionForm(FlaskForm):
 
 
 class AgainForm(FlaskForm):
-    """A refused sheet posted again as another session of the same night (a 409: the venue's
-    date and session already hold a report): the upload form's fields, hidden."""
+    """A refused sheet posted again: as another session of the same night (a 409: the venue's
+    date and session already hold a report), or by the office with the reason a night reported
+    late needs (R17) or its reason to let a sanctioned player stand (R16): the upload form's
+    fields, hidden, and those reasons."""
 
     date = HiddenField()
     session = HiddenField()
     kind = HiddenField()
     pasted = HiddenField()
+    late_reason = StringField(LATE_REASON, validators=[Optional(), Length(max=2000)])
+    override_reason = StringField(OVERRIDE_REASON, validators=[Optional(), Length(max=2000)])
 
 
 class SearchForm(FlaskForm):
@@ -98,12 +109,12 @@ class SearchForm(FlaskForm):
 class SanctionForm(FlaskForm):
     """A sanction for the player on the page; checked by the API's own schema and rules."""
 
-    kind = SelectField("Kind", choices=list(KINDS))
-    category = SelectField("Category", choices=list(CATEGORIES))
-    venue_id = SelectField("Venue (a venue ban only)", choices=[], validate_choice=False)
-    first_day = DateField("First day", validators=[Optional()])
-    last_day = DateField("Last day (both days count; empty: permanent)", validators=[Optional()])
-    reason = TextAreaField("Reason", validators=[Length(max=2000)])
+    kind = SelectField(label_text(SANCTION["kind"]), choices=choices("sanction_kind", KINDS))
+    category = SelectField(label_text(SANCTION["category"]), choices=choices("sanction_category", CATEGORIES))
+    venue_id = SelectField(label_text(SANCTION["venue_id"]), choices=[], validate_choice=False)
+    first_day = DateField(label_text(SANCTION["first_day"]), validators=[Optional()])
+    last_day = DateField(label_text(SANCTION["last_day"]), validators=[Optional()])
+    reason = TextAreaField(label_text(SANCTION["reason"]), validators=[Length(max=2000)])
 
 
 class LiftForm(FlaskForm):
@@ -118,10 +129,8 @@ class VoidForm(FlaskForm):
 class KeyForm(FlaskForm):
     """A host key for one venue (the office makes office keys with the CLI or the API)."""
 
-    name = StringField(
-        "Who holds it (e.g. Host: Crown, Sam)", validators=[DataRequired("Name the key."), Length(max=120)]
-    )
-    venue_id = SelectField("Venue", choices=[], validate_choice=False)
+    name = StringField(label_text(KEY["name"]), validators=[DataRequired("Name the key."), Length(max=120)])
+    venue_id = SelectField(label_text(KEY["venue_id"]), choices=[], validate_choice=False)
 
 
 class RevokeForm(FlaskForm):
@@ -155,11 +164,9 @@ class TypedRowsForm(FlaskForm):
     session = IntegerField(
         "Session", default=1, validators=[InputRequired(), NumberRange(min=FIRST_SESSION, max=LAST_SESSION)]
     )
-    kind = SelectField("Kind", choices=list(TOURNAMENT_KINDS))
-    late_reason = StringField(
-        "Office only: why this night is reported late (past the hosts' window, or lists published)",
-        validators=[Optional(), Length(max=2000)],
-    )
+    kind = SelectField("Kind", choices=choices("tournament_kind", TOURNAMENT_KINDS))
+    late_reason = StringField(LATE_REASON, validators=[Optional(), Length(max=2000)])
+    override_reason = StringField(OVERRIDE_REASON, validators=[Optional(), Length(max=2000)])
 
 
 class DisplayNameForm(FlaskForm):
@@ -176,9 +183,11 @@ class ChartForm(FlaskForm):
     """A points chart of any kind (R7), as the API takes it: the fields of the kind chosen are
     read, the others left empty."""
 
-    name = StringField("Name", validators=[DataRequired("Name the chart."), Length(max=120)])
+    name = StringField(
+        label_text(CHART["name"]), validators=[DataRequired("Name the chart."), Length(max=120)]
+    )
     kind = SelectField(
-        "Kind",
+        label_text(CHART["kind"]),
         choices=[
             ("top_fraction", "Top of the field (fraction, step)"),
             ("bands", "Bands (a host binder's table)"),
@@ -186,24 +195,16 @@ class ChartForm(FlaskForm):
         ],
         validate_choice=False,  # the API's schema refuses another kind, naming it
     )
-    fraction = StringField(
-        "Fraction that scores (e.g. 0.3; empty: the kind's own)", validators=[Length(max=10)]
-    )
-    step = StringField("Points between places (top of the field; empty: 10)", validators=[Length(max=10)])
-    bands = TextAreaField(
-        "Bands, one a line: entrants, then the points of places 1, 2, 3 … "
-        "(e.g. 2-9: 30, 20, 10 or 10+: 50, 40)",
-        validators=[Length(max=20000)],
-    )
-    formula = StringField(
-        "Formula of n, p and k (e.g. sqrt(n) / sqrt(p) * 100)", validators=[Length(max=1000)]
-    )
+    fraction = StringField(label_text(CHART["fraction"]), validators=[Length(max=10)])
+    step = StringField(label_text(CHART["step"]), validators=[Length(max=10)])
+    bands = TextAreaField(label_text(CHART["bands"]), validators=[Length(max=20000)])
+    formula = StringField(label_text(CHART["formula"]), validators=[Length(max=1000)])
     preset = SelectField(
-        "Or a preset",
+        label_text(CHART["preset"]),
         choices=[
             ("", "none: the formula above"),
             ("linear", "linear: n - p + 1, every place scores"),
-            ("square_root", "square_root: sqrt(n) / sqrt(p) * 100"),
+            ("square_root", "square root: sqrt(n) / sqrt(p) * 100"),
             ("logarithmic", "logarithmic: (ln(n + 1) - ln(p)) * 100"),
         ],
         validate_choice=False,

@@ -24,6 +24,7 @@ from api.console.base import (
 )
 from api.console.forms import KeyForm, MergeForm, NotDuplicateForm, RevokeForm, UndoForm
 from api.console.players import duplicate_fixes
+from api.words import FORMS, in_words, said_to_people
 from models.entities import ApiKey, Player
 from models.errors import LeagueError
 from models.infra.clock import utcnow
@@ -61,10 +62,14 @@ def keys() -> Any:
                     session, actor, form.name.data.strip(), "host", [] if venue is None else [venue]
                 )
             except LeagueError as refusal:
-                form.name.errors = [refusal.detail]
+                form.name.errors = said_to_people(refusal, FORMS["key"])
                 status = refusal.status
             else:
                 listed = list_keys(session, actor, PageRequest(1, 500)).items
+                # The page shows the new key's secret, once, with an empty form: its name is
+                # not offered again, so a second click makes no second key by mistake.
+                form = KeyForm(formdata=None)
+                form.venue_id.choices = [(str(v.id), venue_label(v)) for v in venues]
     context = {
         "form": form,
         "keys": listed,
@@ -78,10 +83,10 @@ def keys() -> Any:
 def key_holder(key: ApiKey, names: dict[int, str]) -> str:
     """Whose a key is, in words: "office", or "host of The Crown and The Anchor"."""
     if not key.venue_ids:
-        return key.role
+        return in_words(key.role, "role")
     venues = [names.get(venue_id, f"venue {venue_id}") for venue_id in key.venue_ids]
     listed = venues[0] if len(venues) == 1 else ", ".join(venues[:-1]) + " and " + venues[-1]
-    return f"{key.role} of {listed}"
+    return f"{in_words(key.role, 'role')} of {listed}"
 
 
 @bp.route("/keys/<id:key_id>/revoke", methods=["GET", "POST"])
@@ -107,7 +112,7 @@ def revoke(key_id: int) -> Any:
     try:
         revoke_key(session, actor, key)
     except LeagueError as refusal:  # R17a: revoked already (another tab, someone else); or its own
-        return page("console/revoke_key.html", refusal.status, refusal=refusal.detail, **context)
+        return page("console/revoke_key.html", refusal.status, refusal=said_to_people(refusal), **context)
     flash(f"Revoked: key {key.id} ({key.name}). It no longer works, in the API or here.")
     return redirect(url_for("console.keys"))
 

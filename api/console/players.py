@@ -30,6 +30,7 @@ from api.console.forms import DisplayNameForm, SearchForm, TokenForm
 from api.errors import flatten_messages
 from api.players.schemas import DataExportOut, EraseIn, PlayerOut, PlayerPatch
 from api.schemas import patch_of
+from api.words import FORMS, said_to_people, tell
 from models.entities import Player
 from models.errors import LeagueError
 from models.rules.players import distinct_display_name, numbered_players
@@ -43,19 +44,6 @@ from models.services.players.writes import update_player
 from models.services.venues.queries import venues_of_actor
 
 PLAYER_PATCH = patch_of(PlayerPatch)
-
-RECORD_LABELS = {
-    "full_name": ("Full name", "As on the player's ID: only the office and their venues' hosts see it."),
-    "display_name": ("Display name", "As the standings show it, e.g. Ann B."),
-    "email": ("Email", ""),
-    "date_of_birth": ("Date of birth", ""),
-    "membership_number": ("Membership number", "The date of birth YYYYMMDD, then a 4-digit PIN."),
-    "home_venue_id": ("Home venue", ""),
-}
-ERASE_LABELS = {
-    "reason": ("Why", "The player's request, and how it came (kept in the audit log)."),
-    "display_name": ("Name shown from now on", "Empty: “Former player” and their number."),
-}
 
 
 class NameFix(NamedTuple):
@@ -104,15 +92,18 @@ def display_name(player_id: int) -> Any:
     if not form.validate_on_submit():
         if token_missing(form):
             return refused_form()
-        flash(f"Not changed: {' '.join(form.display_name.errors)}")
+        tell(
+            said_to_people({"display_name": list(form.display_name.errors)}),
+            "Not changed: ",
+        )
         return redirect(back)
     before = player.display_name
     try:
         update_player(session, actor, player, PLAYER_PATCH.load({"display_name": form.display_name.data}))
     except ValidationError as invalid:
-        flash(f"Not changed: {' '.join(m for ms in flatten_messages(invalid.messages).values() for m in ms)}")
+        tell(said_to_people(flatten_messages(invalid.messages)), "Not changed: ")
     except LeagueError as refusal:
-        flash(f"Not changed: {refusal.detail}")
+        tell(said_to_people(refusal), "Not changed: ")
     else:
         flash(f"Player {player.id} is now shown as {player.display_name} (was {before}).")
     return redirect(back)
@@ -154,7 +145,7 @@ def player(player_id: int) -> Any:
     venues = [(str(v.id), venue_label(v)) for v in venues_of_actor(session, actor)]
     form = ApiForm(
         PLAYER_PATCH,
-        RECORD_LABELS,
+        FORMS["player"],
         values=PlayerOut().dump(record),
         choices={"home_venue_id": venues},
         changes_only=True,
@@ -182,7 +173,7 @@ def erase(player_id: int) -> Any:
     may_erase_player(actor)
     record = get_or_raise(session, Player, player_id, "player")
     token = TokenForm()
-    form = ApiForm(EraseIn(), ERASE_LABELS)
+    form = ApiForm(EraseIn(), FORMS["erase"])
     status = 200
     if request.method == "POST":
         if not token.validate_on_submit():

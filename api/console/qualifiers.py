@@ -13,6 +13,7 @@ from api import db
 from api.console.base import bp, current, hidden_id, page, refused_form, signed_in_only
 from api.console.forms import PublishForm
 from api.schemas import with_labels
+from api.words import Said, said_to_people
 from models.entities import Season
 from models.errors import LeagueError
 from models.services import wall_clock
@@ -57,7 +58,7 @@ def qualifiers(season_id: int) -> Any:
     may_publish_qualifiers(actor)
     season = get_or_raise(session, Season, season_id, "season")
     form = PublishForm()
-    refusal: LeagueError | None = None
+    refusal: list[Said] = []
     status = 200
     if request.method == "POST":
         if not form.validate_on_submit():
@@ -67,12 +68,14 @@ def qualifiers(season_id: int) -> Any:
                 session, actor, season, (form.note.data or "").strip() or None, _settlements()
             )
         except LeagueError as refused:
-            refusal, status = refused, refused.status
+            refusal, status = said_to_people(refused), refused.status
         else:
             flash(f"Published: the lists of {season.name} ({len(published.lists)} venues).")
             return redirect(url_for("console.qualifiers", season_id=season.id))
     found = qualification_seen_by(actor, season_qualification(session, season, changes=False))
-    context = {"found": found, "lists": with_labels(found.lists), "form": form, "refusal": refusal}
+    lists = with_labels(found.lists)
+    venue_names = {venue["venue_id"]: venue["venue_name"] for venue in lists}
+    context = {"found": found, "lists": lists, "form": form, "refusal": refusal, "venue_names": venue_names}
     return page("console/qualifiers.html", status, season=season, **context)
 
 

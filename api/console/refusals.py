@@ -2,7 +2,8 @@
 problem (the rows marked below, or what no row is blamed for: a night in the future, a session
 already reported, a correction window that closed), each sheet row's reasons stand in full under
 that row, in the sheet's words ("Row 4 (place 3): …", as `csv_body` relabels them), and a night
-already reported offers the next session. The refusal itself is the API's, never the console's."""
+already reported offers the next session. The refusal itself is the API's, never the console's;
+its words are said for people by api/words (labels, players by name, dates, the rule linked)."""
 
 from __future__ import annotations
 
@@ -10,33 +11,34 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from api.people_dates import people_date, people_dates_in
+from api.people_dates import people_date, words
+from api.words import FORMS, Said, flat_labels, phrase, summary_of
 from models.errors import LeagueError
 from models.rules.drafts import LAST_SESSION
 
-# The API's words for developers, as a bar manager would say them.
-PLAINER = (
-    ("; the office may override with override_reason", "; only the league office can let them play"),
-    ("override_reason", "the office's override"),
-    (": correct it (PUT) or use another session number", ""),
-)
+REPORT_LABELS = flat_labels(FORMS["report"])
 # How `csv_body` names a sheet's row before its reason: "Row 4 (place 3), column Email: ".
 ROW_LABEL = re.compile(r"^Row \d+(?: \(place [^)]*\))?(?:, column [^:]*)?: ")
 ROW_MENTION = re.compile(r"\brow \d+ \(place (\d+)\)")
 
 
-def plain(message: str) -> str:
-    """A refusal's message in plainer words, its dates as the league says them ("Tue 1 Dec 2026")."""
-    said = message
-    for api_words, words in PLAINER:
-        said = said.replace(api_words, words)
-    return people_dates_in(said)
+def plain(message: str, rule: str | None = None, venue_id: str | None = None) -> Said:
+    """A refusal's message in words for people (api/words.phrase: labels, codes as words, dates as
+    the league says them, "Tue 1 Dec 2026"), with the rule behind it; the report's own venue,
+    which the API names by id, is "this venue"."""
+    row = ROW_LABEL.match(message)  # the sheet's own row and column, as its header names it
+    said = phrase(message[row.end() :] if row else message, REPORT_LABELS, None, words())
+    if row:
+        said = Said(row.group(0) + said, said.rule)
+    if venue_id:
+        said = Said(re.sub(rf"\b[Vv]enue {re.escape(venue_id)}\b", "this venue", said), said.rule)
+    return Said(said, said.rule or rule)
 
 
-def unrowed(message: str) -> str:
+def unrowed(message: Said) -> Said:
     """A reason written under a typed row: the sheet's row numbers (of the sheet the typed rows
     became) mean nothing there, so rows are named by place."""
-    return ROW_MENTION.sub(r"place \1", ROW_LABEL.sub("", message))
+    return Said(ROW_MENTION.sub(r"place \1", ROW_LABEL.sub("", message)), message.rule)
 
 
 @dataclass(frozen=True)
@@ -45,10 +47,12 @@ class Refused:
     (by the row's index in the sheet), and for a night already reported the session to offer."""
 
     status: int
-    lead: str
-    general: list[str] = field(default_factory=list)
-    by_row: dict[int, list[str]] = field(default_factory=dict)
+    lead: Said
+    general: list[Said] = field(default_factory=list)
+    by_row: dict[int, list[Said]] = field(default_factory=dict)
     next_session: int | None = None
+    asks_reason: bool = False  # R17: a night reported late, by the office, without its reason
+    asks_override: bool = False  # R16: a suspended or banned player named, with no override
 
 
 def row_of(path: str, rows: int) -> int | None:
@@ -64,25 +68,36 @@ def told(refusal: LeagueError, rows: int, fields: Mapping[str, str], again: str)
     problems under their rows, the rest above them; `again` says what to do once the rows are
     changed."""
     session_no = fields["session"]
-    by_row: dict[int, list[str]] = {}
-    general: list[str] = []
+    by_row: dict[int, list[Said]] = {}
+    general: list[Said] = []
     for problem in refusal.problems:
         index = row_of(problem.path, rows)
+        said = plain(problem.message, problem.rule, fields.get("venue_id"))
         if index is None:
-            general.append(plain(problem.message))
-        else:
-            by_row.setdefault(index, []).append(plain(problem.message))
+            if said not in general:
+                general.append(said)
+        elif said not in by_row.get(index, []):
+            by_row.setdefault(index, []).append(said)
     taken = refusal.status == 409 and any(problem.path == "session" for problem in refusal.problems)
     offered = int(session_no) + 1 if taken and session_no.isdigit() else None
     if by_row:
-        lead = f"Change the rows marked below, then {again}."
+        lead = Said(f"Change the rows marked below, then {again}.")
     elif taken:
-        lead = f"{people_date(fields['date'])} already has a report for session {session_no} here."
+        lead = Said(f"{people_date(fields['date'])} already has a report for session {session_no} here.")
     elif refusal.status in (409, 412):  # another change won meanwhile: the API's summary says which
-        lead, general = plain(refusal.message), []
+        lead = plain(
+            summary_of(refusal.message, refusal.problems) or refusal.message,
+            refusal.rule,
+            fields.get("venue_id"),
+        )
+        general = []
     elif general:
         lead = general.pop(0)
     else:
-        lead = plain(refusal.message)
+        lead = plain(refusal.message, refusal.rule, fields.get("venue_id"))
     next_session = offered if offered is not None and offered <= LAST_SESSION else None
-    return Refused(refusal.status, lead, general, by_row, next_session)
+    asks_reason = any(problem.path == "reason" and problem.rule == "R17" for problem in refusal.problems)
+    asks_override = any(
+        problem.rule == "R16" and problem.path.endswith(".player_id") for problem in refusal.problems
+    )
+    return Refused(refusal.status, lead, general, by_row, next_session, asks_reason, asks_override)

@@ -12,13 +12,12 @@ from api.console.api_forms import ApiForm
 from api.console.base import bp, current, page, refused_form, signed_in_only
 from api.console.forms import TokenForm
 from api.regions.schemas import RegionIn
+from api.words import FORMS
 from models.services.access import may_set_up_league
 from models.services.paging import PageRequest
 from models.services.regions.queries import list_regions
 from models.services.regions.writes import create_region
 from models.services.venues.queries import list_venues
-
-LABELS = {"name": ("Name", "The area whose venues meet at one regional playoff, e.g. North Side.")}
 
 
 @bp.route("/regions", methods=["GET", "POST"])
@@ -27,7 +26,7 @@ def regions() -> Any:
     """R3: the regions, each with its venues, and a new region."""
     session, actor = db.session(), current()
     may_set_up_league(actor)
-    token, form = TokenForm(), ApiForm(RegionIn(), LABELS)
+    token, form = TokenForm(), ApiForm(RegionIn(), FORMS["region"])
     status = 200
     if request.method == "POST":
         if not token.validate_on_submit():

@@ -24,6 +24,7 @@ from api.console.base import (
 from api.console.forms import LiftForm, SanctionForm, SearchForm
 from api.errors import flatten_messages
 from api.sanctions.schemas import SanctionIn
+from api.words import FORMS, Told, in_words, sentence, told
 from models.entities import Player, Venue
 from models.errors import LeagueError
 from models.rules.personal import former_player_name
@@ -73,13 +74,14 @@ def player_sanctions(player_id: int) -> Any:
     form = SanctionForm()
     venues = venues_of_actor(session, actor)
     form.venue_id.choices = [("", "—")] + [(str(v.id), venue_label(v)) for v in venues]
-    problems: dict[str, list[str]] = {}
+    refused = Told()
     status = 200
+    fields = [item.name for item in form if item.name != "csrf_token"]
     if request.method == "POST":
         if not form.validate_on_submit():
             if token_missing(form):
                 return refused_form()
-            problems = {name: list(errors) for name, errors in form.errors.items()}
+            refused = told(dict(form.errors), FORMS["sanction"], fields=fields)
             status = 400
         else:
             try:
@@ -87,12 +89,15 @@ def player_sanctions(player_id: int) -> Any:
                     session, actor, SANCTION_IN.load(_sanction_body(player, form))
                 )
             except ValidationError as invalid:
-                problems, status = flatten_messages(invalid.messages), 422
+                refused, status = (
+                    told(flatten_messages(invalid.messages), FORMS["sanction"], fields=fields),
+                    422,
+                )
             except LeagueError as refusal:
-                problems, status = dict(refusal.errors or {"": [refusal.detail]}), refusal.status
+                refused, status = told(refusal, FORMS["sanction"], fields=fields), refusal.status
             else:
-                kind = issued.kind.replace("_", " ")
-                flash(f"Issued: sanction {issued.id}, a {kind} of {player.display_name}.")
+                kind = in_words(issued.kind, "sanction_kind")
+                flash(sentence(f"Issued: sanction {issued.id}, a {kind} of {player.display_name}"))
                 for notice in notices:  # R16: the stored results inside it, which stand
                     flash(notice.message)
                 return redirect(url_for("console.player_sanctions", player_id=player.id))
@@ -103,7 +108,7 @@ def player_sanctions(player_id: int) -> Any:
         player=player,
         rating=player_rating(session, final_survivor(session, player)),  # R20
         form=form,
-        problems=problems,
+        refused=refused,
         sanctions=listed,
         lift=LiftForm(formdata=None),
     )

@@ -22,6 +22,7 @@ from api.console.forms import TokenForm
 from api.people_dates import people_date
 from api.schemas import patch_of
 from api.seasons.schemas import SeasonIn, SeasonOut, SeasonPatch
+from api.words import FORMS, choices
 from models.entities import SEASON_DEFAULTS, Season
 from models.errors import LeagueError
 from models.rules.knockouts import Bounty
@@ -39,79 +40,8 @@ from models.services.seasons.writes import create_season, update_season
 
 T = TypeVar("T")
 
-LABELS: dict[str, str | tuple[str, str]] = {
-    "name": ("Name", "As players will read it, e.g. Spring 2027."),
-    "starts_on": ("First day", ""),
-    "ends_on": ("Last day", "Usually 6 to 12 weeks after the first day."),
-    "region_ids": (
-        "Regions",
-        "The venues of these regions play in the season. None ticked: every region.",
-    ),
-    "championship_date": ("Championship day", "After the season's last day. Empty: not set yet."),
-    "points_chart_id": (
-        "Points chart",
-        "How many points each place earns. Empty: the default chart (the top 30% score, 10 points a place).",
-    ),
-    "participation_points": (
-        "Points for taking part",
-        "Earned every night by each entrant who played, withdrew or was absent.",
-    ),
-    "attendance_bonus": (
-        "Attendance bonus",
-        "Extra points, once, for a player who played at least this many nights at a venue; the "
-        "highest tier reached counts. Leave a row empty to drop it.",
-    ),
-    "attendance_bonus.*": ("Nights played", "Bonus points"),
-    "count_best": (
-        "Count only each player's best nights",
-        "How many of a player's best nights count toward their total. Empty: every night counts.",
-    ),
-    "absent_keeps_place_points": (
-        "A player marked absent keeps the points of their place",
-        "Otherwise they get only the points for taking part.",
-    ),
-    "cut_fraction": (
-        "Share of average attendance who qualify",
-        "A decimal: 0.2 sends one player for every five on an average night (at least one a venue).",
-    ),
-    "min_events_to_qualify": ("Fewest nights played to qualify", "At the venue they qualify from."),
-    "min_age": ("Minimum age to qualify", "On the championship day."),
-    "double_qualifier_policy": (
-        "Where a player who qualifies at several venues goes",
-        "They qualify from one venue only; the next player moves up at the others.",
-    ),
-    "correction_days": (
-        "Days a host may correct or void a night",
-        "Counted from the night; after that only the office may.",
-    ),
-    "knockout_points": (
-        "Points for each player knocked out",
-        "0: knockouts are kept but earn nothing.",
-    ),
-    "bounty": (
-        "Bounty",
-        "On the venue's standings leader before the night (all tied at the top), or on the winner of "
-        "the venue's last night. Not carried over when that player does not play.",
-    ),
-    "bounty_points": ("Points for knocking out the bounty's player", ""),
-}
-SETTINGS_LABELS = {
-    **LABELS,
-    "reason": (
-        "Why (for the audit log)",
-        "Needed when the change rescores nights already stored.",
-    ),
-}
-BOUNTY_WORDS: Choices = [
-    (Bounty.NONE.value, "None"),
-    (Bounty.VENUE_LEADER.value, "On the venue's leader"),
-    (Bounty.LAST_WINNER.value, "On last night's winner"),
-]
-POLICY_WORDS: Choices = [
-    (DoubleQualifierPolicy.BEST_RANK.value, "Where they rank best"),
-    (DoubleQualifierPolicy.MOST_PLAYED.value, "Where they played most nights"),
-    (DoubleQualifierPolicy.HOME_VENUE.value, "Their home venue"),
-]
+BOUNTY_WORDS: Choices = choices("bounty", [bounty.value for bounty in Bounty])
+POLICY_WORDS: Choices = choices("double_qualifier_policy", [policy.value for policy in DoubleQualifierPolicy])
 # What a new season's form shows at first: the rulebook's defaults, as the API's answer writes them.
 NEW_SEASON = SeasonOut(only=tuple(SEASON_DEFAULTS)).dump(SEASON_DEFAULTS)
 
@@ -126,7 +56,7 @@ def season_form(session: Session, schema: Schema, **options: Any) -> ApiForm:
         "double_qualifier_policy": POLICY_WORDS,
         "bounty": BOUNTY_WORDS,
     }
-    labels = SETTINGS_LABELS if isinstance(schema, SeasonPatch) else LABELS
+    labels = FORMS["season_settings"] if isinstance(schema, SeasonPatch) else FORMS["season"]
     return ApiForm(schema, labels, choices=choices, **options)
 
 

@@ -12,11 +12,12 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from api import db
-from api.console.api_forms import ApiForm, Label
+from api.console.api_forms import ApiForm
 from api.console.base import bp, current, page, refused_form, signed_in_only
 from api.console.forms import TokenForm
 from api.schemas import patch_of
 from api.structures.schemas import StructureIn, StructureOut, StructurePatch
+from api.words import FORMS
 from models.entities import Structure, Venue
 from models.services.access import may_keep_structures
 from models.services.league_settings.writes import league_settings
@@ -28,17 +29,6 @@ from models.services.structures.writes import (
     update_structure,
 )
 
-LABELS: dict[str, Label] = {
-    "name": ("Name", "As hosts choose it, e.g. Championship: 30-minute levels."),
-    "starting_chips": ("Starting chips", ""),
-    "levels": (
-        "Levels",
-        "In order, one a row: blinds never fall; 1 to 120 minutes. To drop a level, empty its row.",
-    ),
-    "levels.*": ("Small blind", "Big blind", "Minutes"),
-    "breaks": ("Breaks", "Each after a level that has another after it; 1 to 120 minutes."),
-    "breaks.*": ("After level", "Break minutes", "What happens (e.g. chip up the 25s)"),
-}
 # Room for this many more levels and breaks than the structure has.
 MORE_ROWS = 4
 
@@ -72,7 +62,7 @@ def structures() -> Any:
     may_keep_structures(actor)
     token = TokenForm()
     start = {**built_in(), "name": ""}
-    form = ApiForm(StructureIn(), LABELS, values=start, blank_rows=MORE_ROWS)
+    form = ApiForm(StructureIn(), FORMS["structure"], values=start, blank_rows=MORE_ROWS)
     status = 200
     if request.method == "POST":
         if not token.validate_on_submit():
@@ -104,7 +94,9 @@ def structure(structure_id: int) -> Any:
     kept = get_or_raise(session, Structure, structure_id, "structure")
     token = TokenForm()
     values = StructureOut().dump(kept)
-    form = ApiForm(patch_of(StructurePatch), LABELS, values=values, changes_only=True, blank_rows=MORE_ROWS)
+    form = ApiForm(
+        patch_of(StructurePatch), FORMS["structure"], values=values, changes_only=True, blank_rows=MORE_ROWS
+    )
     status = 200
     if request.method == "POST":
         if not token.validate_on_submit():

@@ -33,6 +33,7 @@ from api.people_dates import people_date
 from api.tournaments.csv_body import CsvReport
 from api.tournaments.intake import CORRECTION_IN, dry_run, from_sheet, refusals
 from api.tournaments.sheets import CSV_TYPE, read_sheet, upload_type
+from api.words import in_words
 from models.entities import Result, Tournament, Venue
 from models.errors import LeagueError
 from models.rules.notices import Notice, unregistered
@@ -103,7 +104,14 @@ def report(venue_id: int) -> Any:
     if not upload.body.strip():
         form.sheet.errors = ["Choose the spreadsheet (CSV, .xlsx or .ods), or paste its rows below."]
         return page("console/report.html", 400, venue=venue, form=form, today=today)
-    fields = sheet_fields(venue, form.date.data, form.session.data, form.kind.data, form.late_reason.data)
+    fields = sheet_fields(
+        venue,
+        form.date.data,
+        form.session.data,
+        form.kind.data,
+        form.late_reason.data,
+        form.override_reason.data if current().is_office else None,
+    )
     return preview_sheet(venue, fields, upload)
 
 
@@ -179,6 +187,7 @@ def preview_sheet(
         confirm.reason.data = correction.reason
     else:
         confirm.reason.data = fields.get("reason", "")  # the office's, for a late night (R17)
+    confirm.override_reason.data = fields.get("override_reason", "")  # the office's (R16)
     context: dict[str, Any] = {"venue": venue, "fields": fields, "notices": notices, "dropped": dropped}
     return page("console/preview.html", rows=rows, confirm=confirm, correction=correction, **context)
 
@@ -194,11 +203,14 @@ def _stored(correction: Correction | None) -> StoredRows:
 def _previewed_row(result: Result, stored: StoredRows, labels: dict[int, str]) -> dict[str, Any]:
     """A row of the preview; in a correction's, whether it differs from the stored report's row
     at its place (another player or another status)."""
+    knocker = result.knocked_out_by_id
     return {
         "place": result.place,
         "player_id": result.player_id,
         "name": labels[result.player_id],
-        "status": result.status.replace("_", " "),
+        "status": in_words(result.status, "status"),
+        "knocked_out_by": labels.get(knocker, "") if knocker is not None else "",  # R8a
+        "knockouts": result.knockouts,
         "points": result.points,
         "changed": bool(stored) and stored.get(result.place, NOBODY)[:2] != (result.player_id, result.status),
     }
@@ -221,13 +233,24 @@ def _refused(
     ids = {int(str(r["player_id"])) for r in sheet_rows if _digits(str(r.get("player_id", "")))}
     names = {player_id: p.display_name for player_id, p in players_by_id(db.session(), ids).items()}
     refused = told(refusal, len(sheet_rows), fields, "upload the sheet again")
-    again = None
+    again = late = None
+    pasted = sheet.text if sheet else upload.body.decode("utf-8", "replace")
     if refused.next_session is not None and correction is None:
         again = AgainForm(formdata=None, date=fields["date"], kind=fields["kind"])
         again.session.data = str(refused.next_session)
-        again.pasted.data = sheet.text if sheet else upload.body.decode("utf-8", "replace")
+        again.pasted.data = pasted
+        again.late_reason.data = fields.get("reason", "")
+        again.override_reason.data = fields.get("override_reason", "")
+    elif (refused.asks_reason or refused.asks_override) and correction is None and current().is_office:
+        # The office reports a night past the hosts' window (R17), or lets a suspended or banned
+        # player stand (R16), with its reason: asked here, the same sheet posted again with it.
+        late = AgainForm(formdata=None, date=fields["date"], kind=fields["kind"])
+        late.session.data = fields["session"]
+        late.pasted.data = pasted
+        late.late_reason.data = fields.get("reason", "")
+        late.override_reason.data = fields.get("override_reason", "")
     context: dict[str, Any] = {"venue": venue, "fields": fields, "refused": refused, "sheet": sheet}
-    context |= {"names": names, "correction": correction, "again": again}
+    context |= {"names": names, "correction": correction, "again": again, "late": late}
     return page("console/refused.html", refusal.status, **context)
 
 
@@ -240,7 +263,8 @@ def confirm(venue_id: int) -> Any:
     if not form.validate_on_submit():
         return refused_form()
     late = None if form.report_id.data else form.reason.data
-    fields = sheet_fields(venue, form.date.data, form.session.data, form.kind.data, late)
+    override = form.override_reason.data if current().is_office else None
+    fields = sheet_fields(venue, form.date.data, form.session.data, form.kind.data, late, override)
     correction = None
     if form.report_id.data:
         report_id = hidden_id(form.report_id.data)

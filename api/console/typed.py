@@ -33,6 +33,7 @@ from api.console.base import (
 from api.console.forms import CorrectionForm, TypedRowsForm
 from api.console.refusals import Refused, told, unrowed
 from api.console.tournaments import Correction, preview_sheet
+from api.words import Said
 from models.entities import STATUSES, Player, Tournament, Venue
 from models.errors import LeagueError
 from models.services import wall_clock
@@ -56,7 +57,7 @@ class TypedRow:
     player: str = ""
     email: str = ""
     status: str = "played"
-    reasons: list[str] = field(default_factory=list)
+    reasons: list[Said] = field(default_factory=list)
 
     @property
     def blank(self) -> bool:
@@ -104,19 +105,22 @@ def stored_rows(report: Tournament) -> list[TypedRow]:
     return [TypedRow(result.place, picked(result.player), "", result.status) for result in ordered]
 
 
-def gaps(rows: list[TypedRow]) -> str | None:
+def gaps(rows: list[TypedRow]) -> Said | None:
     """R4: blank rows between typed ones are empty places, each given its reason under the row;
     what the page says of them, or None. Never closed by renumbering the rows below."""
     last = max((row.number for row in rows if not row.blank), default=0)
     empty = [row for row in rows if row.blank and row.number < last]
     for row in empty:
-        row.reasons = [f"Place {row.number} is empty: type who finished there (places are never renumbered)."]
+        row.reasons = [
+            Said(f"Place {row.number} is empty: type who finished there (places are never renumbered).", "R4")
+        ]
     if not empty:
         return None
     listed = ", ".join(str(row.number) for row in empty)
-    return (
-        f"Place{'s' if len(empty) > 1 else ''} {listed} {'are' if len(empty) > 1 else 'is'} empty (R4): "
-        "type who finished there, or move the rows below up."
+    return Said(
+        f"Place{'s' if len(empty) > 1 else ''} {listed} {'are' if len(empty) > 1 else 'is'} empty: "
+        "type who finished there, or move the rows below up.",
+        "R4",
     )
 
 
@@ -177,7 +181,10 @@ def typed_rows(venue_id: int) -> Any:
     empty = gaps(rows)
     if empty:
         return _rows_page(venue, form, rows, 422, missing=empty)
-    fields = sheet_fields(venue, form.date.data, form.session.data, form.kind.data, form.late_reason.data)
+    override = form.override_reason.data if current().is_office else None
+    fields = sheet_fields(
+        venue, form.date.data, form.session.data, form.kind.data, form.late_reason.data, override
+    )
     sheet, numbers = typed_sheet(rows)
 
     def again(refusal: LeagueError) -> Response:

@@ -13,7 +13,7 @@ from flask import flash, redirect, request, url_for
 from sqlalchemy.orm import Session
 
 from api import db
-from api.console.api_forms import ApiForm, Label
+from api.console.api_forms import ApiForm
 from api.console.base import (
     bp,
     current,
@@ -25,14 +25,15 @@ from api.console.base import (
     zone_names,
 )
 from api.console.forms import TokenForm
-from api.console.venues import WEEKDAY_CHOICES, regular_nights, venue_choices, venue_labels
+from api.console.venues import WEEKDAY_CHOICES, regular_nights, venue_choices
 from api.people_dates import people_date, people_hour
 from api.schemas import patch_of
 from api.venues.schemas import ExceptionIn, ScheduleIn, VenueOut, VenuePatch
+from api.words import FORMS, venue_labels
 from models.actor import Actor
 from models.entities import ScheduleException, Venue
 from models.errors import NotFound
-from models.rules.schedules import MOST_NIGHTS_A_WEEKDAY, ExceptionKind
+from models.rules.schedules import ExceptionKind
 from models.services import wall_clock
 from models.services.access import may_set_schedule, may_set_up_league, sets_up_league
 from models.services.paging import PageRequest
@@ -40,32 +41,11 @@ from models.services.regions.queries import list_regions
 from models.services.venues.schedules import add_exception, delete_exception, list_exceptions, set_schedule
 from models.services.venues.writes import update_venue
 
-NIGHTS_LABELS: dict[str, Label] = {
-    "schedule": (
-        "Regular nights",
-        f"Each week's nights, on the venue's clock: at most {MOST_NIGHTS_A_WEEKDAY} on one weekday. "
-        "Start as HH:MM, e.g. 19:30; sessions: 1 if left empty. To drop a night, empty its row "
-        "(weekday —, no start).",
-    ),
-    "schedule.*": ("Weekday", "Starts at", "Sessions"),
-}
 KIND_CHOICES = [
     (ExceptionKind.CANCELLED.value, "Cancelled: no game that night"),
     (ExceptionKind.MOVED.value, "Moved to another date"),
     (ExceptionKind.ADDED.value, "A make-up night (an extra night)"),
 ]
-CHANGE_LABELS: dict[str, Label] = {
-    "kind": ("What changes", ""),
-    "date": ("Date", "The regular night cancelled or moved, or the make-up night's date."),
-    "to": ("Moved to", "A moved night's new date."),
-    "starts_at": (
-        "Starts at",
-        "HH:MM on the venue's clock, e.g. 19:30. A make-up night needs it; a moved night keeps "
-        "its regular start when left empty.",
-    ),
-    "sessions": ("Sessions", "A make-up night's; 1 if left empty."),
-    "note": ("Note", "Shown with the night, e.g. Closed for the holiday."),
-}
 # Where each section's form posts: the page, at the section (shown there again when refused).
 ANCHORS = {"details": "details", "nights": "nights", "change": "changes"}
 
@@ -101,11 +81,11 @@ def sections_of(session: Session, venue: Venue, league_zone: str) -> Sections:
     )
     nights = ApiForm(
         ScheduleIn(),
-        NIGHTS_LABELS,
+        FORMS["venue_nights"],
         values={"schedule": answered["schedule"]},
         choices={"schedule.weekday": WEEKDAY_CHOICES},
     )
-    change = ApiForm(ExceptionIn(), CHANGE_LABELS, choices={"kind": KIND_CHOICES})
+    change = ApiForm(ExceptionIn(), FORMS["night_change"], choices={"kind": KIND_CHOICES})
     return Sections(details, nights, change)
 
 

@@ -11,10 +11,11 @@ from flask import flash, redirect, request, url_for
 from sqlalchemy.orm import Session
 
 from api import db
-from api.console.api_forms import ApiForm, Choices, Label
+from api.console.api_forms import ApiForm, Choices
 from api.console.base import bp, current, hidden_id, page, refused_form, signed_in_only, zone_names
 from api.console.forms import TokenForm
 from api.venues.schemas import VenueIn
+from api.words import venue_labels
 from models.entities import Region, VenueNight
 from models.services import wall_clock
 from models.services.access import may_set_up_league
@@ -27,28 +28,6 @@ from models.services.venues.writes import create_venue
 # ISO weekdays, Monday 1: the names a schedule's select offers, and their first three letters.
 DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 WEEKDAY_CHOICES: Choices = [(str(number), name) for number, name in enumerate(DAY_NAMES, start=1)]
-
-
-def venue_labels(league_zone: str) -> dict[str, Label]:
-    """A venue's fields in the office's words; the zone's help names the league's own."""
-    return {
-        "name": ("Name", "As players know it, e.g. The Crown. No two venues of a region share one."),
-        "region_id": ("Region", "Its venues meet at one regional playoff."),
-        "city": ("City", ""),
-        "timezone": (
-            "Time zone",
-            f"Only where the venue's clock differs from the league's ({league_zone}), e.g. "
-            "America/Denver: its nights and dates are read on it. Empty: the league's.",
-        ),
-        "active": ("Active", "Untick when the venue no longer plays in the league."),
-        "table_size": ("Players at a table", "For the night's seat draw (R22). Empty: 10."),
-        "structure_id": ("Blind structure", "The levels its nights play. Empty: the league's."),
-        "late_after_level": (
-            "Late registration closes after level",
-            "Its break, if one follows, is still open. Empty (and no minutes): after the first break.",
-        ),
-        "late_minutes": ("Or: late registration closes after this many minutes of play", ""),
-    }
 
 
 def venue_choices(session: Session, regions: Sequence[Region]) -> dict[str, Choices]:

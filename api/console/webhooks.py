@@ -10,12 +10,13 @@ from typing import Any
 from flask import current_app, flash, redirect, request, url_for
 
 from api import db
-from api.console.api_forms import ApiForm, Label
+from api.console.api_forms import ApiForm
 from api.console.base import bp, current, page, refused_form, signed_in_only
 from api.console.forms import TokenForm
 from api.webhooks.schemas import WebhookIn
+from api.words import FORMS, choices, in_words
 from models.entities import WEBHOOK_FORMATS
-from models.rules.webhooks import EVENT_KINDS, SAID, default_events
+from models.rules.webhooks import EVENT_KINDS, default_events
 from models.services.access import may_manage_webhooks
 from models.services.paging import PageRequest
 from models.services.regions.queries import list_regions
@@ -30,20 +31,6 @@ from models.services.webhooks.webhooks import (
     update_webhook,
 )
 
-LABELS: dict[str, Label] = {
-    "url": ("Where to send (https://…)", "The receiver's address. Never one on a private network."),
-    "events": (
-        "What it hears",
-        "Ticked: what its format wants. A chat hears each report posted, corrected or voided, one "
-        "message each (never a second for the standings); json the reports and the standings. "
-        "Sanction events reach it only if it is for staff.",
-    ),
-    "venue_id": ("Only this venue", "Empty: every venue (or a region below)."),
-    "region_id": ("Only this region", "Empty: the whole league."),
-    "format": ("Format", "json: the event itself (signed); discord or slack: a chat message."),
-    "staff": ("For staff: it may hear of sanctions", ""),
-    "description": ("What it is for", "e.g. The website's standings cache."),
-}
 FORMAT_WORDS = {"json": "JSON (the event, signed)", "discord": "Discord message", "slack": "Slack message"}
 
 
@@ -59,13 +46,15 @@ def _form(session: Any, fmt: str) -> ApiForm:
     regions = list_regions(session, PageRequest(1, 500)).items
     return ApiForm(
         WebhookIn(),
-        LABELS,
+        FORMS["webhook"],
         values={"format": fmt, "events": default_events(fmt)},
         choices={
-            "events": [(kind, f"{kind}: {SAID[kind]}") for kind in EVENT_KINDS if kind != "webhook.ping"],
+            "events": [
+                (kind, in_words(kind, "event_kind")) for kind in EVENT_KINDS if kind != "webhook.ping"
+            ],
             "venue_id": [(str(v.id), v.name) for v in venues],
             "region_id": [(str(r.id), r.name) for r in regions],
-            "format": [(f, FORMAT_WORDS[f]) for f in WEBHOOK_FORMATS],
+            "format": choices("webhook_format", WEBHOOK_FORMATS),
         },
     )
 

@@ -16,6 +16,7 @@ from wtforms.validators import AnyOf
 from api import db
 from api.console.base import bp, current, page, refused_form, signed_in_only
 from api.console.forms import SearchForm
+from api.words import said_to_people, tell
 from models.entities import Player
 from models.errors import LeagueError
 from models.services.emails.consents import consent_of, give_consent, withdraw_consent
@@ -59,6 +60,6 @@ def weekly_email(player_id: int) -> Any:
                 withdraw_consent(session, actor, player.id)
                 flash(f"Stopped: {player.display_name} gets no more weekly emails.")
         except LeagueError as refusal:
-            flash(f"Not recorded: {refusal.detail}")
+            tell(said_to_people(refusal), "Not recorded: ")
         return redirect(url_for("console.weekly_email", player_id=player.id))
     return page("console/weekly_email.html", player=player, state=state, form=form)

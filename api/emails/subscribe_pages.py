@@ -28,6 +28,7 @@ from api.console.base import console_css
 from api.emails.routes import ASKED
 from api.emails.schemas import EmailSubscriptionIn
 from api.html import html_page
+from api.words import said_to_people
 from models.infra.clock import utcnow
 from models.rules.emails import BadToken, token_confirmation
 from models.services.emails.subscriptions import (
@@ -87,7 +88,8 @@ def subscribe() -> Response:
         data = EmailSubscriptionIn().load({} if typed is None else {"email": typed})
     except ValidationError as error:
         messages = error.normalized_messages().get("email", ["Not a valid email address."])
-        problem = " ".join(str(m) for m in messages) if isinstance(messages, list) else str(messages)
+        said = said_to_people({"email": messages if isinstance(messages, list) else [str(messages)]})
+        problem = " ".join(said)
         return _page("emails/subscribe.html", 422, problem=problem, email=(typed or "")[:254])
     try:
         throttle.count_subscription_request()

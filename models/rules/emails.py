@@ -15,6 +15,7 @@ from decimal import Decimal
 from enum import StrEnum
 
 from models.rules.people_dates import DateWords
+from models.rules.ratings import RATING_MEANS, rating_words
 
 
 class ConsentSource(StrEnum):
@@ -292,11 +293,11 @@ def compose(digest: Digest, words: DateWords = AS_SAID) -> tuple[str, str]:
         lines.append(f"- {when}, {g.venue}{' (cancelled)' if g.cancelled else ''}")
     lines.append("")
     if digest.rating is None:
-        lines.append("Your rating: not rated yet.")
+        lines.append("Your skill rating: not rated yet; it starts with your first night in the league.")
     else:
         r = digest.rating
-        how = f"provisional, {r.tournaments} rated" if r.provisional else f"{r.tournaments} rated"
-        lines.append(f"Your rating: {r.rating} ({how} tournaments).")
+        lines.append(f"Your skill rating: {rating_words(r.rating, r.tournaments, r.provisional, you=True)}.")
+    lines.append(f"The skill rating is the league's, not a venue's: {RATING_MEANS}.")
     return subject, "\n".join(lines) + "\n"
 
 

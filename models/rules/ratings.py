@@ -24,6 +24,25 @@ PROVISIONAL_BELOW = 5  # rated tournaments
 MAX_MIN_TOURNAMENTS = 1000  # the table's `min_tournaments` filter goes 0..1000
 Z = 3  # the ordinal shown is mu - 3 sigma
 TWO_PLACES = Decimal("0.01")
+# What the rating shown means, as people read it (the console, the site, the embedded pages, the
+# emails): never "mu − 3 sigma", which says how it is computed, not what it tells.
+RATING_MEANS = (
+    "it measures how well a player finishes against the players they meet, at every venue: it "
+    "rises when they finish above stronger players, and it is kept on the low side until they "
+    "have played often, so higher is better"
+)
+
+
+def rating_words(rating: Decimal | float, tournaments: int, is_provisional: bool, you: bool = False) -> str:
+    """A rating in a sentence, with what it means: "5.87 after 12 rated nights" and, while it is
+    provisional (R20), how many of the nights it needs. `you`: said to the player themself."""
+    shown = f"{Decimal(str(rating)).quantize(TWO_PLACES, rounding=ROUND_HALF_UP)}"
+    nights = f"{tournaments} rated night{'' if tournaments == 1 else 's'}"
+    said = f"{shown} after {nights}"
+    if is_provisional:
+        whose = "your" if you else "the"
+        said += f" (provisional: {whose} rating settles after {PROVISIONAL_BELOW} nights)"
+    return said
 
 
 @dataclass(frozen=True, slots=True)

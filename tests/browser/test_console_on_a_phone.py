@@ -321,7 +321,7 @@ def venue_pages(page: Page, base: str, venue_id: int, shots: Path) -> None:
     nights.locator("select[name='schedule.0.weekday']").select_option("Tuesday")
     nights.locator("input[name='schedule.0.starts_at']").fill("7.30pm")
     submit(nights.get_by_role("button", name="Save the regular nights"))
-    assert "Row 1, starts at: A start time is HH:MM" in page.locator("main").inner_text()
+    assert "Row 1, Starts at: A start time is HH:MM" in page.locator("main").inner_text()
     fits(page, "venue-nights-refused", shots)
     page.locator("input[name='schedule.0.starts_at']").fill("19:30")
     submit(page.get_by_role("button", name="Save the regular nights"))

@@ -9,8 +9,9 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 from werkzeug.datastructures import MultiDict
 
-from api.console.api_forms import ApiForm, by_field
+from api.console.api_forms import ApiForm
 from api.fields import Day, ExactNumber, Id, Name, StrictBool, StrictInt, ZoneName
+from models.errors import Problem, RuleViolation
 
 
 class Tier(Schema):
@@ -96,7 +97,7 @@ def test_a_number_typed_wrong_stays_text_for_the_schema_to_refuse_by_name() -> N
     assert (
         made.submit(MultiDict([("name", "W"), ("starts_on", "2026-12-01"), ("points", "five")]), dict) is None
     )
-    assert made.problems == {"points": ["Not a valid integer."]}
+    assert made.problems == {"points": ["Write a whole number, e.g. 3."]}
 
 
 def test_a_patch_sends_only_what_changed_and_null_for_a_field_emptied() -> None:
@@ -117,13 +118,30 @@ def test_a_patch_sends_only_what_changed_and_null_for_a_field_emptied() -> None:
     )
     assert patch.body(emptied) == {"name": None}
     patch.submit(emptied, lambda loaded: loaded)
-    assert patch.problems["name"] == ["This cannot be left empty."]
+    assert patch.problems["name"] == ["Fill this in."]
 
 
-def test_refusals_go_beside_their_field_rows_by_number() -> None:
-    problems = {"tiers.1.points": ["Must be 0 or more."], "name": ["Taken."], "results": ["Nope."]}
-    assert by_field(problems, LABELS) == {
-        "tiers": ["Row 2, points: Must be 0 or more."],
-        "name": ["Taken."],
-        "body": ["Nope."],
-    }
+def test_refusals_go_beside_their_field_rows_by_number_and_column_label() -> None:
+    """A row's cell is named by the row's number and its column's label (the schema's field
+    name, capitalised, where the page gives no label); what no field of the form is blamed for
+    goes in the form's box, once."""
+    made = form()
+
+    def refuse(_data: dict[str, Any]) -> None:
+        raise RuleViolation(
+            "Refused",
+            problems=[
+                Problem("tiers.1.points", "Must be 0 or more."),
+                Problem("name", "Taken."),
+                Problem("results", "Nope."),
+                Problem("results", "Nope."),
+            ],
+        )
+
+    posted = MultiDict([("name", "W"), ("starts_on", "2026-12-01")])
+    assert made.submit(posted, refuse) is None
+    assert made.problems == {"tiers": ["Row 2, Points: Must be 0 or more."], "name": ["Taken."]}
+    assert made.box == ["Refused.", "Results: Nope."]
+    labelled = ApiForm(Example(), {**LABELS, "tiers.*": ("Nights played", "Bonus points")})
+    assert labelled.submit(posted, refuse) is None
+    assert labelled.problems["tiers"] == ["Row 2, Bonus points: Must be 0 or more."]

@@ -19,6 +19,7 @@ import time_machine
 from flask import Flask
 from flask.testing import FlaskClient
 
+from api.words import phrase
 from tests.builders import Scene
 from tests.support.console import signed_in, text_of
 from tests.support.league import Caller, League
@@ -117,7 +118,7 @@ def test_the_log_is_paged_fifty_entries_newest_first_with_the_total_r18(app: Fla
     past = office.get(f"{AUDIT}?entity=player&page=9")
     assert past.status_code == 200 and "There is no page 9: the log has 2 pages" in text_of(past)
     wrong = office.get(f"{AUDIT}?entity=player&page=two")
-    assert wrong.status_code == 422 and "Page: Not a valid integer." in text_of(wrong)
+    assert wrong.status_code == 422 and "Page: Write a whole number, e.g. 3." in text_of(wrong)
     assert shown_ids(wrong) == []
 
 
@@ -169,7 +170,7 @@ def test_the_filters_offer_what_the_log_holds_and_mean_what_the_api_means_r18(
 
 def test_filters_the_api_refuses_are_refused_beside_their_field_r18(app: Flask, scene: Scene) -> None:
     """R18: a day that does not exist, a record number that is no number: 422, the API's own
-    message beside the field, and nothing listed."""
+    message, in words for people (api/words.phrase), beside the field, and nothing listed."""
     office = signed_in(app, scene.office.key)
     for query, name in (
         ("since=2026-02-30", "since"),
@@ -179,7 +180,8 @@ def test_filters_the_api_refuses_are_refused_beside_their_field_r18(app: Flask, 
         refused = office.get(f"{AUDIT}?entity=player&{query}")
         assert refused.status_code == 422, query
         said = problem_beside(refused, name)
-        assert said in scene.office.get(f"{LOG}?{query}").get_json()["errors"][name], query
+        api_said = scene.office.get(f"{LOG}?{query}").get_json()["errors"][name]
+        assert said in [phrase(message) for message in api_said], query
         assert shown_ids(refused) == [] and "Nothing shown" in text_of(refused)
 
 

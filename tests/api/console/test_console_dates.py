@@ -33,7 +33,7 @@ def test_r24_r2a_the_delivery_log_shows_times_on_the_leagues_clock(
         assert app.test_cli_runner().invoke(args=["deliver", "--once"]).exit_code == 0
         assert len(hook.got) == 1
         log = text_of(signed_in(app, town.office.key).get(f"/console/webhooks/{made['id']}"))
-    assert "webhook.ping Tue 1 Dec 2026, 19:30 CST delivered" in log, log
+    assert "A test from the league Tue 1 Dec 2026, 19:30 CST delivered" in log, log
     assert "UTC" not in log and "01:30" not in log and not ISO_DAY.search(log), log
 
 

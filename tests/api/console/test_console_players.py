@@ -29,9 +29,9 @@ def test_r19_the_office_finds_a_player_and_changes_their_record_as_the_api_would
     # What the API refuses, the page refuses beside the field, storing nothing.
     token = csrf(page)
     for field, value, said in (
-        ("email", "not an email", "Not a valid email address."),
-        ("full_name", "", "This cannot be left empty."),
-        ("date_of_birth", "1990-02-30", "Not a valid date"),
+        ("email", "not an email", "Write an email address, e.g. ann@example.com."),
+        ("full_name", "", "Fill this in."),
+        ("date_of_birth", "1990-02-30", "Write a date, or pick it from the calendar."),
         ("membership_number", "1234", "membership"),
     ):
         refused = office.post(player_page(ann), data={**form_of(page, **{field: value}), "csrf_token": token})

@@ -119,14 +119,14 @@ def test_r2_r7_a_refused_season_is_refused_beside_its_field_and_stores_nothing(
 ) -> None:
     """R2: a last day before the first, and dates overlapping the season of a common region; R7:
     a chart that does not exist (a hand-edited choice); a tier of no number (R9): each refused
-    beside its field (422), in the API's words, the form kept; nothing stored. A post without
+    beside its field (422), in the API's words said for people, the form kept; nothing stored. A post without
     its CSRF token is refused whole (400)."""
     office = signed_in(app, scene.office.key)
     form = office.get(NEW)
     before = season_count(scene), len(audit_entries(scene.office, "action=season.create"))
     region = str(scene.region["id"])
     for fields, field, said in (
-        (new_season(ends_on=ago(-200)), "ends_on", "Must be on or after starts_on."),
+        (new_season(ends_on=ago(-200)), "ends_on", "Must be on or after the first day."),
         (
             new_season(starts_on=ago(10), ends_on=ago(-10), region_ids=[region]),
             "starts_on",
@@ -136,9 +136,9 @@ def test_r2_r7_a_refused_season_is_refused_beside_its_field_and_stores_nothing(
         (
             new_season(**{"attendance_bonus.0.events": "three", "attendance_bonus.0.points": "5"}),
             "attendance_bonus",
-            "Row 1, events: Not a valid integer.",
+            "Row 1, Nights played: Write a whole number, e.g. 3.",
         ),
-        (new_season(cut_fraction="0,2"), "cut_fraction", "Not a number as JSON writes one"),
+        (new_season(cut_fraction="0,2"), "cut_fraction", "Write a number with a point, e.g. 0.3."),
     ):
         refused = office.post(NEW, data={**form_of(form), **fields})
         assert refused.status_code == 422, (field, text_of(refused))
@@ -313,7 +313,7 @@ def test_r13_the_office_disqualifies_a_player_and_withdraws_it_with_a_reason(
     assert f'value="{newcomer}"' in office.get(f"{path}?q=newcomer").get_data(as_text=True)
     token = csrf(page)
     missing = office.post(path, data={"csrf_token": token, "player_id": str(ann)})
-    assert missing.status_code == 422 and "Missing data" in beside(missing)["reason"]
+    assert missing.status_code == 422 and "Fill this in." in beside(missing)["reason"]
     assert office.post(path, data={"player_id": str(ann), "reason": "No token."}).status_code == 400
     done = office.post(path, data={"csrf_token": token, "player_id": str(ann), "reason": "Collusion."})
     assert done.status_code == 302

@@ -21,7 +21,7 @@ def test_r3_the_office_makes_a_region_and_a_refused_one_stores_nothing(app: Flas
     assert made.status_code == 302
     assert "Region North Side made" in text_of(office.get(REGIONS))
     before = scene.office.get("/api/v1/regions").get_json()["total"]
-    for name, said in (("", "Missing data for required field."), ("North Side", "already")):
+    for name, said in (("", "Fill this in."), ("North Side", "already")):
         refused = office.post(REGIONS, data={"csrf_token": token, "name": name})
         assert refused.status_code == 422, text_of(refused)
         assert said in text_of(refused) and 'aria-invalid="true"' in refused.get_data(as_text=True)
@@ -54,8 +54,8 @@ def test_r2a_r15_the_office_changes_the_leagues_settings_as_the_api_would(app: F
     assert len(entries) == 1  # one change, of the three fields the page changed
     for field, value, said in (
         ("timezone", "+02:00", "America/"),
-        ("max_entrants", "many", "Not a valid integer."),
-        ("min_suspension_days", "-1", "greater than or equal to 0"),
+        ("max_entrants", "many", "Write a whole number, e.g. 3."),
+        ("min_suspension_days", "-1", "Write a number from 0 to"),
     ):
         refused = office.post(SETTINGS, data={"csrf_token": token, "name": "Tuesday League", field: value})
         assert refused.status_code == 422 and said in text_of(refused), (field, text_of(refused))

@@ -109,16 +109,16 @@ def test_r22_a_refused_structure_says_why_beside_its_row_and_stores_nothing(app:
     )
     said = text_of(refused)
     assert refused.status_code == 422, said
-    assert "Row 2, big blind: Blinds never fall: level 2 (25/50) comes after 50/100." in said
-    assert "Row 3, minutes: A level is 1 to 120 minutes." in said
-    assert "Row 1, after level: A break comes after one of levels 1 to 2." in said
+    assert "Row 2, Big blind: Blinds never fall: level 2 (25/50) comes after 50/100." in said
+    assert "Row 3, Minutes: A level is 1 to 120 minutes." in said
+    assert "Row 1, After level: A break comes after one of levels 1 to 2." in said
     # What was typed stays, to put right.
     assert 'name="name" value="Falling"' in refused.get_data(as_text=True)
     missing = office.post(
         PAGE,
         data={"csrf_token": token, "name": "Half", "starting_chips": "2000", "levels.0.small_blind": "25"},
     )
-    assert missing.status_code == 422 and "Row 1, big blind" in text_of(missing)
+    assert missing.status_code == 422 and "Row 1, Big blind" in text_of(missing)
     assert office.post(PAGE, data={"name": "No token", "starting_chips": "2000"}).status_code == 400
     assert scene.office.get("/api/v1/structures").get_json()["items"] == []
     assert scene.office.get("/api/v1/audit-log?entity=structure").get_json()["total"] == 0

@@ -197,7 +197,7 @@ def test_r2_r2a_refused_venues_and_nights_are_told_beside_their_fields_and_store
     zoned = {"csrf_token": token, "action": "details", "region_id": region_id, "timezone": "Denver"}
     refused_beside(office.post(path, data=zoned), "timezone", "is not a time zone of the IANA database")
     emptied = {"csrf_token": token, "action": "details", "name": "", "region_id": region_id}
-    refused_beside(office.post(path, data=emptied), "name", "This cannot be left empty.")
+    refused_beside(office.post(path, data=emptied), "name", "Fill this in.")
     assert scene.office.patch(venue_path(venue_id), json={"name": None}).status_code == 422
 
     set_nights = scene.office.put(
@@ -206,14 +206,14 @@ def test_r2_r2a_refused_venues_and_nights_are_told_beside_their_fields_and_store
     assert set_nights.status_code == 200
     venue_before = scene.office.get(venue_path(venue_id)).get_json()
     for nights, said in (
-        ([("8", "19:00", "")], "Row 1, weekday: A weekday is 1 (Monday) to 7 (Sunday)."),
-        ([(TUESDAY, "25:00", "")], "Row 1, starts at: A start time is HH:MM, 00:00 to 23:59."),
-        ([(TUESDAY, "7pm", "")], "Row 1, starts at: A start time is HH:MM, 00:00 to 23:59."),
-        ([("", "19:00", "2")], "Row 1, weekday: Missing data for required field."),
-        ([(THURSDAY, "19:00", "21")], "Row 1, sessions: Sessions are 1 to 20."),
+        ([("8", "19:00", "")], "Row 1, Weekday: A weekday is 1 (Monday) to 7 (Sunday)."),
+        ([(TUESDAY, "25:00", "")], "Row 1, Starts at: A start time is HH:MM, 00:00 to 23:59."),
+        ([(TUESDAY, "7pm", "")], "Row 1, Starts at: A start time is HH:MM, 00:00 to 23:59."),
+        ([("", "19:00", "2")], "Row 1, Weekday: Fill this in."),
+        ([(THURSDAY, "19:00", "21")], "Row 1, Sessions: Sessions are 1 to 20."),
         (
             [(TUESDAY, f"{hour}:00", "") for hour in (17, 18, 19, 20)],
-            "Row 4, starts at: Tuesdays have 4 nights here: a venue plays at most 3 nights on one weekday.",
+            "Row 4, Starts at: Tuesdays have 4 nights here: a venue plays at most 3 nights on one weekday.",
         ),
     ):
         refused = office.post(path, data=nights_posted(token, *nights))
@@ -231,7 +231,7 @@ def test_r2_r2a_refused_venues_and_nights_are_told_beside_their_fields_and_store
             "date",
             "in no season",
         ),
-        ({"kind": "cancelled", "date": "someday"}, "date", "Not a valid date: use YYYY-MM-DD"),
+        ({"kind": "cancelled", "date": "someday"}, "date", "Write a date, or pick it from the calendar."),
     ):
         refused_beside(office.post(path, data=change_posted(token, **fields)), field, said)
     assert exceptions(scene, venue_id) == []

@@ -80,7 +80,12 @@ def test_r23_a_digest_is_composed_for_a_consenting_player_and_none_for_others(
     day = monday.date()
     assert f"- {said(day)}, 19:30, {venue}\n" in body  # R24: in the league's words
     rating = ok(scene.public.get(f"{PLAYERS}/{cal}"))["rating"]
-    assert f"Your rating: {Decimal(str(rating['rating'])):.2f} (provisional, 3 rated tournaments)." in body
+    shown = f"{Decimal(str(rating['rating'])):.2f}"
+    assert (
+        f"Your skill rating: {shown} after 3 rated nights (provisional: your rating settles after 5 nights)."
+        in body
+    )
+    assert "how well a player finishes against the players they meet" in body  # R20: what it means
     assert "rank 1 with 26 points (3 played). Top 2 qualify: you are inside the cut." in queued[ann].body
     # Once a week: a second pass (or a second worker) queues nothing more.
     assert worker.queue(monday + timedelta(hours=2)) == 0

@@ -444,15 +444,16 @@ def test_r20_an_empty_league_has_an_empty_table_and_page(public: Caller) -> None
 
 def test_r20_the_consoles_player_page_shows_the_rating(app: Flask, scene: Scene, public: Caller) -> None:
     """R20: the office's player page in the console shows the player's rating as the API gives
-    it (rating, rated tournaments, provisional), and says so when the player is not yet rated."""
+    it (rating, rated tournaments, provisional) with what it measures (never "mu", "sigma"), and
+    says so when the player is not yet rated."""
     ann, bob, cat = scene.players("Ann", "Bob", "Cat")
     post(scene, order([ann, bob]), days_ago(3))
     office = signed_in(app, scene.office.key)
     rating = public.get(f"{PLAYERS}/{ann}").get_json()["rating"]
     words = text_of(office.get(f"/console/players/{ann}/sanctions"))
-    assert f"Skill rating (R20): {rating['rating']:.2f}" in words
-    assert "after 1 rated tournament, provisional" in words
-    assert "Skill rating (R20): not yet rated." in text_of(office.get(f"/console/players/{cat}/sanctions"))
+    assert f"Skill rating: {rating['rating']:.2f} after 1 rated night (provisional" in words
+    assert "how well a player finishes against the players they meet" in words and "sigma" not in words
+    assert "Skill rating: not yet rated." in text_of(office.get(f"/console/players/{cat}/sanctions"))
 
 
 def test_r20_standings_rebuild_after_a_bulk_load_rebuilds_the_ratings_too(
