@@ -239,10 +239,15 @@ def stepped_back(structure: Structure, played: float) -> float | Problem:
             f"The clock is at {said_period(at.period)}, the first: there is none before it to go back to.",
             "R22",
         )
-    # The period before, passing over any the host shortened to nothing.
-    found = periods(structure)[: at.index]
-    before = next((p for p in reversed(found) if p.ends is None or p.ends > p.starts), found[-1])
+    before = period_before(structure, at.index)
+    assert before is not None  # level 1 is never shortened to nothing before play reaches it
     return before.starts - max(0.0, played)
+
+
+def period_before(structure: Structure, index: int) -> Period | None:
+    """The level or break before the `index`th, passing over any the host shortened to nothing."""
+    found = periods(structure)[:index]
+    return next((p for p in reversed(found) if p.ends is None or p.ends > p.starts), None)
 
 
 def adjusted(structure: Structure, played: float, minutes: int) -> Structure | Problem:

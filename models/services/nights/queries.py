@@ -23,6 +23,7 @@ from models.rules.structures import (
     Period,
     clock_at,
     closing_second,
+    period_before,
     said_closing,
     seconds_played,
 )
@@ -44,6 +45,7 @@ class ClockView:
     period_index: int
     period: Period
     next: Period | None
+    previous: Period | None  # where a step back takes the clock
     level_started_at: datetime | None  # running only: instants the page counts from
     level_ends_at: datetime | None
     seconds_left: int | None  # as of the answer: what a paused clock shows
@@ -75,6 +77,7 @@ def clock_view(night: Night, now: datetime) -> ClockView:
         period_index=at.index,
         period=at.period,
         next=at.next,
+        previous=period_before(rules, at.index),
         level_started_at=_whole(level_start),
         level_ends_at=_whole(level_end),
         seconds_left=at.seconds_left,
