@@ -282,7 +282,7 @@ class ProjectionOut(Schema):
     standings = fields.List(fields.Nested(ProjectedRowOut))
 
 
-class ReEntryOut(Schema):
+class NightReEntryOut(Schema):
     allowed = fields.Boolean(metadata={"description": "The venue's setting, as the night was opened."})
     until_break = fields.Integer(
         allow_none=True,
@@ -349,7 +349,7 @@ class NightStateOut(Answer):
             "description": "last_player (one left: the winner) or chip_counts (ended early); null: open."
         },
     )
-    re_entry = fields.Nested(ReEntryOut, metadata={"description": "What tonight allows (R22)."})
+    re_entry = fields.Nested(NightReEntryOut, metadata={"description": "What tonight allows (R22)."})
     undoable = fields.Nested(
         UndoableOut,
         allow_none=True,

@@ -63,7 +63,7 @@ class ReEntryIn(Schema):
     )
 
 
-class ReEntryOut(Schema):
+class ReEntrySettingOut(Schema):
     allowed = fields.Boolean(required=True)
     until_break = fields.Integer(
         required=True, allow_none=True, metadata={"description": "Null: at any break."}
@@ -140,7 +140,9 @@ class VenueOut(Answer):
     )
     late_after_level = fields.Integer(allow_none=True)
     late_minutes = fields.Integer(allow_none=True)
-    re_entry = fields.Nested(ReEntryOut, metadata={"description": "R22 (002): re-entry at its nights."})
+    re_entry = fields.Nested(
+        ReEntrySettingOut, metadata={"description": "R22 (002): re-entry at its nights."}
+    )
     created_at = UtcDateTime()
     updated_at = UtcDateTime()
     schedule = fields.List(
