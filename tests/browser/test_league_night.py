@@ -10,6 +10,7 @@ minutes had passed) rather than waiting for them."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -27,6 +28,7 @@ from tests.support.databases import ScratchDatabases
 from tests.support.servers import Server, gunicorn, post_a_report
 
 NAMES = ("Ada", "Ben", "Cal", "Dot", "Eve", "Fin", "Gus", "Hal")
+TV = {"width": 1920, "height": 1080}
 
 
 @pytest.fixture()
@@ -266,8 +268,11 @@ def knocked_out(page: Page, name: str, by: str) -> None:
     out(page, name)
 
 
-def knockout_night(server: Server, key: str, players: dict[str, tuple[int, str]], page: Page) -> int:
-    """Ten players signed in and seated by another phone (the API); the night's id."""
+def knockout_night(
+    server: Server, key: str, players: dict[str, tuple[int, str]], page: Page, tv: Page, shots: Path
+) -> int:
+    """Ten players signed in and seated by another phone (the API); the night's id. The TV shows
+    the seat draw until the clock starts (players look for their seat there)."""
     page.get_by_role("link", name="Run the night").first.click()
     page.get_by_role("button", name="Open tonight's game").click()
     shown(page, "Not started")
@@ -275,12 +280,21 @@ def knockout_night(server: Server, key: str, players: dict[str, tuple[int, str]]
     for who in (*NAMES, "Ann", "Bob"):
         pid = {"Ann": server.ann, "Bob": server.bob}.get(who) or players[who][0]
         act_by_api(server, key, night_id, "sign_in", player={"player_id": pid})
-    act_by_api(server, key, night_id, "seat")
+    seats = act_by_api(server, key, night_id, "seat")["players"]
+    tv.goto(f"http://127.0.0.1:{server.port}/embed/venues/{server.venue_id}/night")
+    seat_rows = tv.locator("table.seats tbody tr")
+    expect(seat_rows).to_have_count(10, timeout=PATIENCE_MS)
+    ann = next(p for p in seats if p["player_id"] == server.ann)
+    expect(
+        tv.locator("table.seats tr", has=tv.get_by_role("rowheader", name="Ann", exact=True))
+    ).to_have_text(f"Ann{ann['table']}{ann['seat']}", timeout=PATIENCE_MS)
+    fits(tv, "tv-seats", shots, TV)
     page.reload()
     shown(page, "Players 10 of 10")
     shown(page, "Re-entry: allowed once, until the first break.")
     page.get_by_role("button", name="Start the clock").click()
     shown(page, "left · ends at")
+    expect(tv.locator("main")).not_to_contain_text("Find your seat", timeout=PATIENCE_MS)  # its next poll
     return night_id
 
 
@@ -312,12 +326,14 @@ def knockouts_and_one_brought_back(page: Page, shots: Path) -> None:
         expect(rows.nth(n).locator("th")).to_have_text(name, timeout=PATIENCE_MS)
 
 
-def the_clock_moved_and_a_re_entry(server: Server, page: Page, shots: Path) -> None:
+def the_clock_moved_and_a_re_entry(server: Server, page: Page, tv: Page, shots: Path) -> None:
     """The clock moved on a level (each move audited, R18), then on to the first break, where
     Ada re-enters: the page says re-entry is open now."""
     page.get_by_role("button", name="Skip to level 2 (25/50)").click()
     shown(page, "Clock moved on to level 2 (25/50), 20:00 left.")
     shown(page, "Level 2: 25/50")
+    expect(tv.locator("main")).to_contain_text("Level 2", timeout=PATIENCE_MS)  # the TV follows
+    expect(tv.locator("#left")).to_have_text(re.compile(r"^(20:00|19:[0-5]\d)$"), timeout=PATIENCE_MS)
     for target in ("level 3 (50/100)", "level 4 (75/150)", "the break after level 4"):
         page.get_by_role("button", name=f"Skip to {target}").click()
         shown(page, f"Clock moved on to {target}")
@@ -389,9 +405,11 @@ def test_r22_r8a_r4_r18_a_night_with_knockouts_an_undo_of_one_player_a_re_entry_
     )
     post_a_report(server, 7)  # Ann 1st, Bob 2nd: Ann leads, and carries the bounty tonight
     page = sign_in(browser, f"http://127.0.0.1:{server.port}", key)
-    knockout_night(server, key, players, page)
+    tv = browser.new_context(viewport=TV).new_page()
+    knockout_night(server, key, players, page, tv, tmp_path)
     knockouts_and_one_brought_back(page, tmp_path)
-    the_clock_moved_and_a_re_entry(server, page, tmp_path)
+    the_clock_moved_and_a_re_entry(server, page, tv, tmp_path)
+    tv.context.close()
     to_the_last_player(page, tmp_path)
     page.context.close()
     the_knockouts_in_the_standings(server, players)

@@ -49,23 +49,25 @@ def _playing_entry(run: Run, player_id: int, path: str) -> NightEntry:
 
 
 def _knocker(run: Run, knocker: int, ids: list[int], path: str) -> None:
-    """R8a: a player knocked out is knocked out by a player still in: never one going out on the
-    same hand, never a no-show (who never played a hand), never themself."""
+    """A player knocked out is knocked out by a player still in after the hand (R22): never one
+    going out on the same hand, never themself; and never a no-show, who never played (R8a)."""
     entry = run.entry(knocker)
     if entry is not None and entry.status == "no_show":
         raise RuleViolation.at(path, no_show_knocker(f"Player {knocker}"), rule="R8a")
     if knocker in ids:
-        said = "A player does not knock themselves out" if len(ids) == 1 else "goes out on this hand too"
-        if len(ids) > 1:
-            said = f"Player {knocker} {said}"
+        said = (
+            "A player does not knock themselves out"
+            if len(ids) == 1
+            else f"Player {knocker} goes out on this hand too"
+        )
         raise InvalidInput.at(
-            path, f"{said}: a player is knocked out by one still in after the hand.", rule="R8a"
+            path, f"{said}: a player is knocked out by one still in after the hand.", rule="R22"
         )
     if entry is None:
-        raise InvalidInput.at(path, f"Player {knocker} is not signed in tonight.", rule="R8a")
+        raise InvalidInput.at(path, f"Player {knocker} is not signed in tonight.", rule="R22")
     if entry.status != "playing":
         raise RuleViolation.at(
-            path, f"Player {knocker} is out already: a player is knocked out by one still in.", rule="R8a"
+            path, f"Player {knocker} is out already: a player is knocked out by one still in.", rule="R22"
         )
 
 

@@ -110,7 +110,7 @@ def test_r8a_r22_a_player_of_a_hand_is_knocked_out_by_one_still_in_never_one_goi
         {"player_id": bob, "chips": 200, "knocked_out_by": cy},
     ]
     refused = phone.send("bust", 422, players=hand)
-    assert refused["rule"] == "R8a" and "players.0.knocked_out_by" in refused["errors"], refused
+    assert refused["rule"] == "R22" and "players.0.knocked_out_by" in refused["errors"], refused
     assert "goes out on this hand too" in refused["detail"], refused
     phone.send("no_show", player_id=dee)
     never = phone.send("bust", 422, players=[{"player_id": ann, "knocked_out_by": dee}])
