@@ -2,7 +2,8 @@
 size, a late entrant's open seat, the moves that keep tables within one player of each other as
 players go out (001 §7) and break a table when the rest fit at one fewer; and the places, counted
 from the bottom, of players out (several on one hand ordered by their chips before it, more
-chips finishing higher, 000 and 001 §6), of a night ended early by chip counts (001 §8).
+chips finishing higher, 000 and 001 §6), of a night ended early by chip counts (001 §8); and
+re-entry as the venue allows it (002: once, at a break, until the break it says), in words.
 
 Pure: the random source is handed in (the services pass `secrets.SystemRandom()`)."""
 

@@ -1,6 +1,7 @@
 """A night's blind structure and its clock (R22): the levels (blinds, minutes) and the breaks
-between them, checked when saved; where the clock stands after so many seconds of play; and
-whether late registration is still open. Pure: the seconds played are handed in (the server
+between them, checked when saved; where the clock stands after so many seconds of play; the
+host's moves of it (a level on or back, minutes added or taken off); and whether late
+registration is still open. Pure: the seconds played are handed in (the server
 counts them from when the clock started and how long it was paused, never a phone's clock)."""
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Who goes out of a night (R22, R4, R6): bust-outs, several on one hand ordered by their chips
 before it (more chips finish higher; equal chips in the host's order); a declared withdrawal,
 an absent player blinded off and a no-show, each at the place they left; the undo of the last
-of these (or of a sign-in or a re-entry); the early end by chip counts (001 §8); and the night
+of these (or of a sign-in or a re-entry), whole or one player of its hand (the others' places
+counted again); who knocked each player out (R8a); the early end by chip counts (001 §8); and the night
 become its venue's report, through the checks every report passes (R2-R6, R16), posted once."""
 
 from __future__ import annotations
