@@ -15,6 +15,7 @@ from models.errors import Problem
 MOST_MINUTES = 120
 MOST_LEVELS = 60
 MOST_CHIPS = 10_000_000
+SNAP = 0.001  # seconds: how near a whole second the clock reads as that second
 
 
 @dataclass(frozen=True)
@@ -199,11 +200,16 @@ def seconds_played(
     moved_seconds: float = 0.0,
 ) -> float:
     """Seconds of play: from the start to now (or to the pause under way), less the pauses, plus
-    what the host's moves of the clock added (a skip) or took back (a step back)."""
+    what the host's moves of the clock added (a skip) or took back (a step back). Within a
+    millisecond of a whole second it is that second: a skip to a level's start stands there,
+    never a float's dust before it (which whole seconds would read as the level before, with
+    0:01 left)."""
     if started_at is None:
         return 0.0
     until = paused_at or now
-    return max(0.0, (until - started_at).total_seconds() - paused_seconds + moved_seconds)
+    played = (until - started_at).total_seconds() - paused_seconds + moved_seconds
+    whole = round(played)
+    return max(0.0, float(whole) if abs(played - whole) < SNAP else played)
 
 
 def said_period(period: Period) -> str:

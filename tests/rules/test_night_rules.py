@@ -219,3 +219,26 @@ def test_r22_re_entry_is_once_at_a_break_until_the_venues_break_or_not_at_all() 
     assert refused == "Re-entry is not allowed tonight: the venue's nights have none."
     assert re_entry_problem(LEAGUE_DEFAULT, ReEntry(True, 9), second_break, True) is None  # fewer breaks
     assert said_break(3) == "the third break" and said_break(12) == "break 12"
+
+
+@given(
+    st.integers(min_value=0, max_value=999_999),
+    st.lists(st.integers(min_value=0, max_value=600_000_000), min_size=1, max_size=6),
+)
+def test_r22_a_skip_or_a_step_back_stands_the_clock_at_a_levels_start_whatever_the_microseconds(
+    started_us: int, gaps_us: list[int]
+) -> None:
+    """Counted in float seconds from instants with microseconds, a skip lands exactly on the next
+    level's (or break's) start, and a step back on the one before's: never a float's dust short
+    of it, which the clock's whole seconds would read as the level before with 0:01 left."""
+    start = datetime(2026, 12, 1, 19, 0, 0, started_us)
+    now, moved = start, 0.0
+    for n, gap in enumerate(gaps_us):
+        now += timedelta(microseconds=gap)
+        played = seconds_played(start, None, 0.0, now, moved)
+        move = skipped(LEAGUE_DEFAULT, played) if n % 3 != 2 else stepped_back(LEAGUE_DEFAULT, played)
+        if isinstance(move, Problem):
+            continue
+        moved += move
+        at = clock_at(LEAGUE_DEFAULT, seconds_played(start, None, 0.0, now, moved))
+        assert at.into == 0 and at.seconds_left == at.period.minutes * 60, (at, moved)
