@@ -72,6 +72,11 @@ td.mark{white-space:nowrap}
 table.changes th,table.changes td{overflow-wrap:anywhere}
 .erased{font-style:italic;color:var(--muted)}
 .pager a,.pager strong,.pager span{display:inline-block;padding:8px 12px 8px 0;margin-right:0}
+.offline-note{position:sticky;top:0;z-index:10;margin:0 0 8px;padding:8px 12px;font-weight:600;
+border-left:4px solid var(--s1);background:var(--bg);box-shadow:0 2px 6px rgba(0,0,0,.2)}
+form.out select,.hand select{width:100%}
+details.undo{margin-top:12px}
+details.undo>summary{cursor:pointer;padding:8px 0;font-weight:600}
 @media (max-width:520px){
 table.stack>thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);
 white-space:nowrap}

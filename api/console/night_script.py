@@ -2,8 +2,9 @@
 background (each carries its action id and the night's sequence, so a retry applies once); what
 cannot be sent while the phone is offline waits in the phone's storage, shown as waiting, and is
 sent, in order, when the phone is back. The page is redrawn from each answer, keeping what the
-host is typing meanwhile (but in the form just applied). It counts the level
-down from the server's time (the page's `data-now`, then each answer's `Date`)."""
+host is typing meanwhile (but in the form just applied); once an answer is in, refused or not,
+nothing it sent is shown as waiting. It counts the level down from the server's time (the page's
+`data-now`, then each answer's `Date`)."""
 
 from __future__ import annotations
 
@@ -22,10 +23,10 @@ NIGHT_SCRIPT = """(function () {
   }
   function pad(n) { return (n < 10 ? "0" : "") + n; }
   function tick() {
-    var ends = document.getElementById("ends");
-    if (!ends || !ends.dataset.ends) return;
-    var s = Math.max(0, Math.ceil((Date.parse(ends.dataset.ends) - Date.now() - offset) / 1000));
-    ends.textContent = Math.floor(s / 60) + ":" + pad(s % 60) + " left";
+    var left = document.getElementById("left");
+    if (!left || !left.dataset.ends) return;
+    var s = Math.max(0, Math.ceil((Date.parse(left.dataset.ends) - Date.now() - offset) / 1000));
+    left.textContent = Math.floor(s / 60) + ":" + pad(s % 60);
   }
   function current() { return root ? Number(root.dataset.sequence) : null; }
   function kindOf(field) {
@@ -80,18 +81,22 @@ NIGHT_SCRIPT = """(function () {
         if (date) offset = Date.parse(date) + 500 - Date.now();
         return answer.text().then(function (html) {
           redraw(html, answer.ok ? body.get("type") : null);
-          var rest = load().slice(1);
+          var rest = load().slice(1), dropped = [];
           if (answer.ok) {
             applied = {madeOn: item.madeOn, now: current()};
-          } else if (rest.length) {
-            // Refused: what waited after it was made on a night that did not happen. Say so.
-            rest = [];
-            var note = document.getElementById("offline");
-            if (note) { note.hidden = false; note.textContent = "Not sent, redo if still needed: " +
-              load().slice(1).map(function (a) { return a.label; }).join(", ") + "."; }
+          } else {
+            // Refused (the page says why): what waited after it was made on a night that did
+            // not happen, so it is not sent either. Say so.
+            dropped = rest; rest = [];
           }
           localStorage.setItem(key, JSON.stringify(rest)); sending = false;
-          if (rest.length) flush(); else if (answer.ok) show();
+          show();  // never "waiting to be sent" once nothing is
+          if (dropped.length) {
+            var note = document.getElementById("offline");
+            if (note) { note.hidden = false; note.textContent = "Not sent, redo if still needed: " +
+              dropped.map(function (a) { return a.label; }).join(", ") + "."; }
+          }
+          if (rest.length) flush();
         });
       })
       .catch(function () { sending = false; show(); });

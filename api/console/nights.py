@@ -28,7 +28,9 @@ from api.nights.schemas import ActionIn
 from models.entities import Night, Player
 from models.errors import LeagueError, NotFound
 from models.infra.clock import utcnow
+from models.rules.structures import said_left, said_period
 from models.services.access import may_run_night
+from models.services.league_settings.writes import league_settings
 from models.services.lookup import get_or_raise
 from models.services.nights.actions import apply_action
 from models.services.nights.opening import open_night
@@ -107,18 +109,15 @@ def _body(posted: MultiDict[str, str]) -> dict[str, Any]:
         if posted.get("override_reason", "").strip():
             body["override_reason"] = posted["override_reason"].strip()
     elif kind == "bust":
-        chosen = posted.getlist("player_id")
-        body["players"] = [
-            {
-                "player_id": _number(pid),
-                **({"chips": _number(c)} if (c := posted.get(f"chips_{pid}", "").strip()) else {}),
-            }
-            for pid in chosen
-        ]
+        body["players"] = [_out_row(posted, pid) for pid in posted.getlist("player_id")]
     elif kind in ("withdraw", "absent", "no_show", "re_enter"):
         body["player_id"] = _number(posted.get("player_id"))
+    elif kind == "undo" and posted.get("player_id", "").strip():
+        body["player_id"] = _number(posted.get("player_id"))  # one player of the hand back
     elif kind == "clock":
         body["clock"] = posted.get("clock", "")
+        if body["clock"] == "adjust":
+            body["adjust_minutes"] = _number(posted.get("adjust_minutes"))
     elif kind == "end_early":
         body["chips"] = [
             {"player_id": _number(key.removeprefix("chips_")), "chips": _number(value)}
@@ -130,9 +129,25 @@ def _body(posted: MultiDict[str, str]) -> dict[str, Any]:
     return body
 
 
+def _out_row(posted: MultiDict[str, str], pid: str) -> dict[str, Any]:
+    """One player out: their chips before the hand (several on one hand) and who knocked them
+    out (R8a), as the form's fields of their row say."""
+    row: dict[str, Any] = {"player_id": _number(pid)}
+    chips = posted.get(f"chips_{pid}", "").strip()
+    if chips:
+        row["chips"] = _number(chips)
+    knocker = posted.get(f"knocked_out_by_{pid}", "").strip()
+    if knocker:
+        row["knocked_out_by"] = _number(knocker)
+    return row
+
+
 def _number(text: str | None) -> Any:
-    text = (text or "").strip()
-    return int(text) if text.isdigit() and len(text) <= 12 else text
+    """A typed whole number (with its sign: minutes taken off the clock), else the text as sent,
+    for the API's schema to refuse by its field."""
+    text = (text or "").strip().replace("\u2212", "-")
+    digits = text.removeprefix("-").removeprefix("+")
+    return int(text) if digits.isdigit() and len(digits) <= 12 else text
 
 
 def _player(posted: MultiDict[str, str]) -> dict[str, Any]:
@@ -184,7 +199,7 @@ def night_page(night_id: int) -> Any:
             problems, status = refused.errors or {"body": [refused.detail]}, refused.status
             problems.setdefault("body", [refused.detail])
         else:
-            flash(_said(session, applied.action.kind, applied.action.effect, applied.replayed))
+            flash(_said(session, applied.action, applied.replayed))
             return redirect(url_for("console.night_page", night_id=night.id))
         session.rollback()
     view = night_view(session, night.id)
@@ -198,27 +213,83 @@ def night_page(night_id: int) -> Any:
         "known": known,
         "now_ms": int(utcnow().replace(tzinfo=UTC).timestamp() * 1000),
         "script": NIGHT_SCRIPT,
+        "still_in": [seat for seat in view.players if seat.status == "playing"],
+        "labels": {seat.player_id: seat.label for seat in view.players},
+        "said_period": said_period,
+        "said_left": said_left,
+        "said_names": said_names,
+        "site_on": league_settings(session).site_enabled,
     }
     return page("console/night.html", status, **context)
 
 
-def _said(session: Any, kind: str, effect: dict[str, Any], replayed: bool) -> str:
+def _said(session: Any, action: Any, replayed: bool) -> str:
     """What the action did, in the host's words (moves named, so the host can announce them)."""
     if replayed:
         return "Already done: that was sent twice, and counted once."
-    said = DONE.get(kind, kind)
+    kind, effect = action.kind, action.effect
+    names = _names(session, effect)
+    if kind == "clock":
+        said = _clock_said(action.body, effect)
+    elif kind == "undo":
+        said = _undo_said(effect["undone"], names)
+    else:
+        said = DONE.get(kind, kind)
     moves = effect.get("moves") or []
     if moves:
-        names = {
-            p.id: p.display_name
-            for p in session.query(Player).filter(Player.id.in_([m["player_id"] for m in moves]))
-        }
         said += ". Move: " + "; ".join(
             f"{names.get(m['player_id'], m['player_id'])} from table {m['from'][0]} seat {m['from'][1]} "
             f"to table {m['to'][0]} seat {m['to'][1]}"
             for m in moves
         )
     return said + "."
+
+
+def _names(session: Any, effect: dict[str, Any]) -> dict[int, str]:
+    """The display names of the players an action's effect names (moved, brought back)."""
+    undone = effect.get("undone") or {}
+    wanted = {m["player_id"] for m in effect.get("moves") or []}
+    wanted |= set(undone.get("players", [])) | set(undone.get("staying_out", []))
+    if not wanted:
+        return {}
+    return {p.id: p.display_name for p in session.query(Player).filter(Player.id.in_(wanted))}
+
+
+def said_names(names: list[str]) -> str:
+    """ "Ann", "Ann and Bob", "Ann, Bob and Cy"."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _undo_said(undone: dict[str, Any], names: dict[int, str]) -> str:
+    """R22: who came back (or left again), as the confirmation named them."""
+    back = [names.get(pid, f"Player {pid}") for pid in undone.get("players", [])]
+    who = said_names(back) if back else "nobody"
+    if undone["type"] == "sign_in":
+        return f"Undone: {who}'s sign-in; {who} has left the night"
+    if undone["type"] == "re_enter":
+        return f"Undone: {who}'s re-entry; {who} is out again"
+    said = f"Undone: {who} {'comes' if len(back) == 1 else 'come'} back in"
+    staying = [names.get(pid, f"Player {pid}") for pid in undone.get("staying_out", [])]
+    if staying:
+        said += f"; {said_names(staying)} {'stays' if len(staying) == 1 else 'stay'} out"
+    return said
+
+
+def _clock_said(body: dict[str, Any], effect: dict[str, Any]) -> str:
+    """R22: where the clock stands after the host moved it."""
+    what = body.get("clock")
+    if what in ("start", "pause", "resume"):
+        return {"start": "Clock started", "pause": "Clock paused", "resume": "Clock running again"}[what]
+    after = effect["after"]
+    left = "" if after["seconds_left"] is None else f", {said_left(after['seconds_left'])} left"
+    if what == "skip":
+        return f"Clock moved on to {after['period']}{left}"
+    if what == "back":
+        return f"Clock moved back to {after['period']}{left}"
+    minutes = int(body.get("adjust_minutes") or 0)
+    count = f"{abs(minutes)} minute{'s' if abs(minutes) != 1 else ''}"
+    done = f"{count} added to" if minutes > 0 else f"{count} taken off"
+    return f"Clock: {done} {effect['before']['period']}{left}"
 
 
 def _known_players(session: Any, view: Any) -> list[tuple[int, str]]:

@@ -1,7 +1,7 @@
-"""One venue's settings in the console (R2, R2a): its details (the office's), its regular nights
-and the nights cancelled, moved or added (its hosts' too). Each section is its own form of the
-API's schema, handed to the API's service (api/console/api_forms.py); a night changed is taken
-back after the page names it."""
+"""One venue's settings in the console (R2, R2a, R22): its details and its re-entry (the
+office's), its regular nights and the nights cancelled, moved or added (its hosts' too). Each
+section is its own form of the API's schema, handed to the API's service
+(api/console/api_forms.py); a night changed is taken back after the page names it."""
 
 from __future__ import annotations
 
@@ -28,11 +28,12 @@ from api.console.forms import TokenForm
 from api.console.venues import WEEKDAY_CHOICES, regular_nights, venue_choices
 from api.people_dates import people_date, people_hour
 from api.schemas import patch_of
-from api.venues.schemas import ExceptionIn, ScheduleIn, VenueOut, VenuePatch
+from api.venues.schemas import ExceptionIn, ReEntryIn, ScheduleIn, VenueOut, VenuePatch
 from api.words import FORMS, venue_labels
 from models.actor import Actor
 from models.entities import ScheduleException, Venue
 from models.errors import NotFound
+from models.rules.nights import said_re_entry
 from models.rules.schedules import ExceptionKind
 from models.services import wall_clock
 from models.services.access import may_set_schedule, may_set_up_league, sets_up_league
@@ -47,7 +48,7 @@ KIND_CHOICES = [
     (ExceptionKind.ADDED.value, "A make-up night (an extra night)"),
 ]
 # Where each section's form posts: the page, at the section (shown there again when refused).
-ANCHORS = {"details": "details", "nights": "nights", "change": "changes"}
+ANCHORS = {"details": "details", "re_entry": "re-entry", "nights": "nights", "change": "changes"}
 
 
 def said_change(change: ScheduleException) -> str:
@@ -61,10 +62,11 @@ def said_change(change: ScheduleException) -> str:
 
 @dataclass
 class Sections:
-    """The page's three forms: the venue's details (the office's), its regular nights, and a
-    night changed."""
+    """The page's forms: the venue's details and its re-entry (the office's), its regular nights,
+    and a night changed."""
 
     details: ApiForm
+    re_entry: ApiForm
     nights: ApiForm
     change: ApiForm
 
@@ -86,7 +88,8 @@ def sections_of(session: Session, venue: Venue, league_zone: str) -> Sections:
         choices={"schedule.weekday": WEEKDAY_CHOICES},
     )
     change = ApiForm(ExceptionIn(), FORMS["night_change"], choices={"kind": KIND_CHOICES})
-    return Sections(details, nights, change)
+    re_entry = ApiForm(ReEntryIn(), FORMS["re_entry"], values=answered["re_entry"])
+    return Sections(details, re_entry, nights, change)
 
 
 Saving = Callable[[Session, Actor, Venue, Sections], str | None]
@@ -97,6 +100,16 @@ def save_details(session: Session, actor: Actor, venue: Venue, forms: Sections) 
     may_set_up_league(actor)
     saved = forms.details.submit(request.form, lambda changes: update_venue(session, actor, venue, changes))
     return None if saved is None else f"{venue.name}: the details are saved."
+
+
+def save_re_entry(session: Session, actor: Actor, venue: Venue, forms: Sections) -> str | None:
+    """R22 (002): whether its nights allow re-entry, and until which break: the office's (the API's
+    PATCH of `re_entry`); a night already open keeps what it was opened with."""
+    may_set_up_league(actor)
+    saved = forms.re_entry.submit(
+        request.form, lambda data: update_venue(session, actor, venue, {"re_entry": data})
+    )
+    return None if saved is None else f"{venue.name}: {said_re_entry(venue.re_entry)}."
 
 
 def save_nights(session: Session, actor: Actor, venue: Venue, forms: Sections) -> str | None:
@@ -115,7 +128,12 @@ def save_change(session: Session, actor: Actor, venue: Venue, forms: Sections) -
     return None if made is None else f"Added: {said_change(made)}."
 
 
-SAVERS: dict[str, Saving] = {"details": save_details, "nights": save_nights, "change": save_change}
+SAVERS: dict[str, Saving] = {
+    "details": save_details,
+    "re_entry": save_re_entry,
+    "nights": save_nights,
+    "change": save_change,
+}
 
 
 def take_back(session: Session, actor: Actor, venue: Venue) -> Any:
@@ -175,6 +193,7 @@ def venue_settings(venue_id: int) -> Any:
         "inputs": {name: inputs(name) for name in ANCHORS},
         "anchors": ANCHORS,
         "changes": changes,
+        "re_entry_said": said_re_entry(venue.re_entry),
         "confirming": confirming,
         "said_change": said_change,
         "token": token,

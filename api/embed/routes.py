@@ -270,8 +270,10 @@ class NightPage(MethodView):
 
         The level and blinds, the time left (counted down from the server's time), the next
         level, players left of entrants, the average stack and the places so far, by display
-        name (R19). It asks for itself again every few seconds (a 304 while nothing changed), so
-        a TV left on it follows the night. Today's night at the venue, else its last one.
+        name (R19); until the clock starts, the seat draw (players look for their seat there);
+        what re-entry tonight allows. It asks for itself again every few seconds (a 304 while
+        nothing changed), so a TV left on it follows the night, the host's moves of the clock
+        too. Today's night at the venue, else its last one.
         """
         session = db.session()
         night = _tonight(session, venue_id) or venue_night(session, venue_id)  # None: its 404

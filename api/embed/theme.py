@@ -126,6 +126,8 @@ font-size:clamp(1rem,3vw,2.2rem)}
 .live .tables{display:flex;flex-wrap:wrap;justify-content:center;gap:12px 32px;align-items:flex-start}
 .live table{max-width:760px;margin:0;text-align:left}
 .live .projected .tonight th{font-weight:700}
+.live table.seats{font-size:clamp(1rem,1.6vw,1.5rem)}
+.live table.seats caption{font-size:1.2em;font-weight:700;color:var(--fg)}
 .live .in,.live .move{color:var(--muted);font-size:.85em}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 .offline .live::before{content:"Offline: showing the last state received";display:block;color:var(--muted)}

@@ -87,6 +87,7 @@ def night_answer(view: NightView, projection: Projection | None = None) -> dict[
             "seconds_left": None if clock.status == "running" else clock.seconds_left,
             "late_registration_open": clock.late_registration_open,
             "late_registration_closes": clock.late_registration_closes,
+            "moved_seconds": night.clock_moved_seconds,
         },
         "entrants": view.entrants,
         "players_left": view.players_left,
@@ -95,6 +96,15 @@ def night_answer(view: NightView, projection: Projection | None = None) -> dict[
         "players": [asdict(seat) for seat in view.players],
         "moves": [{"player_id": m["player_id"], "source": m["from"], "to": m["to"]} for m in view.moves],
         "tournament_id": night.tournament_id,
+        "ended_by": view.ended_by,
+        "re_entry": asdict(view.re_entry),
+        "undoable": None
+        if view.undoable is None
+        else {
+            "kind": view.undoable.kind,
+            "sequence": view.undoable.sequence,
+            "players": [{"player_id": pid, "label": label} for pid, label in view.undoable.players],
+        },
         "report_problems": night.report_problems,
         "projected_standings": None if projection is None else projection_answer(projection),
     }

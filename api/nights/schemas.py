@@ -36,6 +36,12 @@ class OutIn(Schema):
     chips = StrictInt(
         validate=CHIPS, metadata={"description": "Chips before the hand (needed when several go out)."}
     )
+    knocked_out_by = Id(
+        metadata={
+            "description": "Who knocked this player out (R8a): a player still in after the hand, never "
+            "one going out on it, never a no-show. Default: the action's `knocked_out_by`."
+        }
+    )
 
 
 class ChipsIn(Schema):
@@ -58,7 +64,11 @@ OPTIONAL = {
     "sign_in": ("late", "override_reason"),
     "bust": ("knocked_out_by",),
     "report": ("override_reason",),
+    "undo": ("player_id",),
+    "clock": ("adjust_minutes",),
 }
+CLOCK = ("start", "pause", "resume", "skip", "back", "adjust")
+MOST_MINUTES_MOVED = 120
 
 
 class PlayerAtDoorIn(ResultIn):
@@ -104,9 +114,37 @@ class ActionIn(Schema):
         validate=validate.Length(min=1, max=MOST_ON_A_HAND),
         metadata={"description": "bust: the players out on one hand.", "maxItems": MOST_ON_A_HAND},
     )
-    knocked_out_by = Id(metadata={"description": "bust: who knocked them out (kept for knockouts)."})
-    player_id = Id(metadata={"description": "withdraw, absent, no_show, re_enter: the player."})
-    clock = fields.String(validate=validate.OneOf(("start", "pause", "resume")))
+    knocked_out_by = Id(
+        metadata={
+            "description": "bust: who knocked them out (R8a: a player still in, never a no-show), "
+            "for every player of the hand whose row names no one."
+        }
+    )
+    player_id = Id(
+        metadata={
+            "description": "withdraw, absent, no_show, re_enter: the player. undo: the one player of "
+            "the last hand brought back (the others stay out, their places derived again, R4); "
+            "without it the last action is taken back whole."
+        }
+    )
+    clock = fields.String(
+        validate=validate.OneOf(CLOCK),
+        metadata={
+            "description": "start, pause, resume; or the host moves it (audited, R18): skip (to the "
+            "next level or break), back (to the start of the one before), adjust (adjust_minutes "
+            "added to the level being played, or taken off it)."
+        },
+    )
+    adjust_minutes = StrictInt(
+        validate=[
+            validate.Range(-MOST_MINUTES_MOVED, MOST_MINUTES_MOVED),
+            validate.NoneOf((0,), error="Minutes added (more than 0) or taken off (less than 0)."),
+        ],
+        metadata={
+            "description": "clock adjust: minutes added to the level being played (negative: taken "
+            "off it; never past zero)."
+        },
+    )
     chips = fields.List(
         fields.Nested(ChipsIn),
         validate=validate.Length(min=1, max=MOST_AT_A_TABLE * 100),
@@ -126,6 +164,13 @@ class ActionIn(Schema):
         extra = sorted(set(data) - allowed)
         if extra:
             raise ValidationError({name: [f"Not a field of a {kind} action."] for name in extra})
+        if kind == "clock" and (data.get("clock") == "adjust") != ("adjust_minutes" in data):
+            said = (
+                "A clock adjust gives adjust_minutes (added, or taken off when negative)."
+                if data.get("clock") == "adjust"
+                else "Only a clock adjust gives adjust_minutes."
+            )
+            raise ValidationError({"adjust_minutes": [said]})
 
 
 class PeriodOut(Schema):
@@ -156,6 +201,12 @@ class ClockOut(Schema):
     )
     late_registration_open = fields.Boolean()
     late_registration_closes = fields.String()
+    moved_seconds = fields.Float(
+        metadata={
+            "description": "Seconds of play the host's skips added, and steps back took away (R22); "
+            "minutes added to a level or taken off it show in the night's structure."
+        }
+    )
 
 
 class SeatOut(Schema):
@@ -231,6 +282,36 @@ class ProjectionOut(Schema):
     standings = fields.List(fields.Nested(ProjectedRowOut))
 
 
+class NightReEntryOut(Schema):
+    allowed = fields.Boolean(metadata={"description": "The venue's setting, as the night was opened."})
+    until_break = fields.Integer(
+        allow_none=True,
+        metadata={"description": "Re-entry at the structure's first N breaks; null: at any break."},
+    )
+    said = fields.String(
+        metadata={
+            "description": 'What tonight allows, in words: "Re-entry: allowed once, until the first break".'
+        }
+    )
+    open_now = fields.Boolean(metadata={"description": "A player out may re-enter now (once, R22)."})
+
+
+class UndoPlayerOut(Schema):
+    player_id = fields.Integer()
+    label = fields.String()
+
+
+class UndoableOut(Schema):
+    type = fields.String(
+        attribute="kind", metadata={"description": "sign_in, bust, withdraw, absent, no_show or re_enter."}
+    )
+    sequence = fields.Integer()
+    players = fields.List(
+        fields.Nested(UndoPlayerOut),
+        metadata={"description": "Who it concerns: of a hand, each can be brought back alone (`player_id`)."},
+    )
+
+
 class NightStateOut(Answer):
     id = fields.Integer()
     venue_id = fields.Integer()
@@ -262,6 +343,18 @@ class NightStateOut(Answer):
         fields.Nested(MoveOut), metadata={"description": "The last action's moves, to announce."}
     )
     tournament_id = fields.Integer(allow_none=True, metadata={"description": "The report the night became."})
+    ended_by = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "last_player (one left: the winner) or chip_counts (ended early); null: open."
+        },
+    )
+    re_entry = fields.Nested(NightReEntryOut, metadata={"description": "What tonight allows (R22)."})
+    undoable = fields.Nested(
+        UndoableOut,
+        allow_none=True,
+        metadata={"description": "What an undo takes back now; null: nothing (R22)."},
+    )
     report_problems = fields.List(fields.Nested(ProblemOut), allow_none=True)
     projected_standings = fields.Nested(
         ProjectionOut,

@@ -48,6 +48,28 @@ class ScheduleIn(Schema):
     )
 
 
+class ReEntryIn(Schema):
+    """R22 (002): whether a player out may re-enter, once, at a break, and until which break."""
+
+    allowed = StrictBool(required=True, metadata={"description": "Whether its nights allow re-entry."})
+    until_break = StrictInt(
+        allow_none=True,
+        load_default=None,
+        validate=validate.Range(1, 60, error="A break's number is 1 (the first) to 60."),
+        metadata={
+            "description": "Re-entry at the structure's first N breaks (1: the first break only); "
+            "null or left out: at any break."
+        },
+    )
+
+
+class ReEntrySettingOut(Schema):
+    allowed = fields.Boolean(required=True)
+    until_break = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "Null: at any break."}
+    )
+
+
 class VenueIn(Schema):
     name = Name(max_length=120, required=True)
     region_id = Id(required=True)
@@ -87,6 +109,14 @@ class VenueIn(Schema):
             "description": "R22: or late registration closes this many minutes of play after the start (000)."
         },
     )
+    re_entry = fields.Nested(
+        ReEntryIn,
+        metadata={
+            "description": "R22 (002): re-entry at its nights, given whole: a player out may re-enter "
+            "once, at a break, until the `until_break`th; default allowed at any break. A night "
+            "keeps what it was opened with."
+        },
+    )
 
 
 class VenuePatch(VenueIn):
@@ -110,6 +140,9 @@ class VenueOut(Answer):
     )
     late_after_level = fields.Integer(allow_none=True)
     late_minutes = fields.Integer(allow_none=True)
+    re_entry = fields.Nested(
+        ReEntrySettingOut, metadata={"description": "R22 (002): re-entry at its nights."}
+    )
     created_at = UtcDateTime()
     updated_at = UtcDateTime()
     schedule = fields.List(

@@ -185,6 +185,17 @@ FORMS: dict[str, dict[str, Label]] = {
         "reason": ("Why", "Kept with the record and in the audit log."),
     },
     "withdraw": {"reason": ("Why it is withdrawn", "Kept with the record and in the audit log.")},
+    "re_entry": {
+        "allowed": (
+            "Re-entry allowed",
+            "A player out may come back once, at a break, with a new stack; still one entrant with one "
+            "place.",
+        ),
+        "until_break": (
+            "Until which break",
+            "1: at the first break only; 2: at the first or the second; empty: at any break.",
+        ),
+    },
     "webhook": {
         "url": ("Where to send (https://…)", "The receiver's address. Never one on a private network."),
         "events": (

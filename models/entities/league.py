@@ -22,6 +22,7 @@ from sqlalchemy import (
     false,
     select,
     text,
+    true,
 )
 from sqlalchemy.ext.hybrid import hybrid_property
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -30,6 +31,7 @@ from models.entities.base import Base
 from models.infra.clock import utcnow
 from models.rules.charts import ChartKind
 from models.rules.knockouts import BOUNTIES, Bounty, Knockouts
+from models.rules.nights import ReEntry
 from models.rules.qualifiers import DoubleQualifierPolicy
 
 CHART_KINDS = tuple(kind.value for kind in ChartKind)
@@ -86,8 +88,17 @@ class Venue(Base):
     structure_id: Mapped[int | None] = mapped_column(Integer)
     late_after_level: Mapped[int | None] = mapped_column(Integer)
     late_minutes: Mapped[int | None] = mapped_column(Integer)
+    # R22 (002): whether a player out may re-enter once, at a break, and until which break (the
+    # Nth of the structure's; None: any).
+    re_entry_allowed: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    re_entry_until_break: Mapped[int | None] = mapped_column(Integer)
 
     region: Mapped[Region] = relationship()
+
+    @property
+    def re_entry(self) -> ReEntry:
+        return ReEntry(self.re_entry_allowed, self.re_entry_until_break)
+
     # `nights`: its regular nights, by weekday and start (VenueNight's backref, schedules.py).
 
     @hybrid_property

@@ -21,6 +21,7 @@ from sqlalchemy import (
     UniqueConstraint,
     false,
     text,
+    true,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -71,12 +72,18 @@ class Night(Base):
     table_size: Mapped[int] = mapped_column(Integer)
     late_after_level: Mapped[int | None] = mapped_column(Integer)
     late_minutes: Mapped[int | None] = mapped_column(Integer)
+    # Re-entry as the venue allowed it when the night opened (R22, 002): once, at a break, up
+    # to the `re_entry_until_break`th (None: any break).
+    re_entry_allowed: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    re_entry_until_break: Mapped[int | None] = mapped_column(Integer)
     state: Mapped[str] = mapped_column(String(12), default="open")
     sequence: Mapped[int] = mapped_column(Integer, default=0)
     drawn: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     clock_started_at: Mapped[datetime | None] = mapped_column(DateTime)
     clock_paused_at: Mapped[datetime | None] = mapped_column(DateTime)
     paused_seconds: Mapped[float] = mapped_column(Float, default=0.0, server_default=text("0"))
+    # Seconds of play the host's moves of the clock added (a skip) or took back (a step back).
+    clock_moved_seconds: Mapped[float] = mapped_column(Float, default=0.0, server_default=text("0"))
     opened_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     opened_by: Mapped[str] = mapped_column(String(120))
     opened_by_key_id: Mapped[int | None] = mapped_column(Integer)

@@ -2,7 +2,8 @@
 size, a late entrant's open seat, the moves that keep tables within one player of each other as
 players go out (001 §7) and break a table when the rest fit at one fewer; and the places, counted
 from the bottom, of players out (several on one hand ordered by their chips before it, more
-chips finishing higher, 000 and 001 §6), of a night ended early by chip counts (001 §8).
+chips finishing higher, 000 and 001 §6), of a night ended early by chip counts (001 §8); and
+re-entry as the venue allows it (002: once, at a break, until the break it says), in words.
 
 Pure: the random source is handed in (the services pass `secrets.SystemRandom()`)."""
 
@@ -12,6 +13,8 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+
+from models.rules.structures import Structure, clock_at, periods, said_period
 
 Seat = tuple[int, int]  # (table, seat), both from 1
 MOST_AT_A_TABLE = 12
@@ -126,3 +129,75 @@ def places(entrants: int, out: Sequence[Out], left: Sequence[int] = ()) -> dict[
     for n, gone in enumerate(worst_first):
         found[gone.player_id] = entrants - n
     return found
+
+
+# Re-entry (R22, 002) -----------------------------------------------------------------------
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+
+
+@dataclass(frozen=True)
+class ReEntry:
+    """The venue's re-entry (R22): allowed or not, and at which breaks: the first `until_break`
+    of the structure's (None: any)."""
+
+    allowed: bool = True
+    until_break: int | None = None
+
+
+def said_break(number: int) -> str:
+    """ "the first break", "the third break", "break 12"."""
+    return f"the {ORDINALS[number - 1]} break" if 1 <= number <= len(ORDINALS) else f"break {number}"
+
+
+def said_re_entry(rule: ReEntry) -> str:
+    """What tonight allows, in a host's (and a player's) words."""
+    if not rule.allowed:
+        return "Re-entry: not tonight"
+    if rule.until_break is None:
+        return "Re-entry: allowed once, at any break"
+    return f"Re-entry: allowed once, until {said_break(rule.until_break)}"
+
+
+def break_number(structure: Structure, played: float) -> int | None:
+    """The number (1-based) of the break being played, None when a level is."""
+    at = clock_at(structure, played)
+    if not at.period.is_break:
+        return None
+    return sum(period.is_break for period in periods(structure)[: at.index + 1])
+
+
+def re_entry_closed(structure: Structure, rule: ReEntry, played: float) -> bool:
+    """Past the last break re-entry is allowed at (a venue allowing it until the first break:
+    from the level after it on)."""
+    if not rule.allowed:
+        return True
+    if rule.until_break is None:
+        return False
+    breaks = [period for period in periods(structure) if period.is_break]
+    if rule.until_break > len(breaks):
+        return False
+    last = breaks[rule.until_break - 1]
+    return last.ends is not None and played >= last.ends
+
+
+def re_entry_problem(structure: Structure, rule: ReEntry, played: float, started: bool) -> str | None:
+    """R22 (002): why a player out cannot re-enter now, in words; None: they may (once)."""
+    if not rule.allowed:
+        return "Re-entry is not allowed tonight: the venue's nights have none."
+    if re_entry_closed(structure, rule, played):
+        assert rule.until_break is not None
+        return (
+            f"Re-entry closed at the end of {said_break(rule.until_break)}: the venue allows it "
+            "until then, not after."
+        )
+    number = break_number(structure, played) if started else None
+    if number is None:
+        coming = next((p for p in periods(structure) if p.is_break and p.starts >= played), None)
+        when = f": the next is {said_period(coming)}" if coming is not None else ""
+        return f"A player re-enters at a break{when}."
+    return None
+
+
+def re_entry_open(structure: Structure, rule: ReEntry, played: float, started: bool) -> bool:
+    return re_entry_problem(structure, rule, played, started) is None

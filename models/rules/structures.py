@@ -1,6 +1,7 @@
 """A night's blind structure and its clock (R22): the levels (blinds, minutes) and the breaks
-between them, checked when saved; where the clock stands after so many seconds of play; and
-whether late registration is still open. Pure: the seconds played are handed in (the server
+between them, checked when saved; where the clock stands after so many seconds of play; the
+host's moves of it (a level on or back, minutes added or taken off); and whether late
+registration is still open. Pure: the seconds played are handed in (the server
 counts them from when the clock started and how long it was paused, never a phone's clock)."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from models.errors import Problem
 MOST_MINUTES = 120
 MOST_LEVELS = 60
 MOST_CHIPS = 10_000_000
+SNAP = 0.001  # seconds: how near a whole second the clock reads as that second
 
 
 @dataclass(frozen=True)
@@ -191,13 +193,109 @@ def clock_at(structure: Structure, played: float) -> ClockState:
 
 
 def seconds_played(
-    started_at: datetime | None, paused_at: datetime | None, paused_seconds: float, now: datetime
+    started_at: datetime | None,
+    paused_at: datetime | None,
+    paused_seconds: float,
+    now: datetime,
+    moved_seconds: float = 0.0,
 ) -> float:
-    """Seconds of play: from the start to now (or to the pause under way), less the pauses."""
+    """Seconds of play: from the start to now (or to the pause under way), less the pauses, plus
+    what the host's moves of the clock added (a skip) or took back (a step back). Within a
+    millisecond of a whole second it is that second: a skip to a level's start stands there,
+    never a float's dust before it (which whole seconds would read as the level before, with
+    0:01 left)."""
     if started_at is None:
         return 0.0
     until = paused_at or now
-    return max(0.0, (until - started_at).total_seconds() - paused_seconds)
+    played = (until - started_at).total_seconds() - paused_seconds + moved_seconds
+    whole = round(played)
+    return max(0.0, float(whole) if abs(played - whole) < SNAP else played)
+
+
+def said_period(period: Period) -> str:
+    """A level or break in a host's words: "level 5 (100/200)", "the break after level 4"."""
+    if period.is_break:
+        return f"the break after level {period.level}"
+    return f"level {period.level} ({period.small_blind:,}/{period.big_blind:,})"
+
+
+def said_left(seconds: int) -> str:
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def skipped(structure: Structure, played: float) -> float | Problem:
+    """R22: the host skips to the next level (or break): the seconds of play to add so that the
+    clock stands at its start; refused at the last level, which has none after it."""
+    at = clock_at(structure, played)
+    if at.next is None:
+        return Problem(
+            "clock",
+            f"The clock is at the last level, {said_period(at.period)}: there is none after it to skip to.",
+            "R22",
+        )
+    return at.next.starts - max(0.0, played)
+
+
+def stepped_back(structure: Structure, played: float) -> float | Problem:
+    """R22: the host takes the clock back to the start of the level (or break) before this one:
+    the seconds of play to take away (negative); refused at the first level."""
+    at = clock_at(structure, played)
+    if at.index == 0:
+        return Problem(
+            "clock",
+            f"The clock is at {said_period(at.period)}, the first: there is none before it to go back to.",
+            "R22",
+        )
+    before = period_before(structure, at.index)
+    assert before is not None  # level 1 is never shortened to nothing before play reaches it
+    return before.starts - max(0.0, played)
+
+
+def period_before(structure: Structure, index: int) -> Period | None:
+    """The level or break before the `index`th, passing over any the host shortened to nothing."""
+    found = periods(structure)[:index]
+    return next((p for p in reversed(found) if p.ends is None or p.ends > p.starts), None)
+
+
+def adjusted(structure: Structure, played: float, minutes: int) -> Structure | Problem:
+    """R22: minutes added to the level (or break) being played, or taken off it (`minutes` < 0):
+    the structure as the night plays it from now. Refused on the last level (it goes on until the
+    night ends), past zero (more taken off than is left) and past MOST_MINUTES."""
+    at = clock_at(structure, played)
+    period, left = at.period, at.seconds_left
+    where = said_period(period)
+    if left is None:
+        return Problem(
+            "adjust_minutes",
+            f"The clock is at the last level, {where}: it goes on until the night ends, with no "
+            "minutes to add or take off.",
+            "R22",
+        )
+    if -minutes * 60 > left:
+        return Problem(
+            "adjust_minutes",
+            f"Only {said_left(left)} is left of {where}: {-minutes} minutes cannot be taken off "
+            "(the clock never goes past zero). Skip to the next level instead.",
+            "R22",
+        )
+    length = period.minutes + minutes
+    if length > MOST_MINUTES:
+        return Problem(
+            "adjust_minutes",
+            f"A level or break is at most {MOST_MINUTES} minutes: {where} would be {length}.",
+            "R22",
+        )
+    if period.is_break:
+        breaks = tuple(
+            Break(pause.after_level, length, pause.note) if pause.after_level == period.level else pause
+            for pause in structure.breaks
+        )
+        return Structure(structure.starting_chips, structure.levels, breaks)
+    levels = tuple(
+        Level(level.small_blind, level.big_blind, length) if number == period.level else level
+        for number, level in enumerate(structure.levels, 1)
+    )
+    return Structure(structure.starting_chips, levels, structure.breaks)
 
 
 @dataclass(frozen=True)

@@ -10,17 +10,33 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given
 from hypothesis import strategies as st
 
-from models.rules.nights import Out, balance, counts, draw, hand_order, open_seat, places
+from models.errors import Problem
+from models.rules.nights import (
+    Out,
+    ReEntry,
+    balance,
+    counts,
+    draw,
+    hand_order,
+    open_seat,
+    places,
+    re_entry_problem,
+    said_break,
+    said_re_entry,
+)
 from models.rules.structures import (
     LEAGUE_DEFAULT,
     Break,
     LateRegistration,
     Level,
     Structure,
+    adjusted,
     clock_at,
     closing_second,
     late_registration_open,
     seconds_played,
+    skipped,
+    stepped_back,
     structure_problems,
 )
 
@@ -151,3 +167,78 @@ def test_r4_r22_places_count_from_the_bottom_and_one_hand_orders_by_chips() -> N
     out = [Out(6, 1, 0), Out(5, 2, 0), Out(4, 2, 1), Out(3, 3, 0)]
     assert places(6, out, [2, 1]) == {2: 1, 1: 2, 3: 3, 5: 4, 4: 5, 6: 6}
     assert places(6, out[:2]) == {6: 6, 5: 5}  # those out so far, before the night ends
+
+
+def test_r22_the_host_moves_the_clock_a_level_on_or_back_or_by_minutes_never_past_its_ends() -> None:
+    """A skip stands the clock at the next period's start, a step back at the one before's;
+    minutes change the length of the period being played; none goes past the first or the last
+    level, nor takes off more than is left."""
+    five_in = 5 * 60
+    assert skipped(LEAGUE_DEFAULT, five_in) == 15 * 60
+    assert stepped_back(LEAGUE_DEFAULT, 20 * 60 + five_in) == -(20 * 60 + five_in)
+    first = stepped_back(LEAGUE_DEFAULT, five_in)
+    assert isinstance(first, Problem) and first.rule == "R22" and "the first" in first.message
+    at_the_break = 80 * 60 + 60  # a minute into the first break
+    assert skipped(LEAGUE_DEFAULT, at_the_break) == 9 * 60
+    assert stepped_back(LEAGUE_DEFAULT, at_the_break) == 60 * 60 - at_the_break  # level 4 from its start
+    longer = adjusted(LEAGUE_DEFAULT, five_in, 5)
+    assert isinstance(longer, Structure) and longer.levels[0].minutes == 25 and longer.levels[1].minutes == 20
+    assert clock_at(longer, five_in).seconds_left == 20 * 60
+    shorter_break = adjusted(LEAGUE_DEFAULT, at_the_break, -4)
+    assert isinstance(shorter_break, Structure) and shorter_break.breaks[0].minutes == 6
+    past_zero = adjusted(LEAGUE_DEFAULT, five_in, -16)
+    assert (
+        isinstance(past_zero, Problem)
+        and past_zero.path == "adjust_minutes"
+        and "past zero" in past_zero.message
+    )
+    assert adjusted(LEAGUE_DEFAULT, five_in, -15) != past_zero  # exactly what is left: the level ends now
+    last = sum(level.minutes for level in LEAGUE_DEFAULT.levels[:-1]) * 60 + 20 * 60 + 60
+    at_last = clock_at(LEAGUE_DEFAULT, last)
+    assert at_last.next is None
+    assert isinstance(skipped(LEAGUE_DEFAULT, last), Problem)
+    assert isinstance(adjusted(LEAGUE_DEFAULT, last, 5), Problem)
+    too_long = adjusted(LEAGUE_DEFAULT, five_in, 101)
+    assert isinstance(too_long, Problem) and "at most 120 minutes" in too_long.message
+
+
+def test_r22_re_entry_is_once_at_a_break_until_the_venues_break_or_not_at_all() -> None:
+    first_break, second_break = 81 * 60, 171 * 60
+    until_first = ReEntry(True, 1)
+    assert said_re_entry(until_first) == "Re-entry: allowed once, until the first break"
+    assert said_re_entry(ReEntry()) == "Re-entry: allowed once, at any break"
+    assert said_re_entry(ReEntry(False)) == "Re-entry: not tonight"
+    assert re_entry_problem(LEAGUE_DEFAULT, until_first, first_break, True) is None
+    level = re_entry_problem(LEAGUE_DEFAULT, until_first, 60, True)
+    assert level == "A player re-enters at a break: the next is the break after level 4."
+    closed = re_entry_problem(LEAGUE_DEFAULT, until_first, second_break, True)
+    assert closed is not None and closed.startswith("Re-entry closed at the end of the first break")
+    assert re_entry_problem(LEAGUE_DEFAULT, ReEntry(True, None), second_break, True) is None
+    assert re_entry_problem(LEAGUE_DEFAULT, ReEntry(True, 2), second_break, True) is None
+    refused = re_entry_problem(LEAGUE_DEFAULT, ReEntry(False), first_break, True)
+    assert refused == "Re-entry is not allowed tonight: the venue's nights have none."
+    assert re_entry_problem(LEAGUE_DEFAULT, ReEntry(True, 9), second_break, True) is None  # fewer breaks
+    assert said_break(3) == "the third break" and said_break(12) == "break 12"
+
+
+@given(
+    st.integers(min_value=0, max_value=999_999),
+    st.lists(st.integers(min_value=0, max_value=600_000_000), min_size=1, max_size=6),
+)
+def test_r22_a_skip_or_a_step_back_stands_the_clock_at_a_levels_start_whatever_the_microseconds(
+    started_us: int, gaps_us: list[int]
+) -> None:
+    """Counted in float seconds from instants with microseconds, a skip lands exactly on the next
+    level's (or break's) start, and a step back on the one before's: never a float's dust short
+    of it, which the clock's whole seconds would read as the level before with 0:01 left."""
+    start = datetime(2026, 12, 1, 19, 0, 0, started_us)
+    now, moved = start, 0.0
+    for n, gap in enumerate(gaps_us):
+        now += timedelta(microseconds=gap)
+        played = seconds_played(start, None, 0.0, now, moved)
+        move = skipped(LEAGUE_DEFAULT, played) if n % 3 != 2 else stepped_back(LEAGUE_DEFAULT, played)
+        if isinstance(move, Problem):
+            continue
+        moved += move
+        at = clock_at(LEAGUE_DEFAULT, seconds_played(start, None, 0.0, now, moved))
+        assert at.into == 0 and at.seconds_left == at.period.minutes * 60, (at, moved)

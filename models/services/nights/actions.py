@@ -24,13 +24,15 @@ from sqlalchemy.orm import Session
 
 from models.actor import Actor
 from models.entities import NightAction
-from models.errors import Conflict, Problem
+from models.errors import Conflict, Problem, RuleViolation
 from models.infra import sealing
 from models.infra.clock import utcnow
-from models.rules.structures import clock_at
+from models.rules.structures import adjusted, clock_at, said_period, skipped, stepped_back
 from models.services.access import may_run_night
+from models.services.audit_log.writes import record
 from models.services.nights import players_out, sign_ins
 from models.services.nights.runs import Applied, Handler, NightMoved, Run, entries_of, take_night
+from models.services.structures.writes import as_json
 from models.services.webhooks.events import emit
 
 KINDS = (
@@ -124,11 +126,18 @@ def _id_taken(action_id: str, done: NightAction) -> Conflict:
     return Conflict(message, rule="R22", problems=[Problem("action_id", message, "R22")])
 
 
+CLOCK_MOVES = ("skip", "back", "adjust")
+
+
 def clock(run: Run, body: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """R22: the host starts, pauses and resumes the clock; the server keeps when play started
-    and how long it was paused, so every page counts from the same instants."""
+    and how long it was paused, so every page counts from the same instants. The host may also
+    move it: to the next level (`skip`), back to the one before (`back`), or minutes added to the
+    level being played or taken off it (`adjust`, `adjust_minutes`); each move is audited (R18)."""
     night, what = run.night, body["clock"]
     started, paused = night.clock_started_at is not None, night.clock_paused_at is not None
+    if what in CLOCK_MOVES:
+        return _moved(run, what, body.get("adjust_minutes"))
     if what == "start":
         if started:
             raise _clock_refused("The clock is started already.")
@@ -144,6 +153,56 @@ def clock(run: Run, body: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any
         night.clock_paused_at = None
     at = clock_at(run.rules, run.played)
     return {"clock": what}, {"level": at.period.level, "is_break": at.period.is_break}
+
+
+def _where(run: Run) -> dict[str, Any]:
+    """Where the clock stands, as the audit log and the host read it."""
+    at = clock_at(run.rules, run.played)
+    return {
+        "level": at.period.level,
+        "is_break": at.period.is_break,
+        "period": said_period(at.period),
+        "minutes": at.period.minutes,
+        "seconds_left": at.seconds_left,
+        "seconds_played": int(run.played),
+    }
+
+
+def _moved(run: Run, what: str, minutes: int | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    night = run.night
+    if night.clock_started_at is None:
+        raise _clock_refused("The clock is not started: start it, then move it.")
+    before = _where(run)
+    if what == "adjust":
+        assert minutes is not None
+        changed = adjusted(run.rules, run.played, minutes)
+        if isinstance(changed, Problem):
+            raise RuleViolation(changed.message, rule="R22", problems=[changed])
+        # The night plays its structure so from now: the levels after this one start later (or
+        # sooner); the structure the office keeps is not changed.
+        fresh = as_json(changed, None, "")
+        night.structure = {**night.structure, "levels": fresh["levels"], "breaks": fresh["breaks"]}
+    else:
+        seconds = skipped(run.rules, run.played) if what == "skip" else stepped_back(run.rules, run.played)
+        if isinstance(seconds, Problem):
+            raise RuleViolation(seconds.message, rule="R22", problems=[seconds])
+        night.clock_moved_seconds += seconds
+    run.session.flush()
+    after = _where(run)
+    kept_body: dict[str, Any] = {"clock": what}
+    if what == "adjust":
+        kept_body["adjust_minutes"] = minutes
+    record(
+        run.session,
+        run.actor,
+        f"night.clock_{what}",
+        "night",
+        night.id,
+        before=before,
+        after={**after, **({"adjust_minutes": minutes} if what == "adjust" else {})},
+    )
+    effect = {"level": after["level"], "is_break": after["is_break"], "before": before, "after": after}
+    return kept_body, effect
 
 
 def _clock_refused(message: str) -> Conflict:

@@ -65,6 +65,8 @@ def open_night(
         table_size=venue.table_size,
         late_after_level=venue.late_after_level,
         late_minutes=venue.late_minutes,
+        re_entry_allowed=venue.re_entry_allowed,
+        re_entry_until_break=venue.re_entry_until_break,
         state="open",
         sequence=0,
         opened_by=actor.name,

@@ -1,7 +1,8 @@
 """Who goes out of a night (R22, R4, R6): bust-outs, several on one hand ordered by their chips
 before it (more chips finish higher; equal chips in the host's order); a declared withdrawal,
 an absent player blinded off and a no-show, each at the place they left; the undo of the last
-of these (or of a sign-in or a re-entry); the early end by chip counts (001 §8); and the night
+of these (or of a sign-in or a re-entry), whole or one player of its hand (the others' places
+counted again); who knocked each player out (R8a); the early end by chip counts (001 §8); and the night
 become its venue's report, through the checks every report passes (R2-R6, R16), posted once."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from models.entities import NightAction, NightEntry
 from models.errors import Conflict, InvalidInput, LeagueError, Problem, RuleViolation
@@ -47,8 +49,32 @@ def _playing_entry(run: Run, player_id: int, path: str) -> NightEntry:
     return entry
 
 
+def _knocker(run: Run, knocker: int, ids: list[int], path: str) -> None:
+    """A player knocked out is knocked out by a player still in after the hand (R22): never one
+    going out on the same hand, never themself; and never a no-show, who never played (R8a)."""
+    entry = run.entry(knocker)
+    if entry is not None and entry.status == "no_show":
+        raise RuleViolation.at(path, no_show_knocker(f"Player {knocker}"), rule="R8a")
+    if knocker in ids:
+        said = (
+            "A player does not knock themselves out"
+            if len(ids) == 1
+            else f"Player {knocker} goes out on this hand too"
+        )
+        raise InvalidInput.at(
+            path, f"{said}: a player is knocked out by one still in after the hand.", rule="R22"
+        )
+    if entry is None:
+        raise InvalidInput.at(path, f"Player {knocker} is not signed in tonight.", rule="R22")
+    if entry.status != "playing":
+        raise RuleViolation.at(
+            path, f"Player {knocker} is out already: a player is knocked out by one still in.", rule="R22"
+        )
+
+
 def _out(run: Run, kind: str, rows: list[dict[str, Any]], knocked_out_by: int | None) -> Done:
-    """Players out on one hand (the sequence the action makes is their hand)."""
+    """Players out on one hand (the sequence the action makes is their hand), each knocked out
+    by the player their row names, else by the action's `knocked_out_by` (R8a)."""
     ids = [row["player_id"] for row in rows]
     entries = [_playing_entry(run, pid, f"players.{n}.player_id") for n, pid in enumerate(ids)]
     if len(set(ids)) != len(ids):
@@ -61,13 +87,14 @@ def _out(run: Run, kind: str, rows: list[dict[str, Any]], knocked_out_by: int | 
             "Players out on one hand each give their chips before it: more chips finish higher.",
             rule="R4",
         )
+    knockers: dict[int, int | None] = {}
+    for n, row in enumerate(rows):
+        own = row.get("knocked_out_by")
+        knockers[row["player_id"]] = own if own is not None else knocked_out_by
+        if own is not None:
+            _knocker(run, own, ids, f"players.{n}.knocked_out_by")
     if knocked_out_by is not None:
-        knocker = run.entry(knocked_out_by)
-        if knocker is not None and knocker.status == "no_show":  # R8a: never played a hand
-            raise RuleViolation.at("knocked_out_by", no_show_knocker(f"Player {knocked_out_by}"), rule="R8a")
-        winner = _playing_entry(run, knocked_out_by, "knocked_out_by")
-        if winner.player_id in ids:
-            raise InvalidInput.at("knocked_out_by", "A player does not knock themselves out.", rule="R22")
+        _knocker(run, knocked_out_by, ids, "knocked_out_by")
     chips = {row["player_id"]: row.get("chips") for row in rows}
     order = hand_order([(pid, chips[pid]) for pid in ids])
     seats = {}
@@ -77,13 +104,20 @@ def _out(run: Run, kind: str, rows: list[dict[str, Any]], knocked_out_by: int | 
         seats[str(pid)] = [entry.table_no, entry.seat_no]
         entry.status = OUT_STATUS[kind]
         entry.out_hand, entry.out_rank, entry.chips_before = run.night.sequence, rank, chips[pid]
-        entry.knocked_out_by_id = knocked_out_by
+        entry.knocked_out_by_id = knockers[pid]
     run.session.flush()
     moves = apply_moves(run)
-    kept: dict[str, Any] = {"players": [{"player_id": pid, "chips": chips[pid]} for pid in ids]}
+    kept: dict[str, Any] = {"players": [_row_kept(row) for row in rows]}
     if knocked_out_by is not None:
         kept["knocked_out_by"] = knocked_out_by
     return kept, {"order": order, "seats": seats, "moves": moves}
+
+
+def _row_kept(row: dict[str, Any]) -> dict[str, Any]:
+    kept = {"player_id": row["player_id"], "chips": row.get("chips")}
+    if row.get("knocked_out_by") is not None:
+        kept["knocked_out_by"] = row["knocked_out_by"]
+    return kept
 
 
 def bust(run: Run, body: dict[str, Any]) -> Done:
@@ -101,35 +135,76 @@ def one_out(run: Run, body: dict[str, Any]) -> Done:
     return {"player_id": body["player_id"]}, effect
 
 
-def undo(run: Run, _body: dict[str, Any]) -> Done:
-    """The last sign-in, bust-out, withdrawal, absence, no-show or re-entry not undone yet, taken
-    back whole (its moves too); audited."""
-    session, night = run.session, run.night
+def last_undoable(session: Session, night_id: int) -> NightAction | None:
+    """The last sign-in, bust-out, withdrawal, absence, no-show or re-entry not undone yet; None
+    when there is none, or when a seat draw or the early end came after it (undone in order)."""
     last = session.scalar(
         select(NightAction)
         .where(
-            NightAction.night_id == night.id,
+            NightAction.night_id == night_id,
             NightAction.undone_at.is_(None),
             NightAction.kind.in_((*UNDOABLE, *BARRIERS)),
         )
         .order_by(NightAction.sequence.desc())
         .limit(1)
     )
-    if last is None or last.kind not in UNDOABLE:
-        after = f" after the {last.kind.replace('_', ' ')}" if last is not None else ""
-        raise Conflict(
-            f"Nothing to undo{after}.", rule="R22", problems=[Problem("type", "Nothing to undo.", "R22")]
-        )
-    effect = last.effect
-    for move in reversed(effect.get("moves", [])):
+    return last if last is not None and last.kind in UNDOABLE else None
+
+
+def players_of(action: NightAction) -> list[int]:
+    """Who an undoable action concerns: who signed in or re-entered, or who went out (of a hand,
+    best placed first; those already brought back by an undo of their own left out)."""
+    if action.kind == "sign_in":
+        return [int(action.effect["player_id"])]
+    if action.kind == "re_enter":
+        return [int(action.body["player_id"])]
+    return [int(pid) for pid in action.effect.get("order", [])]
+
+
+def _back_to_seats(run: Run, moves: list[dict[str, Any]]) -> None:
+    """The action's moves taken back, the last first (every seat freed first: two moves may swap)."""
+    for move in reversed(moves):
         entry = run.entry(move["player_id"])
         assert entry is not None
         entry.table_no = None
-    session.flush()
-    for move in reversed(effect.get("moves", [])):
+    run.session.flush()
+    for move in reversed(moves):
         entry = run.entry(move["player_id"])
         assert entry is not None
         entry.table_no, entry.seat_no = move["from"]
+
+
+def undo(run: Run, body: dict[str, Any]) -> Done:
+    """The last sign-in, bust-out, withdrawal, absence, no-show or re-entry not undone yet, taken
+    back whole (its moves too); or, with `player_id`, that one player of the last hand brought
+    back, the others of the hand staying out, their places derived again (R4). Audited."""
+    session, night = run.session, run.night
+    last = last_undoable(session, night.id)
+    if last is None:
+        barrier = session.scalar(
+            select(NightAction.kind)
+            .where(NightAction.night_id == night.id, NightAction.kind.in_(BARRIERS))
+            .where(NightAction.undone_at.is_(None))
+            .order_by(NightAction.sequence.desc())
+            .limit(1)
+        )
+        after = f" after the {barrier.replace('_', ' ')}" if barrier is not None else ""
+        raise Conflict(
+            f"Nothing to undo{after}.", rule="R22", problems=[Problem("type", "Nothing to undo.", "R22")]
+        )
+    concerned = players_of(last)
+    asked = body.get("player_id")
+    if asked is not None and asked not in concerned:
+        message = (
+            f"Player {asked} is not one of the last action's players (a {last.kind.replace('_', ' ')} "
+            f"of player{'s' if len(concerned) > 1 else ''} {', '.join(map(str, concerned))}): only "
+            "the last action is taken back, whole or one of its players."
+        )
+        raise Conflict(message, rule="R22", problems=[Problem("player_id", message, "R22")])
+    if asked is not None and len(concerned) > 1:
+        return _undo_one(run, last, asked)
+    effect = last.effect
+    _back_to_seats(run, effect.get("moves", []))
     if last.kind == "sign_in":
         entry = run.entry(effect["player_id"])
         assert entry is not None
@@ -152,10 +227,45 @@ def undo(run: Run, _body: dict[str, Any]) -> Done:
             entry.table_no, entry.seat_no = seat
     last.undone_at = night.sequence
     session.flush()
-    asked = {key: value for key, value in last.body.items() if key != "asked"}  # not its digest
-    undone = {"sequence": last.sequence, "type": last.kind, "body": asked}
+    undone = {"sequence": last.sequence, "type": last.kind, "body": _asked(last), "players": concerned}
     record(session, run.actor, "night.undo", "night", night.id, before=undone)
-    return {}, {"undone": undone}
+    return {**({"player_id": asked} if asked is not None else {})}, {"undone": undone}
+
+
+def _asked(action: NightAction) -> dict[str, Any]:
+    return {key: value for key, value in action.body.items() if key != "asked"}  # not its digest
+
+
+def _undo_one(run: Run, last: NightAction, player_id: int) -> Done:
+    """One player of the last hand back in, on their seat before it: the hand's moves taken back,
+    the player seated, the tables balanced again (the hand keeps the new moves, to take back
+    whole later). The others stay out on that hand, in their order: their places follow (R4)."""
+    session, night = run.session, run.night
+    effect = dict(last.effect)
+    _back_to_seats(run, effect.get("moves", []))
+    session.flush()
+    entry = run.entry(player_id)
+    assert entry is not None
+    entry.status, entry.out_hand, entry.out_rank = "playing", None, None
+    entry.chips_before = entry.knocked_out_by_id = None
+    entry.table_no, entry.seat_no = effect["seats"][str(player_id)]
+    session.flush()
+    moves = apply_moves(run)
+    effect["order"] = [pid for pid in effect["order"] if pid != player_id]
+    effect["seats"] = {pid: seat for pid, seat in effect["seats"].items() if pid != str(player_id)}
+    effect["moves"] = moves
+    effect["brought_back"] = [*effect.get("brought_back", []), player_id]
+    last.effect = effect
+    session.flush()
+    undone = {
+        "sequence": last.sequence,
+        "type": last.kind,
+        "body": _asked(last),
+        "players": [player_id],
+        "staying_out": effect["order"],
+    }
+    record(session, run.actor, "night.undo", "night", night.id, before=undone)
+    return {"player_id": player_id}, {"undone": undone, "moves": moves}
 
 
 def end_early(run: Run, body: dict[str, Any]) -> Done:

@@ -16,18 +16,21 @@ from models.entities import Night, NightAction, NightEntry, Player, Venue
 from models.entities.tournaments import Result, Tournament
 from models.errors import NotFound
 from models.infra.clock import utcnow
-from models.rules.nights import Out, places
+from models.rules.nights import Out, places, re_entry_closed, re_entry_open, said_break, said_re_entry
 from models.rules.players import player_labels
 from models.rules.structures import (
     LateRegistration,
     Period,
     clock_at,
     closing_second,
+    period_before,
     said_closing,
     seconds_played,
 )
 from models.services import wall_clock
 from models.services.lookup import get_or_raise
+from models.services.nights.players_out import last_undoable, players_of
+from models.services.nights.runs import re_entry_of
 from models.services.paging import Page, PageRequest, paginate
 from models.services.structures.writes import rules_of
 
@@ -42,6 +45,7 @@ class ClockView:
     period_index: int
     period: Period
     next: Period | None
+    previous: Period | None  # where a step back takes the clock
     level_started_at: datetime | None  # running only: instants the page counts from
     level_ends_at: datetime | None
     seconds_left: int | None  # as of the answer: what a paused clock shows
@@ -52,7 +56,9 @@ class ClockView:
 def clock_view(night: Night, now: datetime) -> ClockView:
     kept = night.structure
     rules = rules_of(kept["levels"], kept.get("breaks", []), kept["starting_chips"])
-    played = seconds_played(night.clock_started_at, night.clock_paused_at, night.paused_seconds, now)
+    played = seconds_played(
+        night.clock_started_at, night.clock_paused_at, night.paused_seconds, now, night.clock_moved_seconds
+    )
     at = clock_at(rules, played)
     status = (
         "not_started" if night.clock_started_at is None else "paused" if night.clock_paused_at else "running"
@@ -71,6 +77,7 @@ def clock_view(night: Night, now: datetime) -> ClockView:
         period_index=at.index,
         period=at.period,
         next=at.next,
+        previous=period_before(rules, at.index),
         level_started_at=_whole(level_start),
         level_ends_at=_whole(level_end),
         seconds_left=at.seconds_left,
@@ -99,6 +106,27 @@ class SeatView:
 
 
 @dataclass(frozen=True)
+class ReEntryView:
+    """What tonight allows (R22): the venue's setting as the night was opened with it, in words,
+    and whether a player out may re-enter now."""
+
+    allowed: bool
+    until_break: int | None
+    said: str
+    open_now: bool
+
+
+@dataclass(frozen=True)
+class UndoView:
+    """The action an undo takes back (R22): its kind and sequence, and the players it concerns
+    (who signed in or re-entered, or who went out: of a hand, each can be brought back alone)."""
+
+    kind: str
+    sequence: int
+    players: list[tuple[int, str]]
+
+
+@dataclass(frozen=True)
 class NightView:
     night: Night
     venue: Venue
@@ -111,6 +139,9 @@ class NightView:
     moves: list[dict[str, Any]]
     draw: dict[str, list[int]] | None
     today: date
+    re_entry: ReEntryView
+    undoable: UndoView | None
+    ended_by: str | None  # last_player, chip_counts; None while open
 
 
 def night_view(session: Session, night_id: int, now: datetime | None = None) -> NightView:
@@ -152,6 +183,10 @@ def night_view(session: Session, night_id: int, now: datetime | None = None) -> 
     ]
     seats.sort(key=lambda s: (s.place or 0, s.table or 0, s.seat or 0, s.label.casefold()))
     venue = get_or_raise(session, Venue, night.venue_id, "venue")
+    undoable = last_undoable(session, night.id) if night.state == "open" else None
+    ended_by = None
+    if night.state != "open":
+        ended_by = "chip_counts" if len(left) > 1 else "last_player"
     return NightView(
         night=night,
         venue=venue,
@@ -164,6 +199,35 @@ def night_view(session: Session, night_id: int, now: datetime | None = None) -> 
         moves=list(last.effect.get("moves", [])) if last is not None else [],
         draw=drawn,
         today=wall_clock.at_venue(session, venue),
+        re_entry=re_entry_view(night, now),
+        undoable=None
+        if undoable is None
+        else UndoView(
+            undoable.kind,
+            undoable.sequence,
+            [(pid, labels.get(pid, names.get(pid, ""))) for pid in players_of(undoable)],
+        ),
+        ended_by=ended_by,
+    )
+
+
+def re_entry_view(night: Night, now: datetime) -> ReEntryView:
+    kept = night.structure
+    rules = rules_of(kept["levels"], kept.get("breaks", []), kept["starting_chips"])
+    played = seconds_played(
+        night.clock_started_at, night.clock_paused_at, night.paused_seconds, now, night.clock_moved_seconds
+    )
+    rule = re_entry_of(night)
+    said = said_re_entry(rule)
+    if rule.allowed and re_entry_closed(rules, rule, played):
+        assert rule.until_break is not None
+        said = f"Re-entry: closed at the end of {said_break(rule.until_break)}"
+    started = night.clock_started_at is not None
+    return ReEntryView(
+        rule.allowed,
+        rule.until_break,
+        said,
+        night.state == "open" and re_entry_open(rules, rule, played, started),
     )
 
 

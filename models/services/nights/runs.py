@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 from models.actor import Actor
 from models.entities import Night, NightAction, NightEntry
 from models.errors import Conflict, Problem
+from models.rules.nights import ReEntry
 from models.rules.notices import Notice
 from models.rules.structures import LateRegistration, seconds_played
 from models.rules.structures import Structure as Rules
@@ -60,7 +61,17 @@ class Run:
     @property
     def played(self) -> float:
         night = self.night
-        return seconds_played(night.clock_started_at, night.clock_paused_at, night.paused_seconds, self.now)
+        return seconds_played(
+            night.clock_started_at,
+            night.clock_paused_at,
+            night.paused_seconds,
+            self.now,
+            night.clock_moved_seconds,
+        )
+
+    @property
+    def re_entry(self) -> ReEntry:
+        return re_entry_of(self.night)
 
     def entry(self, player_id: int) -> NightEntry | None:
         return next((e for e in self.entries if e.player_id == player_id), None)
@@ -79,6 +90,11 @@ class Applied:
 
 
 Handler = Callable[[Run, dict[str, Any]], tuple[dict[str, Any], dict[str, Any]]]
+
+
+def re_entry_of(night: Night) -> ReEntry:
+    """The re-entry the night was opened with (its venue's then, R22)."""
+    return ReEntry(night.re_entry_allowed, night.re_entry_until_break)
 
 
 def take_night(session: Session, night_id: int) -> Night:

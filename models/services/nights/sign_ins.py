@@ -11,9 +11,9 @@ from typing import Any
 from models.entities import NightEntry, Player
 from models.errors import Conflict, InvalidInput, Problem, RuleViolation, refuse
 from models.rules.drafts import ResultDraft
-from models.rules.nights import balance, draw, open_seat
+from models.rules.nights import balance, draw, open_seat, re_entry_problem
 from models.rules.sanctions import barred_rows, sanction_override
-from models.rules.structures import clock_at, late_registration_open, said_closing
+from models.rules.structures import late_registration_open, said_closing
 from models.services.access import overrides_sanctions
 from models.services.audit_log.writes import record
 from models.services.nights.runs import Run
@@ -117,6 +117,11 @@ def sign_in(run: Run, body: dict[str, Any]) -> Done:
     return kept, {"player_id": player.id, "seat": list(seat) if seat else None, "moves": moves}
 
 
+def _label(run: Run, entry: NightEntry) -> str:
+    player = run.session.get(Player, entry.player_id)
+    return player.display_name if player is not None else f"Player {entry.player_id}"
+
+
 def _seated(run: Run) -> dict[int, tuple[int, int]]:
     return {
         e.player_id: (e.table_no, e.seat_no)
@@ -161,17 +166,21 @@ def apply_moves(run: Run) -> list[dict[str, Any]]:
 
 
 def re_enter(run: Run, body: dict[str, Any]) -> Done:
-    """R22 (002): a player out may re-enter once, at a break, on their own seat where it is
-    free; still one entrant, with one place (R4)."""
+    """R22 (002): a player out may re-enter once, at a break, where the venue allows it (and
+    until the break it says), on their own seat where it is free; still one entrant, with one
+    place (R4)."""
     entry = run.entry(body["player_id"])
     if entry is None or entry.status != "out":
         raise InvalidInput.at(
             "player_id", "Only a player out (not withdrawn or absent) re-enters.", rule="R22"
         )
     if entry.re_entered:
-        raise RuleViolation.at("player_id", "A player re-enters once.", rule="R22")
-    if run.night.clock_started_at is None or not clock_at(run.rules, run.played).period.is_break:
-        raise RuleViolation.at("player_id", "A player re-enters at a break.", rule="R22")
+        raise RuleViolation.at(
+            "player_id", f"A player re-enters once: {_label(run, entry)} re-entered already.", rule="R22"
+        )
+    refused = re_entry_problem(run.rules, run.re_entry, run.played, run.night.clock_started_at is not None)
+    if refused is not None:
+        raise RuleViolation.at("player_id", refused, rule="R22")
     before = {
         "status": entry.status,
         "out_hand": entry.out_hand,

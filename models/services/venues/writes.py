@@ -45,11 +45,22 @@ def _check_night_settings(session: Session, data: dict[str, Any], venue: Venue |
         )
 
 
+def _re_entry_columns(data: dict[str, Any]) -> dict[str, Any]:
+    """R22: the re-entry setting (`{"allowed", "until_break"}`, given whole) as its columns; a
+    venue without re-entry has no break to allow it until."""
+    data = dict(data)
+    if "re_entry" in data:
+        given = data.pop("re_entry")
+        data["re_entry_allowed"] = given["allowed"]
+        data["re_entry_until_break"] = given.get("until_break") if given["allowed"] else None
+    return data
+
+
 def create_venue(session: Session, actor: Actor, data: dict[str, Any]) -> Venue:
     require_exists(session, Region, data["region_id"], "region_id", "region")
     _check_night_settings(session, data, None)
     _check_venue_name(session, data["region_id"], data["name"], None)
-    venue = Venue(**data)
+    venue = Venue(**_re_entry_columns(data))
     session.add(venue)
     session.flush()
     record(session, actor, "venue.create", "venue", venue.id, after=snapshot(venue))
@@ -62,7 +73,7 @@ CALENDAR_FIELDS = ("name", "city", "timezone")
 
 def update_venue(session: Session, actor: Actor, venue: Venue, changes: dict[str, Any]) -> Venue:
     """A venue's fields, and its regular nights when `schedule` is given (whole); audited."""
-    changes = dict(changes)
+    changes = _re_entry_columns(changes)
     nights = changes.pop("schedule", None)
     schedule = None if nights is None else check_schedule(nights)
     before = snapshot(venue, schedule=schedule_snapshot(schedule_of(session, venue.id)))

@@ -86,5 +86,5 @@ def test_r22_a_host_runs_the_night_from_the_console(app: Flask, scene: Scene) ->
     refused = host.post(night_path, data={"csrf_token": token, **stale})
     assert refused.status_code == 409 and "Another phone changed the night" in text_of(refused)
     status, said = act("undo")
-    assert status == 302 and "Undone." in said and "Players 4 of 4" in said
+    assert status == 302 and "Undone: Ted T. comes back in." in said and "Players 4 of 4" in said
     assert host.post(night_path, data=fields).status_code == 400  # no CSRF token

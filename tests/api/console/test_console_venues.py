@@ -328,3 +328,41 @@ def test_r22_the_office_sets_a_venues_tables_structure_and_late_registration(
     both = {"csrf_token": token, "action": "details", "late_after_level": "4"}
     refused_beside(office.post(path, data=both), "late_after_level", "not both")
     assert scene.office.get(venue_path(scene.venue_id)).get_json() == venue
+
+
+def test_r22_the_office_sets_a_venues_re_entry_on_its_settings_page(app: Flask, scene: Scene) -> None:
+    """R22 (002): re-entry is the venue's setting (allowed or not, until which break), set on its
+    settings page through the API's own PATCH (audited); a refused break number is told beside
+    its field, storing nothing. A host sees the page without it."""
+    office = signed_in(app, scene.office.key)
+    path = settings(scene.venue_id)
+    page = office.get(path)
+    assert "Re-entry: allowed once, at any break." in text_of(page)
+    token = csrf(page)
+    wrong = office.post(
+        path, data={"csrf_token": token, "action": "re_entry", "allowed": "on", "until_break": "0"}
+    )
+    assert wrong.status_code == 422 and "A break's number is 1 (the first) to 60." in text_of(wrong)
+    assert scene.public.get(venue_path(scene.venue_id)).get_json()["re_entry"]["until_break"] is None
+    saved = office.post(
+        path, data={"csrf_token": token, "action": "re_entry", "allowed": "on", "until_break": "1"}
+    )
+    assert saved.status_code == 302, text_of(saved)
+    assert "Re-entry: allowed once, until the first break." in text_of(office.get(path))
+    assert scene.public.get(venue_path(scene.venue_id)).get_json()["re_entry"] == {
+        "allowed": True,
+        "until_break": 1,
+    }
+    off = office.post(path, data={"csrf_token": token, "action": "re_entry", "until_break": "1"})
+    assert off.status_code == 302 and "Re-entry: not tonight" in text_of(office.get(path))
+    assert scene.public.get(venue_path(scene.venue_id)).get_json()["re_entry"] == {
+        "allowed": False,
+        "until_break": None,
+    }
+    log = scene.office.get(f"/api/v1/audit-log?entity=venue&entity_id={scene.venue_id}").get_json()["items"]
+    assert (log[0]["before"]["re_entry_allowed"], log[0]["after"]["re_entry_allowed"]) == (True, False)
+    host = signed_in(app, scene.host.key)
+    hosts_page = host.get(path)
+    assert "Save re-entry" not in text_of(hosts_page)
+    refused = host.post(path, data={"csrf_token": csrf(hosts_page), "action": "re_entry", "allowed": "on"})
+    assert refused.status_code == 403
