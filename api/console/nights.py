@@ -25,6 +25,7 @@ from api.console.forms import TokenForm
 from api.console.night_script import NIGHT_SCRIPT
 from api.errors import flatten_messages
 from api.nights.schemas import ActionIn
+from api.words import FORMS, said_to_people
 from models.entities import Night, Player
 from models.errors import LeagueError, NotFound
 from models.infra.clock import utcnow
@@ -183,10 +184,13 @@ def night_page(night_id: int) -> Any:
         if not token.validate_on_submit():
             return refused_form()
         body = _body(request.form)
+        labels = {seat.player_id: seat.label for seat in night_view(session, night.id).players}
         try:
             applied = apply_action(session, actor, night.id, ACTION.load(body))
         except ValidationError as wrong:
-            problems, status = flatten_messages(wrong.messages), 422
+            # Said for a person (api/words): each field by its label, each player by name, once.
+            said = said_to_people(flatten_messages(wrong.messages), FORMS["night"], labels)
+            problems, status = {"body": list(said)}, 422
         except NightMoved:
             problems = {
                 "body": [
@@ -196,8 +200,8 @@ def night_page(night_id: int) -> Any:
             }
             status = 409
         except LeagueError as refused:
-            problems, status = refused.errors or {"body": [refused.detail]}, refused.status
-            problems.setdefault("body", [refused.detail])
+            said = said_to_people(refused, FORMS["night"], labels)
+            problems, status = {"body": list(said)}, refused.status
         else:
             flash(_said(session, applied.action, applied.replayed))
             return redirect(url_for("console.night_page", night_id=night.id))

@@ -70,6 +70,13 @@ def test_r22_a_host_runs_the_night_from_the_console(app: Flask, scene: Scene) ->
     )
     status, said = act("sign_in", player=f"Pete (#{pete})")
     assert status == 422 and "suspended" in said and "Players 4 of 4" in said
+    # R16, R22, words for people: the refusal at the door names the player and says what to do,
+    # once, without the API's field names, a rule id first, or an ISO date.
+    refused = said[said.index("suspended") - 200 : said.index("suspended") + 300]
+    assert "Pete P." in refused
+    for api_words in ("override_reason", "player.player_id", "R16:", iso(utc_today())):
+        assert api_words not in said, api_words
+    assert said.count("is suspended") == 1, said
     status, said = act("seat")
     assert status == 302 and "Seats drawn." in said and "table 1, seat" in said
 
