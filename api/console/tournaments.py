@@ -40,6 +40,7 @@ from models.rules.notices import Notice, unregistered
 from models.rules.players import player_labels
 from models.rules.tournaments import EntrantStatus
 from models.services import wall_clock
+from models.services.access import changes_any_time, overrides_sanctions
 from models.services.lookup import get_or_raise
 from models.services.paging import PageRequest
 from models.services.players.queries import players_by_id
@@ -110,7 +111,7 @@ def report(venue_id: int) -> Any:
         form.session.data,
         form.kind.data,
         form.late_reason.data,
-        form.override_reason.data if current().is_office else None,
+        form.override_reason.data if overrides_sanctions(current()) else None,
     )
     return preview_sheet(venue, fields, upload)
 
@@ -241,7 +242,9 @@ def _refused(
         again.pasted.data = pasted
         again.late_reason.data = fields.get("reason", "")
         again.override_reason.data = fields.get("override_reason", "")
-    elif (refused.asks_reason or refused.asks_override) and correction is None and current().is_office:
+    elif (
+        (refused.asks_reason or refused.asks_override) and correction is None and changes_any_time(current())
+    ):
         # The office reports a night past the hosts' window (R17), or lets a suspended or banned
         # player stand (R16), with its reason: asked here, the same sheet posted again with it.
         late = AgainForm(formdata=None, date=fields["date"], kind=fields["kind"])
@@ -263,7 +266,7 @@ def confirm(venue_id: int) -> Any:
     if not form.validate_on_submit():
         return refused_form()
     late = None if form.report_id.data else form.reason.data
-    override = form.override_reason.data if current().is_office else None
+    override = form.override_reason.data if overrides_sanctions(current()) else None
     fields = sheet_fields(venue, form.date.data, form.session.data, form.kind.data, late, override)
     correction = None
     if form.report_id.data:

@@ -37,6 +37,7 @@ from api.words import Said
 from models.entities import STATUSES, Player, Tournament, Venue
 from models.errors import LeagueError
 from models.services import wall_clock
+from models.services.access import overrides_sanctions
 from models.services.players.queries import VenuePlayer, players_of_venue
 from models.services.tournaments.queries import get_report
 from models.services.tournaments.writes import change_window
@@ -181,7 +182,7 @@ def typed_rows(venue_id: int) -> Any:
     empty = gaps(rows)
     if empty:
         return _rows_page(venue, form, rows, 422, missing=empty)
-    override = form.override_reason.data if current().is_office else None
+    override = form.override_reason.data if overrides_sanctions(current()) else None
     fields = sheet_fields(
         venue, form.date.data, form.session.data, form.kind.data, form.late_reason.data, override
     )
