@@ -12,8 +12,8 @@ from sqlalchemy.orm import Session
 from api import cache
 from api.cache.views import policy
 from models.infra.db import SQLITE_WRITE_INTENT, make_engine, make_sessionmaker
+from models.services.audit_log.personal_text import PURGE_ANSWERS
 from models.services.freshness import MEMO, SMALL_MEMO
-from models.services.players.personal_text import PURGE_ANSWERS
 
 
 class Database:

@@ -11,7 +11,7 @@ from markupsafe import Markup
 from api import db
 from api.embed.theme import THEMES, css_hash, stylesheet
 from models.rules.framing import ANY_SITE
-from models.services.league_settings.writes import league_settings
+from models.services.lookup import league_settings
 
 
 def html_page(

@@ -16,7 +16,8 @@ from api.console.forms import TokenForm
 from api.league_settings.schemas import LeagueSettingsOut, LeagueSettingsPatch
 from api.words import FORMS
 from models.services.access import may_set_up_league
-from models.services.league_settings.writes import league_settings, update_league_settings
+from models.services.league_settings.writes import update_league_settings
+from models.services.lookup import league_settings
 from models.services.structures.writes import list_structures
 
 

@@ -31,8 +31,7 @@ from models.errors import LeagueError, NotFound
 from models.infra.clock import utcnow
 from models.rules.structures import said_left, said_period
 from models.services.access import may_run_night
-from models.services.league_settings.writes import league_settings
-from models.services.lookup import get_or_raise
+from models.services.lookup import get_or_raise, league_settings
 from models.services.nights.actions import apply_action
 from models.services.nights.opening import open_night
 from models.services.nights.queries import night_view, seen_lately, venue_night

@@ -34,8 +34,8 @@ from models.services import wall_clock
 from models.services.access import may_manage_sanctions, may_read_door_list
 from models.services.lookup import get_or_raise
 from models.services.paging import PageRequest
-from models.services.player_merges.queries import final_survivor
 from models.services.players.queries import search_players
+from models.services.players.survivors import final_survivor
 from models.services.ratings.queries import player_rating
 from models.services.sanctions.queries import (
     BarredPlayer,

@@ -20,8 +20,7 @@ from api.structures.schemas import StructureIn, StructureOut, StructurePatch
 from api.words import FORMS
 from models.entities import Structure, Venue
 from models.services.access import may_keep_structures
-from models.services.league_settings.writes import league_settings
-from models.services.lookup import get_or_raise
+from models.services.lookup import get_or_raise, league_settings
 from models.services.structures.writes import (
     built_in,
     create_structure,

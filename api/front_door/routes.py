@@ -33,7 +33,7 @@ from api.nights.routes import the_open_nights
 from api.site.routes import front_page
 from models.entities import NIGHT_TABLES
 from models.services.demo.queries import demo_example, demo_night_venue
-from models.services.league_settings.writes import league_settings
+from models.services.lookup import league_settings
 
 blp = Blueprint(
     "front_door", __name__, template_folder="templates", description="The front door: where everything is."

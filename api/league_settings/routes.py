@@ -11,7 +11,8 @@ from api.auth import current_actor, office_only
 from api.blueprint import Blueprint
 from api.league_settings.schemas import LeagueSettingsOut, LeagueSettingsPatch
 from models.entities import LeagueSettings
-from models.services.league_settings.writes import league_settings, update_league_settings
+from models.services.league_settings.writes import update_league_settings
+from models.services.lookup import league_settings
 
 blp = Blueprint(
     "league_settings", __name__, url_prefix="/api/v1/league-settings", description="League settings (R15)."

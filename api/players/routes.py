@@ -38,13 +38,13 @@ from models.entities import DistinctPlayers, Player
 from models.rules.players import player_labels
 from models.services.lookup import get_or_raise
 from models.services.paging import Page
-from models.services.player_merges.queries import final_survivor
 from models.services.player_merges.writes import merge_players
 from models.services.players.distinct import record_distinct
 from models.services.players.erasures import Erased, erase_player
 from models.services.players.exports import data_export
 from models.services.players.head_to_head import head_to_head, nemesis, opponents
 from models.services.players.queries import as_seen_by, player_as_seen_by, search_players
+from models.services.players.survivors import final_survivor
 from models.services.players.writes import create_player, update_player
 from models.services.qualifiers.queries import player_qualification
 from models.services.ratings.queries import player_rating, rating_history

@@ -18,7 +18,7 @@ from api.site.style import site_css
 from api.site.words import ordinal, plural
 from models.entities import LeagueSettings
 from models.services import wall_clock
-from models.services.league_settings.writes import league_settings
+from models.services.lookup import league_settings
 
 blp = Blueprint(
     "site",

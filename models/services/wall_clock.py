@@ -17,7 +17,7 @@ from models.entities import Sanction, Venue
 from models.infra import clock
 from models.rules.people_dates import DateWords
 from models.services.freshness import cached_by_league
-from models.services.league_settings.writes import league_settings
+from models.services.lookup import league_settings
 
 
 def league_zone(session: Session) -> str:

@@ -27,7 +27,7 @@ from models.rules.personal import (
     seal_tree,
     sealed_owners,
 )
-from models.services.players.personal_text import free_texts, players_mentioned
+from models.services.audit_log.personal_text import free_texts, players_mentioned
 
 # A session's unwrapped keys (session.info), so an entry's many values unwrap a key once.
 _KEYS = "audit_data_keys"

@@ -14,8 +14,8 @@ from models.actor import Actor
 from models.entities.audit import AuditEntry
 from models.entities.base import table_of
 from models.infra.clock import utcnow
+from models.services.audit_log.personal_text import scrub_erased, scrub_tree
 from models.services.audit_log.player_keys import seal_entries
-from models.services.players.personal_text import scrub_erased, scrub_tree
 
 
 def plain(value: Any) -> Any:

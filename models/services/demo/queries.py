@@ -16,6 +16,7 @@ from models.entities.nights import Night
 from models.entities.players import Player
 from models.entities.sanctions import Sanction
 from models.entities.tournaments import Result, Tournament
+from models.services.seasons.queries import demo_seasons
 
 
 @dataclass(frozen=True)
@@ -70,18 +71,6 @@ def removal_plan(session: Session) -> DemoRemoval | None:
     keys = _ids(session, select(ApiKey.id).where(ApiKey.id.in_(bound), not_(elsewhere_too)))
     keeping = _ids(session, select(ApiKey.id).where(ApiKey.id.in_(bound), elsewhere_too))
     return DemoRemoval(regions, venues, seasons, reports, players, kept, sanctions, keys, keeping)
-
-
-def demo_seasons(session: Session, regions: tuple[int, ...]) -> tuple[int, ...]:
-    """The seasons of the demo: they name regions, only the demo's."""
-    named = select(Season).where(Season.all_regions.is_(False))
-    return tuple(
-        sorted(
-            season.id
-            for season in session.scalars(named)
-            if season.region_ids and set(season.region_ids) <= set(regions)
-        )
-    )
 
 
 def merges_across(session: Session, plan: DemoRemoval) -> list[PlayerMerge]:

@@ -32,8 +32,8 @@ from models.rules.players import normalise_email
 from models.services import wall_clock
 from models.services.emails.consents import record_consent
 from models.services.emails.digests import naive_utc
-from models.services.league_settings.writes import league_settings
 from models.services.locks import take_players
+from models.services.lookup import league_settings
 
 # Who gives consent through a confirmation link: the player, holding no key.
 BY_EMAIL_LINK = "the player, by email link"

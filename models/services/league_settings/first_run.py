@@ -12,8 +12,8 @@ from sqlalchemy.orm import Session
 from models.entities import ApiKey, PointsChart, Region, Season, Venue
 from models.entities.api_keys import ApiKeyVenue
 from models.entities.schedules import VenueNight
-from models.services.demo.queries import demo_seasons
-from models.services.league_settings.writes import league_settings
+from models.services.lookup import league_settings
+from models.services.seasons.queries import demo_seasons
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import inspect, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from models.actor import Actor
@@ -19,7 +19,7 @@ from models.rules.people_dates import date_format_problem, locale_problem
 from models.rules.site import accent_problem
 from models.services.audit_log.writes import record_update, snapshot
 from models.services.locks import hold_writes
-from models.services.lookup import require_exists
+from models.services.lookup import league_settings, require_exists
 
 SETTING_NAMES = (
     "name",
@@ -37,28 +37,6 @@ SETTING_NAMES = (
     "site_welcome",
     "site_accent",
 )
-
-
-# The settings row a session has read, held in its `info`: the session's identity map holds its
-# objects weakly, so without it every read of the league's zone (a profile reads it once per venue)
-# would query the row again once the last caller let it go. Held only while it belongs to the
-# session; a commit or a rollback expires it, as any object of the session, and the next read of
-# an attribute loads it again.
-_HELD = "league settings"
-
-
-def league_settings(session: Session) -> LeagueSettings:
-    """The one row of settings; the migration creates it, and it is made again if ever missing."""
-    held: LeagueSettings | None = session.info.get(_HELD)
-    if held is not None and inspect(held).session is session:
-        return held
-    settings = session.get(LeagueSettings, 1)
-    if settings is None:
-        settings = LeagueSettings(id=1)
-        session.add(settings)
-        session.flush()
-    session.info[_HELD] = settings
-    return settings
 
 
 def update_league_settings(session: Session, actor: Actor, changes: dict[str, Any]) -> LeagueSettings:

@@ -13,7 +13,8 @@ from models.entities.qualifiers import Disqualification
 from models.entities.tournaments import Result
 from models.errors import Conflict, Problem, refuse
 from models.services.audit_log.writes import plain
-from models.services.player_merges.queries import final_survivor, later_merge
+from models.services.player_merges.queries import later_merge
+from models.services.players.survivors import merged_away
 
 
 def shared_tournaments(session: Session, a: int, b: int) -> list[int]:
@@ -40,28 +41,6 @@ def shared_disqualifications(session: Session, a: int, b: int) -> list[int]:
             )
         )
     )
-
-
-def merged_away(session: Session, player: Player) -> str:
-    """R17: where a merged-away player went: "player 7", or "player 7 (now part of player 9)"
-    when that one was merged away too."""
-    assert player.merged_into_id is not None
-    final = final_survivor(session, player)
-    now = f" (now part of player {final})" if final != player.merged_into_id else ""
-    return f"player {player.merged_into_id}{now}"
-
-
-def merged_away_problem(session: Session, player: Player, path: str, doing: str) -> Problem | None:
-    """R17: a sanction or a disqualification names a player by its own id: for a record merged
-    away, however many merges ago, the problem naming the final survivor (whose record holds its
-    results and sanctions) to `doing` instead; None for a player not merged away."""
-    if player.merged_into_id is None:
-        return None
-    final = final_survivor(session, player)
-    message = (
-        f"Player {player.id} was merged away: their record is now player {final}'s; {doing} player {final}."
-    )
-    return Problem(path, message, "R17")
 
 
 def check_merge(session: Session, survivor: Player, duplicate: Player | None, duplicate_id: int) -> Player:

@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 
 from models.entities.players import DistinctPlayers, Player
 from models.errors import Conflict, Problem, refuse
-from models.services.player_merges.checks import merged_away
+from models.services.players.survivors import merged_away
 
 
 def check_distinct(session: Session, player: Player, other: Player | None, other_id: int) -> Player:

@@ -34,15 +34,14 @@ from models.rules.players import display_key
 from models.rules.sanctions import add_months
 from models.services import wall_clock
 from models.services.access import may_erase_inactive_players, may_erase_player, may_reapply_erasures
+from models.services.audit_log.personal_text import FREE_TEXT, PURGE_ANSWERS, forget, forms_of
 from models.services.audit_log.player_keys import shred
 from models.services.audit_log.queries import read_entries
 from models.services.audit_log.writes import record
-from models.services.emails.personal import forget_emails
-from models.services.league_settings.writes import league_settings
 from models.services.locks import hold_writes, take_players
-from models.services.lookup import get_or_raise
-from models.services.player_merges.queries import final_survivor
-from models.services.players.personal_text import FREE_TEXT, PURGE_ANSWERS, forget, forms_of
+from models.services.lookup import get_or_raise, league_settings
+from models.services.players.email_data import forget_emails
+from models.services.players.survivors import final_survivor
 
 
 @dataclass(frozen=True)

@@ -21,12 +21,12 @@ from models.entities.tournaments import Result, Tournament
 from models.rules.mentions import scrub_text
 from models.rules.personal import WITHHELD
 from models.services.access import may_export_player
+from models.services.audit_log.personal_text import FREE_TEXT_KEYS, forms_of, free_texts, players_mentioned
 from models.services.audit_log.queries import read_entries
 from models.services.audit_log.writes import plain, record, snapshot
-from models.services.emails.personal import emails_held
 from models.services.lookup import get_or_raise
+from models.services.players.email_data import emails_held
 from models.services.players.erasures import merge_group
-from models.services.players.personal_text import FREE_TEXT_KEYS, forms_of, free_texts, players_mentioned
 from models.services.ratings.queries import player_rating, rating_history
 
 PERSONAL_FIELDS = ("full_name", "email", "date_of_birth", "membership_number", "pin")

@@ -17,8 +17,8 @@ from models.entities.tournaments import Result, Tournament, played_in
 from models.errors import InvalidInput, NotFound
 from models.services.lookup import get_or_raise
 from models.services.paging import Page, PageRequest
-from models.services.player_merges.queries import final_survivor, final_survivors
 from models.services.players.erasures import merge_group
+from models.services.players.survivors import final_survivor, final_survivors
 
 # A nemesis is named once they knocked the player out this many times (live reports, any kind).
 NEMESIS_AT_LEAST = 3

@@ -36,7 +36,7 @@ from models.rules.players import (
 )
 from models.rules.qualifiers import PlayerFacts
 from models.services.paging import Page, PageRequest, paginate
-from models.services.player_merges.queries import final_survivor, final_survivors, survivors_matching
+from models.services.players.survivors import final_survivor, final_survivors, survivors_matching
 
 # R19: what anyone may see of a player, and what only the office and the hosts of the
 # player's venues may see.

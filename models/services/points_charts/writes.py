@@ -26,8 +26,8 @@ from models.rules.charts import (
 from models.rules.formulas import misread_number
 from models.services.access import may_change_charts, may_make_charts
 from models.services.audit_log.writes import record, snapshot
-from models.services.league_settings.writes import league_settings
 from models.services.locks import hold_writes, take_chart
+from models.services.lookup import league_settings
 from models.services.tournaments.scoring import chart_rule, rescore_season
 
 # What a chart of each kind does not have, refused by name in a PATCH.

@@ -20,10 +20,10 @@ from models.rules.qualifier_lists import VenueList, draws_of, qualified, tied_at
 from models.rules.qualifiers import provisional
 from models.services import wall_clock
 from models.services.access import may_disqualify, may_publish_qualifiers, may_withdraw_disqualification
+from models.services.audit_log.personal_text import scrub_erased
 from models.services.audit_log.writes import record, snapshot
 from models.services.locks import take_season
-from models.services.player_merges.checks import merged_away_problem
-from models.services.players.personal_text import scrub_erased
+from models.services.players.survivors import merged_away_problem
 from models.services.qualifiers.lists import compute_lists
 from models.services.qualifiers.queries import latest_publication
 from models.services.webhooks.tell import qualifiers_told

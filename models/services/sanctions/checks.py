@@ -13,8 +13,8 @@ from models.entities.players import Player
 from models.errors import Problem, refuse
 from models.rules.sanctions import Terms, terms_problems
 from models.services import wall_clock
-from models.services.league_settings.writes import league_settings
-from models.services.player_merges.checks import merged_away_problem
+from models.services.lookup import league_settings
+from models.services.players.survivors import merged_away_problem
 
 
 def check_sanction(session: Session, data: dict[str, Any]) -> Terms:

@@ -15,8 +15,8 @@ from models.infra.clock import utcnow
 from models.rules.notices import Notice, results_stand
 from models.services import wall_clock
 from models.services.access import may_issue_sanction, may_lift_sanction
+from models.services.audit_log.personal_text import scrub_erased
 from models.services.audit_log.writes import record, snapshot
-from models.services.players.personal_text import scrub_erased
 from models.services.sanctions.checks import check_sanction
 from models.services.sanctions.queries import no_such_sanction, results_inside, sees_sanction
 from models.services.webhooks.tell import sanction_told

@@ -18,10 +18,9 @@ from models.rules.players import player_labels
 from models.rules.standings import Row
 from models.services import wall_clock
 from models.services.access import may_set_up_league
-from models.services.seasons.writes import change_season
+from models.services.seasons.writes import SCORING_SETTINGS, change_season
 from models.services.standings.lines import LINE_SETTINGS
 from models.services.standings.queries import VenueStandings, season_standings
-from models.services.tournaments.scoring import SCORING_SETTINGS
 
 
 @dataclass(frozen=True)

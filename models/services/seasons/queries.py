@@ -66,3 +66,15 @@ def demo_season(session: Session, season: Season) -> bool:
         return False
     others = select(func.count()).select_from(Region)
     return not session.scalar(others.where(Region.id.in_(season.region_ids), Region.demo.is_(False)))
+
+
+def demo_seasons(session: Session, regions: tuple[int, ...]) -> tuple[int, ...]:
+    """The seasons of the demo: they name regions, only the demo's."""
+    named = select(Season).where(Season.all_regions.is_(False))
+    return tuple(
+        sorted(
+            season.id
+            for season in session.scalars(named)
+            if season.region_ids and set(season.region_ids) <= set(regions)
+        )
+    )

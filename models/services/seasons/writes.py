@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -13,9 +14,37 @@ from models.services.audit_log.writes import record, record_update, snapshot
 from models.services.locks import take_season
 from models.services.seasons.checks import check_settings, refuse_orphans, refuse_overlap
 from models.services.standings.lines import LINE_SETTINGS, refresh_lines
-from models.services.tournaments.scoring import SCORING_SETTINGS, rescore_season
 
 SETTINGS = tuple(SEASON_DEFAULTS)
+# The season settings that change what a stored result earned (R7, R8).
+SCORING_SETTINGS = (
+    "points_chart_id",
+    "participation_points",
+    "absent_keeps_place_points",
+    "knockout_points",
+    "bounty",
+    "bounty_points",
+)
+
+# R7, R8: what rescores a season's stored results when its chart or a scoring setting changes.
+# The results are the tournaments', whose services read the seasons: so the seasons call it
+# through this slot, which services/tournaments/scoring.py fills when it is imported (the app
+# imports it with the reports' views), and never import the tournaments.
+Rescore = Callable[[Session, Season], int]
+_RESCORE: list[Rescore] = []
+
+
+def rescores_seasons(rescore: Rescore) -> Rescore:
+    """Makes `rescore` the one function a change of a season's scoring calls (a decorator)."""
+    _RESCORE[:] = [rescore]
+    return rescore
+
+
+def rescore_season(session: Session, season: Season) -> int:
+    """The season's stored results rescored by the registered function: how many changed."""
+    if not _RESCORE:
+        raise RuntimeError("Nothing rescores a season: models.services.tournaments.scoring is not imported.")
+    return _RESCORE[0](session, season)
 
 
 def season_snapshot(season: Season) -> dict[str, Any]:

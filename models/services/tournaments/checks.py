@@ -43,10 +43,10 @@ from models.rules.tournaments import (
 )
 from models.services import wall_clock
 from models.services.access import may_post_tournament, overrides_sanctions, sees_players_elsewhere
-from models.services.league_settings.writes import league_settings
 from models.services.locks import hold_new_identifiers
-from models.services.player_merges.queries import final_survivors
+from models.services.lookup import league_settings
 from models.services.players.queries import played_live_at
+from models.services.players.survivors import final_survivors
 from models.services.sanctions.queries import barring_sanctions
 from models.services.tournaments.knockouts import knocker_rows
 from models.services.tournaments.scoring import chart_rule

@@ -19,7 +19,7 @@ from models.rules.drafts import ResultDraft
 from models.rules.knockouts import Bounty, knockout_problems, knockouts_earned, leaders
 from models.rules.standings import Entry, Line, line_of, ranked_lines
 from models.rules.tournaments import TournamentKind
-from models.services.player_merges.queries import final_survivors
+from models.services.players.survivors import final_survivors
 from models.services.standings.line_queries import season_tiers
 
 

@@ -5,21 +5,18 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 from typing import Any, NamedTuple
 
-from sqlalchemy import ColumnExpressionArgument, Select, not_, select, true
+from sqlalchemy import ColumnExpressionArgument, Select, select, true
 from sqlalchemy.orm import Session, selectinload
 
 from models.actor import Actor
-from models.entities.league import Season, Venue
 from models.entities.players import Player
 from models.entities.tournaments import Result, Tournament
 from models.errors import NotFound
-from models.rules.tournaments import TournamentKind
 from models.services.access import acts_for
 from models.services.paging import Page, PageRequest, paginate
-from models.services.seasons.queries import demo_season, venues_of
 
 
 def visible_reports(actor: Actor) -> ColumnExpressionArgument[bool]:
@@ -220,27 +217,3 @@ def reports_seen_by(session: Session, actor: Actor, report_ids: Collection[int])
         SeenWithRows(report, reporter_seen_by(actor, report), reporter_role(report), rows[report.id])
         for report in reports
     ]
-
-
-def missing_reports(session: Session, season: Season, monday: date) -> list[Venue]:
-    """Active venues of the season with no live regular report in the week from `monday`, by
-    name: the office chases them. The demo's venues only in the demo's own season (a season
-    naming no region covers the demo's too, but nobody chases the demo)."""
-    sunday = monday + timedelta(days=6)
-    reported = select(Tournament.venue_id).where(
-        Tournament.season_id == season.id,
-        Tournament.kind == TournamentKind.REGULAR,
-        Tournament.live,
-        Tournament.date.between(monday, sunday),
-    )
-    query = chased_venues(session, season).where(Venue.id.not_in(reported))
-    return list(session.scalars(query.order_by(Venue.name, Venue.id)))
-
-
-def chased_venues(session: Session, season: Season) -> Select[Any]:
-    """The active venues of the season whose reports the office chases (the demo's only in the
-    demo's own season)."""
-    query = venues_of(season).where(Venue.active.is_(True))
-    if not demo_season(session, season):
-        query = query.where(not_(Venue.in_demo))
-    return query

@@ -1,4 +1,5 @@
-"""Points stored on results (R6-R8), recomputed when a season's chart or settings change."""
+"""Points stored on results (R6-R8), recomputed when a season's chart or settings change (the
+seasons call `rescore_season` through `seasons/writes.rescores_seasons`, which it registers into)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from models.errors import RuleViolation
 from models.rules.charts import DEFAULT_CHART, Band, Chart, ChartKind, Unscorable
 from models.rules.formulas import FormulaError, parse
 from models.rules.tournaments import TournamentKind, score_report
+from models.services.seasons.writes import rescores_seasons
 from models.services.standings.lines import refresh_lines
 from models.services.tournaments.knockouts import settle_bounties
 from models.services.webhooks.tell import standings_told
@@ -39,17 +41,7 @@ def chart_rule(chart: PointsChart | None) -> Chart:
     )
 
 
-# The season settings that change what a stored result earned.
-SCORING_SETTINGS = (
-    "points_chart_id",
-    "participation_points",
-    "absent_keeps_place_points",
-    "knockout_points",
-    "bounty",
-    "bounty_points",
-)
-
-
+@rescores_seasons
 def rescore_season(session: Session, season: Season) -> int:
     """Recompute every stored result of the season; returns how many results changed.
 

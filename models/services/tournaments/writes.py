@@ -21,8 +21,8 @@ from models.rules.drafts import ReportDraft
 from models.rules.tournaments import TournamentKind, last_day_to_change
 from models.services import wall_clock
 from models.services.access import changes_any_time, may_change_tournament
+from models.services.audit_log.personal_text import scrub_erased
 from models.services.audit_log.writes import record
-from models.services.players.personal_text import scrub_erased
 from models.services.ratings.writes import point_of, rate_new_report, replay_from
 from models.services.standings.lines import add_results
 from models.services.tournaments.checks import CheckedReport, check_report

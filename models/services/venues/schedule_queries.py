@@ -1,5 +1,7 @@
 """Reading venues' schedules: their regular nights, exceptions, and the nights they give in a
-range of local dates, with the season and whether each was reported (R2, R2a)."""
+range of local dates, with the season and whether each was reported (R2, R2a); and the venues
+whose reports the office chases, week by week (R2, R17: read from the reports' table here, so
+that the tournaments' services, which read the schedules, are not read back)."""
 
 from __future__ import annotations
 
@@ -7,8 +9,9 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from typing import Any
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import Select, func, not_, or_, select
 from sqlalchemy.orm import Session
 
 from models.entities import NightStamp, Region, ScheduleException, Season, Tournament, Venue, VenueNight
@@ -26,9 +29,7 @@ from models.rules.schedules import (
 )
 from models.rules.tournaments import TournamentKind
 from models.services import wall_clock
-from models.services.seasons.queries import overlapping_seasons
-from models.services.tournaments.queries import chased_venues
-from models.services.tournaments.queries import missing_reports as weekly_missing
+from models.services.seasons.queries import demo_season, overlapping_seasons, venues_of
 
 
 def schedule_of(session: Session, venue_id: int) -> list[VenueNight]:
@@ -280,6 +281,30 @@ def _season_on(seasons: Sequence[Season], venue: Venue, day: date) -> Season | N
         if season.starts_on <= day <= season.ends_on and season.covers_region(venue.region_id):
             return season
     return None
+
+
+def weekly_missing(session: Session, season: Season, monday: date) -> list[Venue]:
+    """Active venues of the season with no live regular report in the week from `monday`, by
+    name: the office chases them. The demo's venues only in the demo's own season (a season
+    naming no region covers the demo's too, but nobody chases the demo)."""
+    sunday = monday + timedelta(days=6)
+    reported = select(Tournament.venue_id).where(
+        Tournament.season_id == season.id,
+        Tournament.kind == TournamentKind.REGULAR,
+        Tournament.live,
+        Tournament.date.between(monday, sunday),
+    )
+    query = chased_venues(session, season).where(Venue.id.not_in(reported))
+    return list(session.scalars(query.order_by(Venue.name, Venue.id)))
+
+
+def chased_venues(session: Session, season: Season) -> Select[Any]:
+    """The active venues of the season whose reports the office chases (the demo's only in the
+    demo's own season)."""
+    query = venues_of(season).where(Venue.active.is_(True))
+    if not demo_season(session, season):
+        query = query.where(not_(Venue.in_demo))
+    return query
 
 
 @dataclass(frozen=True)
