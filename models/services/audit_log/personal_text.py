@@ -2,7 +2,8 @@
 cancelled night's note…). Which players a text names (their values are then sealed in the audit
 log under their keys, whoever the entry is about), and the erased players' values: scrubbed from
 every stored text when they are erased, and kept as keyed digests so that a text written later
-that names one of them stores "[erased]" in its place."""
+that names one of them stores "[erased]" in its place. In the kernel, with the audit log that
+seals and scrubs by it: every resource that keeps free text (and the players' erasure) asks here."""
 
 from __future__ import annotations
 

@@ -2,7 +2,8 @@
 text of those sent: only their subject and when they went stay, which name no one; their
 confirmation links, and any request to subscribe one of their addresses not yet taken) and what
 their data export shows (the consent as recorded, and each message's subject, state and when it
-was sent; not its text)."""
+was sent; not its text). With the players, whose erasure and export call it: the emails' services
+read the players, so the players never import them."""
 
 from __future__ import annotations
 
