@@ -201,3 +201,65 @@ def test_every_json_operation_that_answers_csv_lists_text_csv(generated: dict[st
         "get_venue_qualifiers": ["application/json", "text/csv"],
         "list_audit_log": ["application/json", "text/csv"],
     }
+
+
+def answers_of(spec: dict[str, Any]) -> Iterator[tuple[str, Any]]:
+    """Every answer's body schema in the spec (2xx and errors, shared responses followed), by
+    the operation, status and media type that answer it."""
+    shared = spec["components"]["responses"]
+    for path, item in spec["paths"].items():
+        for method, operation in item.items():
+            if not isinstance(operation, dict):
+                continue
+            for status, answer in operation.get("responses", {}).items():
+                if isinstance(answer, str) or "$ref" in answer:  # a shared response
+                    answer = shared[answer if isinstance(answer, str) else answer["$ref"].rsplit("/", 1)[1]]
+                for media, content in answer.get("content", {}).items():
+                    yield f"{method.upper()} {path} {status} {media}", content.get("schema")
+
+
+def objects_answered(spec: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Every object schema an answer of the spec can hold (the objects it nests too, in
+    properties, arrays, maps and allOf/oneOf/anyOf; $refs followed), by where it is: its
+    component's name, or where in an answer a schema written inline is."""
+    named = spec["components"]["schemas"]
+    found: dict[str, dict[str, Any]] = {}
+    followed: set[str] = set()
+
+    def walk(schema: Any, where: str) -> None:
+        if not isinstance(schema, dict):
+            return
+        if "$ref" in schema:
+            name = schema["$ref"].rsplit("/", 1)[1]
+            if name not in followed:
+                followed.add(name)
+                walk(named[name], name)
+            return
+        if schema.get("properties"):
+            found.setdefault(where, schema)
+        inner = [(f"{where}.{name}", prop) for name, prop in schema.get("properties", {}).items()]
+        inner += [(f"{where}[]", schema.get("items")), (f"{where}{{}}", schema.get("additionalProperties"))]
+        for key in ("allOf", "oneOf", "anyOf"):
+            inner += [(f"{where}.{key}[{n}]", part) for n, part in enumerate(schema.get(key, []))]
+        for at, part in inner:
+            walk(part, at)
+
+    for where, schema in answers_of(spec):
+        walk(schema, where)
+    return found
+
+
+def test_every_object_an_answer_holds_says_which_fields_are_always_there(generated: dict[str, Any]) -> None:
+    """A generated client types a field the spec does not require as "maybe absent" (`T |
+    undefined`, `Unset`): every object an answer holds lists the fields it always has as required
+    (api/schemas.Answer marks each declared field required unless the schema names it in
+    OPTIONAL). That they are really there is held by schemathesis (tests/api/test_spec_conformance.py,
+    tests/api/test_fuzz.py, tests/api/nights/test_night_answers.py) and tests/api/test_answers.py."""
+    objects = objects_answered(generated)
+    assert len(objects) >= 100, sorted(objects)
+    for name in ("ActionOut", "BreakOut", "ClockOut", "LevelOut", "MoveOut", "NightListed", "Problem"):
+        assert name in objects, name
+    silent = sorted(where for where, schema in objects.items() if not schema.get("required"))
+    assert not silent, f"answers' objects naming no required field (make them api.schemas.Answer): {silent}"
+    for where, schema in objects.items():
+        assert set(schema["required"]) <= set(schema["properties"]), where
