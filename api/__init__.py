@@ -287,11 +287,13 @@ def init_app(app: Flask) -> Api:
             # port (/docs "Try it out" on any deployment; a client passes its own base URL).
             "servers": [{"url": "/", "description": "The host that serves this spec."}],
             "info": {
+                # The project's licence (LICENSE; pyproject.toml says it too).
+                "license": {"name": "MIT", "url": "https://opensource.org/license/mit"},
                 "description": (
                     "Points, standings and qualifiers for free bar and pub poker leagues. "
                     "Public reads need no key; hosts and the office send "
                     "`Authorization: Bearer <key>`. Errors are application/problem+json."
-                )
+                ),
             },
         },
     )

@@ -5,7 +5,8 @@
                                    carry the record's ETag
     @links(GetPlayer=("get_player", {"player_id": ID}))
                                    what its answer's ids lead to (OpenAPI links)
-    @csv_too                       its 200 is CSV too, to `?format=csv` or `Accept: text/csv`
+    @csv_too                       it answers CSV too, to `?format=csv` or `Accept: text/csv`: the
+                                   CSV of its `.csv` twin, the operation the spec lists for it
 
 Each stores what it says in the view's flask-smorest doc (`Blueprint.doc`, as `auth.requires`
 and `idempotency.idempotent` do); api/spec.py's plugin writes it into the spec, and the tests hold
@@ -29,6 +30,8 @@ ID = "$response.body#/id"
 LINKS = "x-links"
 PRECONDITIONED = "x-preconditioned"
 CSV_TOO = "x-csv-too"
+# What the plugin writes instead, on the operation: its twin's operationId (its own and `_csv`).
+CSV_TWIN = "x-csv-operation"
 
 
 def answers(status: HTTPStatus) -> Callable[[F], F]:
@@ -62,8 +65,10 @@ def links(**leads_to: tuple[str, dict[str, str]]) -> Callable[[F], F]:
 
 
 def csv_too(view: F) -> F:
-    """Its 200 answers CSV too (`?format=csv`, or `Accept: text/csv` preferred to JSON): the spec
-    lists `text/csv` beside the JSON (JSON first, which generated clients take; they read the
-    CSV from the operation's own `..._csv` twin)."""
+    """It answers CSV too (`?format=csv`, or `Accept: text/csv` preferred to JSON): the CSV of its
+    twin, the operation `<operationId>_csv` at its path and `.csv`, which the spec lists as that
+    CSV. The operation itself lists JSON alone, so a client generated from the spec types its
+    answer as the JSON body (a TypeScript client's `data` is no `object | string`); it names
+    its twin in `x-csv-operation`, and the tests hold its CSV answers to the twin's."""
     marked: F = Blueprint.doc(**{CSV_TOO: True})(view)
     return marked

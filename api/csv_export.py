@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from flask import Response, request
+from marshmallow import fields, validate
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # A formula after a separator of any locale's CSV (comma, semicolon, tab, pipe) or a line end,
@@ -31,6 +32,21 @@ def safe_cell(value: Any) -> Any:
     if value.lstrip(" ").startswith(FORMULA_STARTS):
         return "'" + value
     return value
+
+
+def format_field() -> fields.String:
+    """`?format=`: json (the default), or csv, still answered (as its own `.csv` path answers) for
+    the links and scripts that ask the JSON's URL for it. The spec lists json alone: an operation
+    declares one media type, so a generated client types its answer as the JSON body, and reads
+    the CSV from the `.csv` operation (api/contract.csv_too)."""
+    return fields.String(
+        validate=validate.OneOf(["json", "csv"]),
+        metadata={
+            "enum": ["json"],
+            "description": "json (the default). The CSV is the operation's own `.csv` path "
+            "(`csv` here, or `Accept: text/csv`, still answers it, for older links).",
+        },
+    )
 
 
 def wants_csv() -> bool:

@@ -74,10 +74,6 @@ IDEMPOTENCY_KEY = {
     "description": "Retry-safe writes: the same key and body answer the first result again (kept 48 "
     "hours); the same key with another body is a 409.",
 }
-# What an operation marked @csv_too also answers (api/csv_export.py writes it).
-CSV_CONTENT = {
-    "schema": {"type": "string", "description": "CSV: UTF-8 with a BOM, a header row, CRLF line ends."}
-}
 RATE_HEADERS = {
     "X-RateLimit-Limit": "RATELIMIT_LIMIT",
     "X-RateLimit-Remaining": "RATELIMIT_REMAINING",
@@ -184,7 +180,7 @@ def complete_operation(path: str, method: str, operation: dict[str, Any]) -> Non
     if method == "get":
         responses.setdefault("304", "NOT_MODIFIED")
     if operation.pop(contract.CSV_TOO, False):
-        responses["200"].setdefault("content", {})["text/csv"] = deepcopy(CSV_CONTENT)
+        operation[contract.CSV_TWIN] = f"{operation['operationId']}_csv"
     successes = [r for s, r in sorted(responses.items()) if s.startswith("2") and isinstance(r, dict)]
     tagged = method == "get" or bool(operation.get(contract.PRECONDITIONED))
     for response in successes:

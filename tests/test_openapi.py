@@ -170,34 +170,117 @@ def test_every_blueprint_is_registered_and_every_api_one_is_in_the_spec(
     assert not missing, f"flask-smorest blueprints not in the spec (Api.register_blueprint): {missing}"
 
 
-def test_every_operation_lists_a_client_error_but_the_health_check(generated: dict[str, Any]) -> None:
-    """Redocly's operation-4xx-response, which redocly.yaml turns off for GET /health alone (it
-    answers 200 or 503): every other operation lists the 4xx answers it can give."""
+def test_every_operation_lists_a_client_error(generated: dict[str, Any]) -> None:
+    """Redocly's operation-4xx-response (tests/client/test_spec_lint.py runs it with Node.js):
+    every operation lists the 4xx answers it can give, GET /health its HTTP server's 414."""
     without = sorted(
         f"{method.upper()} {path}"
         for path, item in generated["paths"].items()
         for method, op in item.items()
         if isinstance(op, dict) and not any(str(status).startswith("4") for status in op["responses"])
     )
-    assert without == ["GET /health"]
+    assert without == []
+    assert list(generated["paths"]["/health"]["get"]["responses"]["414"]) == ["description"]
 
 
-def test_every_json_operation_that_answers_csv_lists_text_csv(generated: dict[str, Any]) -> None:
-    """An operation that takes `format` (json or csv) answers CSV to `?format=csv` and to
-    `Accept: text/csv`: its 200 lists text/csv beside the JSON, the JSON first (what generated
-    clients take). Whether each such answer is listed is held in every test by
+def test_every_json_operation_that_answers_csv_names_its_csv_twin(generated: dict[str, Any]) -> None:
+    """An operation that takes `format` answers CSV to `?format=csv` and to `Accept: text/csv`:
+    the CSV its twin answers, the operation `x-csv-operation` names, at its path and `.csv`, which
+    lists text/csv alone. The operation itself lists JSON alone (and `format` json alone), so a
+    generated client types its answer as the JSON body (tests/client/test_typescript_client.py).
+    That each CSV answer is its twin's media type is held in every test by
     tests/support/answers_documented.py."""
-    offering = {
-        operation["operationId"]: list(operation["responses"]["200"].get("content", {}))
-        for item in generated["paths"].values()
+    operations = {
+        operation["operationId"]: (path, operation)
+        for path, item in generated["paths"].items()
         for operation in item.values()
         if isinstance(operation, dict)
-        and any(p.get("name") == "format" and p.get("in") == "query" for p in operation.get("parameters", []))
+    }
+    offering = {
+        name: list(operation["responses"]["200"].get("content", {}))
+        for name, (_path, operation) in operations.items()
+        if any(p.get("name") == "format" and p.get("in") == "query" for p in operation.get("parameters", []))
     }
     assert offering == {
-        "get_standings": ["application/json", "text/csv"],
-        "get_door_list": ["application/json", "text/csv"],
-        "get_season_qualifiers": ["application/json", "text/csv"],
-        "get_venue_qualifiers": ["application/json", "text/csv"],
-        "list_audit_log": ["application/json", "text/csv"],
+        "get_standings": ["application/json"],
+        "get_door_list": ["application/json"],
+        "get_season_qualifiers": ["application/json"],
+        "get_venue_qualifiers": ["application/json"],
+        "list_audit_log": ["application/json"],
     }
+    for name in offering:
+        path, operation = operations[name]
+        assert operation["x-csv-operation"] == f"{name}_csv"
+        twin_path, twin = operations[f"{name}_csv"]
+        assert twin_path == f"{path}.csv", name
+        assert list(twin["responses"]["200"]["content"]) == ["text/csv"], name
+        (format_,) = (p for p in operation["parameters"] if p["name"] == "format")
+        assert format_["schema"]["enum"] == ["json"], name
+    csv_only = sorted(
+        name
+        for name, (_path, operation) in operations.items()
+        if "text/csv" in operation["responses"].get("200", {}).get("content", {})
+    )
+    assert csv_only == sorted(f"{name}_csv" for name in offering)
+
+
+def answers_of(spec: dict[str, Any]) -> Iterator[tuple[str, Any]]:
+    """Every answer's body schema in the spec (2xx and errors, shared responses followed), by
+    the operation, status and media type that answer it."""
+    shared = spec["components"]["responses"]
+    for path, item in spec["paths"].items():
+        for method, operation in item.items():
+            if not isinstance(operation, dict):
+                continue
+            for status, answer in operation.get("responses", {}).items():
+                if isinstance(answer, str) or "$ref" in answer:  # a shared response
+                    answer = shared[answer if isinstance(answer, str) else answer["$ref"].rsplit("/", 1)[1]]
+                for media, content in answer.get("content", {}).items():
+                    yield f"{method.upper()} {path} {status} {media}", content.get("schema")
+
+
+def objects_answered(spec: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Every object schema an answer of the spec can hold (the objects it nests too, in
+    properties, arrays, maps and allOf/oneOf/anyOf; $refs followed), by where it is: its
+    component's name, or where in an answer a schema written inline is."""
+    named = spec["components"]["schemas"]
+    found: dict[str, dict[str, Any]] = {}
+    followed: set[str] = set()
+
+    def walk(schema: Any, where: str) -> None:
+        if not isinstance(schema, dict):
+            return
+        if "$ref" in schema:
+            name = schema["$ref"].rsplit("/", 1)[1]
+            if name not in followed:
+                followed.add(name)
+                walk(named[name], name)
+            return
+        if schema.get("properties"):
+            found.setdefault(where, schema)
+        inner = [(f"{where}.{name}", prop) for name, prop in schema.get("properties", {}).items()]
+        inner += [(f"{where}[]", schema.get("items")), (f"{where}{{}}", schema.get("additionalProperties"))]
+        for key in ("allOf", "oneOf", "anyOf"):
+            inner += [(f"{where}.{key}[{n}]", part) for n, part in enumerate(schema.get(key, []))]
+        for at, part in inner:
+            walk(part, at)
+
+    for where, schema in answers_of(spec):
+        walk(schema, where)
+    return found
+
+
+def test_every_object_an_answer_holds_says_which_fields_are_always_there(generated: dict[str, Any]) -> None:
+    """A generated client types a field the spec does not require as "maybe absent" (`T |
+    undefined`, `Unset`): every object an answer holds lists the fields it always has as required
+    (api/schemas.Answer marks each declared field required unless the schema names it in
+    OPTIONAL). That they are really there is held by schemathesis (tests/api/test_spec_conformance.py,
+    tests/api/test_fuzz.py, tests/api/nights/test_night_answers.py) and tests/api/test_answers.py."""
+    objects = objects_answered(generated)
+    assert len(objects) >= 100, sorted(objects)
+    for name in ("ActionOut", "BreakOut", "ClockOut", "LevelOut", "MoveOut", "NightListed", "Problem"):
+        assert name in objects, name
+    silent = sorted(where for where, schema in objects.items() if not schema.get("required"))
+    assert not silent, f"answers' objects naming no required field (make them api.schemas.Answer): {silent}"
+    for where, schema in objects.items():
+        assert set(schema["required"]) <= set(schema["properties"]), where

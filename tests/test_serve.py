@@ -6,7 +6,6 @@ emails, and the refresher of answers); stopping it stops both."""
 from __future__ import annotations
 
 import os
-import signal
 import socket
 import subprocess
 import time
@@ -15,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.servers import PATIENCE
+from tests.support.servers import PATIENCE, stop
 
 # Starts real servers (gunicorn): seconds each; left out of the fast loop (scripts/test-fast).
 pytestmark = pytest.mark.server
@@ -72,8 +71,7 @@ def test_serve_runs_gunicorn_with_several_workers(tmp_path: Path) -> None:
         assert "development server" not in output and "Do not use it in a production" not in output
         assert any("deliver" in command for command in commands_in(server.pid)), output
     finally:
-        os.kill(server.pid, signal.SIGTERM)  # the script alone: it stops what it started
-        server.wait(timeout=PATIENCE)
+        stop(server)  # SIGTERM to the script alone: it stops what it started
     deadline = time.monotonic() + PATIENCE
     while commands_in(server.pid):
         assert time.monotonic() < deadline, commands_in(server.pid)

@@ -8,6 +8,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validate
 
 from api import db
+from api.csv_export import format_field
 from api.fields import QueryId, QueryText, UtcDateTime
 from api.pagination import PageArgs
 from api.schemas import Answer
@@ -67,7 +68,7 @@ class AuditCsvQuery(Schema):
 class AuditQuery(AuditCsvQuery, PageArgs):
     """`page` and `per_page` page the JSON's entries; the CSV holds every entry the filters keep."""
 
-    format = fields.String(validate=validate.OneOf(["json", "csv"]))
+    format = format_field()
 
 
 class AuditOut(Answer):

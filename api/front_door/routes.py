@@ -1,7 +1,7 @@
 """GET /: the front door. A browser (one that asks for HTML) gets a small page linking the docs,
 the console, the embeddable pages and the health check; an API client gets the same links as
-JSON. Both say the league's name (the league setting `name`). GET /api/v1/: the API's index, its
-docs, spec and main collections, as JSON."""
+JSON. Both say the league's name (the league setting `name`). GET /api/v1 (or /api/v1/): the
+API's index, its docs, spec and main collections, as JSON."""
 
 from __future__ import annotations
 
@@ -107,7 +107,9 @@ class FrontDoorViews(MethodView):
         return response
 
 
-@blp.route("/api/v1/")
+# Declared without the trailing slash (a path ends with none in the spec), served with one too:
+# `/api/v1/` is the path a person types, and the front door's link.
+@blp.route("/api/v1", strict_slashes=False)
 class ApiIndexViews(MethodView):
     @blp.doc(operationId="get_api_index")
     @blp.response(200, ApiIndexOut)

@@ -173,7 +173,7 @@ class ActionIn(Schema):
             raise ValidationError({"adjust_minutes": [said]})
 
 
-class PeriodOut(Schema):
+class PeriodOut(Answer):
     is_break = fields.Boolean()
     level = fields.Integer(metadata={"description": "The level's number; a break's: the level it follows."})
     small_blind = fields.Integer()
@@ -182,7 +182,7 @@ class PeriodOut(Schema):
     note = fields.String()
 
 
-class ClockOut(Schema):
+class ClockOut(Answer):
     status = fields.String(metadata={"description": "not_started, running or paused."})
     started_at = UtcDateTime(allow_none=True)
     paused_at = UtcDateTime(allow_none=True)
@@ -209,7 +209,7 @@ class ClockOut(Schema):
     )
 
 
-class SeatOut(Schema):
+class SeatOut(Answer):
     player_id = fields.Integer()
     label = fields.String(metadata={"description": "The display name, numbered where two share it (R19)."})
     status = fields.String(metadata={"description": "playing, out, declared_withdrawal, absent or no_show."})
@@ -224,19 +224,19 @@ class SeatOut(Schema):
     knocked_out_by = fields.Integer(allow_none=True)
 
 
-class MoveOut(Schema):
+class MoveOut(Answer):
     player_id = fields.Integer()
     source = fields.List(fields.Integer(), data_key="from", metadata={"description": "[table, seat]"})
     to = fields.List(fields.Integer(), metadata={"description": "[table, seat]"})
 
 
-class ProblemOut(Schema):
+class ProblemOut(Answer):
     path = fields.String()
     message = fields.String()
     rule = fields.String(allow_none=True)
 
 
-class TonightOut(Schema):
+class TonightOut(Answer):
     place = fields.Integer(
         metadata={"description": "The place so far: while still in, the lowest place still open."}
     )
@@ -244,7 +244,7 @@ class TonightOut(Schema):
     still_in = fields.Boolean()
 
 
-class ProjectedRowOut(Schema):
+class ProjectedRowOut(Answer):
     rank = fields.Integer()
     tied = fields.Boolean()
     rank_before = fields.Integer(
@@ -265,7 +265,7 @@ class ProjectedRowOut(Schema):
     )
 
 
-class ProjectionOut(Schema):
+class ProjectionOut(Answer):
     season_id = fields.Integer()
     final = fields.Boolean(
         metadata={"description": "The night is the venue's report: these are the standings as they are."}
@@ -282,7 +282,7 @@ class ProjectionOut(Schema):
     standings = fields.List(fields.Nested(ProjectedRowOut))
 
 
-class NightReEntryOut(Schema):
+class NightReEntryOut(Answer):
     allowed = fields.Boolean(metadata={"description": "The venue's setting, as the night was opened."})
     until_break = fields.Integer(
         allow_none=True,
@@ -296,12 +296,12 @@ class NightReEntryOut(Schema):
     open_now = fields.Boolean(metadata={"description": "A player out may re-enter now (once, R22)."})
 
 
-class UndoPlayerOut(Schema):
+class UndoPlayerOut(Answer):
     player_id = fields.Integer()
     label = fields.String()
 
 
-class UndoableOut(Schema):
+class UndoableOut(Answer):
     type = fields.String(
         attribute="kind", metadata={"description": "sign_in, bust, withdraw, absent, no_show or re_enter."}
     )
@@ -367,7 +367,7 @@ class NightStateOut(Answer):
     )
 
 
-class ActionOut(Schema):
+class ActionOut(Answer):
     action_id = fields.String()
     sequence = fields.Integer()
     type = fields.String(attribute="kind")
@@ -382,7 +382,7 @@ class ActionAnswer(Answer):
     )
 
 
-class NightListed(Schema):
+class NightListed(Answer):
     id = fields.Integer()
     date = fields.Date()
     session = fields.Integer()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from api.csv_export import format_field
 from api.fields import Day, ExactNumber, Id, Text, UtcDateTime
 from api.schemas import Answer, PlayerRef, TellsPlayersApart
 from models.rules.qualifiers import FLAGS, SKIP_REASONS, SkipReason
@@ -26,7 +27,7 @@ class QualifiersQuery(Schema):
             "description": "official (default): the published lists once there are some; current: as now."
         },
     )
-    format = fields.String(validate=validate.OneOf(["json", "csv"]))
+    format = format_field()
 
 
 class QualifierOut(Answer):

@@ -7,6 +7,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, pre_load, validate, validates_schema
 
 from api import db
+from api.csv_export import format_field
 from api.fields import Day, Id, QueryId, StrictBool, Text, UtcDateTime
 from api.pagination import PageArgs
 from api.schemas import Answer, PlayerRef, TellsPlayersApart, WarningOut
@@ -151,7 +152,7 @@ class DoorListCsvQuery(Schema):
 
 class DoorListQuery(Schema):
     on = Day(metadata={"description": "The night (default: today on the venue's wall clock, R2a)."})
-    format = fields.String(validate=validate.OneOf(["json", "csv"]))
+    format = format_field()
 
 
 class DoorPlayerOut(PlayerRef):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from api.csv_export import format_field
 from api.fields import Day, ExactNumber
 from api.pagination import PageArgs
 from api.schemas import Answer, PlayerRef
@@ -28,7 +29,7 @@ class StandingsQuery(PageArgs):
             "venue's wall clock, R2a)."
         }
     )
-    format = fields.String(validate=validate.OneOf(["json", "csv"]))
+    format = format_field()
 
 
 class RowOut(Answer):

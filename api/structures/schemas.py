@@ -41,19 +41,19 @@ class StructurePatch(StructureIn):
     """A PATCH names only the fields it changes."""
 
 
-class LevelOut(Schema):
+class LevelOut(Answer):
     small_blind = fields.Integer()
     big_blind = fields.Integer()
     minutes = fields.Integer()
 
 
-class BreakOut(Schema):
+class BreakOut(Answer):
     after_level = fields.Integer()
     minutes = fields.Integer()
     note = fields.String()
 
 
-class StructureBodyOut(Schema):
+class StructureBodyOut(Answer):
     """A structure's levels and breaks (the built-in one's; a night's, as it keeps it)."""
 
     id = fields.Integer(allow_none=True, metadata={"description": "Null: the built-in (001's)."})

@@ -1,6 +1,7 @@
 """Real gunicorn (one worker) on a new database of each backend: a report is stored whole or not at
 all, the players it registers included, even when the worker is killed (SIGKILL) while it
-writes; and a chunked body over the size limit is a 413 problem, as a sized one is.
+writes; and a chunked body over the size limit is a 413 problem, as a sized one is (and a request
+line too long to read, the server's own 414: GET /health's one client error in the spec).
 
 The kills depend on no timing: the worker runs with tests/support/stop_points.py, which makes it
 stop itself (SIGSTOP) at a chosen point of the report's transaction (after its first player, after
@@ -234,3 +235,7 @@ def test_a_chunked_body_over_the_limit_is_a_413(one_worker: Booted) -> None:
     assert status == 413, (status, answer[:300])
     assert content_type.startswith("application/problem+json")
     assert count(url, "SELECT count(*) FROM regions") == before
+    # What the server will not read at all is its own 414, before the service sees it: the one
+    # client error the spec lists for GET /health (api/health/routes.py), which reads no query.
+    assert server.request("GET", "/health?probe=1")[0] == 200
+    assert server.request("GET", "/health?probe=" + "1" * 4100)[0] == 414

@@ -1,7 +1,8 @@
 """Every answer a view gives in the tests is one its spec lists: while a test runs, each answer of
 an operation of the spec (any app the test made) is held to the statuses that operation's spec
 names, and a success to the media types its spec lists for that status (a JSON operation's CSV
-answer, to `?format=csv` or `Accept: text/csv`, among them), and the test fails naming any other.
+answer, to `?format=csv` or `Accept: text/csv`, to those its CSV twin lists: the operation its
+`x-csv-operation` names, api/contract.csv_too), and the test fails naming any other.
 So the whole suite checks the views' declarations (api/contract.py) and the plugin's
 (api/spec.py); `default` (an unforeseen 500) is not a listed status. Loaded by tests/conftest.py."""
 
@@ -14,6 +15,8 @@ from weakref import WeakKeyDictionary
 
 import pytest
 from flask import Flask, Response, request, request_finished
+
+from api.contract import CSV_TWIN
 
 # A Flask rule's variables as the spec writes them: /seasons/<id:season_id> -> /seasons/{season_id}
 VARIABLE = re.compile(r"<(?:[^<>:]+:)?([^<>]+)>")
@@ -31,15 +34,24 @@ def documented_statuses(app: Flask) -> Statuses:
     if app not in _statuses:
         apis = app.extensions.get("flask-smorest", {}).get("apis", {})
         spec: dict[str, Any] = apis[""]["ext_obj"].spec.to_dict() if "" in apis else {"paths": {}}
-        _statuses[app] = {
+        operations = [
+            (path, method, operation)
+            for path, item in spec["paths"].items()
+            for method, operation in item.items()
+            if isinstance(operation, dict) and "responses" in operation
+        ]
+        listed = {
             (path, method): {
                 str(status): frozenset(answer.get("content", {}) if isinstance(answer, dict) else ())
                 for status, answer in operation.get("responses", {}).items()
             }
-            for path, item in spec["paths"].items()
-            for method, operation in item.items()
-            if isinstance(operation, dict) and "responses" in operation
+            for path, method, operation in operations
         }
+        by_id = {operation.get("operationId"): listed[path, method] for path, method, operation in operations}
+        for path, method, operation in operations:
+            if CSV_TWIN in operation:  # its CSV answers are its twin's
+                listed[path, method]["200"] |= by_id[operation[CSV_TWIN]]["200"]
+        _statuses[app] = listed
     return _statuses[app]
 
 

@@ -8,7 +8,6 @@ import http.client
 import json
 import os
 import re
-import signal
 import socket
 import subprocess
 import sys
@@ -146,12 +145,22 @@ def gunicorn(
     try:
         yield until_up(process, served, workers, error_log, access_log), process
     finally:
-        process.send_signal(signal.SIGINT)  # a quick shutdown
-        try:
-            process.wait(PATIENCE)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(PATIENCE)
+        stop(process)  # its workers finish what they answer within --graceful-timeout
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """How the tests stop a process they started (gunicorn, the delivery worker, scripts/serve):
+    SIGTERM, waited for up to PATIENCE, then SIGKILL. Never SIGINT: a shell that runs the suite in
+    the background starts it with SIGINT ignored, its children inherit that, and a process
+    that has not yet set its own handler (one still starting) would ignore it and be waited for
+    until PATIENCE. SIGTERM is never ignored so, and every process we start obeys it at once."""
+    if process.poll() is None:
+        process.terminate()
+    try:
+        process.wait(PATIENCE)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(PATIENCE)
 
 
 def until_up(
@@ -187,7 +196,7 @@ def until(condition: Any, what: str) -> None:
 def delivery_worker(url: str, **env: str) -> subprocess.Popen[bytes]:
     """The delivery worker (`flask --app app deliver`, R23) on the database at `url`: private
     receivers allowed, claims that lapse after 3 s, a pass every 0.2 s (`env` overrides these).
-    Stop it with SIGTERM."""
+    Stop it with `stop` (SIGTERM)."""
     environment = {
         **os.environ,
         "DATABASE_URL": url,

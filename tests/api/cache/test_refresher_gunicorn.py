@@ -22,7 +22,16 @@ from models.entities import OutboxEvent
 from models.infra.db import make_engine
 from tests.support.databases import ScratchDatabases
 from tests.support.races import OPTIONS, WORKERS
-from tests.support.servers import PATIENCE, REDIS_URL, REPO, Server, gunicorn, post_a_report, redis_answers
+from tests.support.servers import (
+    PATIENCE,
+    REDIS_URL,
+    REPO,
+    Server,
+    gunicorn,
+    post_a_report,
+    redis_answers,
+    stop,
+)
 
 pytestmark = pytest.mark.server
 
@@ -60,8 +69,7 @@ def served(
         try:
             yield server, url
         finally:
-            worker.terminate()
-            worker.wait(PATIENCE)
+            stop(worker)
     scratch.discard(url)
 
 

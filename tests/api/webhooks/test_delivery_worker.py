@@ -9,6 +9,8 @@ from __future__ import annotations
 import signal
 import subprocess
 import threading
+import time
+from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine, text
@@ -17,7 +19,7 @@ from sqlalchemy.engine import make_url
 from app import create_app
 from tests.support.league import Caller, League, new_key
 from tests.support.receiver import receiver
-from tests.support.servers import PATIENCE, delivery_worker, until
+from tests.support.servers import PATIENCE, delivery_worker, stop, until
 
 pytestmark = pytest.mark.server
 
@@ -99,11 +101,56 @@ def test_r23_a_worker_killed_mid_send_loses_nothing_and_a_rolled_back_write_tell
             # The last one's outcome is recorded just after the receiver answered it.
             until(lambda: delivery_states(league_db) == {"delivered": len(events)}, "every delivery recorded")
         finally:
-            second.send_signal(signal.SIGTERM)
-            try:
-                second.wait(PATIENCE)
-            except subprocess.TimeoutExpired:
-                second.kill()
+            stop(second)  # SIGTERM
     assert hook.ids() == set(events)  # every event, and no other (none of the rolled-back writes)
     assert len(hook.got) >= len(events)  # at least once: the held one came twice
     app.extensions["league_db"].engine.dispose()
+
+
+def signal_mask(pid: int, field: str) -> int:
+    """A process's signals as /proc/<pid>/status lists them (SigIgn: ignored, SigCgt: handled)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(f"{field}:"):
+            return int(line.split()[1], 16)
+    raise AssertionError(f"no {field} for process {pid}")
+
+
+def sets(mask: int, number: int) -> bool:
+    return bool(mask >> (number - 1) & 1)
+
+
+def started_ignoring_sigint(url: str) -> subprocess.Popen[bytes]:
+    """The worker as the suite starts it, from a test run that ignores SIGINT, as a shell runs a
+    background job (`./scripts/test &`): the worker inherits that until it sets its own handler."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return delivery_worker(url)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def test_r23_the_suite_stops_a_worker_with_sigterm_at_once_where_sigint_is_ignored(league_db: str) -> None:
+    """The tests stop what they start with SIGTERM (tests/support/servers.stop), never SIGINT,
+    which a background shell has every child ignore: a worker still starting (no handler of its
+    own yet) would never see a SIGINT and be waited for until PATIENCE. SIGTERM stops it at once,
+    starting or running; running, it lets go what it was sending and ends cleanly."""
+    quickly = 60.0  # seconds: well under PATIENCE, which a missed signal would wait out
+    for running in (False, True):
+        worker = started_ignoring_sigint(league_db)
+        try:
+            assert sets(signal_mask(worker.pid, "SigIgn"), signal.SIGINT)
+            if running:
+                until(
+                    lambda: sets(signal_mask(worker.pid, "SigCgt"), signal.SIGTERM),  # noqa: B023
+                    "the worker handles SIGTERM (its loop runs)",
+                )
+            began = time.monotonic()
+            stop(worker)
+            took = time.monotonic() - began
+        finally:
+            if worker.poll() is None:
+                worker.kill()
+                worker.wait(PATIENCE)
+        assert took < quickly, f"stopping the {'running' if running else 'starting'} worker took {took:.0f} s"
+        if running:
+            assert worker.returncode == 0, worker.returncode

@@ -7,7 +7,6 @@ it at its deadline and records why. SIGTERM stops the worker cleanly."""
 
 from __future__ import annotations
 
-import signal
 import subprocess
 import time
 from collections.abc import Iterator
@@ -23,7 +22,7 @@ from sqlalchemy.engine import make_url
 from app import create_app
 from tests.support.league import Caller, new_key
 from tests.support.receiver import hostile_receiver, huge_answer, receiver, trickle
-from tests.support.servers import PATIENCE, delivery_worker, until
+from tests.support.servers import PATIENCE, delivery_worker, stop, until
 
 pytestmark = pytest.mark.server
 
@@ -52,12 +51,7 @@ def worker(url: str) -> Iterator[subprocess.Popen[bytes]]:
     try:
         yield process
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(PATIENCE)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(PATIENCE)
+        stop(process)  # SIGTERM
 
 
 def stopped_cleanly(process: subprocess.Popen[bytes]) -> None:
