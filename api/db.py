@@ -12,7 +12,6 @@ from sqlalchemy.orm import Session
 from api import cache
 from api.cache.views import policy
 from models.infra.db import SQLITE_WRITE_INTENT, make_engine, make_sessionmaker
-from models.services.freshness import MEMO, SMALL_MEMO
 from models.services.players.personal_text import PURGE_ANSWERS
 
 
@@ -55,9 +54,8 @@ def session() -> Session:
         SQLITE_WRITE_INTENT.set(not reading)
         g.db_session = (database().read_sessionmaker if reading else database().sessionmaker)()
         if reading:
-            # Reads share what services computed under the versions they read (freshness.Memo).
-            g.db_session.info[MEMO] = current_app.extensions["league_memo"]
-            g.db_session.info[SMALL_MEMO] = current_app.extensions["league_small_memo"]
+            # Reads share what was computed under the versions they read (models/freshness/memos.py).
+            g.db_session.info.update(cache.memos())
     db_session: Session = g.db_session
     return db_session
 

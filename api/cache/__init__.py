@@ -30,7 +30,7 @@ from flask import Flask, current_app
 from api.cache import hooks
 from api.cache.flights import make_flights
 from api.cache.stores import DiskStore, LayeredStore, make_store
-from models.services.freshness import Memo
+from models.freshness.memos import FRAGMENTS, MEMO, SMALL_MEMO, Memo
 
 # What services compute for reads: few (a national season's lists are a hundred thousand
 # objects, which every full collection of the garbage collector walks; older versions only serve
@@ -56,6 +56,16 @@ def init_app(app: Flask) -> None:
     app.extensions["league_memo"] = Memo(MEMO_SIZE)
     app.extensions["league_small_memo"] = Memo(SMALL_MEMO_SIZE)
     app.extensions["league_fragments"] = Memo(FRAGMENTS_SIZE)
+
+
+def memos() -> dict[str, Memo]:
+    """The memos a reading session carries (models/freshness/versions.py names them)."""
+    extensions = current_app.extensions
+    return {
+        MEMO: extensions["league_memo"],
+        SMALL_MEMO: extensions["league_small_memo"],
+        FRAGMENTS: extensions["league_fragments"],
+    }
 
 
 def clear() -> None:

@@ -16,7 +16,8 @@ from typing import Any, TypeVar
 
 from flask import current_app, request
 
-from models.services.freshness import Scope, season_ids, season_scopes, venue_scopes
+from models.freshness.memos import season_ids
+from models.freshness.scopes import Scope, season_scopes, venue_scopes
 
 V = TypeVar("V")
 

@@ -14,10 +14,10 @@ from api.auth import current_actor, host_or_office
 from api.blueprint import Blueprint
 from api.cache.views import cached_by
 from api.emails.schemas import EmailConsentIn, EmailConsentOut, EmailSubscriptionIn, EmailSubscriptionOut
+from models.freshness.scopes import Scope
 from models.infra.clock import utcnow
 from models.services.emails.consents import ConsentState, consent_of, give_consent, withdraw_consent
 from models.services.emails.subscriptions import ask_for_weekly_email
-from models.services.freshness import Scope
 
 blp = Blueprint(
     "emails", __name__, description="The weekly email (R23): a player's consent, and their own request."

@@ -31,8 +31,9 @@ from api.html import framed_page
 from api.people_dates import people_date, words
 from api.schemas import with_labels
 from models.actor import PUBLIC
-from models.entities import NIGHT_TABLES, Night, Region, Season
+from models.entities import Night, Region, Season
 from models.errors import NotFound
+from models.freshness.tables import NIGHT_TABLES
 from models.rules.qualifiers import Flag, public_reason
 from models.rules.schedules import days
 from models.services import wall_clock

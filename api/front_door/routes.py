@@ -31,7 +31,7 @@ from api.front_door.schemas import (
 from api.html import html_page
 from api.nights.routes import the_open_nights
 from api.site.routes import front_page
-from models.entities import NIGHT_TABLES
+from models.freshness.tables import NIGHT_TABLES
 from models.services.demo.queries import demo_example, demo_night_venue
 from models.services.league_settings.writes import league_settings
 

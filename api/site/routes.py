@@ -38,7 +38,7 @@ from api.site.pages import (
 from api.site.reads import answer, every
 from api.site.schemas import VenuePageQuery
 from api.site.words import STATUS_WORDS, public_reason
-from models.entities import NIGHT_TABLES
+from models.freshness.tables import NIGHT_TABLES
 from models.rules.race import Race
 
 

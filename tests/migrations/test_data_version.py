@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import Connection, Engine, inspect, text
 
-from models.entities import (
+from models.freshness.scopes import Scope
+from models.freshness.tables import (
     LEAGUE_SCOPE_TABLES,
     NIGHT_TABLES,
     OUTBOX_SCOPE_TABLES,
@@ -17,7 +18,6 @@ from models.entities import (
     SCOPED_TABLES,
     UNVERSIONED_TABLES,
 )
-from models.services.freshness import Scope
 from tests.support.migrations import NOW, add_player, add_region, add_result, add_season, add_tournament
 
 

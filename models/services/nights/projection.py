@@ -15,12 +15,13 @@ from sqlalchemy.orm import Session
 
 from models.entities import Night, NightEntry, Player, Season
 from models.entities.tournaments import Result, Tournament
+from models.freshness.memos import SMALL_MEMO, cached_by_scopes
+from models.freshness.scopes import venue_scopes
 from models.rules.charts import Unscorable, sentence
 from models.rules.nights import Out, places
 from models.rules.players import player_labels
 from models.rules.standings import Entry, Line, Row, line_of, ranked_lines
 from models.rules.tournaments import Earned, score_report
-from models.services.freshness import cached_by_scopes, venue_scopes
 from models.services.nights.players_out import REPORTED_STATUS
 from models.services.standings.line_queries import counted_results, season_tiers, stored_lines, summed_lines
 from models.services.standings.queries import venue_totals
@@ -115,7 +116,7 @@ def _before(session: Session, season: Season, night: Night) -> _Before:
         return _Before(stored, totals.tournaments if totals else 0, holders, ranks, {})
 
     key = ("venue before tonight", season.id, venue_id, night.date, night.session)
-    return cached_by_scopes(session, key, venue_scopes(season.id, venue_id), compute, small=True)
+    return cached_by_scopes(session, key, venue_scopes(season.id, venue_id), compute, memo=SMALL_MEMO)
 
 
 def _earlier(
