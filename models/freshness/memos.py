@@ -67,9 +67,9 @@ class Memo:
         return len(self._items)
 
 
-def _computed(scopes: Sequence[str], compute: Callable[[], T]) -> T:
-    """The one place a memo's value is computed, reading only tables whose changes move `scopes`
-    (tests/api/cache/test_reads_covered.py watches it)."""
+def _computed(key: Hashable, scopes: Sequence[str], compute: Callable[[], T]) -> T:
+    """The one place a memo's value (`key`'s) is computed, reading only tables whose changes move
+    `scopes` (tests/api/cache/test_reads_covered.py watches it)."""
     return compute()
 
 
@@ -88,7 +88,7 @@ def cached_by_scopes(
         return compute()
     epoch, _version = data_version(session)
     return found.cached(
-        (key, epoch), scope_versions(session, scopes), lambda _older: _computed(scopes, compute)
+        (key, epoch), scope_versions(session, scopes), lambda _older: _computed(key, scopes, compute)
     )
 
 
@@ -111,7 +111,7 @@ def recomputed_by_scopes(
     versions = dict(zip(scopes, scope_versions(session, scopes), strict=True))
     standing = tuple(sorted((scope, v) for scope, v in versions.items() if scope != moving))
     return found.cached(
-        (key, epoch, standing), versions[moving], lambda older: _computed(scopes, lambda: compute(older))
+        (key, epoch, standing), versions[moving], lambda older: _computed(key, scopes, lambda: compute(older))
     )
 
 
@@ -137,7 +137,9 @@ def many_by_scopes(
     missing = [k for k, value in values.items() if value is None]
     if missing:
         scopes = sorted({scope for k in missing for scope in wanted[k][1]})
-        for k, value in _computed(scopes, lambda: compute(missing)).items():
+        for k, value in _computed(
+            tuple(wanted[k][0] for k in missing), scopes, lambda: compute(missing)
+        ).items():
             values[k] = found.put(*keys[k], value)
     return values
 
@@ -152,7 +154,7 @@ def cached_at(
         return compute()
     epoch, _version = data_version(session)
     versions = tuple(sorted(at.items()))
-    return found.cached((key, epoch), versions, lambda _older: _computed(list(at), compute))
+    return found.cached((key, epoch), versions, lambda _older: _computed(key, list(at), compute))
 
 
 def cached_by_league(session: Session, name: Hashable, compute: Callable[[], T]) -> T:
