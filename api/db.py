@@ -9,7 +9,6 @@ from typing import Any
 from flask import Flask, Response, current_app, g, request
 from sqlalchemy.orm import Session
 
-from api import cache
 from api.cache.views import policy
 from models.infra.db import SQLITE_WRITE_INTENT, make_engine, make_sessionmaker
 from models.services.players.personal_text import PURGE_ANSWERS
@@ -27,8 +26,16 @@ class Database:
         self.read_sessionmaker = make_sessionmaker(readers)
 
 
+# What the cache registers (api/cache/__init__.py), so that this module needs no import of it:
+# the memos a reading session carries, and what drops everything cached after an erasure.
+MEMOS = "league_reader_memos"
+PURGES = "league_purges"
+
+
 def init_app(app: Flask) -> None:
     app.extensions["league_db"] = Database(app.config["DATABASE_URL"])
+    app.extensions.setdefault(MEMOS, {})
+    app.extensions.setdefault(PURGES, [])
     app.after_request(_commit)
     app.teardown_appcontext(_close)
 
@@ -55,7 +62,7 @@ def session() -> Session:
         g.db_session = (database().read_sessionmaker if reading else database().sessionmaker)()
         if reading:
             # Reads share what was computed under the versions they read (models/freshness/memos.py).
-            g.db_session.info.update(cache.memos())
+            g.db_session.info.update(current_app.extensions[MEMOS])
     db_session: Session = g.db_session
     return db_session
 
@@ -83,7 +90,8 @@ def purge_if_asked(db_session: Session) -> None:
     Redis too, since one may hold a value that is gone. None of it is served again anyway (the
     data version was bumped); this is so that no copy is kept."""
     if db_session.info.pop(PURGE_ANSWERS, False):
-        cache.clear()
+        for purge in current_app.extensions[PURGES]:
+            purge()
 
 
 def _close(_exc: BaseException | None) -> None:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from flask import Flask, current_app
 
+from api import db
 from api.cache import hooks
 from api.cache.flights import make_flights
 from api.cache.stores import DiskStore, LayeredStore, make_store
@@ -56,11 +57,14 @@ def init_app(app: Flask) -> None:
     app.extensions["league_memo"] = Memo(MEMO_SIZE)
     app.extensions["league_small_memo"] = Memo(SMALL_MEMO_SIZE)
     app.extensions["league_fragments"] = Memo(FRAGMENTS_SIZE)
+    # A reading session carries the memos (api/db.py), and an erasure's commit drops everything.
+    app.extensions[db.MEMOS].update(memos(app))
+    app.extensions[db.PURGES].append(clear)
 
 
-def memos() -> dict[str, Memo]:
+def memos(app: Flask) -> dict[str, Memo]:
     """The memos a reading session carries (models/freshness/versions.py names them)."""
-    extensions = current_app.extensions
+    extensions = app.extensions
     return {
         MEMO: extensions["league_memo"],
         SMALL_MEMO: extensions["league_small_memo"],
