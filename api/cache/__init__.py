@@ -1,10 +1,10 @@
-"""Cached answers, and how they stay fresh: the one home of caching in the api layer
-(models/services/freshness.py is its other half, without Flask).
+"""Cached answers, and how they stay fresh: the HTTP adapter of freshness (models/freshness/ is
+the rest, without Flask: the scopes, which table bumps which, the versions and the memos).
 
 How one report retires one venue's standings:
 1. The report's rows are written; the database's triggers bump the data version and the scopes
    of the rows it changed, `venue:S:V` among them, in the report's own transaction
-   (models/entities/freshness.py maps tables to scopes; `Scope` names them).
+   (models/freshness/tables.py maps tables to scopes; `Scope` names them).
 2. The next GET of that venue's standings reads the versions first (`hooks.answer_from_cache`):
    its view declares `@cached_by(a_venue)` (views.py), so its key holds the versions of
    `league` and `venue:S:V`, the caller's audience, the local day and the request.
@@ -17,11 +17,12 @@ and the others wait for it (flights.py: single flight, across workers). Answers 
 every worker reads them: Redis when `CACHE_URL` is set, else the embedded store's directory
 (stores.py). After a write commits, the refresher computes the answers it retired that the
 website reads, once for every worker (refresher.py, driven by the outbox); what services
-compute for reads (a season's qualifier lists, …)
-is cached by `Memo` (freshness.py), as are the JSON fragments answers are written from
-(fragments.py). A GET under /api/ or /embed/ may thus depend on nothing but the league's data,
-the caller's audience, the day and the request (path, query, Accept), and the release of the
-service that made it (release.py: a new release never serves an earlier one's answers)."""
+compute for reads (a season's qualifier lists, …) is cached by the memos
+(models/freshness/memos.py) under the versions of the scopes it read, as are the JSON fragments
+answers are written from (fragments.py). A GET under /api/ or /embed/ may thus depend on
+nothing but the league's data, the caller's audience, the day and the request (path, query,
+Accept), and the release of the service that made it (release.py: a new release never serves an
+earlier one's answers)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The data version (the key of every cached answer) is bumped with every change to league data,
 in the change's own transaction, whoever makes it: the service, a command or a plain SQL script.
-The triggers are held to models/entities/freshness.py's map of tables to scopes, and the scope
-names they write to `Scope` (models/services/freshness.py)."""
+The triggers are held to models/freshness/tables.py's map of tables to scopes, and the scope
+names they write to `Scope` (models/freshness/scopes.py)."""
 
 from __future__ import annotations
 
