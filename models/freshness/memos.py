@@ -1,6 +1,6 @@
 """Memos: values computed for reads, cached under the versions of the scopes they read, and the
 one API that caches them (`cached_by_scopes`, `recomputed_by_scopes`, `many_by_scopes`,
-`cached_at`, `cached_by_league`). Never keyed by an object's id or by hand: a key names what was
+`cached_at`, `added_to`, `cached_by_league`). Never keyed by an object's id or by hand: a key names what was
 asked, the versions name the data it was read at. A reading session carries its process's memos
 in its `info` (models/freshness/versions.py: MEMO, SMALL_MEMO, FRAGMENTS); a writer has none and
 computes afresh, so nothing uncommitted is ever cached. Every computation goes through
@@ -155,6 +155,13 @@ def cached_at(
     epoch, _version = data_version(session)
     versions = tuple(sorted(at.items()))
     return found.cached((key, epoch), versions, lambda _older: _computed(key, list(at), compute))
+
+
+def added_to(key: Hashable, scopes: Sequence[str], compute: Callable[[], T]) -> T:
+    """What is added, as it is asked for, to a value already cached under these scopes (a night's
+    players' earlier results, as they sign in): read, like the value, only from tables these
+    scopes cover, and computed where every memo's value is."""
+    return _computed(key, scopes, compute)
 
 
 def cached_by_league(session: Session, name: Hashable, compute: Callable[[], T]) -> T:
