@@ -31,7 +31,7 @@ from flask import Flask, g, has_request_context, request, request_finished
 from sqlalchemy import Connection, event
 
 from api import cache, db
-from api.cache.views import Policy, check_declarations, declared, keyed, policy
+from api.cache.views import DATA_VERSION, Policy, check_declarations, declared, keyed, policy
 from models.entities.base import Base
 from models.freshness import memos
 from models.freshness.tables import NIGHT_TABLES, OUTBOX_TABLES, UNVERSIONED_TABLES, covered_by
@@ -341,7 +341,7 @@ def test_every_view_the_cache_keys_declares_what_it_reads(app: Flask) -> None:
     for rule in rules:
         found = declared(app, rule)
         assert found is not None, rule.rule
-        if found.scopes is not None and found.scopes.__name__ == "DATA_VERSION":
+        if found.scopes is DATA_VERSION:
             assert len(found.why.split()) >= 3, f"{rule.rule}: why is it keyed by the whole data version?"
     undeclared = Flask(__name__)
     undeclared.add_url_rule("/api/v1/silent", "silent", lambda: "")
