@@ -48,6 +48,7 @@ from api import (
     words,
 )
 from api.cache import hooks as cache_hooks
+from api.cache.views import check_declarations
 from api.errors import PROBLEM_MIMETYPE, ProblemSchema, http_problem, register_error_handlers
 from api.fields import MAX_ID
 from api.spec import ContractPlugin, error_headers, register_headers
@@ -333,4 +334,5 @@ def init_app(app: Flask) -> Api:
     app.register_blueprint(emails.subscribe_pages)  # R23: asking for the weekly email, confirming it
     app.before_request(_start_request)
     app.after_request(_finish_request)
+    check_declarations(app)  # every GET the cache keys says what it reads
     return api

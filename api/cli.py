@@ -23,6 +23,7 @@ from api.deliver_cli import deliver
 from models.actor import SYSTEM
 from models.entities import ROLES
 from models.errors import LeagueError
+from models.freshness.versions import renew_epoch
 from models.infra.db import SQLITE_WRITE_INTENT
 from models.infra.migrate import alembic_config
 from models.services.api_keys.writes import create_key
@@ -30,7 +31,6 @@ from models.services.audit_log.writes import record
 from models.services.demo.checks import check_removal
 from models.services.demo.queries import DemoRemoval, removal_plan
 from models.services.demo.writes import load_demo, remove_demo
-from models.services.freshness import renew_epoch
 from models.services.players.erasures import erase_inactive, erased_ids, reapply_erasures
 from models.services.ratings.writes import rebuild_ratings
 from models.services.standings.lines import rebuild_lines

@@ -9,11 +9,9 @@ from typing import Any
 from flask import Flask, Response, current_app, g, request
 from sqlalchemy.orm import Session
 
-from api import cache
 from api.cache.views import policy
 from models.infra.db import SQLITE_WRITE_INTENT, make_engine, make_sessionmaker
 from models.services.audit_log.personal_text import PURGE_ANSWERS
-from models.services.freshness import MEMO, SMALL_MEMO
 
 
 class Database:
@@ -28,8 +26,16 @@ class Database:
         self.read_sessionmaker = make_sessionmaker(readers)
 
 
+# What the cache registers (api/cache/__init__.py), so that this module needs no import of it:
+# the memos a reading session carries, and what drops everything cached after an erasure.
+MEMOS = "league_reader_memos"
+PURGES = "league_purges"
+
+
 def init_app(app: Flask) -> None:
     app.extensions["league_db"] = Database(app.config["DATABASE_URL"])
+    app.extensions.setdefault(MEMOS, {})
+    app.extensions.setdefault(PURGES, [])
     app.after_request(_commit)
     app.teardown_appcontext(_close)
 
@@ -55,9 +61,8 @@ def session() -> Session:
         SQLITE_WRITE_INTENT.set(not reading)
         g.db_session = (database().read_sessionmaker if reading else database().sessionmaker)()
         if reading:
-            # Reads share what services computed under the versions they read (freshness.Memo).
-            g.db_session.info[MEMO] = current_app.extensions["league_memo"]
-            g.db_session.info[SMALL_MEMO] = current_app.extensions["league_small_memo"]
+            # Reads share what was computed under the versions they read (models/freshness/memos.py).
+            g.db_session.info.update(current_app.extensions[MEMOS])
     db_session: Session = g.db_session
     return db_session
 
@@ -85,7 +90,8 @@ def purge_if_asked(db_session: Session) -> None:
     Redis too, since one may hold a value that is gone. None of it is served again anyway (the
     data version was bumped); this is so that no copy is kept."""
     if db_session.info.pop(PURGE_ANSWERS, False):
-        cache.clear()
+        for purge in current_app.extensions[PURGES]:
+            purge()
 
 
 def _close(_exc: BaseException | None) -> None:

@@ -50,6 +50,7 @@ from sqlalchemy.orm import Session  # noqa: E402
 from bench.scratch import scratch_database, today, uptime  # noqa: E402
 from models.actor import SYSTEM  # noqa: E402
 from models.entities import Base, Player, Region, Result, Season, Tournament, Venue  # noqa: E402
+from models.freshness.versions import renew_epoch  # noqa: E402
 from models.infra.db import make_engine, make_sessionmaker  # noqa: E402
 from models.infra.migrate import alembic_config, upgrade  # noqa: E402
 from models.rules.charts import DEFAULT_CHART  # noqa: E402
@@ -57,7 +58,6 @@ from models.rules.drafts import LAST_SESSION  # noqa: E402
 from models.rules.players import default_display_name, display_key, normalise_name  # noqa: E402
 from models.rules.tournaments import score_report  # noqa: E402
 from models.services.api_keys.writes import create_key  # noqa: E402
-from models.services.freshness import renew_epoch  # noqa: E402
 from models.services.ratings.writes import point_of, rate_new_report, rebuild_ratings, replay_from  # noqa: E402
 from models.services.standings.lines import rebuild_lines  # noqa: E402
 

@@ -175,7 +175,7 @@ def test_the_front_documents_stay_short(document: Path) -> None:
 def test_the_path_finder_finds_paths() -> None:
     """What counts as a path, and what does not, on the shapes the documents use."""
     text = (
-        "`models/services/locks.py` `api/cache.SCOPED_ANSWERS` `services/freshness.py` `bench/x.py`\n"
+        "`models/services/locks.py` `api/cache.SCOPED_ANSWERS` `services/paging.py` `bench/x.py`\n"
         "`test_x.py` `/api/v1/seasons/{id}` `text/csv` `http://h/x.py` `$API/players` `2.5`\n"
         "```sh\n.venv/bin/python bench/national.py --markdown\n```\n"
     )
@@ -186,12 +186,12 @@ def test_the_path_finder_finds_paths() -> None:
         "bench/national.py",
         "bench/x.py",
         "models/services/locks.py",
-        "services/freshness.py",
+        "services/paging.py",
         "test_x.py",
     ]
     document = ROOT / "ARCHITECTURE.md"
     assert exists("api/cache.SCOPED_ANSWERS", document)
-    assert exists("services/freshness.py", document)
+    assert exists("services/paging.py", document)
     assert exists(".venv/bin/python", document)
     assert not exists("bench/x.py", document)
     assert not exists("test_x.py", document)

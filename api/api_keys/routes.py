@@ -10,6 +10,7 @@ from api import db
 from api.api_keys.schemas import KeyCreated, KeyIn, KeyOut
 from api.auth import current_actor, office_only
 from api.blueprint import Blueprint
+from api.cache.views import DATA_VERSION, cached_by
 from api.contract import ID, conflicts, links
 from api.pagination import PageArgs, page_request, page_schema
 from models.entities import ApiKey
@@ -20,6 +21,7 @@ blp = Blueprint("api_keys", __name__, url_prefix="/api/v1/api-keys", description
 
 
 @blp.route("")
+@cached_by(DATA_VERSION, why="API keys: no scope covers api_keys or api_key_venues")
 class KeysViews(MethodView):
     @blp.doc(operationId="list_api_keys")
     @office_only
@@ -45,6 +47,7 @@ class KeysViews(MethodView):
 
 
 @blp.route("/<id:key_id>")
+@cached_by(DATA_VERSION, why="API keys: no scope covers api_keys or api_key_venues")
 class KeyByIdViews(MethodView):
     @blp.doc(operationId="get_api_key")
     @office_only

@@ -12,6 +12,7 @@ from api.audit_log.csv_answer import audit_csv
 from api.audit_log.schemas import AuditCsvQuery, AuditOut, AuditQuery
 from api.auth import current_actor, office_only
 from api.blueprint import Blueprint
+from api.cache.views import DATA_VERSION, cached_by
 from api.contract import csv_too
 from api.csv_export import CSV_ANSWER, varies_by_accept, wants_csv
 from api.pagination import page_request, page_schema
@@ -29,6 +30,7 @@ def _csv(args: dict[str, Any]) -> Response:
 
 
 @blp.route("/audit-log")
+@cached_by(DATA_VERSION, why="the audit log: every write adds to it, and no scope covers it")
 class AuditViews(MethodView):
     @blp.doc(operationId="list_audit_log")
     @csv_too
@@ -52,6 +54,7 @@ class AuditViews(MethodView):
 
 
 @blp.route("/audit-log.csv")
+@cached_by(DATA_VERSION, why="the audit log: every write adds to it, and no scope covers it")
 class AuditCsvViews(MethodView):
     @blp.doc(operationId="list_audit_log_csv", responses=CSV_ANSWER)
     @office_only

@@ -1,10 +1,10 @@
-"""Cached answers, and how they stay fresh: the one home of caching in the api layer
-(models/services/freshness.py is its other half, without Flask).
+"""Cached answers, and how they stay fresh: the HTTP adapter of freshness (models/freshness/ is
+the rest, without Flask: the scopes, which table bumps which, the versions and the memos).
 
 How one report retires one venue's standings:
 1. The report's rows are written; the database's triggers bump the data version and the scopes
    of the rows it changed, `venue:S:V` among them, in the report's own transaction
-   (models/entities/freshness.py maps tables to scopes; `Scope` names them).
+   (models/freshness/tables.py maps tables to scopes; `Scope` names them).
 2. The next GET of that venue's standings reads the versions first (`hooks.answer_from_cache`):
    its view declares `@cached_by(a_venue)` (views.py), so its key holds the versions of
    `league` and `venue:S:V`, the caller's audience, the local day and the request.
@@ -17,20 +17,22 @@ and the others wait for it (flights.py: single flight, across workers). Answers 
 every worker reads them: Redis when `CACHE_URL` is set, else the embedded store's directory
 (stores.py). After a write commits, the refresher computes the answers it retired that the
 website reads, once for every worker (refresher.py, driven by the outbox); what services
-compute for reads (a season's qualifier lists, …)
-is cached by `Memo` (freshness.py), as are the JSON fragments answers are written from
-(fragments.py). A GET under /api/ or /embed/ may thus depend on nothing but the league's data,
-the caller's audience, the day and the request (path, query, Accept), and the release of the
-service that made it (release.py: a new release never serves an earlier one's answers)."""
+compute for reads (a season's qualifier lists, …) is cached by the memos
+(models/freshness/memos.py) under the versions of the scopes it read, as are the JSON fragments
+answers are written from (fragments.py). A GET under /api/ or /embed/ may thus depend on
+nothing but the league's data, the caller's audience, the day and the request (path, query,
+Accept), and the release of the service that made it (release.py: a new release never serves an
+earlier one's answers)."""
 
 from __future__ import annotations
 
 from flask import Flask, current_app
 
+from api import db
 from api.cache import hooks
 from api.cache.flights import make_flights
 from api.cache.stores import DiskStore, LayeredStore, make_store
-from models.services.freshness import Memo
+from models.freshness.memos import FRAGMENTS, MEMO, SMALL_MEMO, Memo
 
 # What services compute for reads: few (a national season's lists are a hundred thousand
 # objects, which every full collection of the garbage collector walks; older versions only serve
@@ -56,6 +58,19 @@ def init_app(app: Flask) -> None:
     app.extensions["league_memo"] = Memo(MEMO_SIZE)
     app.extensions["league_small_memo"] = Memo(SMALL_MEMO_SIZE)
     app.extensions["league_fragments"] = Memo(FRAGMENTS_SIZE)
+    # A reading session carries the memos (api/db.py), and an erasure's commit drops everything.
+    app.extensions[db.MEMOS].update(memos(app))
+    app.extensions[db.PURGES].append(clear)
+
+
+def memos(app: Flask) -> dict[str, Memo]:
+    """The memos a reading session carries (models/freshness/versions.py names them)."""
+    extensions = app.extensions
+    return {
+        MEMO: extensions["league_memo"],
+        SMALL_MEMO: extensions["league_small_memo"],
+        FRAGMENTS: extensions["league_fragments"],
+    }
 
 
 def clear() -> None:

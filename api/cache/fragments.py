@@ -1,6 +1,7 @@
 """JSON fragments cached for answers written from many parts (a page of reports, a season's
-qualifier lists): each part's JSON is written once and cached (`fragments()`, a `Memo` under
-the versions the part was read at), so after a write only the parts it changed are written again.
+qualifier lists): each part's JSON is written once and cached (in the reading session's FRAGMENTS
+memo, through models/freshness/memos.py, under the versions of the scopes the part was read at),
+so after a write only the parts it changed are written again.
 
 A part's players are labelled over the whole answer (R19: the player number is added where two
 players of the answer share a display name), so a part's labels depend on the answer it is in.
@@ -20,20 +21,11 @@ from flask import current_app
 
 from api.schemas import Label
 from models.rules.players import player_label
-from models.services.freshness import Memo
 
 # Where a player's label goes (no display name is this: it is made anew by each process, and a
 # label is cut out only where it is a whole JSON string).
 _LABEL = f"label {secrets.token_hex(12)}"
 _LABEL_JSON = re.compile(re.escape(json.dumps(_LABEL)[:-1]) + r' (\d+)"')
-
-
-def fragments() -> Memo:
-    """This app's cached fragments: a few national pages' worth, least recently used dropped
-    first. Per app, as its answers are: a fragment is filed under its database's epoch and
-    versions, which another database (a copy of the same backup) may repeat."""
-    found: Memo = current_app.extensions["league_fragments"]
-    return found
 
 
 class LabelledJson:

@@ -20,8 +20,8 @@ from api.cache.views import page_defaults, policy
 from api.csv_export import wants_csv
 from api.negotiation import wants_page
 from models.actor import Actor
+from models.freshness.versions import data_version, scope_versions
 from models.services import wall_clock
-from models.services.freshness import data_version, scope_versions
 
 # Headers of a cached answer that belong to the request that made it, not to the answer.
 REQUEST_HEADERS = frozenset(

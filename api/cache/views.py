@@ -1,12 +1,13 @@
 """What each view reads, declared on the view as flask-smorest's `@blp.etag` is: the scopes its
-answers are cached by (`@cached_by`), or that it is never cached (`@never_cached`). A GET under
-/api/ or /embed/ that declares nothing is cached by the league's data version: any write to
-league data retires it, but not a write to a table no data version covers (the outbox's, R23;
-a night's live state, R22), which such a view must declare (`plus=`, `also=`).
+answers are cached by (`@cached_by(a_venue)`), or that it is never cached (`@never_cached`). Every
+GET the cache keys (under /api/ and /embed/, the front door, the league's site) declares one:
+`check_declarations` fails at the app's start on one that does not. A view keyed by the whole
+data version (any write to league data retires it) says so, and why, at the view:
+`@cached_by(DATA_VERSION, why="...")`; what it reads that no data version moves (the outbox's
+tables, R23; a night's live state, R22) it declares besides (`plus=`, `also=`).
 Adding a cached read is one decorator (and, if it reads a new table, one entry in
-models/entities/freshness.py's map of which table bumps which scope);
-tests/api/cache/test_reads_covered.py asks every cached view and fails on a table it read that
-its declaration does not cover."""
+models/freshness/tables.py); tests/api/cache/test_reads_covered.py asks every cached view and
+fails on a table it read that its declaration does not cover."""
 
 from __future__ import annotations
 
@@ -14,9 +15,11 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from flask import current_app, request
+from flask import Flask, current_app, request
+from werkzeug.routing import Rule
 
-from models.services.freshness import Scope, season_ids, season_scopes, venue_scopes
+from models.freshness.memos import season_ids
+from models.freshness.scopes import Scope, season_scopes, venue_scopes
 
 V = TypeVar("V")
 
@@ -27,7 +30,8 @@ Scopes = Callable[[Mapping[str, Any], Mapping[str, str], Any], Sequence[str] | N
 
 @dataclass(frozen=True)
 class Policy:
-    scopes: Scopes | None = None  # None: keyed by the data version
+    scopes: Scopes | None = None  # None: keyed by the data version (never cached, or undeclared)
+    why: str = ""  # why an answer keyed by the whole data version is (`DATA_VERSION`)
     refusals: bool = False  # its 422s are cached as its 200s are
     by_host: bool = False  # its answer names the host it was asked of
     writes: bool = False  # a GET that writes: given a writer's session, and never cached
@@ -42,28 +46,41 @@ class Policy:
     plus: tuple[str, ...] = ()
 
 
-DATA_VERSION = Policy()
 _ATTRIBUTE = "cache_policy"
+# What a view outside the cache (the console's pages, the docs) is given: it declares nothing.
+UNDECLARED = Policy()
+
+
+def DATA_VERSION(_view: Mapping[str, Any], _args: Mapping[str, str], _session: Any) -> None:  # noqa: N802
+    """The whole league's data version: any write to league data retires the answer. Said at the
+    view, with why (`@cached_by(DATA_VERSION, why="...")`)."""
+    return None
 
 
 def cached_by(
-    scopes: Scopes | None = None,
+    scopes: Scopes,
     *,
+    why: str = "",
     refusals: bool = False,
     by_host: bool = False,
     also: Scopes | None = None,
     also_covers: Collection[str] = (),
     plus: Sequence[str] = (),
 ) -> Callable[[V], V]:
-    """Cache the view's answers by the versions of `scopes` (or, None, the data version); with
+    """Cache the view's answers by the versions of `scopes` (`DATA_VERSION`: the data version,
+    with `why` it must be; a scopes function may answer None for the data version too); with
     `refusals`, its refusals too (a preview's refusal may cost as much as its answer); with
     `by_host`, keyed by the host name it was asked of (a page naming it in a link); with `also`,
     keyed by what it says too (a record's own version), which every change to the tables
     `also_covers` moves; with `plus`, by these scopes' versions besides."""
 
+    if scopes is DATA_VERSION and not why.strip():
+        raise TypeError("a view keyed by the whole data version says why: @cached_by(DATA_VERSION, why=...)")
+
     def mark(view: V) -> V:
         policy = Policy(
             scopes=scopes,
+            why=why,
             refusals=refusals,
             by_host=by_host,
             also=also,
@@ -100,8 +117,33 @@ def page_defaults() -> frozenset[tuple[str, str]]:
 def policy() -> Policy:
     """The policy of the request's view."""
     view = current_app.view_functions.get(request.endpoint or "")
-    found: Policy = getattr(getattr(view, "view_class", view), _ATTRIBUTE, DATA_VERSION)
+    found: Policy = getattr(getattr(view, "view_class", view), _ATTRIBUTE, UNDECLARED)
     return found
+
+
+def keyed(rule: Rule) -> bool:
+    """Whether the cache keys this route's GETs (api/cache/hooks.py: `_cacheable`)."""
+    return "GET" in (rule.methods or ()) and (
+        rule.rule.startswith(("/api/", "/embed/")) or rule.rule == "/" or rule.endpoint.startswith("site.")
+    )
+
+
+def declared(app: Flask, rule: Rule) -> Policy | None:
+    """The declaration of a route's view, or None."""
+    view = app.view_functions[rule.endpoint]
+    found: Policy | None = getattr(getattr(view, "view_class", view), _ATTRIBUTE, None)
+    return found
+
+
+def check_declarations(app: Flask) -> None:
+    """At the app's start: every view whose GETs the cache keys says what it reads."""
+    silent = sorted(
+        rule.rule for rule in app.url_map.iter_rules() if keyed(rule) and declared(app, rule) is None
+    )
+    if silent:
+        raise RuntimeError(
+            f"views the cache keys must declare what they read (@cached_by or @never_cached): {silent}"
+        )
 
 
 def a_venue(view: Mapping[str, Any], _args: Mapping[str, str], _session: Any) -> Sequence[str]:
@@ -113,6 +155,12 @@ def a_venue(view: Mapping[str, Any], _args: Mapping[str, str], _session: Any) ->
 def a_season(view: Mapping[str, Any], _args: Mapping[str, str], _session: Any) -> Sequence[str]:
     """The qualifier lists read every venue of the season (R14 links them)."""
     return season_scopes(view["season_id"])
+
+
+def a_report(view: Mapping[str, Any], _args: Mapping[str, str], _session: Any) -> Sequence[str]:
+    """One report reads its own rows and results, and the league's rest (its venue, its players'
+    names)."""
+    return (Scope.LEAGUE, Scope.report(view["tournament_id"]))
 
 
 def the_league(_view: Mapping[str, Any], _args: Mapping[str, str], _session: Any) -> Sequence[str]:

@@ -16,6 +16,7 @@ from icalendar import Calendar, Event
 
 from api import db
 from api.blueprint import Blueprint
+from api.cache.views import DATA_VERSION, cached_by
 from models.services.games.queries import WEEKS_AHEAD, WEEKS_BEHIND, region_feed, venue_feed
 from models.services.venues.schedule_queries import Game, Revision, revisions
 
@@ -60,6 +61,7 @@ def feed(name: str, games: Sequence[Game]) -> Response:
 
 
 @blp.route("/venues/<id:venue_id>/calendar.ics")
+@cached_by(DATA_VERSION, why="the schedules' games (no scope covers schedules) and their reports")
 class VenueCalendar(MethodView):
     @blp.doc(operationId="get_venue_calendar", responses=CALENDAR_ANSWER)
     def get(self, venue_id: int) -> Response:
@@ -69,6 +71,7 @@ class VenueCalendar(MethodView):
 
 
 @blp.route("/regions/<id:region_id>/calendar.ics")
+@cached_by(DATA_VERSION, why="the schedules' games (no scope covers schedules) and their reports")
 class RegionCalendar(MethodView):
     @blp.doc(operationId="get_region_calendar", responses=CALENDAR_ANSWER)
     def get(self, region_id: int) -> Response:

@@ -12,12 +12,12 @@ from flask.views import MethodView
 from api import db, throttle
 from api.auth import current_actor, host_or_office
 from api.blueprint import Blueprint
-from api.cache.views import cached_by
+from api.cache.views import DATA_VERSION, cached_by
 from api.emails.schemas import EmailConsentIn, EmailConsentOut, EmailSubscriptionIn, EmailSubscriptionOut
+from models.freshness.scopes import Scope
 from models.infra.clock import utcnow
 from models.services.emails.consents import ConsentState, consent_of, give_consent, withdraw_consent
 from models.services.emails.subscriptions import ask_for_weekly_email
-from models.services.freshness import Scope
 
 blp = Blueprint(
     "emails", __name__, description="The weekly email (R23): a player's consent, and their own request."
@@ -31,7 +31,11 @@ ASKED = "If this is a league player's address, we have sent a link to it to conf
 # `outbox` scope, which every change to a consent moves (migration 0033), whoever makes it: the
 # API, the unsubscribe link, an erasure, a script.
 @blp.route("/api/v1/players/<id:player_id>/email-consent")
-@cached_by(plus=(Scope.OUTBOX,))
+@cached_by(
+    DATA_VERSION,
+    why="a consent is the outbox's; the player and their results, the league's",
+    plus=(Scope.OUTBOX,),
+)
 class EmailConsentViews(MethodView):
     @blp.doc(operationId="get_email_consent")
     @host_or_office

@@ -15,7 +15,7 @@ from flask.views import MethodView
 
 from api import db
 from api.blueprint import Blueprint
-from api.cache.views import a_nights_venue, a_season, a_venue, cached_by
+from api.cache.views import DATA_VERSION, a_nights_venue, a_season, a_venue, cached_by
 from api.embed.chart import NARROW, WIDE, race_chart, rank_label
 from api.embed.live import LIVE_SCRIPT
 from api.embed.schemas import (
@@ -31,8 +31,9 @@ from api.html import framed_page
 from api.people_dates import people_date, words
 from api.schemas import with_labels
 from models.actor import PUBLIC
-from models.entities import NIGHT_TABLES, Night, Region, Season
+from models.entities import Night, Region, Season
 from models.errors import NotFound
+from models.freshness.tables import NIGHT_TABLES
 from models.rules.qualifiers import Flag, public_reason
 from models.rules.schedules import days
 from models.services import wall_clock
@@ -165,7 +166,11 @@ def subscription(url: str) -> str:
 
 
 @blp.route("/regions/<id:region_id>/games")
-@cached_by(by_host=True)
+@cached_by(
+    DATA_VERSION,
+    why="the schedules' games (no scope covers schedules) and their reports",
+    by_host=True,
+)
 class GamesPage(MethodView):
     @blp.doc(operationId="get_games_page", responses=HTML_ANSWER)
     @blp.arguments(Themed, location="query")
@@ -189,12 +194,13 @@ class GamesPage(MethodView):
             by_day=by_day,
             league_zone=wall_clock.league_zone(session),
             # A subscription (webcal: a calendar app follows the feed), on this host: the cache
-            # keys this page by its host too (`@cached_by(by_host=True)`).
+            # keys this page by its host too (`@cached_by(..., by_host=True)`).
             calendar=subscription(url_for("calendars.RegionCalendar", region_id=region.id, _external=True)),
         )
 
 
 @blp.route("/ratings")
+@cached_by(DATA_VERSION, why="ratings: no scope covers player_ratings or rating_points")
 class RatingsPage(MethodView):
     @blp.doc(operationId="get_ratings_page", responses=HTML_ANSWER)
     @blp.arguments(RatingsPageQuery, location="query")

@@ -15,7 +15,7 @@ from werkzeug.exceptions import NotAcceptable
 
 from api import db
 from api.blueprint import Blueprint
-from api.cache.views import cached_by
+from api.cache.views import DATA_VERSION, cached_by
 from api.contract import answers
 from api.embed.theme import stylesheet
 from api.front_door.schemas import (
@@ -31,7 +31,7 @@ from api.front_door.schemas import (
 from api.html import html_page
 from api.nights.routes import the_open_nights
 from api.site.routes import front_page
-from models.entities import NIGHT_TABLES
+from models.freshness.tables import NIGHT_TABLES
 from models.services.demo.queries import demo_example, demo_night_venue
 from models.services.lookup import league_settings
 
@@ -70,7 +70,13 @@ def _demo_examples(session: Session) -> dict[str, str]:
 
 @blp.route("/")
 # The site's front page names its own address, and the nights being played now (R22, R24).
-@cached_by(by_host=True, also=the_open_nights, also_covers=NIGHT_TABLES)
+@cached_by(
+    DATA_VERSION,
+    why="tonight's games, from the schedules (no scope covers them)",
+    by_host=True,
+    also=the_open_nights,
+    also_covers=NIGHT_TABLES,
+)
 class FrontDoorViews(MethodView):
     @blp.doc(operationId="get_front_door", responses=FRONT_DOOR_ANSWER)
     @answers(HTTPStatus.NOT_ACCEPTABLE)
@@ -110,6 +116,7 @@ class FrontDoorViews(MethodView):
 # Declared without the trailing slash (a path ends with none in the spec), served with one too:
 # `/api/v1/` is the path a person types, and the front door's link.
 @blp.route("/api/v1", strict_slashes=False)
+@cached_by(DATA_VERSION, why="the API's index: links and the league's name, asked rarely")
 class ApiIndexViews(MethodView):
     @blp.doc(operationId="get_api_index")
     @blp.response(200, ApiIndexOut)

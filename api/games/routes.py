@@ -9,6 +9,7 @@ from flask.views import MethodView
 
 from api import db
 from api.blueprint import Blueprint
+from api.cache.views import DATA_VERSION, cached_by
 from api.contract import answers
 from api.games.schemas import GamePage, GamesQuery
 from api.pagination import page_request
@@ -18,6 +19,7 @@ blp = Blueprint("games", __name__, url_prefix="/api/v1/games", description="Sche
 
 
 @blp.route("")
+@cached_by(DATA_VERSION, why="the schedules' games (no scope covers schedules) and their reports")
 class GamesViews(MethodView):
     @blp.doc(operationId="list_games")
     @answers(HTTPStatus.NOT_FOUND)

@@ -9,6 +9,7 @@ from flask.views import MethodView
 from api import db
 from api.auth import current_actor, office_only
 from api.blueprint import Blueprint
+from api.cache.views import cached_by, the_league
 from api.league_settings.schemas import LeagueSettingsOut, LeagueSettingsPatch
 from models.entities import LeagueSettings
 from models.services.league_settings.writes import update_league_settings
@@ -20,6 +21,7 @@ blp = Blueprint(
 
 
 @blp.route("")
+@cached_by(the_league)
 class LeagueSettingsViews(MethodView):
     @blp.doc(operationId="get_league_settings")
     @blp.response(200, LeagueSettingsOut)

@@ -19,7 +19,8 @@ from api.errors import problem
 from api.nights.answers import night_answer
 from api.nights.schemas import ActionAnswer, ActionIn, NightListed, NightOpenIn, NightStateOut, OpenNightsOut
 from api.pagination import PageArgs, page_request, page_schema
-from models.entities import NIGHT_TABLES, Night
+from models.entities import Night
+from models.freshness.tables import NIGHT_TABLES
 from models.services.nights.actions import apply_action
 from models.services.nights.opening import open_night
 from models.services.nights.projection import projected_standings

@@ -9,6 +9,7 @@ from flask.views import MethodView
 from api import db
 from api.auth import current_actor, office_only
 from api.blueprint import Blueprint
+from api.cache.views import cached_by, the_league
 from api.contract import conflicts
 from api.pagination import page_request, page_schema
 from api.player_merges.schemas import MergeOut, MergeQuery, UndoIn
@@ -23,6 +24,7 @@ blp = Blueprint(
 
 
 @blp.route("")
+@cached_by(the_league)
 class MergesViews(MethodView):
     @blp.doc(operationId="list_player_merges")
     @office_only
@@ -35,6 +37,7 @@ class MergesViews(MethodView):
 
 
 @blp.route("/<id:merge_id>")
+@cached_by(the_league)
 class MergeByIdViews(MethodView):
     @blp.doc(operationId="get_player_merge")
     @office_only

@@ -10,7 +10,7 @@ from flask.views import MethodView
 from api import db, throttle
 from api.auth import current_actor, host_or_office, office_only
 from api.blueprint import Blueprint
-from api.cache.views import never_cached
+from api.cache.views import DATA_VERSION, cached_by, never_cached
 from api.contract import ID, conflicts, links
 from api.pagination import page_request, page_schema
 from api.player_merges.schemas import MergeIn
@@ -55,6 +55,7 @@ blp = Blueprint("players", __name__, url_prefix="/api/v1/players", description="
 
 
 @blp.route("")
+@cached_by(DATA_VERSION, why="players across every season and venue: a new player moves no scope")
 class PlayersViews(MethodView):
     @blp.doc(operationId="search_players")
     @blp.arguments(PlayerQuery, location="query")
@@ -91,6 +92,7 @@ class PlayersViews(MethodView):
 
 
 @blp.route("/<id:player_id>")
+@cached_by(DATA_VERSION, why="every season a player played, and ratings (no scope covers them)")
 class PlayerByIdViews(MethodView):
     @blp.doc(operationId="get_player")
     @blp.response(200, PlayerProfileOut)
@@ -132,6 +134,7 @@ class PlayerByIdViews(MethodView):
 
 
 @blp.route("/<id:player_id>/rating-history")
+@cached_by(DATA_VERSION, why="ratings: no scope covers player_ratings or rating_points")
 class PlayerRatingHistoryViews(MethodView):
     @blp.doc(operationId="get_player_rating_history")
     @blp.response(200, RatingHistoryOut)
@@ -152,6 +155,7 @@ class PlayerRatingHistoryViews(MethodView):
 
 
 @blp.route("/<id:player_id>/head-to-head")
+@cached_by(DATA_VERSION, why="results across every season and venue")
 class PlayerHeadToHeadViews(MethodView):
     @blp.doc(operationId="get_head_to_head")
     @blp.arguments(HeadToHeadQuery, location="query")
@@ -184,6 +188,7 @@ class PlayerHeadToHeadViews(MethodView):
 
 
 @blp.route("/<id:player_id>/opponents")
+@cached_by(DATA_VERSION, why="results across every season and venue")
 class PlayerOpponentsViews(MethodView):
     @blp.doc(operationId="get_opponents")
     @blp.response(200, OpponentsOut)

@@ -64,6 +64,7 @@ CREATE_BODY = {
 
 
 @blp.route("")
+@cached_by(the_league)
 class ChartsViews(MethodView):
     @blp.doc(operationId="list_points_charts")
     @blp.arguments(PageArgs, location="query")
@@ -96,6 +97,7 @@ class ChartsViews(MethodView):
 
 
 @blp.route("/<id:chart_id>")
+@cached_by(the_league)
 class ChartByIdViews(MethodView):
     @blp.doc(operationId="get_points_chart")
     @blp.response(200, ChartOut)

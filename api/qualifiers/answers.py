@@ -11,12 +11,15 @@ from typing import Any, NamedTuple
 
 from flask import Response, current_app
 
-from api.cache.fragments import LabelledJson, fragments
+from api import db
+from api.cache.fragments import LabelledJson
 from api.fields import exact_number, utc_timestamp
 from api.schemas import labelled, players_in, relabelled
+from models.freshness.memos import FRAGMENTS, cached_at
 from models.infra.collection import collection_paused
 from models.rules.players import numbered_players
 from models.rules.qualifier_lists import VenueList
+from models.services.qualifiers.lists import DrawnAt
 from models.services.qualifiers.queries import Qualification
 
 
@@ -38,7 +41,7 @@ class _VenueJson(NamedTuple):
     """A venue's list as the season's answer writes it: the venue, and its qualifiers as its
     region's list holds them, their players labelled over the whole answer (R19)."""
 
-    venue: VenueList  # held, so no other list takes its id while this is cached
+    venue: VenueList
     as_venue: LabelledJson
     in_region: LabelledJson
 
@@ -47,10 +50,10 @@ class _VenueJson(NamedTuple):
         return self.as_venue.written(numbered), self.in_region.written(numbered)[1:-1]
 
 
-def venue_json(venue: VenueList) -> _VenueJson:
-    """Cached with the list it was made from (a computation reuses the lists nothing changed:
-    services/qualifiers/lists.py's `Parts`), so after a report only the lists that changed are
-    written again."""
+def venue_json(venue: VenueList, drawn: DrawnAt | None) -> _VenueJson:
+    """Cached under what the list is known by (`drawn`: the versions it was drawn at; a
+    computation reuses the lists nothing changed, services/qualifiers/lists.py's `Parts`, with
+    theirs), so after a report only the lists that changed are written again."""
 
     def write(_older: _VenueJson | None) -> _VenueJson:
         shown = {**venue, "average_attendance": exact_number(venue["average_attendance"])}
@@ -59,7 +62,12 @@ def venue_json(venue: VenueList) -> _VenueJson:
             venue, LabelledJson(partial(relabelled, shown)), LabelledJson(partial(relabelled, in_region))
         )
 
-    found: _VenueJson = fragments().cached(("venue list", id(venue)), 0, write)
+    if drawn is None:
+        return write(None)
+    key = ("venue list", drawn.asked, venue["venue_id"])
+    found: _VenueJson = cached_at(
+        db.session(), key, dict(drawn.versions), lambda: write(None), memo=FRAGMENTS
+    )
     return found
 
 
@@ -70,7 +78,8 @@ def season_body(found: Qualification) -> Response:
     with the list it was made from (`venue_json`): after a report, only the lists that changed (or
     whose players' numbering did) are written again."""
     with collection_paused():  # a national season's lists: thousands of JSON parts, all kept
-        venues = [venue_json(venue) for venue in found.lists]
+        drawn = found.drawn or [None] * len(found.lists)
+        venues = [venue_json(venue, at) for venue, at in zip(found.lists, drawn, strict=True)]
     head = qualification_head(found)
     head["published_at"] = utc_timestamp(head["published_at"])
     head["published_on"] = found.published_on.isoformat() if found.published_on else None

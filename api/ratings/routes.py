@@ -8,6 +8,7 @@ from flask.views import MethodView
 
 from api import db
 from api.blueprint import Blueprint
+from api.cache.views import DATA_VERSION, cached_by
 from api.pagination import page_request
 from api.ratings.schemas import RatingsQuery, RatingTableOut
 from models.services.paging import page_of
@@ -17,6 +18,7 @@ blp = Blueprint("ratings", __name__, url_prefix="/api/v1/ratings", description="
 
 
 @blp.route("")
+@cached_by(DATA_VERSION, why="ratings: no scope covers player_ratings or rating_points")
 class RatingsViews(MethodView):
     @blp.doc(operationId="list_ratings")
     @blp.arguments(RatingsQuery, location="query")

@@ -9,6 +9,7 @@ from flask.views import MethodView
 from api import db
 from api.auth import current_actor, office_only
 from api.blueprint import Blueprint
+from api.cache.views import cached_by, the_league
 from api.contract import ID, conflicts, links
 from api.pagination import PageArgs, page_request, page_schema
 from api.regions.schemas import RegionIn, RegionOut
@@ -22,6 +23,7 @@ blp = Blueprint("regions", __name__, url_prefix="/api/v1/regions", description="
 
 
 @blp.route("")
+@cached_by(the_league)
 class RegionsViews(MethodView):
     @blp.doc(operationId="list_regions")
     @blp.arguments(PageArgs, location="query")
@@ -44,6 +46,7 @@ class RegionsViews(MethodView):
 
 
 @blp.route("/<id:region_id>")
+@cached_by(the_league)
 class RegionByIdViews(MethodView):
     @blp.doc(operationId="get_region")
     @blp.response(200, RegionOut)

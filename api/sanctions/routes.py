@@ -12,6 +12,7 @@ from flask.views import MethodView
 from api import db
 from api.auth import current_actor, host_or_office
 from api.blueprint import Blueprint
+from api.cache.views import cached_by, the_league
 from api.contract import ID, conflicts, csv_too, links
 from api.csv_export import CSV_ANSWER, csv_response, varies_by_accept, wants_csv
 from api.idempotency import idempotent
@@ -47,6 +48,7 @@ blp = Blueprint("sanctions", __name__, url_prefix="/api/v1", description="Discip
 
 
 @blp.route("/sanctions")
+@cached_by(the_league)
 class SanctionsViews(MethodView):
     @blp.doc(operationId="list_sanctions")
     @host_or_office
@@ -101,6 +103,7 @@ class Issued:
 
 
 @blp.route("/sanctions/<id:sanction_id>")
+@cached_by(the_league)
 class SanctionByIdViews(MethodView):
     @blp.doc(operationId="get_sanction")
     @host_or_office
@@ -129,6 +132,7 @@ class SanctionLiftViews(MethodView):
 
 
 @blp.route("/players/<id:player_id>/sanctions")
+@cached_by(the_league)
 class PlayerSanctionsViews(MethodView):
     @blp.doc(operationId="get_player_sanctions")
     @host_or_office
@@ -178,6 +182,7 @@ def _barred_csv(venue_id: int, on: date, rows: list[BarredPlayer]) -> Response:
 
 
 @blp.route("/venues/<id:venue_id>/barred")
+@cached_by(the_league)
 class DoorListViews(MethodView):
     @blp.doc(operationId="get_door_list")
     @csv_too
@@ -209,6 +214,7 @@ def _door_list(venue_id: int, args: dict[str, Any]) -> tuple[int, date, list[Bar
 
 
 @blp.route("/venues/<id:venue_id>/barred.csv")
+@cached_by(the_league)
 class DoorListCsvViews(MethodView):
     @blp.doc(operationId="get_door_list_csv", responses=CSV_ANSWER)
     @host_or_office

@@ -10,6 +10,7 @@ from flask.views import MethodView
 from api import db
 from api.auth import current_actor, office_only
 from api.blueprint import Blueprint
+from api.cache.views import DATA_VERSION, cached_by, the_league
 from api.contract import ID, links
 from api.pagination import page_request, page_schema
 from api.schemas import patch_of
@@ -45,6 +46,7 @@ class Changed:
 
 
 @blp.route("")
+@cached_by(the_league)
 class SeasonsViews(MethodView):
     @blp.doc(operationId="list_seasons")
     @blp.arguments(SeasonQuery, location="query")
@@ -70,6 +72,7 @@ class SeasonsViews(MethodView):
 
 
 @blp.route("/<id:season_id>")
+@cached_by(the_league)
 class SeasonByIdViews(MethodView):
     @blp.doc(operationId="get_season")
     @blp.response(200, SeasonOut)
@@ -91,6 +94,7 @@ class SeasonByIdViews(MethodView):
 
 
 @blp.route("/<id:season_id>/missing-reports")
+@cached_by(DATA_VERSION, why="the schedules' games (no scope covers schedules) against the reports")
 class MissingReportsViews(MethodView):
     @blp.doc(operationId="list_missing_reports")
     @office_only

@@ -13,7 +13,7 @@ from markupsafe import escape
 from werkzeug.exceptions import NotFound as HttpNotFound
 
 from api import db
-from api.cache.views import cached_by
+from api.cache.views import DATA_VERSION, cached_by
 from api.contract import answers
 from api.site.cards import card
 from api.site.pages import blp, chosen_season, covers, league_today, settings, site_on
@@ -63,7 +63,7 @@ def _urlset(pages: list[tuple[str, datetime | None]]) -> Response:
 
 
 @blp.route("/sitemap.xml")
-@cached_by(by_host=True)
+@cached_by(DATA_VERSION, why="a page of the site naming every season, venue, player and result", by_host=True)
 class Sitemap(MethodView):
     @blp.doc(
         operationId="get_sitemap",
@@ -93,7 +93,7 @@ class Sitemap(MethodView):
 
 
 @blp.route("/sitemap-<id:part>.xml")
-@cached_by(by_host=True)
+@cached_by(DATA_VERSION, why="a page of the site naming every season, venue, player and result", by_host=True)
 class SitemapPart(MethodView):
     @blp.doc(
         operationId="get_sitemap_part",
@@ -115,7 +115,7 @@ class SitemapPart(MethodView):
 
 
 @blp.route("/robots.txt")
-@cached_by(by_host=True)
+@cached_by(DATA_VERSION, why="the site's robots.txt, made from its host and settings", by_host=True)
 class Robots(MethodView):
     @blp.doc(
         operationId="get_robots",
@@ -148,7 +148,7 @@ CARD_ANSWER = {
 
 
 @blp.route("/venues/<id:venue_id>/card.png")
-@cached_by(by_host=True)
+@cached_by(DATA_VERSION, why="a venue's card: its schedule (no scope) and its standings", by_host=True)
 class VenueCard(MethodView):
     @blp.doc(operationId="get_site_venue_card", responses=CARD_ANSWER)
     @answers(HTTPStatus.NOT_FOUND)
@@ -174,7 +174,7 @@ class VenueCard(MethodView):
 
 
 @blp.route("/results/<id:report_id>/card.png")
-@cached_by(by_host=True)
+@cached_by(DATA_VERSION, why="a result's card: the report and its venue's schedule (no scope)", by_host=True)
 class ResultCard(MethodView):
     @blp.doc(operationId="get_site_result_card", responses=CARD_ANSWER)
     @answers(HTTPStatus.NOT_FOUND)

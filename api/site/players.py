@@ -11,7 +11,7 @@ from flask import Response, redirect, url_for
 from flask.views import MethodView
 from werkzeug.exceptions import NotFound as HttpNotFound
 
-from api.cache.views import cached_by
+from api.cache.views import DATA_VERSION, cached_by
 from api.contract import answers
 from api.site.charts import rating_chart
 from api.site.pages import HTML_PAGE, RATINGS_PAGE, blp, league_today, page, site_on
@@ -21,7 +21,11 @@ from api.site.words import STATUS_WORDS, ordinal, plural
 
 
 @blp.route("/players/<id:player_id>")
-@cached_by(by_host=True)
+@cached_by(
+    DATA_VERSION,
+    why="every season a player played, and ratings (no scope covers them)",
+    by_host=True,
+)
 class PlayerPage(MethodView):
     @blp.doc(
         operationId="get_site_player",
@@ -95,7 +99,7 @@ def _against_the_cut(
 
 
 @blp.route("/players/<id:player_id>/against")
-@cached_by(by_host=True)
+@cached_by(DATA_VERSION, why="results across every season and venue", by_host=True)
 class HeadToHeadPage(MethodView):
     @blp.doc(operationId="get_site_head_to_head", responses=HTML_PAGE)
     @answers(HTTPStatus.NOT_FOUND)
@@ -117,7 +121,7 @@ class HeadToHeadPage(MethodView):
 
 
 @blp.route("/ratings")
-@cached_by(by_host=True)
+@cached_by(DATA_VERSION, why="ratings: no scope covers player_ratings or rating_points", by_host=True)
 class RatingsPage(MethodView):
     @blp.doc(operationId="get_site_ratings", responses=HTML_PAGE)
     @answers(HTTPStatus.NOT_FOUND)
@@ -146,7 +150,9 @@ class RatingsPage(MethodView):
 
 
 @blp.route("/search")
-@cached_by(by_host=True)
+@cached_by(
+    DATA_VERSION, why="players across every season and venue: a new player moves no scope", by_host=True
+)
 class SearchPage(MethodView):
     @blp.doc(operationId="get_site_search", responses=HTML_PAGE)
     @answers(HTTPStatus.NOT_FOUND)

@@ -14,7 +14,7 @@ from typing import Any
 from flask import Response, url_for
 from flask.views import MethodView
 
-from api.cache.views import cached_by
+from api.cache.views import DATA_VERSION, cached_by
 from api.contract import answers
 from api.embed.chart import NARROW, WIDE, race_chart
 from api.embed.routes import subscription
@@ -38,7 +38,7 @@ from api.site.pages import (
 from api.site.reads import answer, every
 from api.site.schemas import VenuePageQuery
 from api.site.words import STATUS_WORDS, public_reason
-from models.entities import NIGHT_TABLES
+from models.freshness.tables import NIGHT_TABLES
 from models.rules.race import Race
 
 
@@ -73,7 +73,13 @@ def front_page() -> Response:
 
 
 @blp.route("/venues/<id:venue_id>")
-@cached_by(by_host=True, also=the_open_nights, also_covers=NIGHT_TABLES)  # tonight's game, if on
+@cached_by(
+    DATA_VERSION,
+    why="its schedule (no scope covers it), seasons and standings",
+    by_host=True,
+    also=the_open_nights,
+    also_covers=NIGHT_TABLES,
+)  # tonight's game, if on
 class VenuePage(MethodView):
     @blp.doc(operationId="get_site_venue", responses=HTML_PAGE)
     @answers(HTTPStatus.NOT_FOUND)
@@ -144,7 +150,7 @@ def _race_charts(race: Mapping[str, Any] | None, venue: str, season: str) -> lis
 
 
 @blp.route("/seasons/<id:season_id>")
-@cached_by(by_host=True)
+@cached_by(DATA_VERSION, why="every venue's schedule (no scope), standings and lists", by_host=True)
 class SeasonPage(MethodView):
     @blp.doc(operationId="get_site_season", responses=HTML_PAGE)
     @answers(HTTPStatus.NOT_FOUND)
@@ -201,7 +207,7 @@ class SeasonPage(MethodView):
 
 
 @blp.route("/results/<id:report_id>")
-@cached_by(by_host=True)
+@cached_by(DATA_VERSION, why="a result's page: the report and its venue's schedule (no scope)", by_host=True)
 class ResultPage(MethodView):
     @blp.doc(operationId="get_site_result", responses=HTML_PAGE)
     @answers(HTTPStatus.NOT_FOUND)

@@ -10,6 +10,7 @@ from flask.views import MethodView
 from api import db
 from api.auth import current_actor, office_only
 from api.blueprint import Blueprint
+from api.cache.views import DATA_VERSION, cached_by
 from api.contract import ID, conflicts, links
 from api.schemas import patch_of
 from api.structures.schemas import StructureIn, StructureList, StructureOut, StructurePatch
@@ -23,6 +24,7 @@ blp = Blueprint(
 
 
 @blp.route("")
+@cached_by(DATA_VERSION, why="structures: no scope covers them")
 class StructuresViews(MethodView):
     @blp.doc(operationId="list_structures")
     @blp.response(200, StructureList)
@@ -42,6 +44,7 @@ class StructuresViews(MethodView):
 
 
 @blp.route("/<id:structure_id>")
+@cached_by(DATA_VERSION, why="structures: no scope covers them")
 class StructureByIdViews(MethodView):
     @blp.doc(operationId="get_structure")
     @blp.response(200, StructureOut)

@@ -2,11 +2,11 @@
 caches it: after a report, a page of the season's reports holds one new report and forty-nine
 that nothing changed, and only the new one is read, dumped and written as JSON.
 
-A report's answer is cached (api/cache/fragments.py) by what it reads: its id, the version of
-its own scope (`Scope.report`: every change to it or its results, a correction, a void, a merge,
-a rescore, bumps it), the `league` scope's (a rename, a new chart), the epoch, and whether the
-caller acts for its venue (R19: who reported it). The page is labelled over all its players, as
-the schema labels it."""
+A report's answer is cached (api/cache/fragments.py, through `many_by_scopes`) by its id and
+whether the caller acts for its venue (R19: who reported it), under the versions of the scopes it
+reads: its own (`Scope.report`: every change to it or its results, a correction, a void, a
+merge, a rescore, bumps it) and the `league` scope (a rename, a new chart). The page is labelled
+over all its players, as the schema labels it."""
 
 from __future__ import annotations
 
@@ -15,12 +15,13 @@ from typing import Any, cast
 
 from flask import Response, current_app
 
-from api.cache.fragments import LabelledJson, fragments
+from api.cache.fragments import LabelledJson
 from api.tournaments.answers import report_answer
 from models.actor import Actor
+from models.freshness.memos import FRAGMENTS, many_by_scopes
+from models.freshness.scopes import Scope
 from models.rules.players import numbered_players
 from models.services.access import acts_for
-from models.services.freshness import Scope, data_version, scope_versions
 from models.services.paging import PageRequest
 from models.services.tournaments.queries import ReportFilters, report_places, reports_seen_by
 
@@ -28,23 +29,22 @@ from models.services.tournaments.queries import ReportFilters, report_places, re
 def page_body(session: Any, actor: Actor, filters: ReportFilters, request: PageRequest) -> Response:
     """The page as JSON: the reports' places, their scopes' versions, then only the reports not
     cached under those versions read and dumped; the page written from the reports' JSON."""
-    epoch, _version = data_version(session)
     page = report_places(session, actor, filters, request)
-    scopes = [Scope.LEAGUE, *(Scope.report(place.id) for place in page.items)]
-    versions = dict(zip(scopes, scope_versions(session, scopes), strict=True))
-    keys = {
+    wanted = {
         place.id: (
-            (epoch, place.id, acts_for(actor, place.venue_id)),
-            (versions[Scope.LEAGUE], versions[Scope.report(place.id)]),
+            ("report", place.id, acts_for(actor, place.venue_id)),
+            (Scope.LEAGUE, Scope.report(place.id)),
         )
         for place in page.items
     }
-    cached: dict[int, LabelledJson | None] = {
-        report_id: fragments().get(*key) for report_id, key in keys.items()
-    }
-    missing = [report_id for report_id, found in cached.items() if found is None]
-    for seen in reports_seen_by(session, actor, missing) if missing else []:
-        cached[seen.id] = fragments().put(*keys[seen.id], LabelledJson(partial(report_answer, seen)))
+
+    def dumped(missing: list[int]) -> dict[int, LabelledJson]:
+        return {
+            seen.id: LabelledJson(partial(report_answer, seen))
+            for seen in reports_seen_by(session, actor, missing)
+        }
+
+    cached = many_by_scopes(session, wanted, dumped, memo=FRAGMENTS)
     items = [cast(LabelledJson, cached[place.id]) for place in page.items]
     numbered = numbered_players(player for item in items for player in item.players)
     written = [item.written(numbered) for item in items]

@@ -13,7 +13,7 @@ from marshmallow import Schema
 from api import db
 from api.auth import current_actor, host_or_office
 from api.blueprint import Blueprint
-from api.cache.views import cached_by, the_filtered_reports
+from api.cache.views import a_report, cached_by, the_filtered_reports
 from api.contract import ID, conflicts, links, preconditioned
 from api.idempotency import idempotent
 from api.pagination import page_request, page_schema
@@ -175,6 +175,7 @@ class TournamentsViews(MethodView):
 
 
 @blp.route("/<id:tournament_id>")
+@cached_by(a_report)
 class TournamentByIdViews(MethodView):
     @blp.doc(operationId="get_report")
     @blp.response(200, ReportOut)

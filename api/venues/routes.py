@@ -9,6 +9,7 @@ from flask.views import MethodView
 from api import db
 from api.auth import current_actor, host_or_office, office_only
 from api.blueprint import Blueprint
+from api.cache.views import DATA_VERSION, cached_by
 from api.contract import ID, conflicts, links
 from api.pagination import page_request, page_schema
 from api.schemas import patch_of
@@ -33,6 +34,7 @@ blp = Blueprint("venues", __name__, url_prefix="/api/v1/venues", description="Ve
 
 
 @blp.route("")
+@cached_by(DATA_VERSION, why="venues with their schedules (venue_nights: no scope)")
 class VenuesViews(MethodView):
     @blp.doc(operationId="list_venues")
     @blp.arguments(VenueQuery, location="query")
@@ -59,6 +61,7 @@ class VenuesViews(MethodView):
 
 
 @blp.route("/<id:venue_id>")
+@cached_by(DATA_VERSION, why="venues with their schedules (venue_nights: no scope)")
 class VenueByIdViews(MethodView):
     @blp.doc(operationId="get_venue")
     @blp.response(200, VenueOut)
@@ -93,6 +96,7 @@ class VenueScheduleViews(MethodView):
 
 
 @blp.route("/<id:venue_id>/schedule-exceptions")
+@cached_by(DATA_VERSION, why="a venue's schedule exceptions: no scope covers them")
 class ScheduleExceptionsViews(MethodView):
     @blp.doc(operationId="list_schedule_exceptions")
     @host_or_office

@@ -9,7 +9,7 @@
   with attempts, the last status or error, the next try and a worker's lease while it sends.
 
 No data-version triggers: the worker's updates must neither retire every answer nor wait on the
-league's writers (models/entities/freshness.OUTBOX_TABLES). These tables are read by cached answers
+league's writers (models/freshness/tables.OUTBOX_TABLES). These tables are read by cached answers
 (the office's subscriptions and their delivery log): migration 0033 makes them move a scope of
 their own, `outbox`.
 

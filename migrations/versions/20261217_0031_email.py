@@ -7,7 +7,7 @@
   until sent or given up, with attempts, the last error, the next try and a worker's lease.
 
 No data-version triggers: the worker's updates must neither retire every answer nor wait on the
-league's writers (models/entities/freshness.OUTBOX_TABLES). A consent is read by a cached answer,
+league's writers (models/freshness/tables.OUTBOX_TABLES). A consent is read by a cached answer,
 which its audit entry kept fresh only when the service wrote it: migration 0033 makes
 email_consents move the `outbox` scope, whoever writes it.
 

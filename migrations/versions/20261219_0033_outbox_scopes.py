@@ -8,7 +8,7 @@ paused, went on reading as before until some unrelated write.
 
 Now every change to webhooks, webhook_deliveries, outbox_events and email_consents, whoever makes
 it (a request, the delivery worker, a command, a plain SQL script), moves the `outbox` scope
-(models/entities/freshness.OUTBOX_SCOPE_TABLES), and those answers are keyed by it. Still no data
+(models/freshness/tables.OUTBOX_SCOPE_TABLES), and those answers are keyed by it. Still no data
 version: the worker's bookkeeping retires those answers alone. Two exceptions, read by no answer:
 email_messages (the weekly email's queue), and an event of the refresher's own (`night.changed`,
 written by a live night's every action: each would otherwise move it).

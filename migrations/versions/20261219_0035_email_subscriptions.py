@@ -8,7 +8,7 @@
   erasure at once (R21).
 
 No data-version triggers, as for the other email tables (migration 0031): no cached answer
-reads them (models/entities/freshness.OUTBOX_TABLES).
+reads them (models/freshness/tables.OUTBOX_TABLES).
 
 Revision ID: 0035
 Revises: 0034

@@ -11,19 +11,7 @@ from models.entities.emails import (
     EmailMessage,
     EmailSubscriptionRequest,
 )
-from models.entities.freshness import (
-    LEAGUE_SCOPE_TABLES,
-    NIGHT_TABLES,
-    OUTBOX_SCOPE_TABLES,
-    OUTBOX_TABLES,
-    REPORT_SCOPE_TABLES,
-    SCOPE_FREE_TABLES,
-    SCOPE_TABLES,
-    SCOPED_TABLES,
-    UNVERSIONED_TABLES,
-    DataVersion,
-    ScopeVersion,
-)
+from models.entities.freshness import DataVersion, ScopeVersion
 from models.entities.idempotency import IdempotentRequest
 from models.entities.league import (
     CHART_KINDS,
@@ -56,16 +44,7 @@ __all__ = [
     "STATUSES",
     "TOURNAMENT_KINDS",
     "ENTRY_STATES",
-    "LEAGUE_SCOPE_TABLES",
     "NIGHT_STATES",
-    "NIGHT_TABLES",
-    "OUTBOX_SCOPE_TABLES",
-    "OUTBOX_TABLES",
-    "REPORT_SCOPE_TABLES",
-    "SCOPED_TABLES",
-    "SCOPE_FREE_TABLES",
-    "SCOPE_TABLES",
-    "UNVERSIONED_TABLES",
     "ApiKey",
     "ApiKeyVenue",
     "AuditEntry",

@@ -14,9 +14,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from models.entities import Sanction, Venue
+from models.freshness.memos import cached_by_league
 from models.infra import clock
 from models.rules.people_dates import DateWords
-from models.services.freshness import cached_by_league
 from models.services.lookup import league_settings
 
 

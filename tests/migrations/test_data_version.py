@@ -1,14 +1,15 @@
 """The data version (the key of every cached answer) is bumped with every change to league data,
 in the change's own transaction, whoever makes it: the service, a command or a plain SQL script.
-The triggers are held to models/entities/freshness.py's map of tables to scopes, and the scope
-names they write to `Scope` (models/services/freshness.py)."""
+The triggers are held to models/freshness/tables.py's map of tables to scopes, and the scope
+names they write to `Scope` (models/freshness/scopes.py)."""
 
 from __future__ import annotations
 
 import pytest
 from sqlalchemy import Connection, Engine, inspect, text
 
-from models.entities import (
+from models.freshness.scopes import Scope
+from models.freshness.tables import (
     LEAGUE_SCOPE_TABLES,
     NIGHT_TABLES,
     OUTBOX_SCOPE_TABLES,
@@ -17,7 +18,6 @@ from models.entities import (
     SCOPED_TABLES,
     UNVERSIONED_TABLES,
 )
-from models.services.freshness import Scope
 from tests.support.migrations import NOW, add_player, add_region, add_result, add_season, add_tournament
 
 

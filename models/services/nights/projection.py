@@ -15,12 +15,13 @@ from sqlalchemy.orm import Session
 
 from models.entities import Night, NightEntry, Player, Season
 from models.entities.tournaments import Result, Tournament
+from models.freshness.memos import SMALL_MEMO, added_to, cached_by_scopes
+from models.freshness.scopes import venue_scopes
 from models.rules.charts import Unscorable, sentence
 from models.rules.nights import Out, places
 from models.rules.players import player_labels
 from models.rules.standings import Entry, Line, Row, line_of, ranked_lines
 from models.rules.tournaments import Earned, score_report
-from models.services.freshness import cached_by_scopes, venue_scopes
 from models.services.nights.players_out import REPORTED_STATUS
 from models.services.standings.line_queries import counted_results, season_tiers, stored_lines, summed_lines
 from models.services.standings.queries import venue_totals
@@ -115,7 +116,7 @@ def _before(session: Session, season: Season, night: Night) -> _Before:
         return _Before(stored, totals.tournaments if totals else 0, holders, ranks, {})
 
     key = ("venue before tonight", season.id, venue_id, night.date, night.session)
-    return cached_by_scopes(session, key, venue_scopes(season.id, venue_id), compute, small=True)
+    return cached_by_scopes(session, key, venue_scopes(season.id, venue_id), compute, memo=SMALL_MEMO)
 
 
 def _earlier(
@@ -124,12 +125,17 @@ def _earlier(
     """Tonight's players' names and earlier results counted at the venue, those not read yet
     read in two queries, and kept with the rest of `before` (read at its versions)."""
     unread = [pid for pid in ids if pid not in before.earlier]
-    if unread:
+
+    def read() -> dict[int, tuple[str, list[Entry]]]:
         named = session.execute(select(Player.id, Player.display_name).where(Player.id.in_(unread)))
         found: dict[int, tuple[str, list[Entry]]] = {row.id: (row.display_name, []) for row in named}
         for row in session.execute(_entries_of(season, venue_id, unread)):
             found[row.player_id][1].append(Entry(row.tournament_id, row.place, row.status, *row[4:]))
-        before.earlier.update(found)
+        return found
+
+    if unread:
+        key = ("earlier results", season.id, venue_id)
+        before.earlier.update(added_to(key, venue_scopes(season.id, venue_id), read))
     return before.earlier
 
 

@@ -1,6 +1,7 @@
 """Computing a season's qualifier lists (R12-R14) from the stored standing lines: each venue's
 table ranked only as deep as the lists need (the pure rules decide: rules/qualifiers.py),
-cached per process by the versions they were read at, for read-only sessions (freshness.py).
+cached per process by the versions of the scopes they read, for read-only sessions
+(models/freshness/memos.py).
 
 A computation leaves its parts for the next one (`Parts`): each venue's table as of that venue's
 scope version (`venue:S:V`, migration 0022), and the list drawn from it with what it was drawn
@@ -10,7 +11,7 @@ tops), and draws again only the lists whose players' assignment changed."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -19,6 +20,9 @@ from sqlalchemy.orm import Session
 
 from models.entities.league import Season, Venue
 from models.entities.qualifiers import Disqualification
+from models.freshness.memos import recomputed_by_scopes
+from models.freshness.scopes import Scope, season_scopes
+from models.freshness.versions import scope_versions, venue_versions
 from models.infra.collection import collection_paused
 from models.rules.qualifier_lists import (
     VenueList,
@@ -43,7 +47,6 @@ from models.rules.qualifiers import (
 from models.rules.standings import Line, Row, leading_rows
 from models.rules.venue_groups import Linking, linking, relink
 from models.services import wall_clock
-from models.services.freshness import SeasonVersions, cached, season_versions, venue_versions
 from models.services.players.queries import player_facts
 from models.services.sanctions.queries import suspended_on
 from models.services.seasons.queries import venues_of
@@ -114,14 +117,25 @@ class VenuePart(NamedTuple):
     drawn: Drawn | None = None
 
 
+class DrawnAt(NamedTuple):
+    """What a list is known by: what was asked of the computation that drew it (the season, the
+    day, the office's draws; or a publication) and the versions of the scopes it read then. The
+    same again, the same list: a memo of what is made from a list keys it by this."""
+
+    asked: Hashable
+    versions: tuple[tuple[str, int], ...]
+
+
 class Drawn(NamedTuple):
     """A venue's list and what decided it beyond its own table: where each player of the table
-    was assigned (R14) and whom the venue turned away. The same again, the same list."""
+    was assigned (R14) and whom the venue turned away. The same again, the same list, known by
+    the versions it was first drawn at (`at`)."""
 
     assigned: tuple[int | None, ...]
     rejected: frozenset[int]
     outcome: VenueOutcome
     list: VenueList
+    at: DrawnAt | None = None
 
 
 class Assigned(NamedTuple):
@@ -155,29 +169,37 @@ class Computed(NamedTuple):
     parts: Parts
 
 
-def compute_lists(
-    session: Session, season: Season, draws: Draws | None = None, versions: SeasonVersions | None = None
-) -> list[VenueList]:
+def compute_lists(session: Session, season: Season, draws: Draws | None = None) -> list[VenueList]:
     """R12-R14: every venue's list as the stored results stand now, as plain data (the shape a
     publication freezes). `draws` applies the office's settled ties. A reader's lists may be
-    shared with other readers of the same data version: read them, never change them.
-    `versions`: the season's, when the reader has read them already (`season_versions`)."""
+    shared with other readers of the same data version: read them, never change them."""
+    return drawn_lists(session, season, draws)[0]
+
+
+def drawn_lists(
+    session: Session, season: Season, draws: Draws | None = None
+) -> tuple[list[VenueList], list[DrawnAt | None]]:
+    """`compute_lists`, with what each list is known by (`DrawnAt`)."""
     draws = draws or {}
-    # Cached by (epoch, the league's version, season, day, draws), at the season's version: after
-    # a write in the season, a process computes its lists once, not once per venue page or player
-    # profile, from the parts the last computation left (each venue's names the version of the
-    # venue it was read at); a write elsewhere (another season) leaves them cached. One entry a
-    # season: the lists of a version a newer one replaced serve no one.
+    # Cached by (season, day, draws) under the versions of the season's scopes: after a write in
+    # the season, a process computes its lists once, not once per venue page or player profile,
+    # from the parts the last computation left under the same league version (each venue's names
+    # the version of the venue it was read at); a write elsewhere (another season) leaves them
+    # cached. One entry a season: the lists of a version a newer one replaced serve no one.
     settled = tuple(sorted((venue, tuple(players)) for venue, players in draws.items()))
-    version, league, season_version = versions or season_versions(session, [season.id])[season.id]
-    key = ("qualifier lists", version[0], league, season.id, wall_clock.day_key(session), settled)
+    asked = ("qualifier lists", season.id, wall_clock.day_key(session), settled)
+    scopes = season_scopes(season.id)
+    at = DrawnAt(asked, tuple(zip(scopes, scope_versions(session, scopes), strict=True)))
 
     def compute(older: Computed | None) -> Computed:
         base = older.parts if older is not None else None
         with collection_paused():  # nearly all it makes is kept: collecting meanwhile frees nothing
-            return Computed(*_compute_lists(session, season, draws, base, venue_versions(session, season.id)))
+            versions = venue_versions(session, season.id)
+            return Computed(*_compute_lists(session, season, draws, base, versions, at=at))
 
-    return cached(session, key, season_version, compute).lists
+    found = recomputed_by_scopes(session, asked, scopes, compute, moving=Scope.season(season.id))
+    drawn = [found.parts.venues[place.id].drawn for place in found.parts.places]
+    return found.lists, [None if part is None else part.at for part in drawn]
 
 
 def _compute_lists(
@@ -186,6 +208,7 @@ def _compute_lists(
     draws: Draws,
     base: Parts | None = None,
     versions: Mapping[int, int] | None = None,
+    at: DrawnAt | None = None,
 ) -> tuple[list[VenueList], Parts]:
     """The lists, computed from the stored results, and the parts they were drawn from: from
     `base`'s parts for every venue whose version (in `versions`) is the one a part was read at.
@@ -199,16 +222,23 @@ def _compute_lists(
     home_venue, players may want a venue that ranks them low, several stable assignments exist,
     and a player left out of a full venue can belong there in the player-optimal one: every
     table is ranked whole."""
-    return _Lists(session, season, draws, base, versions or {}).computed()
+    return _Lists(session, season, draws, base, versions or {}, at).computed()
 
 
 class _Lists:
     """One computation of a season's lists: the venues' tables, ranked as deep as needed."""
 
     def __init__(
-        self, session: Session, season: Season, draws: Draws, base: Parts | None, versions: Mapping[int, int]
+        self,
+        session: Session,
+        season: Season,
+        draws: Draws,
+        base: Parts | None,
+        versions: Mapping[int, int],
+        at: DrawnAt | None = None,
     ) -> None:
         self.session, self.season, self.draws, self.versions = session, season, draws, versions
+        self.at = at  # what the lists drawn now are known by
         self.places = base.places if base is not None else _places(session, season)
         self.by_id = {place.id: place for place in self.places}
         self.tiers = season_tiers(season)
@@ -398,7 +428,7 @@ class _Lists:
             part.table, part.order, assignment, turned_away, self.entrants, season.min_events_to_qualify
         )
         made = _venue_list(place, part, outcome)
-        self.parts[place.id] = part._replace(drawn=Drawn(assigned, turned_away, outcome, made))
+        self.parts[place.id] = part._replace(drawn=Drawn(assigned, turned_away, outcome, made, self.at))
         return made
 
 

@@ -19,6 +19,9 @@ from models.entities.league import Season
 from models.entities.players import Player
 from models.entities.qualifiers import Disqualification, QualifierPublication
 from models.errors import NotFound
+from models.freshness.memos import cached_by_league
+from models.freshness.scopes import Scope
+from models.freshness.versions import league_version, season_versions
 from models.infra import clock
 from models.rules.qualifier_lists import (
     Changes,
@@ -35,10 +38,9 @@ from models.rules.qualifiers import (
 )
 from models.services import wall_clock
 from models.services.access import acts_for
-from models.services.freshness import SeasonVersions, cached, cached_by_league, season_versions
 from models.services.lookup import get_or_raise
 from models.services.paging import Page, PageRequest, paginate
-from models.services.qualifiers.lists import compute_lists
+from models.services.qualifiers.lists import DrawnAt, drawn_lists
 from models.services.standings.queries import Played
 
 
@@ -77,12 +79,11 @@ class _Published(NamedTuple):
         return cast(VenueList, json.loads(self.venues[venue_id]))
 
 
-def _published(session: Session, publication_id: int, league: tuple[str, int]) -> _Published:
-    """A publication's lists (`_Published`), cached under the epoch and the `league` version
-    (`league`): a publication changes only by a write that bumps it (an erasure rewrites its
-    names, R21)."""
+def _published(session: Session, publication_id: int) -> _Published:
+    """A publication's lists (`_Published`), cached under the `league` scope's version: a
+    publication changes only by a write that bumps it (an erasure rewrites its names, R21)."""
 
-    def read(_older: _Published | None) -> _Published:
+    def read() -> _Published:
         lists = session.scalar(
             select(QualifierPublication.lists).where(QualifierPublication.id == publication_id)
         )
@@ -92,8 +93,7 @@ def _published(session: Session, publication_id: int, league: tuple[str, int]) -
                 qualified_at.setdefault(qualifier["player"]["id"], venue["venue_id"])
         return _Published(qualified_at, {venue["venue_id"]: json.dumps(venue) for venue in lists or []})
 
-    epoch, version = league
-    return cached(session, ("publication", epoch, publication_id), version, read)
+    return cached_by_league(session, ("publication", publication_id), read)
 
 
 # `season_qualification`'s publication when the caller has not read it.
@@ -110,6 +110,9 @@ class Qualification:
     publication: QualifierPublication | None
     changes: Changes | None
     zone: str  # the league's (R2a): a season's end and a publication's day are read there
+    # What each list is known by (the versions it was drawn or published at: a memo of what is
+    # made from it keys it by this), in the lists' order; None: not known.
+    drawn: Sequence[DrawnAt | None] | None = None
 
     @property
     def provisional(self) -> bool:
@@ -135,7 +138,6 @@ def season_qualification(
     current: bool = False,
     changes: bool = True,
     publication: QualifierPublication | None = _UNREAD,
-    versions: SeasonVersions | None = None,
 ) -> Qualification:
     """R12: the official lists (the newest publication) with the changes since, or, before any
     publication or when `current` is asked, the lists as the results stand now. Without
@@ -145,13 +147,22 @@ def season_qualification(
     if publication is _UNREAD:
         publication = latest_publication(session, season.id)
     zone = wall_clock.league_zone(session)
+    published = None if publication is None else _known_by(session, publication)
     if publication is not None and not current and not changes:
-        return Qualification(season, publication.lists, publication, None, zone)
+        return Qualification(season, publication.lists, publication, None, zone, published)
     draws = draws_of(publication.settlements if publication else [])
-    live = compute_lists(session, season, draws, versions)
+    live, drawn = drawn_lists(session, season, draws)
     if publication is None or current:
-        return Qualification(season, live, None if current else publication, None, zone)
-    return Qualification(season, publication.lists, publication, differences(publication.lists, live), zone)
+        return Qualification(season, live, None if current else publication, None, zone, drawn)
+    changed = differences(publication.lists, live)
+    return Qualification(season, publication.lists, publication, changed, zone, published)
+
+
+def _known_by(session: Session, publication: QualifierPublication) -> list[DrawnAt | None]:
+    """What a publication's lists are known by: the publication, at the `league` scope's version
+    (which every change to a publication bumps)."""
+    at = DrawnAt(("publication", publication.id), ((Scope.LEAGUE, league_version(session)),))
+    return [at] * len(publication.lists or [])
 
 
 def lists_as_seen_by(actor: Actor, lists: Sequence[VenueList]) -> list[VenueList]:
@@ -165,8 +176,17 @@ def lists_as_seen_by(actor: Actor, lists: Sequence[VenueList]) -> list[VenueList
 
 
 def qualification_seen_by(actor: Actor, found: Qualification) -> Qualification:
-    """A season's lists as this caller may read them (`lists_as_seen_by`)."""
-    return replace(found, lists=lists_as_seen_by(actor, found.lists))
+    """A season's lists as this caller may read them (`lists_as_seen_by`), each known by what it
+    was known by and how it was read (as it is, or as the public reads it)."""
+    drawn = None
+    if found.drawn is not None:
+        drawn = [
+            None
+            if at is None
+            else at._replace(asked=(at.asked, venue["venue_id"], acts_for(actor, venue["venue_id"])))
+            for at, venue in zip(found.drawn, found.lists, strict=True)
+        ]
+    return replace(found, lists=lists_as_seen_by(actor, found.lists), drawn=drawn)
 
 
 def qualification_of(session: Session, actor: Actor, season_id: int, current: bool = False) -> Qualification:
@@ -183,8 +203,9 @@ def player_qualification(
     (`lists_as_seen_by`)."""
     venues_by_season = {season_id: venue_ids for season_id, (_s, venue_ids) in played.seasons.items()}
     answer: list[SeasonOfPlayer] = []
-    # The seasons' versions and newest publications read together.
-    versions = season_versions(session, venues_by_season)
+    # The seasons' versions and newest publications read together (the versions are held for
+    # the request: the lists read them again without a query).
+    season_versions(session, venues_by_season)
     publications = latest_publication_ids(session, venues_by_season)
     zone = wall_clock.league_zone(session)
     for season_id, venue_ids in venues_by_season.items():
@@ -193,9 +214,7 @@ def player_qualification(
         if publication_id is not None:
             # Published: as published, computing nothing, and reading back only the played
             # venues' lists and the one the player qualified at.
-            published = _published(
-                session, publication_id, (versions[season_id].data[0], versions[season_id].league)
-            )
+            published = _published(session, publication_id)
             wanted = [v for v in venue_ids if v in published.venues]
             elsewhere = published.qualified_at.get(player.id)
             if elsewhere is not None and elsewhere not in wanted:
@@ -204,9 +223,7 @@ def player_qualification(
             # Qualification says it.
             found = Qualification(season, [published.venue(v) for v in wanted], None, None, zone)
         else:
-            found = season_qualification(
-                session, season, changes=False, publication=None, versions=versions[season_id]
-            )
+            found = season_qualification(session, season, changes=False, publication=None)
         lists, is_provisional = found.lists, found.provisional
         # Only the lists of the venues played are read beyond who qualified where (which no
         # caller's view changes): only those are put as this caller may read them (a national

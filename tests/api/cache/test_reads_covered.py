@@ -9,17 +9,17 @@ computed for each request) are checked: SQLAlchemy's `before_cursor_execute` not
 request read from the moment the cache keyed it (what the key itself reads is the cache's), and
 each must be one that moves what the view is keyed by (api/cache/views.py): the data version
 (`@cached_by` with no scopes, or a scopes function that answers None), each scope it declares or
-adds (`plus`; models/entities/freshness.py maps tables to scopes), and what `also` stands for.
+adds (`plus`; models/freshness/tables.py maps tables to scopes), and what `also` stands for.
 
 So a view that reads a table no declaration covers (the probe of issue 60: the delivery log,
 keyed by the data version, which no delivery moves) fails here, whoever adds it, with no list of
-views kept by hand. What services cache for reads by scopes (`cached_by_scopes`,
-`cached_by_league`) is held the same way: what each computation read, against its scopes."""
+views kept by hand. Every memo (models/freshness/memos.py: each value services or the api layer
+cache for reads, the JSON fragments among them) is held the same way: what each computation
+read, against the scopes it is cached by (`memos._computed`, which every memo goes through)."""
 
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -31,16 +31,11 @@ from flask import Flask, g, has_request_context, request, request_finished
 from sqlalchemy import Connection, event
 
 from api import cache, db
-from api.cache.views import Policy, policy
-from models.entities import (
-    NIGHT_TABLES,
-    OUTBOX_TABLES,
-    SCOPE_TABLES,
-    UNVERSIONED_TABLES,
-)
+from api.cache.views import DATA_VERSION, Policy, check_declarations, declared, keyed, policy
 from models.entities.base import Base
+from models.freshness import memos
+from models.freshness.tables import NIGHT_TABLES, OUTBOX_TABLES, UNVERSIONED_TABLES, covered_by
 from models.rules.emails import unsubscribe_token
-from models.services import freshness
 from tests.builders import Scene, sanctioned
 from tests.support.console import signed_in
 from tests.support.league import Caller
@@ -65,13 +60,6 @@ def tables_in(statement: str) -> set[str]:
         for item in found.group(1).split(",")
     }
     return named & set(Base.metadata.tables)
-
-
-def covered_by(scope: str) -> frozenset[str]:
-    """The tables whose changes move this scope (`league`, `season:S`, `outbox`, …)."""
-    kind = scope.split(":", 1)[0]
-    assert kind in SCOPE_TABLES, f"a scope no table moves: {scope}"
-    return SCOPE_TABLES[kind]
 
 
 class Reads:
@@ -156,24 +144,25 @@ class Walk:
         self.asked.append(Asked(path, who, answer.status_code, self.reads.request, self._keyed))
 
 
-def watch_cached_by_scopes(monkeypatch: pytest.MonkeyPatch, walk: Walk) -> None:
-    """Each computation of `cached_by_scopes` (and `cached_by_league`, which calls it) noted with
-    its scopes and the tables it read, wherever a module imported it."""
-    original = freshness.cached_by_scopes
+def watch_memos(monkeypatch: pytest.MonkeyPatch, walk: Walk) -> None:
+    """Each computation of a memo (every one goes through `memos._computed`) noted with its key,
+    its scopes and the tables it read."""
+    original = memos._computed
 
-    def watched(session: Any, key: Any, scopes: Sequence[str], compute: Callable[[], Any], **kw: Any) -> Any:
-        def computed() -> Any:
-            with walk.reads.computation() as read:
-                value = compute()
-            walk.computations.append((repr(key), list(scopes), read))
-            return value
+    def watched(key: Any, scopes: Sequence[str], compute: Callable[[], Any]) -> Any:
+        with walk.reads.computation() as read:
+            value = original(key, scopes, compute)
+        walk.computations.append((key, list(scopes), read))
+        return value
 
-        return original(session, key, scopes, computed, **kw)
+    monkeypatch.setattr(memos, "_computed", watched)
 
-    for module in list(sys.modules.values()):
-        name = getattr(module, "__name__", "")
-        if name.startswith(("models.", "api.")) and getattr(module, "cached_by_scopes", None) is original:
-            monkeypatch.setattr(module, "cached_by_scopes", watched)
+
+def memo_name(key: Any) -> str:
+    """What a memo's key names first (`"qualifier lists"`, `("report", 3, True)`'s "report", …)."""
+    while isinstance(key, tuple) and key:
+        key = key[0]
+    return str(key)
 
 
 # The league --------------------------------------------------------------------------------------
@@ -287,7 +276,7 @@ def test_every_cached_view_reads_only_tables_its_declarations_cover_r23(
     read by cached answers, so the tables they read move what those answers are keyed by."""
     ids = one_of_everything(app, scene)
     walk = Walk(app, Reads())
-    watch_cached_by_scopes(monkeypatch, walk)
+    watch_memos(monkeypatch, walk)
     callers = {
         "office": scene.office,
         "host": scene.host,
@@ -324,10 +313,37 @@ def test_every_cached_view_reads_only_tables_its_declarations_cover_r23(
     assert {"webhooks", "webhook_deliveries", "email_consents", "results"} <= set().union(
         *(a.read for a in walk.asked)
     )
-    assert walk.computations, "no service computed a value cached by scopes"
+    # The memos were seen computing, each kind of them (the walk would pass if none were noted),
+    # and each read only tables its scopes cover.
+    seen = {memo_name(key) for key, _scopes, _read in walk.computations}
+    assert seen >= {
+        "qualifier lists",  # a season's lists (recomputed_by_scopes)
+        "venue before tonight",  # a night's venue's standings before it (the small memo)
+        "report",  # a report's JSON in a page of reports (many_by_scopes, the fragments)
+        "venue list",  # a venue's list's JSON (cached_at the versions it was drawn at)
+        "season ids",  # the league's small lookups (cached_by_league)
+    }, seen
+    assert any(read - VERSIONS for _key, _scopes, read in walk.computations), "no memo's reads were seen"
     unscoped = {
-        key: sorted(read - VERSIONS - frozenset().union(*(covered_by(s) for s in scopes)))
+        repr(key): sorted(read - VERSIONS - frozenset().union(*(covered_by(s) for s in scopes)))
         for key, scopes, read in walk.computations
         if read - VERSIONS - frozenset().union(*(covered_by(s) for s in scopes))
     }
     assert unscoped == {}
+
+
+def test_every_view_the_cache_keys_declares_what_it_reads(app: Flask) -> None:
+    """No silent fall-back to "any write retires it": each GET the cache keys declares its scopes
+    (a reason written at the view when it is the whole data version), or that it is never
+    cached; the app refuses to start otherwise."""
+    rules = [rule for rule in app.url_map.iter_rules() if keyed(rule)]
+    assert len(rules) > 50 and any(rule.rule == "/" for rule in rules)
+    for rule in rules:
+        found = declared(app, rule)
+        assert found is not None, rule.rule
+        if found.scopes is DATA_VERSION:
+            assert len(found.why.split()) >= 3, f"{rule.rule}: why is it keyed by the whole data version?"
+    undeclared = Flask(__name__)
+    undeclared.add_url_rule("/api/v1/silent", "silent", lambda: "")
+    with pytest.raises(RuntimeError, match="/api/v1/silent"):
+        check_declarations(undeclared)
