@@ -34,6 +34,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "models.infra",
     ),
     "models/entities": ("sqlalchemy", "models.entities", "models.infra.clock", "models.rules"),
+    "models/freshness": ("sqlalchemy", "cachetools", "models.entities", "models.freshness"),
     "models/services": ("sqlalchemy", "cachetools", "models"),
     "api": (
         "flask",

@@ -1,0 +1,1 @@
+"""Freshness: the scopes, their versions and bumps, without Flask."""
