@@ -67,7 +67,9 @@ def _postgresql_up() -> None:
     )
     for table, venue in NIGHT_VENUE.items():
         for event in EVENTS:
-            sides = {"INSERT": ("new_rows",), "DELETE": ("old_rows",), "UPDATE": ("new_rows", "old_rows")}[event]
+            sides = {"INSERT": ("new_rows",), "DELETE": ("old_rows",), "UPDATE": ("new_rows", "old_rows")}[
+                event
+            ]
             referencing = " ".join(f"{'NEW' if s == 'new_rows' else 'OLD'} TABLE AS {s}" for s in sides)
             selects = " UNION ".join(
                 f"SELECT 'night:' || {venue} AS scope FROM {_night_rows(table, side)}" for side in sides
@@ -90,7 +92,9 @@ def _outbox_events_triggers(exception: bool) -> None:
     for event in EVENTS:
         name = f"outbox_scope_outbox_events_{event.lower()}"
         sides = {"INSERT": ("NEW",), "DELETE": ("OLD",), "UPDATE": ("OLD", "NEW")}[event]
-        when = " WHEN (" + " OR ".join(f"{s}.kind NOT IN {INTERNAL}" for s in sides) + ")" if exception else ""
+        when = (
+            " WHEN (" + " OR ".join(f"{s}.kind NOT IN {INTERNAL}" for s in sides) + ")" if exception else ""
+        )
         if postgresql:
             op.execute(f"DROP TRIGGER IF EXISTS {name} ON outbox_events")
             op.execute(
@@ -99,14 +103,18 @@ def _outbox_events_triggers(exception: bool) -> None:
             )
         else:
             op.execute(f"DROP TRIGGER IF EXISTS {name}")
-            op.execute(f"CREATE TRIGGER {name} AFTER {event} ON outbox_events{when} BEGIN {OUTBOX_UPSERT}; END")
+            op.execute(
+                f"CREATE TRIGGER {name} AFTER {event} ON outbox_events{when} BEGIN {OUTBOX_UPSERT}; END"
+            )
 
 
 def _sqlite_up() -> None:
     # The next number: the largest so far, plus one (the row's own seq is still the old one, or NULL).
     seq = "UPDATE scope_versions SET seq = (SELECT COALESCE(MAX(seq), 0) + 1 FROM scope_versions) WHERE scope = NEW.scope;"
     op.execute(f"CREATE TRIGGER bumps_recorded_insert AFTER INSERT ON scope_versions BEGIN {seq} END")
-    op.execute(f"CREATE TRIGGER bumps_recorded_update AFTER UPDATE OF version ON scope_versions BEGIN {seq} END")
+    op.execute(
+        f"CREATE TRIGGER bumps_recorded_update AFTER UPDATE OF version ON scope_versions BEGIN {seq} END"
+    )
     for table, venue in NIGHT_VENUE.items():
         for event in EVENTS:
             sides = {"INSERT": ("NEW",), "DELETE": ("OLD",), "UPDATE": ("NEW", "OLD")}[event]
@@ -121,7 +129,9 @@ def _sqlite_up() -> None:
                         f"INSERT INTO scope_versions (scope, version) SELECT 'night:' || n.venue_id, 1 "
                         f"FROM nights AS n WHERE n.id = {side}.night_id {UPSERT};"
                     )
-            op.execute(f"CREATE TRIGGER night_scope_{table}_{event.lower()} AFTER {event} ON {table} BEGIN {' '.join(body)} END")
+            op.execute(
+                f"CREATE TRIGGER night_scope_{table}_{event.lower()} AFTER {event} ON {table} BEGIN {' '.join(body)} END"
+            )
 
 
 def upgrade() -> None:
@@ -142,7 +152,9 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.add_column("outbox_events", sa.Column("refreshed_at", sa.DateTime(), nullable=True))
     op.execute("UPDATE outbox_events SET refreshed_at = created_at")
-    op.create_index("ix_outbox_events_waiting", "outbox_events", ["id"], postgresql_where=WAITING, sqlite_where=WAITING)
+    op.create_index(
+        "ix_outbox_events_waiting", "outbox_events", ["id"], postgresql_where=WAITING, sqlite_where=WAITING
+    )
     _outbox_events_triggers(exception=True)
     postgresql = op.get_bind().dialect.name == "postgresql"
     for table in NIGHT_VENUE:
