@@ -73,7 +73,7 @@ def one_pass() -> int:
 
 def refresh_pass() -> int:
     """The answers read lately of the scopes bumped since the last pass, computed again: how many
-    scopes that was."""
+    were computed."""
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     if not refresher.shared(app):
         # Each process keeps its own answers (an in-memory database): computing them here would
@@ -81,10 +81,9 @@ def refresh_pass() -> int:
         return 0
     with db.reading() as session:
         scopes, mark = refresher.bumped(app, session.connection())
-    if scopes:
-        refresher.refresh(app, refresher.rereads(app, scopes))
+    computed = refresher.refresh(app, refresher.rereads(app, scopes)) if scopes else 0
     refresher.keep(app, mark)
-    return len(scopes)
+    return computed
 
 
 class Refresher(threading.Thread):
@@ -158,7 +157,7 @@ def deliver(once: bool) -> None:
     if once:
         refreshed = refresh_pass()
         done = one_pass()
-        click.echo(f"{done} sent or told; {refreshed} changes' answers refreshed.")
+        click.echo(f"{done} sent or told; {refreshed} answers refreshed.")
         return
     settle_serving_process()  # it computes and keeps the answers every worker reads
     every = float(current_app.config.get("DELIVER_EVERY_SECONDS", 2))

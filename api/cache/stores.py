@@ -320,6 +320,19 @@ class LayeredStore:
     def keep_mark(self, value: bytes) -> None:
         self.shared.keep_mark(value)
 
+    def flush(self, seconds: int = READ_LATELY) -> None:
+        """Tell the shared store now what was read and filed since it was last told."""
+        with self._lock:
+            names, filed = set(self._pending), set(self._pending_filed)
+        # Told first, forgotten after: a reader of `noted` or `filed` meanwhile finds them here.
+        if names:
+            self.shared.note(names, seconds)
+        if filed:
+            self.shared.file(filed, seconds)
+        with self._lock:
+            self._pending -= names
+            self._pending_filed -= filed
+
     def _start_teller(self, seconds: int) -> None:
         """A thread of this process (started again in a forked worker) that tells the shared store
         what was read, every `note_every` seconds. Called with the lock held."""
@@ -330,14 +343,8 @@ class LayeredStore:
         def tell() -> None:
             while True:
                 time.sleep(self._note_every)
-                with self._lock:
-                    names, self._pending = self._pending, set()
-                    filed, self._pending_filed = self._pending_filed, set()
                 try:
-                    if names:
-                        self.shared.note(names, seconds)
-                    if filed:
-                        self.shared.file(filed, seconds)
+                    self.flush(seconds)
                 except Exception:  # never the end of the thread: told next time
                     log.exception("cache: noting what was read failed")
 

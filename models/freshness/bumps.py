@@ -78,7 +78,15 @@ _SQLITE = text(
 
 def bumped_since(connection: Connection, mark: Mark) -> tuple[list[str], Mark]:
     """The scopes bumped since `mark` (and `DATA` when the data version moved), the latest
-    bumped last; and the mark to keep once their answers are computed again."""
+    bumped last; and the mark to keep once their answers are computed again. A mark of another
+    epoch (a backup restored: numbers may repeat) counts from the start."""
+    scopes, new = _bumped(connection, mark)
+    if mark.data is not None and new.data is not None and new.data[0] != mark.data[0]:
+        scopes, new = _bumped(connection, Mark())
+    return scopes, new
+
+
+def _bumped(connection: Connection, mark: Mark) -> tuple[list[str], Mark]:
     postgresql = connection.dialect.name == "postgresql"
     statement = _POSTGRESQL if postgresql else _SQLITE
     params = {"seq": mark.seq, "pending": list(mark.pending)} if postgresql else {"seq": mark.seq}
