@@ -68,12 +68,17 @@ def shared(app: Flask) -> bool:
 
 def bumped(app: Flask, connection: Connection) -> tuple[list[str], Mark]:
     """The scopes bumped since the mark the store keeps, and the mark to keep after them."""
-    return bumped_since(connection, Mark.loads(_store(app).mark()))
+    return bumped_since(connection, kept(app))
+
+
+def kept(app: Flask) -> Mark:
+    return Mark.loads(_store(app).mark())
 
 
 def keep(app: Flask, mark: Mark) -> None:
     """The mark kept, once the answers of the scopes bumped before it are computed."""
-    _store(app).keep_mark(mark.dumps())
+    if mark != kept(app):
+        _store(app).keep_mark(mark.dumps())
 
 
 def _rank(scope: str) -> int:
