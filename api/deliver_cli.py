@@ -72,28 +72,25 @@ def one_pass() -> int:
 
 
 def refresh_pass() -> int:
-    """The answers retired by the writes told since the last pass, computed again: how many
-    events that was."""
-    with db.reading() as session:
-        events = refresher.waiting(session)
-        if not events:
-            return 0
-        reads = refresher.reads_of(session, events)
+    """The answers read lately of the scopes bumped since the last pass, computed again: how many
+    were computed."""
     app = current_app._get_current_object()  # type: ignore[attr-defined]
-    if refresher.shared(app):
-        refresher.refresh(app, refresher.read_lately(app, reads))
-    # else each process keeps its own answers (an in-memory database): computing them here would
-    # serve no one.
-    with _session() as session, session.begin():
-        refresher.mark(session, events)
-    return len(events)
+    if not refresher.shared(app):
+        # Each process keeps its own answers (an in-memory database): computing them here would
+        # serve no one.
+        return 0
+    with db.reading() as session:
+        scopes, mark = refresher.bumped(app, session.connection())
+    computed = refresher.refresh(app, refresher.rereads(app, scopes)) if scopes else 0
+    refresher.keep(app, mark)
+    return computed
 
 
 class Refresher(threading.Thread):
     """refresh_pass every REFRESH_EVERY_SECONDS (at once again after a pass that found work), on
     a thread of its own, so that no delivery delays it. A daemon: it keeps no stopping process
-    alive (an interrupted refresh is done at the next start). A failure stops the worker, as it
-    would in one thread."""
+    alive (an interrupted refresh is done at the next start: its mark is kept after it). A
+    failure stops the worker, as it would in one thread."""
 
     def __init__(self, app: Flask, every: float, failing: Callable[[], None]) -> None:
         super().__init__(name="answers refresher", daemon=True)
@@ -160,7 +157,7 @@ def deliver(once: bool) -> None:
     if once:
         refreshed = refresh_pass()
         done = one_pass()
-        click.echo(f"{done} sent or told; {refreshed} changes' answers refreshed.")
+        click.echo(f"{done} sent or told; {refreshed} answers refreshed.")
         return
     settle_serving_process()  # it computes and keeps the answers every worker reads
     every = float(current_app.config.get("DELIVER_EVERY_SECONDS", 2))

@@ -16,7 +16,8 @@ request reads the versions anew. Of the reads that miss one key at once, one com
 and the others wait for it (flights.py: single flight, across workers). Answers are cached where
 every worker reads them: Redis when `CACHE_URL` is set, else the embedded store's directory
 (stores.py). After a write commits, the refresher computes the answers it retired that the
-website reads, once for every worker (refresher.py, driven by the outbox); what services
+website read lately, once for every worker (refresher.py: what the store filed under each scope
+the write bumped, filings.py); what services
 compute for reads (a season's qualifier lists, …) is cached by the memos
 (models/freshness/memos.py) under the versions of the scopes it read, as are the JSON fragments
 answers are written from (fragments.py). A GET under /api/ or /embed/ may thus depend on

@@ -12,14 +12,16 @@ from flask import Response, current_app, g, request
 
 from api import db
 from api.auth import current_actor
+from api.cache.filings import Reread
 from api.cache.flights import LocalFlights
-from api.cache.refresher import ENVIRON_FLAG
+from api.cache.refresher import ENVIRON_FLAG, PAGE_ACCEPT
 from api.cache.release import release
 from api.cache.stores import READ_LATELY, Store, read_name
 from api.cache.views import page_defaults, policy
 from api.csv_export import wants_csv
 from api.negotiation import wants_page
 from models.actor import Actor
+from models.freshness.bumps import DATA
 from models.freshness.versions import data_version, scope_versions
 from models.services import wall_clock
 
@@ -60,6 +62,8 @@ def _versions(session: Any, epoch: str, version: int) -> list[Any]:
     view, query = request.view_args or {}, request.args
     names = None if declared.scopes is None else declared.scopes(view, query, session)
     plus = list(declared.plus)
+    # What the answer is filed under for the refresher (`store_answer`): each scope it is keyed by.
+    g.filed_under = [DATA, *plus] if names is None else [*names, *plus]
     if names is None:
         return [epoch, version] if not plus else [epoch, version, _scoped(session, plus)]
     return [epoch, _scoped(session, [*names, *plus])]
@@ -97,8 +101,16 @@ def _query() -> list[tuple[str, str]]:
 
 
 def _note_read(query: list[tuple[str, str]]) -> None:
-    """Keep what the request is noted by if it computes its answer (`store_answer`)."""
+    """Keep what the request is noted by if it computes its answer (`store_answer`), and how the
+    refresher asks for it again: with an Accept that makes the same `representation`."""
     g.read_name = read_name(request.path, query)
+    if wants_csv() and request.args.get("format") != "csv":
+        accept = "text/csv"
+    elif request.path.startswith("/embed/") or request.blueprint == "site" or "text/html" in representation():
+        accept = PAGE_ACCEPT
+    else:
+        accept = ""
+    g.reread = Reread(g.read_name, accept).dumps()
 
 
 def _cacheable() -> bool:
@@ -195,6 +207,8 @@ def store_answer(response: Response) -> bool:
         headers = [(k, v) for k, v in response.headers.items() if k.lower() not in REQUEST_HEADERS]
         store().set(key, json.dumps(headers).encode() + b"\n" + response.get_data())
         response.headers["X-Cache"] = "miss"  # computed by this request
+        # Filed under each scope of its key: the refresher computes it again when one is bumped.
+        store().file([(scope, g.reread) for scope in g.filed_under], READ_LATELY)
         if not request.environ.get(ENVIRON_FLAG):
             # A reader computed it: the refresher computes it after the next writes (for
             # READ_LATELY; a read it answers from the store then is not noted again, so an

@@ -9,7 +9,8 @@ refresher after a write, or by the first read) serves them all:
 
 Each worker also keeps the answers it read lately in its own memory (a least-recently-used map
 bounded in bytes): an answer's key names the versions it was read at, so a copy is never stale.
-A shared store failing is a miss, never a failed read."""
+A shared store failing is a miss, never a failed read. Beside the answers: what the refresher finds
+there (filings.py)."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ import redis
 from cachetools import LRUCache, TTLCache
 from sqlalchemy.engine import make_url
 
+from api.cache.filings import DiskFilings, MemoryFilings, RedisFilings
 from models.infra.db import REPO_ROOT
 
 log = logging.getLogger(__name__)
@@ -55,6 +57,17 @@ class Store(Protocol):
     def noted(self, name: str) -> bool:
         """Whether a reader asked for `name` lately (the refresher computes only those)."""
 
+    def file(self, entries: Iterable[tuple[str, str]], seconds: int) -> None:
+        """File each (scope, request) for `seconds`: the request computes an answer keyed by the scope."""
+
+    def filed(self, scope: str) -> frozenset[str]:
+        """The requests filed under `scope` (and not lapsed)."""
+
+    def mark(self) -> bytes | None:
+        """The refresher's mark, as it kept it."""
+
+    def keep_mark(self, value: bytes) -> None: ...
+
 
 class MemoryStore:
     """This process's answers, the least recently used dropped first when over `max_bytes`."""
@@ -64,6 +77,7 @@ class MemoryStore:
         self._answers: LRUCache[str, bytes] = LRUCache(maxsize=max_bytes, getsizeof=len)
         self._lock = threading.Lock()
         self._read: TTLCache[str, bool] = TTLCache(maxsize=READ_NAMES, ttl=READ_LATELY)
+        self.filings = MemoryFilings()
 
     def get(self, key: str) -> bytes | None:
         with self._lock:
@@ -79,6 +93,7 @@ class MemoryStore:
         with self._lock:
             self._answers.clear()
             self._read.clear()
+        self.filings.clear()
 
     def note(self, names: Iterable[str], seconds: int) -> None:
         with self._lock:
@@ -88,6 +103,18 @@ class MemoryStore:
     def noted(self, name: str) -> bool:
         with self._lock:
             return name in self._read
+
+    def file(self, entries: Iterable[tuple[str, str]], seconds: int) -> None:
+        self.filings.file(entries, seconds)
+
+    def filed(self, scope: str) -> frozenset[str]:
+        return self.filings.filed(scope)
+
+    def mark(self) -> bytes | None:
+        return self.filings.mark()
+
+    def keep_mark(self, value: bytes) -> None:
+        self.filings.keep_mark(value)
 
 
 class RedisStore:
@@ -99,6 +126,7 @@ class RedisStore:
     def __init__(self, url: str, ttl_seconds: int) -> None:
         self._redis = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
         self._ttl = ttl_seconds
+        self.filings = RedisFilings(self._redis)
 
     def get(self, key: str) -> bytes | None:
         try:
@@ -118,6 +146,7 @@ class RedisStore:
         for pattern in (self.PREFIX + "*", self.READ + "*"):
             for key in self._redis.scan_iter(match=pattern, count=1000):
                 self._redis.delete(key)
+        self.filings.clear()
 
     def note(self, names: Iterable[str], seconds: int) -> None:
         try:
@@ -133,6 +162,18 @@ class RedisStore:
             return bool(self._redis.exists(self.READ + name))
         except redis.RedisError:
             return True  # unknown: computed, as a reader would
+
+    def file(self, entries: Iterable[tuple[str, str]], seconds: int) -> None:
+        self.filings.file(entries, seconds)
+
+    def filed(self, scope: str) -> frozenset[str]:
+        return self.filings.filed(scope)
+
+    def mark(self) -> bytes | None:
+        return self.filings.mark()
+
+    def keep_mark(self, value: bytes) -> None:
+        self.filings.keep_mark(value)
 
 
 class DiskStore:
@@ -151,6 +192,7 @@ class DiskStore:
         )
         self._ttl = ttl_seconds
         self.max_bytes = max_bytes
+        self.filings = DiskFilings(directory)
 
     def get(self, key: str) -> bytes | None:
         try:
@@ -173,6 +215,7 @@ class DiskStore:
         # The write-ahead log still holds the pages as they were: copied back and emptied.
         with closing(sqlite3.connect(Path(self.cache.directory) / "cache.db", timeout=5)) as db:
             db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self.filings.clear()
 
     def note(self, names: Iterable[str], seconds: int) -> None:
         try:
@@ -188,6 +231,18 @@ class DiskStore:
         except diskcache.Timeout:
             return True
 
+    def file(self, entries: Iterable[tuple[str, str]], seconds: int) -> None:
+        self.filings.file(entries, seconds)
+
+    def filed(self, scope: str) -> frozenset[str]:
+        return self.filings.filed(scope)
+
+    def mark(self) -> bytes | None:
+        return self.filings.mark()
+
+    def keep_mark(self, value: bytes) -> None:
+        self.filings.keep_mark(value)
+
 
 class LayeredStore:
     """A shared store, and this process's memory of what it read there lately."""
@@ -199,6 +254,8 @@ class LayeredStore:
         # and what it has yet to tell, told together every `note_every` seconds (one write).
         self._told: TTLCache[str, bool] = TTLCache(maxsize=READ_NAMES, ttl=READ_LATELY / 5)
         self._pending: set[str] = set()
+        self._filed_told: TTLCache[tuple[str, str], bool] = TTLCache(maxsize=READ_NAMES, ttl=READ_LATELY / 5)
+        self._pending_filed: set[tuple[str, str]] = set()
         self._note_every = note_every
         self._teller: tuple[int, threading.Thread] | None = None
         self._lock = threading.Lock()
@@ -221,6 +278,8 @@ class LayeredStore:
         with self._lock:
             self._told.clear()
             self._pending.clear()
+            self._filed_told.clear()
+            self._pending_filed.clear()
 
     def note(self, names: Iterable[str], seconds: int) -> None:
         with self._lock:
@@ -235,6 +294,45 @@ class LayeredStore:
                 return
         self.shared.note(new, seconds)
 
+    def file(self, entries: Iterable[tuple[str, str]], seconds: int) -> None:
+        """Told the shared store as notes are (together, every `note_every` seconds), each again
+        only after a while."""
+        with self._lock:
+            new = [entry for entry in entries if entry not in self._filed_told]
+            for entry in new:
+                self._filed_told[entry] = True
+            if not new:
+                return
+            if self._note_every > 0:
+                self._pending_filed.update(new)
+                self._start_teller(seconds)
+                return
+        self.shared.file(new, seconds)
+
+    def filed(self, scope: str) -> frozenset[str]:
+        with self._lock:
+            pending = {entry for filed_under, entry in self._pending_filed if filed_under == scope}
+        return frozenset(pending) | self.shared.filed(scope)
+
+    def mark(self) -> bytes | None:
+        return self.shared.mark()
+
+    def keep_mark(self, value: bytes) -> None:
+        self.shared.keep_mark(value)
+
+    def flush(self, seconds: int = READ_LATELY) -> None:
+        """Tell the shared store now what was read and filed since it was last told."""
+        with self._lock:
+            names, filed = set(self._pending), set(self._pending_filed)
+        # Told first, forgotten after: a reader of `noted` or `filed` meanwhile finds them here.
+        if names:
+            self.shared.note(names, seconds)
+        if filed:
+            self.shared.file(filed, seconds)
+        with self._lock:
+            self._pending -= names
+            self._pending_filed -= filed
+
     def _start_teller(self, seconds: int) -> None:
         """A thread of this process (started again in a forked worker) that tells the shared store
         what was read, every `note_every` seconds. Called with the lock held."""
@@ -245,13 +343,10 @@ class LayeredStore:
         def tell() -> None:
             while True:
                 time.sleep(self._note_every)
-                with self._lock:
-                    names, self._pending = self._pending, set()
-                if names:
-                    try:
-                        self.shared.note(names, seconds)
-                    except Exception:  # never the end of the thread: told next time
-                        log.exception("cache: noting what was read failed")
+                try:
+                    self.flush(seconds)
+                except Exception:  # never the end of the thread: told next time
+                    log.exception("cache: noting what was read failed")
 
         thread = threading.Thread(target=tell, name="league-reads", daemon=True)
         thread.start()

@@ -33,6 +33,7 @@ from api.schemas import with_labels
 from models.actor import PUBLIC
 from models.entities import Night, Region, Season
 from models.errors import NotFound
+from models.freshness.scopes import Scope
 from models.freshness.tables import NIGHT_TABLES
 from models.rules.qualifiers import Flag, public_reason
 from models.rules.schedules import days
@@ -251,8 +252,9 @@ def _tonight(session: Any, venue_id: int) -> Night | None:
 def the_venue_nights_standings(
     view: Mapping[str, Any], _args: Mapping[str, str], session: Any
 ) -> Sequence[str]:
-    """R22: the live page reads the standings of its night's venue (`a_nights_venue`)."""
-    return a_nights_venue(_tonight(session, view["venue_id"]))
+    """R22: the live page reads the standings of its night's venue (`a_nights_venue`), and the
+    venue's nights (`night:V`: every action of its night moves it, and the refresher with it)."""
+    return (*a_nights_venue(_tonight(session, view["venue_id"])), Scope.night(view["venue_id"]))
 
 
 def a_venue_night(view: Mapping[str, Any], _args: Mapping[str, str], session: Any) -> list[str]:

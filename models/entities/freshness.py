@@ -8,6 +8,7 @@ from __future__ import annotations
 from sqlalchemy import (
     BigInteger,
     CheckConstraint,
+    Index,
     Integer,
     String,
 )
@@ -31,9 +32,14 @@ class DataVersion(Base):
 class ScopeVersion(Base):
     """The version of one scope of league data (migrations 0022 and 0024): `league`, `season:S`,
     `venue:S:V` or `report:T` (`Scope` names them), bumped by triggers with every change to the
-    rows of that scope. A scope never changed has no row (version 0)."""
+    rows of that scope. A scope never changed has no row (version 0). Each bump is recorded
+    (migration 0037, models/freshness/bumps.py): `seq`, the league-wide counter's number of its
+    latest bump, and on PostgreSQL `xact`, the transaction that made it."""
 
     __tablename__ = "scope_versions"
+    __table_args__ = (Index("ix_scope_versions_seq", "seq"), Index("ix_scope_versions_xact", "xact"))
 
     scope: Mapped[str] = mapped_column(String(80), primary_key=True)
     version: Mapped[int] = mapped_column(BigInteger)
+    seq: Mapped[int | None] = mapped_column(BigInteger)
+    xact: Mapped[int | None] = mapped_column(BigInteger)

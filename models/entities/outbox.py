@@ -5,7 +5,7 @@ subscription that wants it, and a worker sends them after the commit, at least o
 with backoff. None of these tables moves the data version: the worker's bookkeeping must not
 retire every cached answer, nor wait on the league's writers (migration 0030). The office's
 answers read them, so every change to them moves the `outbox` scope instead, at the commit
-(migration 0033; an event of the refresher's own moves nothing)."""
+(migration 0033)."""
 
 from __future__ import annotations
 
@@ -52,17 +52,6 @@ class OutboxEvent(Base):
     # An event that must be told once whoever notices it (a sanction ended): its key.
     once_key: Mapped[str | None] = mapped_column(String(80), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
-    # When the refresher computed again the cached answers the change retired (NULL: waiting).
-    refreshed_at: Mapped[datetime | None] = mapped_column(DateTime)
-
-    __table_args__ = (
-        Index(
-            "ix_outbox_events_waiting",
-            "id",
-            postgresql_where=text("refreshed_at IS NULL"),
-            sqlite_where=text("refreshed_at IS NULL"),
-        ),
-    )
 
 
 class Webhook(Base):

@@ -1,5 +1,5 @@
 """The scopes: the parts of the league's data whose versions key what is cached (`Scope` names
-them; the triggers of migrations 0022, 0024 and 0033 write the same names, held to these by
+them; the triggers of migrations 0022, 0024, 0033 and 0037 write the same names, held to these by
 tests/migrations/test_data_version.py), and the scopes a venue's or a season's answers read."""
 
 from __future__ import annotations
@@ -27,6 +27,11 @@ class Scope:
     def report(report_id: int) -> str:
         """One report and its results."""
         return f"report:{report_id}"
+
+    @staticmethod
+    def night(venue_id: int) -> str:
+        """A venue's live nights (R22), moved by every change to them (migration 0037)."""
+        return f"night:{venue_id}"
 
     @staticmethod
     def venues_of(season_id: int) -> tuple[str, str]:

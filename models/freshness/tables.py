@@ -14,7 +14,8 @@ UNVERSIONED_TABLES = frozenset(
     {"data_version", "scope_versions", "alembic_version", "idempotent_requests", "console_sessions"}
 )
 # A night's live state (R22): every answer of a night is keyed by the night's own `sequence`,
-# moved on by each of its actions, so a bust-out at one venue moves no data version or scope and
+# moved on by each of its actions, and by its venue's `night:V` scope (migration 0037, which the
+# refresher follows), so a bust-out at one venue moves no data version or other scope and
 # retires no other answer (migration 0028). The report a night becomes moves what a report moves.
 NIGHT_TABLES = frozenset({"nights", "night_entries", "night_actions"})
 # Telling others (R23): the outbox, subscriptions, deliveries, consents and messages are written
@@ -34,9 +35,8 @@ OUTBOX_TABLES = frozenset(
 # Those that cached answers read (the office's subscriptions and their delivery log, a player's
 # consent) move the `outbox` scope instead (migration 0033), whoever writes them, the delivery
 # worker included: at the commit, after every other lock the transaction took, so a worker and a
-# league writer wait on each other for a commit at most, and in no order that could deadlock. An
-# event of the refresher's own (INTERNAL_KINDS: a live night's every action) moves nothing: no
-# answer reads it. The weekly email's messages, the requests for it and their confirmation links
+# league writer wait on each other for a commit at most, and in no order that could deadlock.
+# The weekly email's messages, the requests for it and their confirmation links
 # are read by no cached answer (tests/api/cache/test_reads_covered.py fails when one does).
 UNREAD_OUTBOX_TABLES = frozenset({"email_messages", "email_subscription_requests", "email_confirmations"})
 OUTBOX_SCOPE_TABLES = OUTBOX_TABLES - UNREAD_OUTBOX_TABLES
@@ -75,6 +75,7 @@ SCOPE_TABLES: dict[str, frozenset[str]] = {
     "venue": SCOPED_TABLES,
     "report": REPORT_SCOPE_TABLES,
     "outbox": OUTBOX_SCOPE_TABLES,
+    "night": NIGHT_TABLES,  # night:V, a venue's nights (migration 0037)
 }
 # Read by no scoped answer: their changes move no scope (the league's data version still moves).
 SCOPE_FREE_TABLES = frozenset(

@@ -28,9 +28,6 @@ EVENT_KINDS: dict[str, bool] = {
     "webhook.ping": False,
 }
 STAFF_KINDS = frozenset(kind for kind, staff in EVENT_KINDS.items() if staff)
-# Events for this service's own refresher alone, never delivered (a live night's every action:
-# its page is computed again once for all its followers).
-INTERNAL_KINDS = frozenset({"night.changed"})
 # Tries go on for a day from the event: 30 s, 1 min, 2 min, … doubling, at most an hour apart.
 FIRST_RETRY = timedelta(seconds=30)
 LONGEST_WAIT = timedelta(hours=1)

@@ -33,7 +33,6 @@ from models.services.audit_log.writes import record
 from models.services.nights import players_out, sign_ins
 from models.services.nights.runs import Applied, Handler, NightMoved, Run, entries_of, take_night
 from models.services.structures.writes import as_json
-from models.services.webhooks.events import emit
 
 KINDS = (
     "sign_in",
@@ -103,9 +102,6 @@ def apply_action(session: Session, actor: Actor, night_id: int, body: dict[str, 
     session.add(action)
     session.flush()
     players_out.finish_if_one_left(run, kind)
-    # For the refresher (not delivered): the night's answers are computed again once, for all.
-    data = {"night_id": night.id, "venue_id": night.venue_id, "sequence": night.sequence}
-    emit(session, "night.changed", data, night.venue_id)
     return Applied(action, night, False, run.notices)
 
 

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from models.entities import DataVersion, OutboxEvent, Venue, Webhook, WebhookDelivery
 from models.infra.clock import utcnow
-from models.rules.webhooks import INTERNAL_KINDS, STAFF_KINDS, Target, Told, wants
+from models.rules.webhooks import STAFF_KINDS, Target, Told, wants
 
 
 def target_of(webhook: Webhook) -> Target:
@@ -39,16 +39,9 @@ def emit(
     beside: OutboxEvent | None = None,
 ) -> OutboxEvent | None:
     """The event, and its deliveries, in the session's transaction; None when `once_key` was told
-    already (another worker told it first). `only`: for that subscription alone (a ping). An
-    internal kind (INTERNAL_KINDS) is for the refresher alone: no deliveries. `beside`: the
+    already (another worker told it first). `only`: for that subscription alone (a ping). `beside`: the
     event of the same change that a chat channel hearing both is told instead (a report's,
     beside the standings it moved: one message)."""
-    if kind in INTERNAL_KINDS:
-        internal = OutboxEvent(
-            event_id=f"msg_{uuid.uuid4().hex}", kind=kind, venue_id=venue_id, data=data, created_at=utcnow()
-        )
-        session.add(internal)
-        return internal
     if venue_id is not None and region_id is None:
         venue = session.get(Venue, venue_id)  # the change's own copy when it loaded it
         region_id = venue.region_id if venue is not None else None

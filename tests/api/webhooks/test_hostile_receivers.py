@@ -19,7 +19,10 @@ from flask import Flask
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
+from api.cache.filings import DiskFilings
+from api.cache.stores import answers_directory
 from app import create_app
+from models.freshness.bumps import Mark, bumped_since
 from tests.support.league import Caller, new_key
 from tests.support.receiver import hostile_receiver, huge_answer, receiver, trickle
 from tests.support.servers import PATIENCE, delivery_worker, stop, until
@@ -108,9 +111,16 @@ def tried(url: str, webhook: int) -> bool:
 
 
 def waiting_to_refresh(url: str) -> int:
-    """Events whose answers the worker has not yet computed again."""
-    (row,) = read(url, "SELECT COUNT(*) FROM outbox_events WHERE refreshed_at IS NULL")
-    return int(row[0])
+    """Scopes bumped that the worker's refresher has not yet passed (its mark, kept in the
+    answers' directory beside the database)."""
+    directory = answers_directory({"DATABASE_URL": url})
+    mark = Mark.loads(None if directory is None else DiskFilings(directory).mark())
+    engine = create_engine(make_url(url))
+    try:
+        with engine.connect() as conn, conn.begin():
+            return len(bumped_since(conn, mark)[0])
+    finally:
+        engine.dispose()
 
 
 def test_r23_a_huge_answer_does_not_swell_the_worker(league_db: str, league_office: Caller) -> None:
