@@ -36,7 +36,7 @@ from sqlalchemy import insert  # noqa: E402
 from app import create_app  # noqa: E402
 from bench.scratch import scratch_database, today  # noqa: E402
 from models.actor import SYSTEM  # noqa: E402
-from models.entities import VenueNight  # noqa: E402
+from models.entities import VenueGame  # noqa: E402
 from models.infra.migrate import alembic_config, upgrade  # noqa: E402
 from models.services.api_keys.writes import create_key  # noqa: E402
 
@@ -82,7 +82,7 @@ def main() -> None:
             for m in range(0, 24 * 60, options.minutes)
         ]
         with db.sessionmaker() as session, session.begin():
-            session.execute(insert(VenueNight), rows)
+            session.execute(insert(VenueGame), rows)
         full = call("POST", "/api/v1/regions", {"name": "Full"}, 201)["id"]
         for number in range(options.full_venues):
             venue = call("POST", "/api/v1/venues", {"name": f"Full {number}", "region_id": full}, 201)["id"]

@@ -1,4 +1,4 @@
-"""Calendar feeds (RFC 5545) of the venues' and regions' scheduled nights."""
+"""Calendar feeds (RFC 5545) of the venues' and regions' scheduled games."""
 
 from api.calendars.routes import blp
 

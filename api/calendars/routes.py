@@ -1,9 +1,9 @@
-"""A venue's or a region's scheduled nights as an iCalendar feed (RFC 5545) that a phone can
-subscribe to: the past 2 weeks and the next 12, each night at its venue's local time with the
-venue's zone (a VTIMEZONE), cancelled nights kept as STATUS:CANCELLED so a phone removes them.
-Each event's DTSTAMP is when that night last changed and its SEQUENCE how many times it changed
-(`schedule_queries.revisions`), so a subscribed calendar notices a moved night (R2a); a feed
-changes only with its nights."""
+"""A venue's or a region's scheduled games as an iCalendar feed (RFC 5545) that a phone can
+subscribe to: the past 2 weeks and the next 12, each game at its venue's local time with the
+venue's zone (a VTIMEZONE), cancelled games kept as STATUS:CANCELLED so a phone removes them.
+Each event's DTSTAMP is when that game last changed and its SEQUENCE how many times it changed
+(`schedule_queries.revisions`), so a subscribed calendar notices a moved game (R2a); a feed
+changes only with its games."""
 
 from __future__ import annotations
 
@@ -38,11 +38,11 @@ def event_of(game: Game, revision: Revision) -> Event:
     event.add("sequence", revision.sequence)
     event.add("dtstart", game.starts)
     event.add("dtend", game.ends)
-    event.add("summary", f"Poker at {game.venue.name}" + (" (cancelled)" if game.night.cancelled else ""))
+    event.add("summary", f"Poker at {game.venue.name}" + (" (cancelled)" if game.scheduled.cancelled else ""))
     event.add("location", ", ".join(part for part in (game.venue.name, game.venue.city) if part))
-    event.add("status", "CANCELLED" if game.night.cancelled else "CONFIRMED")
-    if game.night.note:
-        event.add("description", game.night.note)
+    event.add("status", "CANCELLED" if game.scheduled.cancelled else "CONFIRMED")
+    if game.scheduled.note:
+        event.add("description", game.scheduled.note)
     return event
 
 
@@ -54,8 +54,8 @@ def feed(name: str, games: Sequence[Game]) -> Response:
     for game, revision in zip(games, revisions(db.session(), games), strict=True):
         calendar.add_component(event_of(game, revision))
     if games:
-        first = games[0].night.date - timedelta(weeks=WEEKS_BEHIND)
-        last = games[-1].night.date + timedelta(weeks=WEEKS_AHEAD)
+        first = games[0].scheduled.date - timedelta(weeks=WEEKS_BEHIND)
+        last = games[-1].scheduled.date + timedelta(weeks=WEEKS_AHEAD)
         calendar.add_missing_timezones(first_date=first, last_date=last)
     return Response(calendar.to_ical(), mimetype="text/calendar")
 
@@ -65,7 +65,7 @@ def feed(name: str, games: Sequence[Game]) -> Response:
 class VenueCalendar(MethodView):
     @blp.doc(operationId="get_venue_calendar", responses=CALENDAR_ANSWER)
     def get(self, venue_id: int) -> Response:
-        """A venue's scheduled nights as a calendar feed (the past 2 weeks, the next 12)"""
+        """A venue's scheduled games as a calendar feed (the past 2 weeks, the next 12)"""
         venue, games = venue_feed(db.session(), venue_id)
         return feed(f"Poker at {venue.name}", games)
 
@@ -75,6 +75,6 @@ class VenueCalendar(MethodView):
 class RegionCalendar(MethodView):
     @blp.doc(operationId="get_region_calendar", responses=CALENDAR_ANSWER)
     def get(self, region_id: int) -> Response:
-        """A region's scheduled nights as a calendar feed (the past 2 weeks, the next 12)"""
+        """A region's scheduled games as a calendar feed (the past 2 weeks, the next 12)"""
         region, games = region_feed(db.session(), region_id)
         return feed(f"Poker in {region.name}", games)

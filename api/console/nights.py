@@ -26,7 +26,7 @@ from api.console.night_script import NIGHT_SCRIPT
 from api.errors import flatten_messages
 from api.nights.schemas import ActionIn
 from api.words import FORMS, said_to_people
-from models.entities import Night, Player
+from models.entities import Night
 from models.errors import LeagueError, NotFound
 from models.infra.clock import utcnow
 from models.rules.structures import said_left, said_period
@@ -36,6 +36,7 @@ from models.services.nights.actions import apply_action
 from models.services.nights.opening import open_night
 from models.services.nights.queries import night_view, seen_lately, venue_night
 from models.services.nights.runs import NightMoved
+from models.services.players.queries import players_by_id
 from models.services.structures.writes import list_structures
 
 ACTION = ActionIn()
@@ -255,7 +256,7 @@ def _names(session: Any, effect: dict[str, Any]) -> dict[int, str]:
     wanted |= set(undone.get("players", [])) | set(undone.get("staying_out", []))
     if not wanted:
         return {}
-    return {p.id: p.display_name for p in session.query(Player).filter(Player.id.in_(wanted))}
+    return {pid: player.display_name for pid, player in players_by_id(session, wanted).items()}
 
 
 def said_names(names: list[str]) -> str:

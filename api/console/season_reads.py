@@ -14,7 +14,7 @@ from api import db
 from api.console.base import bp, current, page, signed_in_only
 from api.errors import flatten_messages
 from api.seasons.schemas import MissingQuery
-from models.entities import Season, Venue
+from models.entities import Season
 from models.rules.qualifiers import season_state
 from models.services import wall_clock
 from models.services.access import may_follow_seasons
@@ -24,7 +24,7 @@ from models.services.paging import PageRequest
 from models.services.points_charts.queries import chart_in_force
 from models.services.qualifiers.queries import latest_publication_ids, publications_of
 from models.services.regions.queries import list_regions
-from models.services.seasons.queries import venues_of
+from models.services.seasons.queries import covered_venues
 from models.services.standings.queries import venue_totals
 from models.services.venues.schedule_queries import missing_reports
 
@@ -40,7 +40,7 @@ def season(season_id: int) -> Any:
     found = get_or_raise(session, Season, season_id, "season")
     today = wall_clock.in_league(session)  # R2a: whether a season runs is the league's matter
     published = latest_publication_ids(session, [found.id])
-    venues = list(session.scalars(venues_of(found).order_by(Venue.name, Venue.id)))
+    venues = covered_venues(session, found)
     nights = {
         venue_id: totals.tournaments
         for venue_id, totals in venue_totals(session, found, None, max(today, found.ends_on)).items()

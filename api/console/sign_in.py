@@ -17,7 +17,7 @@ from models.services.access import sets_up_league
 from models.services.api_keys.sign_ins import sign_in, sign_out
 from models.services.league_settings.first_run import demo_loaded, first_steps
 from models.services.venues.queries import venues_of_actor
-from models.services.venues.schedule_queries import HostNights, host_nights
+from models.services.venues.schedule_queries import HostGames, host_games
 
 # Where a sign-in may lead: a page of the console, in printable ASCII (no control character could
 # reach the Location header, no other site could be named).
@@ -104,7 +104,7 @@ def home() -> Any:
     league's first steps until they are done, and by the demo league while it is loaded."""
     session, actor = db.session(), current()
     venues = venues_of_actor(session, actor)
-    nights = host_nights(session, venues) if actor.is_host else HostNights([], [])
+    nights = host_games(session, venues) if actor.is_host else HostGames([], [])
     office: dict[str, Any] = {}
     if sets_up_league(actor):
         office = {"steps": first_steps(session), "demo": demo_loaded(session), "FIRST_STEPS": FIRST_STEPS}

@@ -8,8 +8,6 @@ from __future__ import annotations
 from typing import Any
 
 from flask import flash, redirect, request, url_for
-from sqlalchemy import select
-from sqlalchemy.orm import Session
 
 from api import db
 from api.console.api_forms import ApiForm
@@ -18,9 +16,10 @@ from api.console.forms import TokenForm
 from api.schemas import patch_of
 from api.structures.schemas import StructureIn, StructureOut, StructurePatch
 from api.words import FORMS
-from models.entities import Structure, Venue
+from models.entities import Structure
 from models.services.access import may_keep_structures
-from models.services.lookup import get_or_raise, league_settings
+from models.services.lookup import get_or_raise
+from models.services.structures.queries import played_where
 from models.services.structures.writes import (
     built_in,
     create_structure,
@@ -41,16 +40,6 @@ def summary(levels: list[dict[str, Any]], breaks: list[dict[str, Any]]) -> str:
         if n in after:
             parts.append(f"break ({after[n]})")
     return ", ".join(parts)
-
-
-def played_where(session: Session) -> dict[int | None, list[str]]:
-    """Who plays each structure (None: the built-in): the league's nights, and each venue that
-    names one of its own."""
-    where: dict[int | None, list[str]] = {league_settings(session).structure_id: ["the league's nights"]}
-    named = select(Venue.name, Venue.structure_id).where(Venue.structure_id.is_not(None))
-    for name, structure_id in session.execute(named.order_by(Venue.name)):
-        where.setdefault(structure_id, []).append(name)
-    return where
 
 
 @bp.route("/structures", methods=["GET", "POST"])

@@ -25,7 +25,7 @@ from api.console.base import (
     zone_names,
 )
 from api.console.forms import TokenForm
-from api.console.venues import WEEKDAY_CHOICES, regular_nights, venue_choices
+from api.console.venues import WEEKDAY_CHOICES, regular_games, venue_choices
 from api.people_dates import people_date, people_hour
 from api.schemas import patch_of
 from api.venues.schemas import ExceptionIn, ReEntryIn, ScheduleIn, VenueOut, VenuePatch
@@ -119,7 +119,7 @@ def save_nights(session: Session, actor: Actor, venue: Venue, forms: Sections) -
     )
     if saved is None:
         return None
-    return f"{venue.name}: regular nights saved ({regular_nights(saved) or 'none'})."
+    return f"{venue.name}: regular nights saved ({regular_games(saved) or 'none'})."
 
 
 def save_change(session: Session, actor: Actor, venue: Venue, forms: Sections) -> str | None:

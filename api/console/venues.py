@@ -16,7 +16,7 @@ from api.console.base import bp, current, hidden_id, page, refused_form, signed_
 from api.console.forms import TokenForm
 from api.venues.schemas import VenueIn
 from api.words import venue_labels
-from models.entities import Region, VenueNight
+from models.entities import Region, VenueGame
 from models.services import wall_clock
 from models.services.access import may_set_up_league
 from models.services.paging import PageRequest
@@ -40,7 +40,7 @@ def region_choices(regions: Sequence[Region]) -> Choices:
     return [(str(region.id), f"{region.name} (demo)" if region.demo else region.name) for region in regions]
 
 
-def said_night(weekday: int, starts_at: str, sessions: int | None) -> str:
+def said_game(weekday: int, starts_at: str, sessions: int | None) -> str:
     """A regular night as the office reads it: "Tue 19:30 (2 sessions)", or "Tue 19:30"."""
     name = DAY_NAMES[weekday - 1][:3] if 1 <= weekday <= 7 else str(weekday)
     more = f" ({sessions} sessions)" if sessions and sessions > 1 else ""
@@ -48,10 +48,10 @@ def said_night(weekday: int, starts_at: str, sessions: int | None) -> str:
 
 
 @bp.app_template_filter("regular_nights")
-def regular_nights(nights: Iterable[VenueNight]) -> str:
+def regular_games(nights: Iterable[VenueGame]) -> str:
     """A venue's regular nights, by weekday and start: "Tue 19:30 (2 sessions), Thu 20:00"."""
     ordered = sorted(nights, key=lambda night: (night.weekday, night.starts_at))
-    return ", ".join(said_night(night.weekday, night.starts_at, night.sessions) for night in ordered)
+    return ", ".join(said_game(night.weekday, night.starts_at, night.sessions) for night in ordered)
 
 
 @bp.route("/venues", methods=["GET", "POST"])

@@ -185,7 +185,7 @@ class GamesPage(MethodView):
         """
         session = db.session()
         region, first, last, games = region_week(session, region_id)
-        by_day = [(day, [g for g in games if g.night.date == day]) for day in days(first, last)]
+        by_day = [(day, [g for g in games if g.scheduled.date == day]) for day in days(first, last)]
         return framed_page(
             "embed/games.html",
             args["theme"],

@@ -1,4 +1,4 @@
-"""The league's games: the venues' scheduled nights (R2, R2a)."""
+"""The league's games: the venues' scheduled games (R2, R2a)."""
 
 from api.games.routes import blp
 

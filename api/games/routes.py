@@ -1,4 +1,4 @@
-"""The league's games: every venue's scheduled nights in a range of local dates (R2, R2a)."""
+"""The league's games: every venue's scheduled games in a range of local dates (R2, R2a)."""
 
 from __future__ import annotations
 
@@ -26,12 +26,12 @@ class GamesViews(MethodView):
     @blp.arguments(GamesQuery, location="query")
     @blp.response(200, GamePage)
     def get(self, args: dict[str, Any]) -> dict[str, Any]:
-        """The venues' scheduled nights in a range of local dates (default: this week)
+        """The venues' scheduled games in a range of local dates (default: this week)
 
-        Each night on its venue's wall clock (R2a), with its season, whether its report is in,
-        and `missing` for a night before the venue's today without one (never one before the
-        venue was added: R2, R17). Cancelled nights are listed as cancelled, moved ones on their
-        new date, make-up nights as `make_up`, and a night played that no schedule or exception
+        Each game on its venue's wall clock (R2a), with its season, whether its report is in,
+        and `missing` for a game before the venue's today without one (never one before the
+        venue was added: R2, R17). Cancelled games are listed as cancelled, moved ones on their
+        new date, make-up games as `make_up`, and a game played that no schedule or exception
         gave (its report is in) as `unscheduled`, without a start.
         """
         page = page_request(args)

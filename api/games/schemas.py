@@ -1,4 +1,4 @@
-"""Schemas of the league's games: a range of local dates in, the scheduled nights out."""
+"""Schemas of the league's games: a range of local dates in, the scheduled games out."""
 
 from __future__ import annotations
 
@@ -40,15 +40,15 @@ class GameSeasonOut(Answer):
 
 class GameOut(Answer):
     venue = fields.Nested(GameVenueOut)
-    date = Day(attribute="night.date", metadata={"description": "The local date at the venue (R2a)."})
-    weekday = fields.Integer(attribute="night.weekday", metadata={"description": "ISO: Monday 1."})
+    date = Day(attribute="scheduled.date", metadata={"description": "The local date at the venue (R2a)."})
+    weekday = fields.Integer(attribute="scheduled.weekday", metadata={"description": "ISO: Monday 1."})
     starts_at = fields.String(
         attribute="start_on_clock",
         allow_none=True,
         metadata={
             "description": "Local HH:MM as the venue's clock shows it: the schedule's start, but "
             "for one the clocks skip that day (the hour they go forward), which is as much later "
-            "as they jump (R2a). Null for a night played but not scheduled (`unscheduled`)."
+            "as they jump (R2a). Null for a game played but not scheduled (`unscheduled`)."
         },
     )
     timezone = fields.String(attribute="zone", metadata={"description": "The venue's zone (R2a)."})
@@ -57,15 +57,15 @@ class GameOut(Answer):
         format="iso",
         allow_none=True,
         metadata={
-            "description": "The start as an instant, with its offset; null for a night played "
+            "description": "The start as an instant, with its offset; null for a game played "
             "but not scheduled."
         },
     )
-    sessions = fields.Integer(attribute="night.sessions")
+    sessions = fields.Integer(attribute="scheduled.sessions")
     season = fields.Nested(
         GameSeasonOut,
         metadata={
-            "description": "The season covering the venue that night: nights outside every "
+            "description": "The season covering the venue that day: games outside every "
             "season are not listed (R2)."
         },
     )
@@ -73,18 +73,18 @@ class GameOut(Answer):
     missing = fields.Boolean(
         metadata={"description": "Its date is before the venue's today, with no report."}
     )
-    cancelled = fields.Boolean(attribute="night.cancelled")
-    make_up = fields.Boolean(attribute="night.make_up")
+    cancelled = fields.Boolean(attribute="scheduled.cancelled")
+    make_up = fields.Boolean(attribute="scheduled.make_up")
     unscheduled = fields.Boolean(
-        attribute="night.unscheduled",
+        attribute="scheduled.unscheduled",
         metadata={
-            "description": "A night the venue played (a live regular report is in) that no "
-            "schedule or exception gave, such as a make-up night nobody recorded (R2): listed "
-            "after the day's scheduled nights, `sessions` as many as were reported."
+            "description": "A game the venue played (a live regular report is in) that no "
+            "schedule or exception gave, such as a make-up game nobody recorded (R2): listed "
+            "after the day's scheduled games, `sessions` as many as were reported."
         },
     )
-    moved_from = Day(attribute="night.moved_from", allow_none=True)
-    note = fields.String(attribute="night.note", allow_none=True)
+    moved_from = Day(attribute="scheduled.moved_from", allow_none=True)
+    note = fields.String(attribute="scheduled.note", allow_none=True)
 
 
 class GamePage(Answer):

@@ -1,5 +1,5 @@
 """A night's answer (R22), written from its state (models/services/nights/queries.py) in the
-shape of `NightOut`: tests/api/test_answers.py holds it to the schema's dump."""
+shape of `NightStateOut`: tests/api/test_answers.py holds it to the schema's dump."""
 
 from __future__ import annotations
 

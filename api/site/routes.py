@@ -86,8 +86,8 @@ class VenuePage(MethodView):
     @blp.arguments(VenuePageQuery, location="query")
     def get(self, args: dict[str, Any], venue_id: int) -> Response:
         """A venue (R24): its standings in the running season (or the season asked for), with
-        the points race drawn from the same numbers; its regular nights and the next ones; a
-        night being played now; its past seasons and nights, each linked."""
+        the points race drawn from the same numbers; its regular games and the next ones; a
+        night being played now; its past seasons and reports, each linked."""
         site_on()
         venue = answer(f"/api/v1/venues/{venue_id}")
         seasons = [s for s in every("/api/v1/seasons") if covers(s, venue)]
@@ -156,7 +156,7 @@ class SeasonPage(MethodView):
     @answers(HTTPStatus.NOT_FOUND)
     def get(self, season_id: int) -> Response:
         """A season (R24): its venues, its qualifier lists where every skipped player says why in
-        public words (R12-R14; personal reasons read "not eligible", R19), and the nights still to
+        public words (R12-R14; personal reasons read "not eligible", R19), and the games still to
         play."""
         site_on()
         season = answer(f"/api/v1/seasons/{season_id}")

@@ -8,21 +8,21 @@ from api.fields import Day, Id, Name, QueryId, QueryText, StrictBool, StrictInt,
 from api.pagination import PageArgs
 from api.schemas import Answer
 from models.rules.nights import MOST_AT_A_TABLE
-from models.rules.schedules import EXCEPTION_KINDS, MOST_NIGHTS_A_WEEKDAY, MOST_SESSIONS
+from models.rules.schedules import EXCEPTION_KINDS, MOST_GAMES_A_WEEKDAY, MOST_SESSIONS
 
 HH_MM = r"^([01]\d|2[0-3]):[0-5]\d$"
 TIME = validate.Regexp(HH_MM, error="A start time is HH:MM, 00:00 to 23:59.")
 SESSIONS = validate.Range(min=1, max=MOST_SESSIONS, error=f"Sessions are 1 to {MOST_SESSIONS}.")
-# R2: at most 3 nights on one weekday, so at most 21 in all. Checked by the rule (a 422 naming the
-# weekday's fourth night, R2), not here: documented only.
-MOST_NIGHTS = 7 * MOST_NIGHTS_A_WEEKDAY
+# R2: at most 3 games on one weekday, so at most 21 in all. Checked by the rule (a 422 naming the
+# weekday's fourth game, R2), not here: documented only.
+MOST_GAMES = 7 * MOST_GAMES_A_WEEKDAY
 SCHEDULE = (
-    f"The venue's regular nights, whole (replacing the ones before): at most {MOST_NIGHTS_A_WEEKDAY} "
-    f"on one weekday (R2), so at most {MOST_NIGHTS}."
+    f"The venue's regular games, whole (replacing the ones before): at most {MOST_GAMES_A_WEEKDAY} "
+    f"on one weekday (R2), so at most {MOST_GAMES}."
 )
 
 
-class NightIn(Schema):
+class RegularGameIn(Schema):
     weekday = StrictInt(
         required=True,
         validate=validate.Range(min=1, max=7, error="A weekday is 1 (Monday) to 7 (Sunday)."),
@@ -36,7 +36,7 @@ class NightIn(Schema):
     )
 
 
-class NightOut(Answer):
+class RegularGameOut(Answer):
     weekday = fields.Integer()
     starts_at = fields.String()
     sessions = fields.Integer()
@@ -44,7 +44,9 @@ class NightOut(Answer):
 
 class ScheduleIn(Schema):
     schedule = fields.List(
-        fields.Nested(NightIn), required=True, metadata={"description": SCHEDULE, "maxItems": MOST_NIGHTS}
+        fields.Nested(RegularGameIn),
+        required=True,
+        metadata={"description": SCHEDULE, "maxItems": MOST_GAMES},
     )
 
 
@@ -123,7 +125,7 @@ class VenuePatch(VenueIn):
     """A PATCH names only the fields it changes."""
 
     schedule = fields.List(
-        fields.Nested(NightIn), metadata={"description": SCHEDULE, "maxItems": MOST_NIGHTS}
+        fields.Nested(RegularGameIn), metadata={"description": SCHEDULE, "maxItems": MOST_GAMES}
     )
 
 
@@ -146,24 +148,22 @@ class VenueOut(Answer):
     created_at = UtcDateTime()
     updated_at = UtcDateTime()
     schedule = fields.List(
-        fields.Nested(NightOut),
-        attribute="nights",
+        fields.Nested(RegularGameOut),
+        attribute="regular_games",
         metadata={
-            "description": "The venue's regular nights: weekday, local start, sessions; at most "
-            f"{MOST_NIGHTS_A_WEEKDAY} on one weekday (R2).",
-            "maxItems": MOST_NIGHTS,
+            "description": "The venue's regular games: weekday, local start, sessions; at most "
+            f"{MOST_GAMES_A_WEEKDAY} on one weekday (R2).",
+            "maxItems": MOST_GAMES,
         },
     )
 
 
 class ExceptionIn(Schema):
     kind = fields.String(required=True, validate=validate.OneOf(EXCEPTION_KINDS))
-    date = Day(required=True, metadata={"description": "The scheduled night (or the make-up's date)."})
-    to = Day(metadata={"description": "A moved night's new date."})
-    starts_at = fields.String(
-        validate=TIME, metadata={"description": "HH:MM; a make-up night's is required."}
-    )
-    sessions = StrictInt(validate=SESSIONS, metadata={"description": "A make-up night's; 1 if left out."})
+    date = Day(required=True, metadata={"description": "The scheduled game's date (or the make-up's)."})
+    to = Day(metadata={"description": "A moved game's new date."})
+    starts_at = fields.String(validate=TIME, metadata={"description": "HH:MM; a make-up game's is required."})
+    sessions = StrictInt(validate=SESSIONS, metadata={"description": "A make-up game's; 1 if left out."})
     note = Text(max_length=500, allow_none=True)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from models.rules.schedules import MOST_NIGHTS_A_WEEKDAY
+from models.rules.schedules import MOST_GAMES_A_WEEKDAY
 
 # A field's label, or (label, help); a list of rows' columns under "name.*" (their labels, in
 # order) and "name.*.names" (their names in the API's schema, where a refusal names them).
@@ -110,7 +110,7 @@ FORMS: dict[str, dict[str, Label]] = {
     "venue_nights": {
         "schedule": (
             "Regular nights",
-            f"Each week's nights, on the venue's clock: at most {MOST_NIGHTS_A_WEEKDAY} on one weekday. "
+            f"Each week's nights, on the venue's clock: at most {MOST_GAMES_A_WEEKDAY} on one weekday. "
             "Start as HH:MM, e.g. 19:30; sessions: 1 if left empty. To drop a night, empty its row "
             "(weekday —, no start).",
         ),

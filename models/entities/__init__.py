@@ -32,7 +32,7 @@ from models.entities.players import DistinctPlayers, Player
 from models.entities.qualifiers import Disqualification, QualifierPublication
 from models.entities.ratings import PlayerRating, RatingPoint
 from models.entities.sanctions import Sanction
-from models.entities.schedules import NightStamp, ScheduleException, VenueNight
+from models.entities.schedules import GameStamp, ScheduleException, VenueGame
 from models.entities.standings import StandingLine
 from models.entities.tournaments import STATUSES, TOURNAMENT_KINDS, Result, Tournament
 
@@ -60,7 +60,7 @@ __all__ = [
     "Night",
     "NightAction",
     "NightEntry",
-    "NightStamp",
+    "GameStamp",
     "OutboxEvent",
     "Player",
     "PlayerKey",
@@ -81,7 +81,7 @@ __all__ = [
     "StandingLine",
     "Tournament",
     "Venue",
-    "VenueNight",
+    "VenueGame",
     "Webhook",
     "WebhookDelivery",
     "DELIVERY_STATES",

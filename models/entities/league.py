@@ -99,7 +99,7 @@ class Venue(Base):
     def re_entry(self) -> ReEntry:
         return ReEntry(self.re_entry_allowed, self.re_entry_until_break)
 
-    # `nights`: its regular nights, by weekday and start (VenueNight's backref, schedules.py).
+    # `regular_games`: its regular games, by weekday and start (VenueGame's backref, schedules.py).
 
     @hybrid_property
     def in_demo(self) -> bool:

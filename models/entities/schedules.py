@@ -1,4 +1,7 @@
-"""A venue's regular nights and the exceptions to them (R2a: local dates and wall-clock times)."""
+"""A venue's regular games and the exceptions to them (R2a: local dates and wall-clock times).
+
+A scheduled game is a "game" in the code (ARCHITECTURE.md's glossary: "night" is the live night,
+R22); the tables keep the names they were made with, `venue_nights` and `night_stamps`."""
 
 from __future__ import annotations
 
@@ -24,13 +27,14 @@ from sqlalchemy.orm import Mapped, aliased, mapped_column, relationship
 from models.entities.base import Base
 from models.entities.league import Venue
 from models.infra.clock import utcnow
-from models.rules.schedules import EXCEPTION_KINDS, MOST_NIGHTS_A_WEEKDAY
+from models.rules.schedules import EXCEPTION_KINDS, MOST_GAMES_A_WEEKDAY
 
 BEFORE_REVISIONS = "2026-01-01 00:00:00"  # the fixed DTSTAMP of every calendar event before 0026
 
 
-class VenueNight(Base):
-    """One regular night of a venue's week: ISO weekday (Monday 1), local start "HH:MM", sessions."""
+class VenueGame(Base):
+    """One regular game of a venue's week: ISO weekday (Monday 1), local start "HH:MM", sessions.
+    Its table keeps its old name, `venue_nights`."""
 
     __tablename__ = "venue_nights"
     __table_args__ = (
@@ -53,35 +57,33 @@ class VenueNight(Base):
     venue: Mapped[Venue] = relationship(viewonly=True)
 
 
-# R2: the regular nights a venue's schedule gives: its first 3 of each weekday, by start. A
+# R2: the regular games a venue's schedule gives: its first 3 of each weekday, by start. A
 # schedule is never saved with more (rules.schedules.schedule_problems); one stored before that
 # bound, or behind the service's back, is read so everywhere (its answers, games and calendar
-# feeds) until it is set again, when what is sent replaces every stored night.
+# feeds) until it is set again, when what is sent replaces every stored game.
 _ranked = select(
-    VenueNight,
+    VenueGame,
     func.row_number()
-    .over(
-        partition_by=(VenueNight.venue_id, VenueNight.weekday), order_by=(VenueNight.starts_at, VenueNight.id)
-    )
+    .over(partition_by=(VenueGame.venue_id, VenueGame.weekday), order_by=(VenueGame.starts_at, VenueGame.id))
     .label("rank_on_weekday"),
 ).subquery("ranked_nights")
-AppliedNight = aliased(
-    VenueNight,
-    select(_ranked).where(_ranked.c.rank_on_weekday <= MOST_NIGHTS_A_WEEKDAY).subquery("applied_nights"),
+AppliedGame = aliased(
+    VenueGame,
+    select(_ranked).where(_ranked.c.rank_on_weekday <= MOST_GAMES_A_WEEKDAY).subquery("applied_nights"),
     name="applied_night",
 )
 
-# Venue.nights: the venue's regular nights as applied, by weekday and start (read only).
-Venue.nights = relationship(
-    AppliedNight,
-    primaryjoin=lambda: AppliedNight.venue_id == Venue.id,
-    order_by=lambda: (AppliedNight.weekday, AppliedNight.starts_at),
+# Venue.regular_games: the venue's regular games as applied, by weekday and start (read only).
+Venue.regular_games = relationship(
+    AppliedGame,
+    primaryjoin=lambda: AppliedGame.venue_id == Venue.id,
+    order_by=lambda: (AppliedGame.weekday, AppliedGame.starts_at),
     viewonly=True,
 )
 
 
 class ScheduleException(Base):
-    """A night cancelled, moved (to `to_date`) or added (a make-up night), on a local date."""
+    """A game cancelled, moved (to `to_date`) or added (a make-up game), on a local date."""
 
     __tablename__ = "schedule_exceptions"
     __table_args__ = (UniqueConstraint("venue_id", "kind", "date"),)
@@ -100,11 +102,12 @@ class ScheduleException(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
-class NightStamp(Base):
-    """How many times the nights a venue's schedule gives on a date (the date in their calendar
-    UID: a moved night's first one) were changed by an exception, added or removed, and when last
-    (R2a: a calendar event's SEQUENCE and DTSTAMP). Kept when its exception is removed: the night
-    back as scheduled is a newer revision still. Deleted with its venue."""
+class GameStamp(Base):
+    """How many times the games a venue's schedule gives on a date (the date in their calendar
+    UID: a moved game's first one) were changed by an exception, added or removed, and when last
+    (R2a: a calendar event's SEQUENCE and DTSTAMP). Kept when its exception is removed: the game
+    back as scheduled is a newer revision still. Deleted with its venue. Its table keeps its old
+    name, `night_stamps`."""
 
     __tablename__ = "night_stamps"
     __table_args__ = (

@@ -1,4 +1,4 @@
-"""A venue's regular nights and the exceptions to them (R2, R2a): which nights a schedule gives
+"""A venue's regular games and the exceptions to them (R2, R2a): which games a schedule gives
 in a range of local dates, and which of them are missing their report. Pure: the dates are local
 dates on the venue's wall clock, handed in by the caller; no clock is read here."""
 
@@ -15,12 +15,12 @@ from zoneinfo import ZoneInfo
 from models.errors import Problem
 
 MOST_SESSIONS = 20
-# R2: a venue plays at most this many regular nights on one weekday, and a date holds at most
-# this many nights once its changes apply (a cancelled night does not count), so that what the
+# R2: a venue plays at most this many regular games on one weekday, and a date holds at most
+# this many games once its changes apply (a cancelled game does not count), so that what the
 # public reads of a schedule (its games, its calendar feeds) stays small.
-MOST_NIGHTS_A_WEEKDAY = 3
-MOST_NIGHTS_A_DATE = 3
-HOURS_PLAYED = 4  # a night's estimated length, for a calendar's end
+MOST_GAMES_A_WEEKDAY = 3
+MOST_GAMES_A_DATE = 3
+HOURS_PLAYED = 4  # a game's estimated length, for a calendar's end
 _HH_MM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 
 
@@ -34,8 +34,8 @@ EXCEPTION_KINDS = tuple(kind.value for kind in ExceptionKind)
 
 
 @dataclass(frozen=True)
-class RegularNight:
-    """One regular night of the week: ISO weekday (Monday 1), start "HH:MM", sessions."""
+class RegularGame:
+    """One regular game of the week: ISO weekday (Monday 1), start "HH:MM", sessions."""
 
     weekday: int
     starts_at: str
@@ -55,8 +55,8 @@ class ScheduleChange:
 
 
 @dataclass(frozen=True)
-class Night:
-    """A night the schedule gives on a local date."""
+class ScheduledGame:
+    """A game the schedule gives on a local date."""
 
     date: dt.date
     starts_at: str
@@ -66,9 +66,9 @@ class Night:
     make_up: bool = False
     note: str | None = None
     extra: dict[str, object] = field(default_factory=dict, compare=False)
-    # A moved night's start before it was moved (what names it, with `moved_from`: `scheduled`).
+    # A moved game's start before it was moved (what names it, with `moved_from`: `scheduled`).
     moved_from_start: str | None = field(default=None, compare=False)
-    # R2: a night played (reported) on a date no schedule or exception gave: no start is known.
+    # R2: a game played (reported) on a date no schedule or exception gave: no start is known.
     unscheduled: bool = False
 
     @property
@@ -76,9 +76,9 @@ class Night:
         return self.date.isoweekday()
 
     @property
-    def scheduled(self) -> tuple[dt.date, str]:
-        """The date and start the schedule first gave it (a moved night's, before it moved): what
-        names the night however it is moved (its calendar UID)."""
+    def as_scheduled(self) -> tuple[dt.date, str]:
+        """The date and start the schedule first gave it (a moved game's, before it moved): what
+        names the game however it is moved (its calendar UID)."""
         return (self.moved_from or self.date, self.moved_from_start or self.starts_at)
 
 
@@ -87,24 +87,24 @@ def valid_time(text: object) -> bool:
     return isinstance(text, str) and bool(_HH_MM.fullmatch(text))
 
 
-def schedule_problems(nights: Sequence[RegularNight], path: str = "schedule") -> list[Problem]:
-    """Bad nights of a schedule: a weekday outside 1-7, a time not HH:MM in 00:00-23:59, a
+def schedule_problems(games: Sequence[RegularGame], path: str = "schedule") -> list[Problem]:
+    """Bad games of a schedule: a weekday outside 1-7, a time not HH:MM in 00:00-23:59, a
     session count outside 1-20, the same weekday and time twice. Each names its field. And R2:
-    more than 3 nights on one weekday, named at the first night past the third."""
+    more than 3 games on one weekday, named at the first game past the third."""
     problems: list[Problem] = []
     seen: dict[tuple[int, str], int] = {}
     on_weekday: dict[int, int] = {}
-    for index, night in enumerate(nights):
-        on_weekday[night.weekday] = on_weekday.get(night.weekday, 0) + 1
-        if on_weekday[night.weekday] == MOST_NIGHTS_A_WEEKDAY + 1 and 1 <= night.weekday <= 7:
-            problems.append(_too_many_nights(nights, night.weekday, f"{path}.{index}.starts_at"))
-        if not 1 <= night.weekday <= 7:
+    for index, game in enumerate(games):
+        on_weekday[game.weekday] = on_weekday.get(game.weekday, 0) + 1
+        if on_weekday[game.weekday] == MOST_GAMES_A_WEEKDAY + 1 and 1 <= game.weekday <= 7:
+            problems.append(_too_many_games(games, game.weekday, f"{path}.{index}.starts_at"))
+        if not 1 <= game.weekday <= 7:
             problems.append(Problem(f"{path}.{index}.weekday", "A weekday is 1 (Monday) to 7 (Sunday)."))
-        if not valid_time(night.starts_at):
+        if not valid_time(game.starts_at):
             problems.append(Problem(f"{path}.{index}.starts_at", "A start time is HH:MM, 00:00 to 23:59."))
-        if not 1 <= night.sessions <= MOST_SESSIONS:
+        if not 1 <= game.sessions <= MOST_SESSIONS:
             problems.append(Problem(f"{path}.{index}.sessions", f"Sessions are 1 to {MOST_SESSIONS}."))
-        key = (night.weekday, night.starts_at)
+        key = (game.weekday, game.starts_at)
         if key in seen:
             problems.append(
                 Problem(f"{path}.{index}.weekday", f"The same weekday and time as {path}.{seen[key]}.")
@@ -113,12 +113,12 @@ def schedule_problems(nights: Sequence[RegularNight], path: str = "schedule") ->
     return problems
 
 
-def _too_many_nights(nights: Sequence[RegularNight], weekday: int, path: str) -> Problem:
-    count = sum(night.weekday == weekday for night in nights)
+def _too_many_games(games: Sequence[RegularGame], weekday: int, path: str) -> Problem:
+    count = sum(game.weekday == weekday for game in games)
     return Problem(
         path,
         f"{WEEKDAYS[weekday - 1]} have {count} nights here: a venue plays at most "
-        f"{MOST_NIGHTS_A_WEEKDAY} nights on one weekday.",
+        f"{MOST_GAMES_A_WEEKDAY} nights on one weekday.",
         "R2",
     )
 
@@ -130,28 +130,28 @@ def days(first: date, last: date) -> Iterable[date]:
         day += timedelta(days=1)
 
 
-def regular_nights(schedule: Sequence[RegularNight], first: date, last: date) -> list[Night]:
-    """The schedule's nights from `first` to `last` (both included), before any exception."""
-    by_day: dict[int, list[RegularNight]] = {}
-    for night in schedule:
-        by_day.setdefault(night.weekday, []).append(night)
+def regular_games(schedule: Sequence[RegularGame], first: date, last: date) -> list[ScheduledGame]:
+    """The schedule's games from `first` to `last` (both included), before any exception."""
+    by_day: dict[int, list[RegularGame]] = {}
+    for game in schedule:
+        by_day.setdefault(game.weekday, []).append(game)
     return [
-        Night(day, night.starts_at, night.sessions)
+        ScheduledGame(day, game.starts_at, game.sessions)
         for day in days(first, last)
-        for night in sorted(by_day.get(day.isoweekday(), []), key=lambda n: n.starts_at)
+        for game in sorted(by_day.get(day.isoweekday(), []), key=lambda n: n.starts_at)
     ]
 
 
-def nights_between(
-    schedule: Sequence[RegularNight], exceptions: Sequence[ScheduleChange], first: date, last: date
-) -> list[Night]:
-    """The nights from `first` to `last`, exceptions applied: a cancelled night is listed as
+def scheduled_games(
+    schedule: Sequence[RegularGame], exceptions: Sequence[ScheduleChange], first: date, last: date
+) -> list[ScheduledGame]:
+    """The games from `first` to `last`, exceptions applied: a cancelled game is listed as
     cancelled, a moved one on its new date (with `moved_from`), an added one as a make-up. The
-    work grows with the range and the exceptions, not with how far a night was moved."""
+    work grows with the range and the exceptions, not with how far a game was moved."""
     changed = {(e.kind, e.date): e for e in exceptions}
-    nights: list[Night] = []
-    for night in regular_nights(schedule, first, last):
-        nights.extend(_applied(night, changed))
+    games: list[ScheduledGame] = []
+    for game in regular_games(schedule, first, last):
+        games.extend(_applied(game, changed))
     moved_in = [
         e
         for e in changed.values()
@@ -160,44 +160,44 @@ def nights_between(
         and first <= e.to_date <= last
         and not first <= e.date <= last
     ]
-    for e in moved_in:  # nights moved into the range from a date outside it
-        for night in regular_nights(schedule, e.date, e.date):
-            nights.extend(_applied(night, changed))
-    nights.extend(
-        Night(e.date, e.starts_at or "19:00", e.sessions or 1, make_up=True, note=e.note)
+    for e in moved_in:  # games moved into the range from a date outside it
+        for game in regular_games(schedule, e.date, e.date):
+            games.extend(_applied(game, changed))
+    games.extend(
+        ScheduledGame(e.date, e.starts_at or "19:00", e.sessions or 1, make_up=True, note=e.note)
         for e in changed.values()
         if e.kind == ExceptionKind.ADDED
     )
-    kept = [night for night in nights if first <= night.date <= last]
+    kept = [game for game in games if first <= game.date <= last]
     return sorted(kept, key=lambda n: (n.date, n.starts_at))
 
 
-def _applied(night: Night, changed: dict[tuple[str, date], ScheduleChange]) -> list[Night]:
-    cancelled = changed.get((ExceptionKind.CANCELLED, night.date))
+def _applied(game: ScheduledGame, changed: dict[tuple[str, date], ScheduleChange]) -> list[ScheduledGame]:
+    cancelled = changed.get((ExceptionKind.CANCELLED, game.date))
     if cancelled is not None:
-        return [replace(night, cancelled=True, note=cancelled.note)]
-    moved = changed.get((ExceptionKind.MOVED, night.date))
+        return [replace(game, cancelled=True, note=cancelled.note)]
+    moved = changed.get((ExceptionKind.MOVED, game.date))
     if moved is not None and moved.to_date is not None:
-        starts = moved.starts_at or night.starts_at
+        starts = moved.starts_at or game.starts_at
         return [
             replace(
-                night,
+                game,
                 date=moved.to_date,
                 starts_at=starts,
-                moved_from=night.date,
-                moved_from_start=night.starts_at,
+                moved_from=game.date,
+                moved_from_start=game.starts_at,
                 note=moved.note,
             )
         ]
-    return [night]
+    return [game]
 
 
-def scheduled_on(schedule: Sequence[RegularNight], day: date) -> bool:
-    return any(night.weekday == day.isoweekday() for night in schedule)
+def scheduled_on(schedule: Sequence[RegularGame], day: date) -> bool:
+    return any(game.weekday == day.isoweekday() for game in schedule)
 
 
-def exception_problems(exception: ScheduleChange, schedule: Sequence[RegularNight]) -> list[Problem]:
-    """An exception's own checks: times, sessions, a moved night's new date."""
+def exception_problems(exception: ScheduleChange, schedule: Sequence[RegularGame]) -> list[Problem]:
+    """An exception's own checks: times, sessions, a moved game's new date."""
     problems: list[Problem] = []
     if exception.starts_at is not None and not valid_time(exception.starts_at):
         problems.append(Problem("starts_at", "A start time is HH:MM, 00:00 to 23:59."))
@@ -223,25 +223,25 @@ def exception_problems(exception: ScheduleChange, schedule: Sequence[RegularNigh
 
 
 def day_problems(
-    schedule: Sequence[RegularNight], exceptions: Sequence[ScheduleChange], change: ScheduleChange
+    schedule: Sequence[RegularGame], exceptions: Sequence[ScheduleChange], change: ScheduleChange
 ) -> list[Problem]:
-    """R2: a make-up night, or a night moved in, on a date that would then hold more than 3
-    nights (its changes applied; a cancelled night does not count), named at `date` or `to`."""
+    """R2: a make-up game, or a game moved in, on a date that would then hold more than 3
+    games (its changes applied; a cancelled game does not count), named at `date` or `to`."""
     if change.kind == ExceptionKind.ADDED:
         path, day = "date", change.date
     elif change.kind == ExceptionKind.MOVED and change.to_date is not None:
         path, day = "to", change.to_date
     else:
         return []
-    nights = nights_between(schedule, [*exceptions, change], day, day)
-    held = [night for night in nights if not night.cancelled]
-    if len(held) <= MOST_NIGHTS_A_DATE:
+    games = scheduled_games(schedule, [*exceptions, change], day, day)
+    held = [game for game in games if not game.cancelled]
+    if len(held) <= MOST_GAMES_A_DATE:
         return []
     return [
         Problem(
             path,
             f"{day:%A %-d %B %Y} would hold {len(held)} nights: a date holds at most "
-            f"{MOST_NIGHTS_A_DATE} nights, its changes applied (a cancelled night does not count).",
+            f"{MOST_GAMES_A_DATE} nights, its changes applied (a cancelled night does not count).",
             "R2",
         )
     ]
@@ -267,10 +267,10 @@ def skipped(day: date, start: str, zone: str) -> bool:
     return on_the_clock(day, start, zone).replace(tzinfo=None) != asked.replace(tzinfo=None)
 
 
-def wall_clock_problems(change: ScheduleChange, schedule: Sequence[RegularNight], zone: str) -> list[Problem]:
-    """R2a: a make-up night, or a moved one, at a start its date's wall clock never shows (the
-    hour the clocks go forward), named at `starts_at` (or `to`, when a moved night keeps its
-    regular start). A regular night is not refused so: on that one date it starts later."""
+def wall_clock_problems(change: ScheduleChange, schedule: Sequence[RegularGame], zone: str) -> list[Problem]:
+    """R2a: a make-up game, or a moved one, at a start its date's wall clock never shows (the
+    hour the clocks go forward), named at `starts_at` (or `to`, when a moved game keeps its
+    regular start). A regular game is not refused so: on that one date it starts later."""
     given: list[tuple[str, str]] = []
     if change.starts_at is not None:
         given = [("starts_at", change.starts_at)]
@@ -278,7 +278,7 @@ def wall_clock_problems(change: ScheduleChange, schedule: Sequence[RegularNight]
         day = change.date
     elif change.kind == ExceptionKind.MOVED and change.to_date is not None:
         day = change.to_date
-        kept = [("to", night.starts_at) for night in schedule if night.weekday == change.date.isoweekday()]
+        kept = [("to", game.starts_at) for game in schedule if game.weekday == change.date.isoweekday()]
         given = given or kept
     else:
         return []
@@ -297,37 +297,37 @@ def wall_clock_problems(change: ScheduleChange, schedule: Sequence[RegularNight]
     return problems
 
 
-def starts(night: Night, zone: str) -> datetime:
-    """The night's start as an instant: its local date and time on the venue's wall clock (R2a,
+def starts(game: ScheduledGame, zone: str) -> datetime:
+    """The game's start as an instant: its local date and time on the venue's wall clock (R2a,
     `on_the_clock`: a start the clocks skip is moved forward, one they show twice is the first)."""
-    return on_the_clock(night.date, night.starts_at, zone)
+    return on_the_clock(game.date, game.starts_at, zone)
 
 
-def is_missing(night: Night, today: date, reported: bool, first_day: date | None = None) -> bool:
-    """A night whose local date is before the venue's today, not cancelled, with no report. R2,
+def is_missing(game: ScheduledGame, today: date, reported: bool, first_day: date | None = None) -> bool:
+    """A game whose local date is before the venue's today, not cancelled, with no report. R2,
     R17: never one before the venue's `first_day` (the date it was added to the league, on its
-    clock): a schedule gives no night to a venue that did not exist yet, so nobody is sent after
+    clock): a schedule gives no game to a venue that did not exist yet, so nobody is sent after
     its report."""
-    if first_day is not None and night.date < first_day:
+    if first_day is not None and game.date < first_day:
         return False
-    return not night.cancelled and not reported and night.date < today
+    return not game.cancelled and not reported and game.date < today
 
 
 def week_missing(
-    nights: Sequence[Night], today: date, reported_days: set[date], first_day: date | None = None
+    games: Sequence[ScheduledGame], today: date, reported_days: set[date], first_day: date | None = None
 ) -> bool:
-    """A scheduled venue is missing a week's report when one of its nights that week has passed
-    (its date before the venue's today, on or after its first day) with no report that night."""
-    return any(is_missing(night, today, night.date in reported_days, first_day) for night in nights)
+    """A scheduled venue is missing a week's report when one of its games that week has passed
+    (its date before the venue's today, on or after its first day) with no report that day."""
+    return any(is_missing(game, today, game.date in reported_days, first_day) for game in games)
 
 
-def played_nights(nights: Sequence[Night], reported: Mapping[date, int]) -> list[Night]:
-    """R2: the nights a venue played that its schedule did not give: a date with live reports
-    (`reported`: how many sessions, by date) and no night held there (none given, or only a
-    cancelled one), as an unscheduled night of that many sessions and no start."""
-    held = {night.date for night in nights if not night.cancelled}
+def played_games(games: Sequence[ScheduledGame], reported: Mapping[date, int]) -> list[ScheduledGame]:
+    """R2: the games a venue played that its schedule did not give: a date with live reports
+    (`reported`: how many sessions, by date) and no game held there (none given, or only a
+    cancelled one), as an unscheduled game of that many sessions and no start."""
+    held = {game.date for game in games if not game.cancelled}
     return [
-        Night(day, "", sessions, unscheduled=True)
+        ScheduledGame(day, "", sessions, unscheduled=True)
         for day, sessions in sorted(reported.items())
         if day not in held
     ]
@@ -336,26 +336,26 @@ def played_nights(nights: Sequence[Night], reported: Mapping[date, int]) -> list
 WEEKDAYS = ("Mondays", "Tuesdays", "Wednesdays", "Thursdays", "Fridays", "Saturdays", "Sundays")
 
 
-def said_schedule(schedule: Sequence[RegularNight]) -> str:
-    """A venue's regular nights in a host's words: "Tuesdays at 19:00, Thursdays at 20:00"."""
-    ordered = sorted(schedule, key=lambda night: (night.weekday, night.starts_at))
-    return ", ".join(f"{WEEKDAYS[night.weekday - 1]} at {night.starts_at}" for night in ordered)
+def said_schedule(schedule: Sequence[RegularGame]) -> str:
+    """A venue's regular games in a host's words: "Tuesdays at 19:00, Thursdays at 20:00"."""
+    ordered = sorted(schedule, key=lambda game: (game.weekday, game.starts_at))
+    return ", ".join(f"{WEEKDAYS[game.weekday - 1]} at {game.starts_at}" for game in ordered)
 
 
 def off_schedule(
-    schedule: Sequence[RegularNight], exceptions: Sequence[ScheduleChange], day: date
+    schedule: Sequence[RegularGame], exceptions: Sequence[ScheduleChange], day: date
 ) -> str | None:
-    """R2: why a report's date is not one of the venue's nights (cancelled by the schedule, or a
-    day with no night and no make-up), or None when it is one, or when the venue keeps no
+    """R2: why a report's date is not one of the venue's games (cancelled by the schedule, or a
+    day with no game and no make-up), or None when it is one, or when the venue keeps no
     schedule. A report on such a date is stored, warned of: hosts play make-ups before anyone
     records them."""
     if not schedule and not exceptions:
         return None
-    nights = nights_between(schedule, exceptions, day, day)
-    if any(not night.cancelled for night in nights):
+    games = scheduled_games(schedule, exceptions, day, day)
+    if any(not game.cancelled for game in games):
         return None
     on = f"{day:%a} {day.day} {day:%b %Y}"
-    cancelled = next((night for night in nights if night.cancelled), None)
+    cancelled = next((game for game in games if game.cancelled), None)
     if cancelled is not None:
         note = f" ({cancelled.note})" if cancelled.note else ""
         return f"the venue's schedule cancelled the night of {on}{note}"

@@ -1,4 +1,4 @@
-"""A venue's schedule (R2, R2a): the nights it gives in a range of local dates, with exceptions,
+"""A venue's schedule (R2, R2a): the games it gives in a range of local dates, with exceptions,
 which of them are missing, and their starts across the DST changes of America/Chicago."""
 
 from __future__ import annotations
@@ -10,15 +10,15 @@ import pytest
 
 from models.rules.schedules import (
     ExceptionKind,
-    Night,
-    RegularNight,
+    RegularGame,
     ScheduleChange,
+    ScheduledGame,
     day_problems,
     exception_problems,
     is_missing,
-    nights_between,
-    played_nights,
+    played_games,
     schedule_problems,
+    scheduled_games,
     starts,
     wall_clock_problems,
     week_missing,
@@ -26,19 +26,19 @@ from models.rules.schedules import (
 
 pytestmark = pytest.mark.rules
 
-TUESDAY = RegularNight(2, "19:00")
-FRIDAY = RegularNight(5, "20:30", 2)
+TUESDAY = RegularGame(2, "19:00")
+FRIDAY = RegularGame(5, "20:30", 2)
 
 
 def test_r2a_a_weekly_schedule_gives_its_weekdays_in_order() -> None:
-    nights = nights_between([FRIDAY, TUESDAY], [], date(2026, 11, 30), date(2026, 12, 13))
-    assert [(n.date, n.starts_at, n.sessions) for n in nights] == [
+    games = scheduled_games([FRIDAY, TUESDAY], [], date(2026, 11, 30), date(2026, 12, 13))
+    assert [(n.date, n.starts_at, n.sessions) for n in games] == [
         (date(2026, 12, 1), "19:00", 1),
         (date(2026, 12, 4), "20:30", 2),
         (date(2026, 12, 8), "19:00", 1),
         (date(2026, 12, 11), "20:30", 2),
     ]
-    assert all(n.weekday in (2, 5) for n in nights)
+    assert all(n.weekday in (2, 5) for n in games)
 
 
 def test_r2a_exceptions_cancel_move_and_add_nights() -> None:
@@ -47,25 +47,25 @@ def test_r2a_exceptions_cancel_move_and_add_nights() -> None:
         ScheduleChange("moved", date(2026, 12, 4), date(2026, 12, 5), "18:00", note="Darts final"),
         ScheduleChange("added", date(2026, 12, 6), None, "15:00", 1, "Make-up"),
     ]
-    nights = nights_between([TUESDAY, FRIDAY], changes, date(2026, 11, 30), date(2026, 12, 6))
-    assert nights == [
-        Night(date(2026, 12, 1), "19:00", 1, cancelled=True, note="Closed for a wedding"),
-        Night(date(2026, 12, 5), "18:00", 2, moved_from=date(2026, 12, 4), note="Darts final"),
-        Night(date(2026, 12, 6), "15:00", 1, make_up=True, note="Make-up"),
+    games = scheduled_games([TUESDAY, FRIDAY], changes, date(2026, 11, 30), date(2026, 12, 6))
+    assert games == [
+        ScheduledGame(date(2026, 12, 1), "19:00", 1, cancelled=True, note="Closed for a wedding"),
+        ScheduledGame(date(2026, 12, 5), "18:00", 2, moved_from=date(2026, 12, 4), note="Darts final"),
+        ScheduledGame(date(2026, 12, 6), "15:00", 1, make_up=True, note="Make-up"),
     ]
 
 
 def test_r2a_a_night_moved_into_the_range_from_outside_it_is_listed() -> None:
     changes = [ScheduleChange("moved", date(2026, 12, 8), date(2026, 12, 6))]
-    nights = nights_between([TUESDAY], changes, date(2026, 11, 30), date(2026, 12, 6))
-    assert [(n.date, n.moved_from) for n in nights] == [
+    games = scheduled_games([TUESDAY], changes, date(2026, 11, 30), date(2026, 12, 6))
+    assert [(n.date, n.moved_from) for n in games] == [
         (date(2026, 12, 1), None),
         (date(2026, 12, 6), date(2026, 12, 8)),
     ]
 
 
 def test_r2_bad_nights_are_named_by_field() -> None:
-    bad = [RegularNight(0, "19:00"), RegularNight(2, "24:00"), RegularNight(3, "7:00", 21), TUESDAY, TUESDAY]
+    bad = [RegularGame(0, "19:00"), RegularGame(2, "24:00"), RegularGame(3, "7:00", 21), TUESDAY, TUESDAY]
     paths = [p.path for p in schedule_problems(bad)]
     assert paths == [
         "schedule.0.weekday",
@@ -74,35 +74,35 @@ def test_r2_bad_nights_are_named_by_field() -> None:
         "schedule.2.sessions",
         "schedule.4.weekday",
     ]
-    assert schedule_problems([TUESDAY, FRIDAY, RegularNight(7, "00:00"), RegularNight(1, "23:59")]) == []
+    assert schedule_problems([TUESDAY, FRIDAY, RegularGame(7, "00:00"), RegularGame(1, "23:59")]) == []
 
 
 def test_r2a_a_night_is_missing_only_once_its_local_date_has_passed_unreported() -> None:
-    """On a Wednesday, Tuesday's night without a report is missing; Friday's is not yet."""
-    week = nights_between([TUESDAY, FRIDAY], [], date(2026, 11, 30), date(2026, 12, 6))
+    """On a Wednesday, Tuesday's game without a report is missing; Friday's is not yet."""
+    week = scheduled_games([TUESDAY, FRIDAY], [], date(2026, 11, 30), date(2026, 12, 6))
     wednesday = date(2026, 12, 2)
     assert [n.date for n in week if is_missing(n, wednesday, False)] == [date(2026, 12, 1)]
     assert week_missing(week, wednesday, set())
     assert not week_missing(week, wednesday, {date(2026, 12, 1)})
-    assert not is_missing(Night(date(2026, 12, 1), "19:00", 1, cancelled=True), wednesday, False)
-    assert not is_missing(week[0], date(2026, 12, 1), False)  # the night itself: not yet
+    assert not is_missing(ScheduledGame(date(2026, 12, 1), "19:00", 1, cancelled=True), wednesday, False)
+    assert not is_missing(week[0], date(2026, 12, 1), False)  # the game itself: not yet
 
 
 def test_r2_r17_no_night_before_the_venues_first_day_is_missing() -> None:
     """A venue added on Wednesday 2 December misses no Tuesday 1 December; the next Tuesday it does."""
-    weeks = nights_between([TUESDAY], [], date(2026, 11, 30), date(2026, 12, 13))
+    weeks = scheduled_games([TUESDAY], [], date(2026, 11, 30), date(2026, 12, 13))
     added, later = date(2026, 12, 2), date(2026, 12, 9)
     assert [n.date for n in weeks if is_missing(n, later, False, added)] == [date(2026, 12, 8)]
     assert not week_missing(weeks[:1], later, set(), added)
 
 
 def test_r2_a_night_played_but_not_scheduled_is_a_night_of_its_own() -> None:
-    """A date with reports and no night held there (none given, or only a cancelled one) is an
-    unscheduled night of as many sessions, with no start; a date the schedule gave is not."""
+    """A date with reports and no game held there (none given, or only a cancelled one) is an
+    unscheduled game of as many sessions, with no start; a date the schedule gave is not."""
     cancelled = ScheduleChange(ExceptionKind.CANCELLED, date(2026, 12, 8))
-    given = nights_between([TUESDAY], [cancelled], date(2026, 11, 30), date(2026, 12, 13))
+    given = scheduled_games([TUESDAY], [cancelled], date(2026, 11, 30), date(2026, 12, 13))
     played = {date(2026, 11, 30): 2, date(2026, 12, 1): 1, date(2026, 12, 8): 1}
-    assert [(n.date, n.sessions, n.starts_at, n.unscheduled) for n in played_nights(given, played)] == [
+    assert [(n.date, n.sessions, n.starts_at, n.unscheduled) for n in played_games(given, played)] == [
         (date(2026, 11, 30), 2, "", True),
         (date(2026, 12, 8), 1, "", True),
     ]
@@ -118,13 +118,13 @@ def test_r2_a_night_played_but_not_scheduled_is_a_night_of_its_own() -> None:
     ],
 )
 def test_r2a_a_night_starts_at_its_local_time_on_both_sides_of_a_dst_change(day: date, utc: datetime) -> None:
-    start = starts(Night(day, "19:00", 1), "America/Chicago")
+    start = starts(ScheduledGame(day, "19:00", 1), "America/Chicago")
     assert (start.hour, start.minute) == (19, 0)
     assert start.astimezone(UTC) == utc
 
 
 def test_r2_only_a_regular_night_is_cancelled_or_moved() -> None:
-    tuesdays = [RegularNight(2, "19:00", 1)]
+    tuesdays = [RegularGame(2, "19:00", 1)]
     wednesday = date(2026, 12, 9)
     for kind, to in ((ExceptionKind.CANCELLED, None), (ExceptionKind.MOVED, date(2026, 12, 10))):
         change = ScheduleChange(kind, wednesday, to_date=to)
@@ -135,12 +135,12 @@ def test_r2_only_a_regular_night_is_cancelled_or_moved() -> None:
 
 
 def test_r2_a_report_off_the_schedule_is_said_and_one_on_it_or_with_no_schedule_is_not() -> None:
-    """R2: a Tuesday venue: a Tuesday is a night; a cancelled Tuesday says the cancellation and its
-    note; a Wednesday says the schedule; a Wednesday with a make-up is a night; a venue with no
+    """R2: a Tuesday venue: a Tuesday is a game; a cancelled Tuesday says the cancellation and its
+    note; a Wednesday says the schedule; a Wednesday with a make-up is a game; a venue with no
     schedule says nothing."""
-    from models.rules.schedules import RegularNight, ScheduleChange, off_schedule
+    from models.rules.schedules import RegularGame, ScheduleChange, off_schedule
 
-    tuesdays = [RegularNight(2, "19:00")]
+    tuesdays = [RegularGame(2, "19:00")]
     tuesday, wednesday = date(2026, 12, 1), date(2026, 12, 2)
     assert off_schedule(tuesdays, [], tuesday) is None
     cancelled = [ScheduleChange("cancelled", tuesday, note="Burst pipe")]
@@ -153,26 +153,26 @@ def test_r2_a_report_off_the_schedule_is_said_and_one_on_it_or_with_no_schedule_
 
 
 def test_r2_at_most_three_nights_on_one_weekday() -> None:
-    """R2: a fourth night on one weekday is refused, each night past the third named at its start
-    with the rule; three on every weekday, and a normal league (two sessions on three nights),
+    """R2: a fourth game on one weekday is refused, each game past the third named at its start
+    with the rule; three on every weekday, and a normal league (two sessions on three games),
     are a schedule."""
-    tuesdays = [RegularNight(2, "15:00"), RegularNight(2, "19:00"), RegularNight(2, "21:30")]
+    tuesdays = [RegularGame(2, "15:00"), RegularGame(2, "19:00"), RegularGame(2, "21:30")]
     assert schedule_problems(tuesdays) == []
-    problems = schedule_problems([*tuesdays, FRIDAY, RegularNight(2, "23:00"), RegularNight(2, "12:00")])
-    # Named once a weekday, at its fourth night: the probe's 1,440 Tuesdays are one problem.
+    problems = schedule_problems([*tuesdays, FRIDAY, RegularGame(2, "23:00"), RegularGame(2, "12:00")])
+    # Named once a weekday, at its fourth game: the probe's 1,440 Tuesdays are one problem.
     assert [(p.path, p.rule) for p in problems] == [("schedule.4.starts_at", "R2")]
     assert problems[0].message.startswith("Tuesdays have 5 nights here")
     assert "at most 3 nights on one weekday" in problems[0].message
-    every_minute = [RegularNight(2, f"{m // 60:02d}:{m % 60:02d}") for m in range(24 * 60)]
+    every_minute = [RegularGame(2, f"{m // 60:02d}:{m % 60:02d}") for m in range(24 * 60)]
     assert [p.path for p in schedule_problems(every_minute)] == ["schedule.3.starts_at"]
-    every_day = [RegularNight(day, start) for day in range(1, 8) for start in ("15:00", "19:00", "21:30")]
+    every_day = [RegularGame(day, start) for day in range(1, 8) for start in ("15:00", "19:00", "21:30")]
     assert schedule_problems(every_day) == []
-    assert schedule_problems([RegularNight(day, "19:30", 2) for day in (2, 4, 5)]) == []
+    assert schedule_problems([RegularGame(day, "19:30", 2) for day in (2, 4, 5)]) == []
 
 
 def test_r2_a_date_holds_at_most_three_nights_once_changed() -> None:
-    """R2: a make-up night, or a night moved in, on a date that already holds 3 nights (changes
-    applied; a cancelled night does not count) is refused, naming the date it would fill."""
+    """R2: a make-up game, or a game moved in, on a date that already holds 3 games (changes
+    applied; a cancelled game does not count) is refused, naming the date it would fill."""
     tuesday = [TUESDAY]
     wednesday = date(2026, 12, 9)
     moves = [ScheduleChange("moved", date(2026, 12, day), wednesday) for day in (1, 8, 15)]
@@ -183,8 +183,8 @@ def test_r2_a_date_holds_at_most_three_nights_once_changed() -> None:
     assert "at most 3 nights" in problems[0].message
     added = ScheduleChange("added", wednesday, starts_at="15:00")
     assert [(p.path, p.rule) for p in day_problems(tuesday, moves, added)] == [("date", "R2")]
-    # A cancelled night leaves room for its make-up.
-    full = [RegularNight(2, start) for start in ("15:00", "19:00", "21:30")]
+    # A cancelled game leaves room for its make-up.
+    full = [RegularGame(2, start) for start in ("15:00", "19:00", "21:30")]
     cancelled = ScheduleChange("cancelled", date(2026, 12, 8))
     make_up = ScheduleChange("added", date(2026, 12, 8), starts_at="17:00")
     assert [p.path for p in day_problems(full, [], make_up)] == ["date"]
@@ -192,14 +192,14 @@ def test_r2_a_date_holds_at_most_three_nights_once_changed() -> None:
 
 
 def test_r2a_a_night_moved_from_far_away_is_listed_on_its_new_date() -> None:
-    """A night moved a season away lands on its new date, and the nights between are as they were."""
+    """A game moved a season away lands on its new date, and the games between are as they were."""
     changes = [ScheduleChange("moved", date(2027, 11, 30), date(2026, 12, 2))]
-    nights = nights_between([TUESDAY], changes, date(2026, 11, 30), date(2026, 12, 6))
-    assert [(n.date, n.moved_from) for n in nights] == [
+    games = scheduled_games([TUESDAY], changes, date(2026, 11, 30), date(2026, 12, 6))
+    assert [(n.date, n.moved_from) for n in games] == [
         (date(2026, 12, 1), None),
         (date(2026, 12, 2), date(2027, 11, 30)),
     ]
-    later = nights_between([TUESDAY], changes, date(2027, 11, 29), date(2027, 12, 5))
+    later = scheduled_games([TUESDAY], changes, date(2027, 11, 29), date(2027, 12, 5))
     assert later == []
 
 
@@ -220,20 +220,20 @@ def test_r2a_a_night_moved_from_far_away_is_listed_on_its_new_date() -> None:
 def test_r2a_a_start_the_clocks_skip_is_moved_forward_and_one_they_show_twice_is_the_first(
     day: date, start: str, local: tuple[int, int], utc: datetime
 ) -> None:
-    """R2a: a night's start that does not exist on its date (the hour the clocks go forward)
+    """R2a: a game's start that does not exist on its date (the hour the clocks go forward)
     starts as much later as the clocks jump (02:30 is 03:30); a start shown twice (the hour they go
     back) is the first of the two. The instant is named by a time the wall clock shows."""
-    begins = starts(Night(day, start, 1), "America/Chicago")
+    begins = starts(ScheduledGame(day, start, 1), "America/Chicago")
     assert ((begins.hour, begins.minute), begins.astimezone(UTC)) == (local, utc)
     assert begins.astimezone(UTC).astimezone(begins.tzinfo) == begins
     assert begins.fold == 0
 
 
 def test_r2a_a_changed_night_at_a_start_the_clocks_skip_is_refused() -> None:
-    """R2a: a make-up night, or a moved one, at a start that does not exist on its date is refused
+    """R2a: a make-up game, or a moved one, at a start that does not exist on its date is refused
     (naming `starts_at`, or `to` when it keeps its regular start); one at a start shown twice is
     accepted (it is the first)."""
-    sundays = [RegularNight(7, "02:30")]
+    sundays = [RegularGame(7, "02:30")]
     spring, fall = date(2027, 3, 14), date(2026, 11, 1)
     added = ScheduleChange("added", spring, starts_at="02:30")
     problems = wall_clock_problems(added, sundays, "America/Chicago")

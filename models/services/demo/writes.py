@@ -22,7 +22,7 @@ from models.entities.nights import Night, NightAction, NightEntry
 from models.entities.players import DistinctPlayers, Player
 from models.entities.qualifiers import Disqualification, QualifierPublication
 from models.entities.sanctions import Sanction
-from models.entities.schedules import ScheduleException, VenueNight
+from models.entities.schedules import ScheduleException, VenueGame
 from models.entities.standings import StandingLine
 from models.entities.tournaments import Result, Tournament
 from models.errors import Conflict
@@ -344,7 +344,7 @@ def _delete(session: Session, plan: DemoRemoval) -> None:
         delete(ConsoleSignIn).where(ConsoleSignIn.api_key_id.in_(keys)),
         delete(IdempotentRequest).where(IdempotentRequest.api_key_id.in_(keys)),
         delete(ApiKeyVenue).where(ApiKeyVenue.venue_id.in_(venues)),
-        delete(VenueNight).where(VenueNight.venue_id.in_(venues)),
+        delete(VenueGame).where(VenueGame.venue_id.in_(venues)),
         delete(ScheduleException).where(ScheduleException.venue_id.in_(venues)),
         delete(ApiKey).where(ApiKey.id.in_(keys)),
     ):

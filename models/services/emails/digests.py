@@ -144,8 +144,8 @@ def _games(session: Session, venue_ids: list[int], today: date) -> tuple[Game, .
     games = [
         game for venue_id in venue_ids for game in games_between(session, today, last, venue_id=venue_id)
     ]
-    games.sort(key=lambda g: (g.night.date, g.night.starts_at, g.venue.name.casefold()))
-    return tuple(Game(g.night.date, g.local_start, g.venue.name, g.night.cancelled) for g in games)
+    games.sort(key=lambda g: (g.scheduled.date, g.scheduled.starts_at, g.venue.name.casefold()))
+    return tuple(Game(g.scheduled.date, g.local_start, g.venue.name, g.scheduled.cancelled) for g in games)
 
 
 def _rating(session: Session, player_id: int) -> Rating | None:

@@ -1,4 +1,4 @@
-"""The league's games: every venue's scheduled nights in a range of local dates (R2, R2a), for
+"""The league's games: every venue's scheduled games in a range of local dates (R2, R2a), for
 the public list, the calendar feeds and the embedded week."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from models.services.venues.schedule_queries import Game, games_between
 MOST_DAYS = 92
 WEEKS_AHEAD = 12
 WEEKS_BEHIND = 2
-# R2: a calendar feed lists at most this many nights. A venue's never comes near it (3 nights a
+# R2: a calendar feed lists at most this many games. A venue's never comes near it (3 games a
 # weekday at most); a region's of many venues may, and then ends early, at a whole day.
 MOST_EVENTS = 1000
 
@@ -66,7 +66,7 @@ def list_games(
 
 
 def venue_feed(session: Session, venue_id: int) -> tuple[Venue, list[Game]]:
-    """A venue's nights for its calendar: the past 2 weeks and the next 12, on its clock."""
+    """A venue's games for its calendar: the past 2 weeks and the next 12, on its clock."""
     venue = get_or_raise(session, Venue, venue_id, "venue")
     today = wall_clock.at_venue(session, venue)
     first, last = today - timedelta(weeks=WEEKS_BEHIND), today + timedelta(weeks=WEEKS_AHEAD)
@@ -74,7 +74,7 @@ def venue_feed(session: Session, venue_id: int) -> tuple[Venue, list[Game]]:
 
 
 def region_feed(session: Session, region_id: int) -> tuple[Region, list[Game]]:
-    """A region's nights for its calendar: the past 2 weeks and the next 12, on the league's clock."""
+    """A region's games for its calendar: the past 2 weeks and the next 12, on the league's clock."""
     region = get_or_raise(session, Region, region_id, "region")
     today = wall_clock.in_league(session)
     first, last = today - timedelta(weeks=WEEKS_BEHIND), today + timedelta(weeks=WEEKS_AHEAD)
@@ -86,12 +86,12 @@ def whole_days(games: list[Game], most: int = MOST_EVENTS) -> list[Game]:
     days before the day where the `most + 1`-th falls, so no day is listed in part."""
     if len(games) <= most:
         return games
-    cut = games[most].night.date
-    return [game for game in games[:most] if game.night.date < cut] or games[:most]
+    cut = games[most].scheduled.date
+    return [game for game in games[:most] if game.scheduled.date < cut] or games[:most]
 
 
 def region_week(session: Session, region_id: int) -> tuple[Region, date, date, list[Game]]:
-    """A region's nights of this week on the league's clock (the embedded page), nights played
+    """A region's games of this week on the league's clock (the embedded page), games played
     but not scheduled too (R2)."""
     region = get_or_raise(session, Region, region_id, "region")
     first, last = this_week(session)

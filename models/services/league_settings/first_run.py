@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from models.entities import ApiKey, PointsChart, Region, Season, Venue
 from models.entities.api_keys import ApiKeyVenue
-from models.entities.schedules import VenueNight
+from models.entities.schedules import VenueGame
 from models.services.lookup import league_settings
 from models.services.seasons.queries import demo_seasons
 
@@ -34,7 +34,7 @@ def first_steps(session: Session) -> list[FirstStep]:
         Season.id.in_(the_demos), Season.points_chart_id.is_not(None)
     )
     charts = select(PointsChart.id).where(PointsChart.id.not_in(demo_charts))
-    nights = select(VenueNight.venue_id).join(Venue, Venue.id == VenueNight.venue_id).where(own_venue)
+    nights = select(VenueGame.venue_id).join(Venue, Venue.id == VenueGame.venue_id).where(own_venue)
     host_keys = (
         select(ApiKey.id)
         .join(ApiKeyVenue, ApiKeyVenue.api_key_id == ApiKey.id)

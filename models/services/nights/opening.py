@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from models.actor import Actor
 from models.entities import Night, Tournament, Venue
 from models.errors import Conflict, InvalidInput, Problem, RuleViolation
-from models.rules.schedules import nights_between
+from models.rules.schedules import scheduled_games
 from models.services import wall_clock
 from models.services.access import may_run_night
 from models.services.audit_log.writes import record, snapshot
@@ -41,7 +41,7 @@ def open_night(
         )
     tonight = [
         night
-        for night in nights_between(
+        for night in scheduled_games(
             regular(schedule_of(session, venue.id)), changes(exceptions_of(session, venue.id)), today, today
         )
         if not night.cancelled

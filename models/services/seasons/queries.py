@@ -60,6 +60,11 @@ def venues_of(season: Season) -> Select[Venue]:
     return query if season.all_regions else query.where(Venue.region_id.in_(season.region_ids))
 
 
+def covered_venues(session: Session, season: Season) -> list[Venue]:
+    """R2: the venues a season covers, by name."""
+    return list(session.scalars(venues_of(season).order_by(Venue.name, Venue.id)))
+
+
 def demo_season(session: Session, season: Season) -> bool:
     """A season of the demo league: it names regions, and every one is the demo's."""
     if season.all_regions or not season.region_ids:

@@ -20,7 +20,7 @@ def list_venues(
 ) -> Page[Venue]:
     """Venues by name; of a region, active or not, or whose name or city holds `text`."""
     # Each venue's regular nights come in one more query for the whole page, not one per venue.
-    nights = selectinload(Venue.nights)  # type: ignore[attr-defined]
+    nights = selectinload(Venue.regular_games)  # type: ignore[attr-defined]
     query = select(Venue).options(nights).order_by(Venue.name, Venue.id)
     if region_id is not None:
         query = query.where(Venue.region_id == region_id)

@@ -1,4 +1,4 @@
-"""Reading venues' schedules: their regular nights, exceptions, and the nights they give in a
+"""Reading venues' schedules: their regular games, exceptions, and the games they give in a
 range of local dates, with the season and whether each was reported (R2, R2a); and the venues
 whose reports the office chases, week by week (R2, R17: read from the reports' table here, so
 that the tournaments' services, which read the schedules, are not read back)."""
@@ -14,17 +14,17 @@ from typing import Any
 from sqlalchemy import Select, func, not_, or_, select
 from sqlalchemy.orm import Session
 
-from models.entities import NightStamp, Region, ScheduleException, Season, Tournament, Venue, VenueNight
-from models.entities.schedules import AppliedNight
+from models.entities import GameStamp, Region, ScheduleException, Season, Tournament, Venue, VenueGame
+from models.entities.schedules import AppliedGame
 from models.rules.schedules import (
     HOURS_PLAYED,
     ExceptionKind,
-    Night,
-    RegularNight,
+    RegularGame,
     ScheduleChange,
+    ScheduledGame,
     is_missing,
-    nights_between,
-    played_nights,
+    played_games,
+    scheduled_games,
     starts,
 )
 from models.rules.tournaments import TournamentKind
@@ -32,17 +32,17 @@ from models.services import wall_clock
 from models.services.seasons.queries import demo_season, overlapping_seasons, venues_of
 
 
-def schedule_of(session: Session, venue_id: int) -> list[VenueNight]:
-    """The venue's regular nights as applied (R2: at most 3 a weekday, `AppliedNight`)."""
-    query = select(AppliedNight).where(AppliedNight.venue_id == venue_id)
-    return list(session.scalars(query.order_by(AppliedNight.weekday, AppliedNight.starts_at)))
+def schedule_of(session: Session, venue_id: int) -> list[VenueGame]:
+    """The venue's regular games as applied (R2: at most 3 a weekday, `AppliedGame`)."""
+    query = select(AppliedGame).where(AppliedGame.venue_id == venue_id)
+    return list(session.scalars(query.order_by(AppliedGame.weekday, AppliedGame.starts_at)))
 
 
-def stored_schedule_of(session: Session, venue_id: int) -> list[VenueNight]:
-    """Every regular night stored for the venue, those past the bound too: what setting its
+def stored_schedule_of(session: Session, venue_id: int) -> list[VenueGame]:
+    """Every regular game stored for the venue, those past the bound too: what setting its
     schedule replaces."""
-    query = select(VenueNight).where(VenueNight.venue_id == venue_id)
-    return list(session.scalars(query.order_by(VenueNight.weekday, VenueNight.starts_at)))
+    query = select(VenueGame).where(VenueGame.venue_id == venue_id)
+    return list(session.scalars(query.order_by(VenueGame.weekday, VenueGame.starts_at)))
 
 
 def exceptions_of(session: Session, venue_id: int) -> list[ScheduleException]:
@@ -50,8 +50,8 @@ def exceptions_of(session: Session, venue_id: int) -> list[ScheduleException]:
     return list(session.scalars(query.order_by(ScheduleException.date, ScheduleException.id)))
 
 
-def regular(rows: Sequence[VenueNight]) -> list[RegularNight]:
-    return [RegularNight(row.weekday, row.starts_at, row.sessions) for row in rows]
+def regular(rows: Sequence[VenueGame]) -> list[RegularGame]:
+    return [RegularGame(row.weekday, row.starts_at, row.sessions) for row in rows]
 
 
 def changes(rows: Sequence[ScheduleException]) -> list[ScheduleChange]:
@@ -62,13 +62,13 @@ def changes(rows: Sequence[ScheduleException]) -> list[ScheduleChange]:
 
 @dataclass(frozen=True)
 class Game:
-    """A venue's night on a local date, with its zone, season, report and whether it is missing.
-    A night played but not scheduled (`night.unscheduled`, R2) has no start: `start_instant`
-    and `start_on_clock` are None, and `starts` is for scheduled nights alone."""
+    """A venue's game on a local date, with its zone, season, report and whether it is missing.
+    A game played but not scheduled (`scheduled.unscheduled`, R2) has no start: `start_instant`
+    and `start_on_clock` are None, and `starts` is for scheduled games alone."""
 
     venue: Venue
     region: Region
-    night: Night
+    scheduled: ScheduledGame
     zone: str
     season: Season | None
     reported: bool
@@ -76,19 +76,19 @@ class Game:
 
     @property
     def starts(self) -> datetime:
-        if self.night.unscheduled:
+        if self.scheduled.unscheduled:
             raise ValueError("A night played but not scheduled has no start.")
-        return starts(self.night, self.zone)
+        return starts(self.scheduled, self.zone)
 
     @property
     def start_instant(self) -> datetime | None:
-        """The start as an instant; None for a night played but not scheduled."""
-        return None if self.night.unscheduled else self.starts
+        """The start as an instant; None for a game played but not scheduled."""
+        return None if self.scheduled.unscheduled else self.starts
 
     @property
     def start_on_clock(self) -> str | None:
-        """`local_start`; None for a night played but not scheduled."""
-        return None if self.night.unscheduled else self.local_start
+        """`local_start`; None for a game played but not scheduled."""
+        return None if self.scheduled.unscheduled else self.local_start
 
     @property
     def ends(self) -> datetime:
@@ -102,23 +102,23 @@ class Game:
 
     @property
     def uid(self) -> str:
-        """Stable across fetches: the venue, the local date and the start. A moved night keeps
+        """Stable across fetches: the venue, the local date and the start. A moved game keeps
         the date and start it was scheduled at, so a calendar moves its event rather than adding
-        one. A make-up night's is marked so: a regular night, cancelled or not, or one moved in,
+        one. A make-up game's is marked so: a regular game, cancelled or not, or one moved in,
         may share its date and start, and each is its own event (R2a)."""
-        day, start = self.night.scheduled
-        if self.night.unscheduled:
+        day, start = self.scheduled.as_scheduled
+        if self.scheduled.unscheduled:
             return f"venue-{self.venue.id}-{day.isoformat()}-played"
-        made_up = "-make-up" if self.night.make_up else ""
+        made_up = "-make-up" if self.scheduled.make_up else ""
         return f"venue-{self.venue.id}-{day.isoformat()}-{start.replace(':', '')}{made_up}"
 
 
 @dataclass(frozen=True)
 class Revision:
-    """A night as a calendar shows it (R2a): when it last changed (its DTSTAMP: its regular
-    night written, an exception on its date added or removed, its venue edited; naive UTC) and how
+    """A game as a calendar shows it (R2a): when it last changed (its DTSTAMP: its regular
+    game written, an exception on its date added or removed, its venue edited; naive UTC) and how
     many times it was changed (its SEQUENCE: exceptions on its date, edits of the venue's name,
-    city or zone), so that a subscribed calendar notices a moved night."""
+    city or zone), so that a subscribed calendar notices a moved game."""
 
     changed_at: datetime
     sequence: int
@@ -129,25 +129,23 @@ def revisions(session: Session, games: Sequence[Game]) -> list[Revision]:
     if not games:
         return []
     ids = sorted({game.venue.id for game in games})
-    days = [game.night.scheduled[0] for game in games]
+    days = [game.scheduled.as_scheduled[0] for game in games]
     stamps = {
         (row.venue_id, row.date): row
         for row in session.scalars(
-            select(NightStamp).where(
-                NightStamp.venue_id.in_(ids), NightStamp.date.between(min(days), max(days))
-            )
+            select(GameStamp).where(GameStamp.venue_id.in_(ids), GameStamp.date.between(min(days), max(days)))
         )
     }
     written = {
         (row.venue_id, row.weekday, row.starts_at): row.changed_at
-        for row in session.scalars(select(AppliedNight).where(AppliedNight.venue_id.in_(ids)))
+        for row in session.scalars(select(AppliedGame).where(AppliedGame.venue_id.in_(ids)))
     }
     found = []
     for game in games:
-        day, start = game.night.scheduled
+        day, start = game.scheduled.as_scheduled
         stamp = stamps.get((game.venue.id, day))
         times = [game.venue.updated_at, stamp.changed_at if stamp is not None else None]
-        if not game.night.make_up:
+        if not game.scheduled.make_up:
             times.append(written.get((game.venue.id, day.isoweekday(), start)))
         sequence = game.venue.calendar_sequence + (stamp.sequence if stamp is not None else 0)
         found.append(Revision(max(t for t in times if t is not None), sequence))
@@ -156,14 +154,14 @@ def revisions(session: Session, games: Sequence[Game]) -> list[Revision]:
 
 def schedules_by_venue(
     session: Session, venue_ids: Sequence[int], first: date, last: date
-) -> tuple[dict[int, list[RegularNight]], dict[int, list[ScheduleChange]]]:
-    """The venues' regular nights as applied (R2) and the exceptions that bear on the nights from
-    `first` to `last`: those dated in the range, those moving a night into it, and a cancellation
-    of a night moved into it (which keeps it where it was). Two or three queries."""
-    nights: dict[int, list[RegularNight]] = defaultdict(list)
+) -> tuple[dict[int, list[RegularGame]], dict[int, list[ScheduleChange]]]:
+    """The venues' regular games as applied (R2) and the exceptions that bear on the games from
+    `first` to `last`: those dated in the range, those moving a game into it, and a cancellation
+    of a game moved into it (which keeps it where it was). Two or three queries."""
+    regulars: dict[int, list[RegularGame]] = defaultdict(list)
     excepted: dict[int, list[ScheduleChange]] = defaultdict(list)
-    for row in session.scalars(select(AppliedNight).where(AppliedNight.venue_id.in_(venue_ids))):
-        nights[row.venue_id].append(RegularNight(row.weekday, row.starts_at, row.sessions))
+    for row in session.scalars(select(AppliedGame).where(AppliedGame.venue_id.in_(venue_ids))):
+        regulars[row.venue_id].append(RegularGame(row.weekday, row.starts_at, row.sessions))
     ranged = select(ScheduleException).where(
         ScheduleException.venue_id.in_(venue_ids),
         or_(ScheduleException.date.between(first, last), ScheduleException.to_date.between(first, last)),
@@ -179,7 +177,7 @@ def schedules_by_venue(
         rows += [row for row in session.scalars(cancelled) if (row.venue_id, row.date) in sources]
     for exc in rows:
         excepted[exc.venue_id].extend(changes([exc]))
-    return nights, excepted
+    return regulars, excepted
 
 
 def reported_days(
@@ -233,17 +231,17 @@ def games_between(
     venue_id: int | None = None,
     played: bool = False,
 ) -> list[Game]:
-    """Every scheduled night of the active venues (of a region, or one venue) from `first` to
-    `last` inside a season covering the venue (R2: a night outside every season is no game of
+    """Every scheduled game of the active venues (of a region, or one venue) from `first` to
+    `last` inside a season covering the venue (R2: a game outside every season is no game of
     the league, so no list or calendar feed holds one), by date, time and venue name: its
     season, whether a live regular report is in, and whether it is missing (its date before the
     venue's today, on or after its first day, not cancelled, no report: R2, R17). With `played`,
-    also each night a venue played that no schedule or exception gave (R2: reported all the
-    same), marked unscheduled, after the day's scheduled nights (the list of games; a calendar
-    feed holds only nights with a start)."""
+    also each game a venue played that no schedule or exception gave (R2: reported all the
+    same), marked unscheduled, after the day's scheduled games (the list of games; a calendar
+    feed holds only games with a start)."""
     venues = venues_where(session, region_id, venue_id)
     ids = [venue.id for venue in venues]
-    nights, excepted = schedules_by_venue(session, ids, first, last)
+    regulars, excepted = schedules_by_venue(session, ids, first, last)
     reported = reported_sessions(session, ids, first, last)
     played_at: dict[int, dict[date, int]] = defaultdict(dict)
     for (where, day), sessions in reported.items():
@@ -254,22 +252,22 @@ def games_between(
         zone = wall_clock.venue_zone(session, venue)
         today = wall_clock.at_venue(session, venue)
         since = wall_clock.venue_since(session, venue)
-        given = nights_between(nights[venue.id], excepted[venue.id], first, last)
+        given = scheduled_games(regulars[venue.id], excepted[venue.id], first, last)
         if played:
-            given += played_nights(given, played_at[venue.id])
-        for night in given:
-            season = _season_on(seasons, venue, night.date)
+            given += played_games(given, played_at[venue.id])
+        for game in given:
+            season = _season_on(seasons, venue, game.date)
             if season is None:
                 continue
-            done = (venue.id, night.date) in reported
-            missing = is_missing(night, today, done, since)
-            games.append(Game(venue, venue.region, night, zone, season, done, missing))
+            done = (venue.id, game.date) in reported
+            missing = is_missing(game, today, done, since)
+            games.append(Game(venue, venue.region, game, zone, season, done, missing))
     return sorted(
         games,
         key=lambda g: (
-            g.night.date,
-            g.night.unscheduled,
-            g.night.starts_at,
+            g.scheduled.date,
+            g.scheduled.unscheduled,
+            g.scheduled.starts_at,
             g.venue.name.casefold(),
             g.venue.id,
         ),
@@ -309,7 +307,7 @@ def chased_venues(session: Session, season: Season) -> Select[Any]:
 
 @dataclass(frozen=True)
 class MissingVenue:
-    """A venue whose report of a week the office chases: `scheduled` when it has regular nights
+    """A venue whose report of a week the office chases: `scheduled` when it has regular games
     (then `nights` are the ones that passed without a report), else the weekly rule's."""
 
     venue: Venue
@@ -322,25 +320,25 @@ class MissingVenue:
 
 def missing_reports(session: Session, season: Season, monday: date) -> list[MissingVenue]:
     """The venues of the season to chase for the week from `monday`: a venue with a schedule
-    when a night of that week (exceptions applied, inside the season) has passed in its own zone
-    (its date before the venue's today, R2a) with no live regular report that night, a night
+    when a game of that week (exceptions applied, inside the season) has passed in its own zone
+    (its date before the venue's today, R2a) with no live regular report that game, a game
     before the venue was added excepted (R2, R17); a venue without one when it has no live
     regular report that week (the weekly rule)."""
     sunday = monday + timedelta(days=6)
     venues = list(session.scalars(chased_venues(session, season).order_by(Venue.name, Venue.id)))
     ids = [venue.id for venue in venues]
     first, last = max(monday, season.starts_on), min(sunday, season.ends_on)
-    nights, excepted = schedules_by_venue(session, ids, first, last)
+    regulars, excepted = schedules_by_venue(session, ids, first, last)
     unreported = {venue.id for venue in weekly_missing(session, season, monday)}
     reported = reported_days(session, ids, monday, sunday)
     found = []
     for venue in venues:
-        if not nights[venue.id]:
+        if not regulars[venue.id]:
             if venue.id in unreported:
                 found.append(MissingVenue(venue, scheduled=False))
             continue
         today, since = wall_clock.at_venue(session, venue), wall_clock.venue_since(session, venue)
-        week = nights_between(nights[venue.id], excepted[venue.id], first, last)
+        week = scheduled_games(regulars[venue.id], excepted[venue.id], first, last)
         missed = tuple(n.date for n in week if is_missing(n, today, (venue.id, n.date) in reported, since))
         if missed:
             found.append(MissingVenue(venue, scheduled=True, nights=tuple(sorted(set(missed)))))
@@ -348,21 +346,21 @@ def missing_reports(session: Session, season: Season, monday: date) -> list[Miss
 
 
 @dataclass(frozen=True)
-class HostNights:
-    """A host's venues' nights around today: tonight's games, and the nights of the last week
+class HostGames:
+    """A host's venues' games around today: tonight's games, and the games of the last week
     that passed without a report (the latest first), each on its venue's clock (R2a)."""
 
     tonight: list[Game]
     missing: list[Game]
 
 
-def host_nights(session: Session, venues: Sequence[Venue]) -> HostNights:
+def host_games(session: Session, venues: Sequence[Venue]) -> HostGames:
     tonight: list[Game] = []
     missing: list[Game] = []
     for venue in venues:
         today = wall_clock.at_venue(session, venue)
         week = games_between(session, today - timedelta(days=6), today, venue_id=venue.id)
-        tonight += [g for g in week if g.night.date == today and not g.night.cancelled]
+        tonight += [g for g in week if g.scheduled.date == today and not g.scheduled.cancelled]
         missing += [g for g in week if g.missing]
-    missing.sort(key=lambda g: (g.night.date, g.night.starts_at), reverse=True)
-    return HostNights(tonight, missing)
+    missing.sort(key=lambda g: (g.scheduled.date, g.scheduled.starts_at), reverse=True)
+    return HostGames(tonight, missing)

@@ -1,5 +1,5 @@
-"""Writing venues' schedules: the regular nights (the office, or a host of the venue) and the
-exceptions to them (a night cancelled, moved or added), each audited (R18)."""
+"""Writing venues' schedules: the regular games (the office, or a host of the venue) and the
+exceptions to them (a game cancelled, moved or added), each audited (R18)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from models.actor import Actor
-from models.entities import NightStamp, ScheduleException, Venue, VenueNight
+from models.entities import GameStamp, ScheduleException, Venue, VenueGame
 from models.errors import NotFound, Problem, refuse
 from models.infra.clock import utcnow
 from models.rules.schedules import (
     ExceptionKind,
-    RegularNight,
+    RegularGame,
     ScheduleChange,
     day_problems,
     exception_problems,
@@ -36,66 +36,66 @@ from models.services.venues.schedule_queries import (
 )
 
 
-def schedule_snapshot(rows: list[VenueNight]) -> list[dict[str, Any]]:
+def schedule_snapshot(rows: list[VenueGame]) -> list[dict[str, Any]]:
     return [{"weekday": r.weekday, "starts_at": r.starts_at, "sessions": r.sessions} for r in rows]
 
 
-def check_schedule(nights: list[dict[str, Any]], path: str = "schedule") -> list[RegularNight]:
+def check_schedule(games: list[dict[str, Any]], path: str = "schedule") -> list[RegularGame]:
     """The schedule as rule values, or a refusal naming each bad field (nothing changes)."""
-    schedule = [RegularNight(n["weekday"], n["starts_at"], n.get("sessions", 1)) for n in nights]
+    schedule = [RegularGame(n["weekday"], n["starts_at"], n.get("sessions", 1)) for n in games]
     refuse("The schedule cannot be set.", schedule_problems(schedule, path))
     return schedule
 
 
-def replace_schedule(session: Session, venue: Venue, schedule: list[RegularNight]) -> None:
-    """The venue's regular nights become `schedule` (checked already); the caller audits. A night
+def replace_schedule(session: Session, venue: Venue, schedule: list[RegularGame]) -> None:
+    """The venue's regular games become `schedule` (checked already); the caller audits. A game
     kept (the same weekday and start) keeps its row, and when it was written unless its sessions
-    change: its calendar events' DTSTAMP moves only when it changed (R2a). Every stored night not
+    change: its calendar events' DTSTAMP moves only when it changed (R2a). Every stored game not
     sent goes, those stored past the bound of R2 too. Writers one at a time from the start
     (locks.py), so two schedules sent at once never add up to more than either."""
     hold_writes(session)
-    wanted = {(night.weekday, night.starts_at): night for night in schedule}
+    wanted = {(game.weekday, game.starts_at): game for game in schedule}
     stored = {(row.weekday, row.starts_at): row for row in stored_schedule_of(session, venue.id)}
     for key, row in stored.items():
         if key not in wanted:
             session.delete(row)
-    for key, night in wanted.items():
+    for key, game in wanted.items():
         kept = stored.get(key)
         if kept is None:
             session.add(
-                VenueNight(
+                VenueGame(
                     venue_id=venue.id,
-                    weekday=night.weekday,
-                    starts_at=night.starts_at,
-                    sessions=night.sessions,
+                    weekday=game.weekday,
+                    starts_at=game.starts_at,
+                    sessions=game.sessions,
                     changed_at=utcnow(),
                 )
             )
-        elif kept.sessions != night.sessions:
-            kept.sessions, kept.changed_at = night.sessions, utcnow()
+        elif kept.sessions != game.sessions:
+            kept.sessions, kept.changed_at = game.sessions, utcnow()
     session.flush()
-    session.expire(venue, ["nights"])
+    session.expire(venue, ["regular_games"])
 
 
-def stamp_night(session: Session, venue_id: int, day: date) -> None:
-    """R2a: the venue's nights scheduled on `day` (the date in their calendar UID) changed, by an
+def stamp_game(session: Session, venue_id: int, day: date) -> None:
+    """R2a: the venue's games scheduled on `day` (the date in their calendar UID) changed, by an
     exception added or removed: their events' SEQUENCE grows by one and their DTSTAMP is now.
     Called after the write's first statement, so no other writer changes the row meanwhile (the
     data version's lock, "Once means once")."""
-    row = session.scalar(select(NightStamp).where(NightStamp.venue_id == venue_id, NightStamp.date == day))
+    row = session.scalar(select(GameStamp).where(GameStamp.venue_id == venue_id, GameStamp.date == day))
     if row is None:
-        session.add(NightStamp(venue_id=venue_id, date=day, sequence=1, changed_at=utcnow()))
+        session.add(GameStamp(venue_id=venue_id, date=day, sequence=1, changed_at=utcnow()))
     else:
         row.sequence, row.changed_at = row.sequence + 1, utcnow()
     session.flush()
 
 
 def set_schedule(
-    session: Session, actor: Actor, venue: Venue, nights: list[dict[str, Any]]
-) -> list[VenueNight]:
-    """The venue's regular nights, whole (the office, or a host of the venue); audited."""
+    session: Session, actor: Actor, venue: Venue, games: list[dict[str, Any]]
+) -> list[VenueGame]:
+    """The venue's regular games, whole (the office, or a host of the venue); audited."""
     may_set_schedule(actor, venue.id)
-    schedule = check_schedule(nights)
+    schedule = check_schedule(games)
     before = {"schedule": schedule_snapshot(schedule_of(session, venue.id))}
     replace_schedule(session, venue, schedule)
     after = schedule_of(session, venue.id)
@@ -143,18 +143,18 @@ def _duplicate_problems(session: Session, venue: Venue, change: ScheduleChange) 
 
 
 def add_exception(session: Session, actor: Actor, venue: Venue, data: dict[str, Any]) -> ScheduleException:
-    """A night cancelled, moved or added (a make-up night); audited. A night outside every
+    """A game cancelled, moved or added (a make-up game); audited. A game outside every
     season covering the venue (R2), a bad time or count, the same exception twice, a fourth
-    night on one date (R2) and a start its date's wall clock skips (R2a) are refused."""
+    game on one date (R2) and a start its date's wall clock skips (R2a) are refused."""
     may_change_schedule(actor, venue.id)
-    # R17a: writers one at a time from here (locks.py), so a second identical night sent at the
+    # R17a: writers one at a time from here (locks.py), so a second identical game sent at the
     # same moment sees the first and is refused as one (422 naming `date`), not by the unique index.
     hold_writes(session)
     change = _change_of(data)
     schedule = regular(schedule_of(session, venue.id))
     problems = exception_problems(change, schedule)
     problems += _season_problems(session, venue, change) + _duplicate_problems(session, venue, change)
-    # R2: a date holds at most 3 nights; R2a: a changed night's start is one its date's clock shows.
+    # R2: a date holds at most 3 games; R2a: a changed game's start is one its date's clock shows.
     problems += day_problems(schedule, changes(exceptions_of(session, venue.id)), change)
     problems += wall_clock_problems(change, schedule, wall_clock.venue_zone(session, venue))
     refuse("The schedule cannot be changed so.", problems)
@@ -170,7 +170,7 @@ def add_exception(session: Session, actor: Actor, venue: Venue, data: dict[str, 
     )
     session.add(row)
     session.flush()
-    stamp_night(session, venue.id, row.date)
+    stamp_game(session, venue.id, row.date)
     record(session, actor, "schedule_exception.create", "schedule_exception", row.id, after=snapshot(row))
     return row
 
@@ -188,5 +188,5 @@ def delete_exception(session: Session, actor: Actor, venue: Venue, exception_id:
     before = snapshot(row)
     session.delete(row)
     session.flush()
-    stamp_night(session, venue.id, row.date)
+    stamp_game(session, venue.id, row.date)
     record(session, actor, "schedule_exception.delete", "schedule_exception", exception_id, before=before)

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session, aliased
 
 from models.entities import Night, OutboxEvent, Player, Sanction, Season, Venue
 from models.entities.tournaments import Result, Tournament
-from models.rules.schedules import nights_between
+from models.rules.schedules import scheduled_games
 from models.rules.webhooks import TOP
 from models.services.venues.schedule_queries import schedules_by_venue
 from models.services.webhooks.events import emit
@@ -40,7 +40,7 @@ def sessions_that_day(session: Session, tournament: Tournament) -> int:
         )
     ).one()
     nights, excepted = schedules_by_venue(session, [tournament.venue_id], tournament.date, tournament.date)
-    night = nights_between(
+    night = scheduled_games(
         nights[tournament.venue_id], excepted[tournament.venue_id], tournament.date, tournament.date
     )
     scheduled = sum(n.sessions for n in night if not n.cancelled)

@@ -12,7 +12,7 @@ import time_machine
 from icalendar import Calendar
 from sqlalchemy import Connection, func, insert, select
 
-from models.entities import VenueNight
+from models.entities import VenueGame
 from tests.support.league import Caller, League
 from tests.support.local_dates import CHICAGO, HostFor, LocalLeague, ok, utc
 
@@ -40,7 +40,7 @@ def test_r2_a_schedule_stored_past_the_bound_is_read_as_its_first_three_nights_o
         for day in range(1, 8)
         for start in HOURS
     ]
-    connection.execute(insert(VenueNight), stored)
+    connection.execute(insert(VenueGame), stored)
     assert ok(public.get(f"/api/v1/venues/{mill}"))["schedule"] == FIRST_THREE
     listed = ok(public.get(f"/api/v1/venues?region_id={here.region_id}"))["items"]
     assert [venue["schedule"] for venue in listed if venue["id"] == mill] == [FIRST_THREE]
@@ -61,7 +61,7 @@ def test_r2_a_schedule_stored_past_the_bound_is_read_as_its_first_three_nights_o
     ]
     ok(here.host(mill).put(f"/api/v1/venues/{mill}/schedule", json={"schedule": sent}))
     assert ok(public.get(f"/api/v1/venues/{mill}"))["schedule"] == sent
-    count = select(func.count()).select_from(VenueNight).where(VenueNight.venue_id == mill)
+    count = select(func.count()).select_from(VenueGame).where(VenueGame.venue_id == mill)
     assert connection.scalar(count) == 2
 
 
