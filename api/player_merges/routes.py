@@ -9,7 +9,7 @@ from flask.views import MethodView
 from api import db
 from api.auth import current_actor, office_only
 from api.blueprint import Blueprint
-from api.cache.views import cached_by, the_league
+from api.cache.views import DATA_VERSION, cached_by
 from api.contract import conflicts
 from api.pagination import page_request, page_schema
 from api.player_merges.schemas import MergeOut, MergeQuery, UndoIn
@@ -24,7 +24,7 @@ blp = Blueprint(
 
 
 @blp.route("")
-@cached_by(the_league)
+@cached_by(DATA_VERSION, why="merges and their players, as before: no read of every case proves one scope")
 class MergesViews(MethodView):
     @blp.doc(operationId="list_player_merges")
     @office_only
@@ -37,7 +37,7 @@ class MergesViews(MethodView):
 
 
 @blp.route("/<id:merge_id>")
-@cached_by(the_league)
+@cached_by(DATA_VERSION, why="a merge and its players, as before: no read of every case proves one scope")
 class MergeByIdViews(MethodView):
     @blp.doc(operationId="get_player_merge")
     @office_only

@@ -12,7 +12,7 @@ from flask.views import MethodView
 from api import db
 from api.auth import current_actor, office_only
 from api.blueprint import Blueprint
-from api.cache.views import a_season, cached_by, the_league
+from api.cache.views import DATA_VERSION, a_season, cached_by
 from api.contract import ID, conflicts, csv_too, links
 from api.csv_export import CSV_ANSWER, csv_response, varies_by_accept, wants_csv
 from api.pagination import PageArgs, page_request, page_schema
@@ -166,7 +166,9 @@ class PublishViews(MethodView):
 
 
 @blp.route("/<id:season_id>/disqualifications")
-@cached_by(the_league)
+@cached_by(
+    DATA_VERSION, why="disqualifications and their players, as before: no read of every case proves one scope"
+)
 class DisqualificationsViews(MethodView):
     @blp.doc(operationId="list_disqualifications")
     @office_only

@@ -12,7 +12,7 @@ from flask.views import MethodView
 from api import db
 from api.auth import current_actor, host_or_office
 from api.blueprint import Blueprint
-from api.cache.views import cached_by, the_league
+from api.cache.views import DATA_VERSION, cached_by
 from api.contract import ID, conflicts, csv_too, links
 from api.csv_export import CSV_ANSWER, csv_response, varies_by_accept, wants_csv
 from api.idempotency import idempotent
@@ -48,7 +48,7 @@ blp = Blueprint("sanctions", __name__, url_prefix="/api/v1", description="Discip
 
 
 @blp.route("/sanctions")
-@cached_by(the_league)
+@cached_by(DATA_VERSION, why="sanctions and their players, as before: no read of every case proves one scope")
 class SanctionsViews(MethodView):
     @blp.doc(operationId="list_sanctions")
     @host_or_office
@@ -103,7 +103,7 @@ class Issued:
 
 
 @blp.route("/sanctions/<id:sanction_id>")
-@cached_by(the_league)
+@cached_by(DATA_VERSION, why="a sanction and its player, as before: no read of every case proves one scope")
 class SanctionByIdViews(MethodView):
     @blp.doc(operationId="get_sanction")
     @host_or_office
@@ -132,7 +132,7 @@ class SanctionLiftViews(MethodView):
 
 
 @blp.route("/players/<id:player_id>/sanctions")
-@cached_by(the_league)
+@cached_by(DATA_VERSION, why="a player's sanctions, as before: no read of every case proves one scope")
 class PlayerSanctionsViews(MethodView):
     @blp.doc(operationId="get_player_sanctions")
     @host_or_office
@@ -182,7 +182,7 @@ def _barred_csv(venue_id: int, on: date, rows: list[BarredPlayer]) -> Response:
 
 
 @blp.route("/venues/<id:venue_id>/barred")
-@cached_by(the_league)
+@cached_by(DATA_VERSION, why="each row's group is who played where (results in every season)")
 class DoorListViews(MethodView):
     @blp.doc(operationId="get_door_list")
     @csv_too
@@ -214,7 +214,7 @@ def _door_list(venue_id: int, args: dict[str, Any]) -> tuple[int, date, list[Bar
 
 
 @blp.route("/venues/<id:venue_id>/barred.csv")
-@cached_by(the_league)
+@cached_by(DATA_VERSION, why="each row's group is who played where (results in every season)")
 class DoorListCsvViews(MethodView):
     @blp.doc(operationId="get_door_list_csv", responses=CSV_ANSWER)
     @host_or_office
