@@ -37,12 +37,12 @@ from api import (
     qualifiers,
     ratings,
     regions,
+    reports,
     sanctions,
     seasons,
     site,
     standings,
     structures,
-    tournaments,
     venues,
     webhooks,
     words,
@@ -51,8 +51,8 @@ from api.cache import hooks as cache_hooks
 from api.cache.views import check_declarations
 from api.errors import PROBLEM_MIMETYPE, ProblemSchema, http_problem, register_error_handlers
 from api.fields import MAX_ID
+from api.reports import pictures, sheets
 from api.spec import ContractPlugin, error_headers, register_headers
-from api.tournaments import pictures, sheets
 from models.infra import clock
 
 REQUEST_ID_RE = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
@@ -316,7 +316,7 @@ def init_app(app: Flask) -> Api:
         players,
         ratings,
         player_merges,
-        tournaments,
+        reports,
         sanctions,
         league_settings,
         structures,

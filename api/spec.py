@@ -20,16 +20,16 @@ from marshmallow import Schema
 
 from api import contract
 from api.schemas import Answer
-from models.entities import CHART_KINDS, DOUBLE_QUALIFIER_POLICIES, ROLES, STATUSES, TOURNAMENT_KINDS
+from models.entities import CHART_KINDS, DOUBLE_QUALIFIER_POLICIES, REPORT_KINDS, ROLES, STATUSES
 from models.rules.charts import PRESET_NAMES
 from models.rules.notices import NOTICE_CODES
 from models.rules.qualifiers import SKIP_REASONS
 from models.rules.sanctions import CATEGORIES, DOOR_GROUPS, KINDS
 
 # The league's enumerations as named schemas: a field whose values are one of these refers to it,
-# so a generated client has one TournamentKind for a report it reads and a correction it sends.
+# so a generated client has one ReportKind for a report it reads and a correction it sends.
 ENUMS: dict[str, tuple[str, ...]] = {
-    "TournamentKind": TOURNAMENT_KINDS,
+    "TournamentKind": REPORT_KINDS,
     "EntrantStatus": STATUSES,
     "ChartKind": CHART_KINDS,
     "ChartPreset": PRESET_NAMES,

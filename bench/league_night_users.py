@@ -274,7 +274,7 @@ class Host(FastHttpUser):
         self.sequence = 0
         self.date = ""
         self.actions = 0
-        self.tournament: int | None = None
+        self.report: int | None = None
         self.order: list[int] = []
         self.count = 0 if self.night is None else PLAN["tournaments_before"][str(self.venue)]
 
@@ -294,7 +294,7 @@ class Host(FastHttpUser):
         busts = night["busts"]
         for number, (player, knocker, at) in enumerate(busts, start=1):
             self.bust(at, player, knocker, last=number == len(busts))
-        if self.tournament is None:
+        if self.report is None:
             return
         change = night.get("change")
         if change and change["kind"] == "correct":
@@ -393,11 +393,11 @@ class Host(FastHttpUser):
             )
             return
         _stats["reports"] += 1
-        self.tournament = night["tournament_id"]
+        self.report = night["tournament_id"]
         self.count += 1
         self.read_night(night, player)
         self.read_live_page(night, player)
-        self.read_back(self.tournament, self.order)
+        self.read_back(self.report, self.order)
 
     def correct(self, at: float) -> None:
         """The host swaps the first two places: a correction with a reason (R17)."""
@@ -411,23 +411,23 @@ class Host(FastHttpUser):
             "results": [{"place": p, "player_id": pid} for p, pid in enumerate(order, start=1)],
             "reason": "first two places swapped",
         }
-        path = f"/api/v1/tournaments/{self.tournament}"
+        path = f"/api/v1/tournaments/{self.report}"
         if self._write("PUT", path, body, "correction", 200) is None:
             return
         _stats["corrections"] += 1
         self.order = order
-        assert self.tournament is not None
-        self.read_back(self.tournament, order)
+        assert self.report is not None
+        self.read_back(self.report, order)
 
     def void(self, at: float) -> None:
         self._at(at)
         reason = {"reason": "posted at the wrong venue"}
-        if self._write("POST", f"/api/v1/tournaments/{self.tournament}/void", reason, "void", 200) is None:
+        if self._write("POST", f"/api/v1/tournaments/{self.report}/void", reason, "void", 200) is None:
             return
         _stats["voids"] += 1
         self.count -= 1
-        assert self.tournament is not None
-        self.read_back(self.tournament, None)
+        assert self.report is not None
+        self.read_back(self.report, None)
 
     # --- reading back what a write changed --------------------------------------------------
 
@@ -466,7 +466,7 @@ class Host(FastHttpUser):
             f"player {player} {read.get('status')} at {read.get('place')}",
         )
 
-    def read_back(self, tournament: int, order: list[int] | None) -> None:
+    def read_back(self, report: int, order: list[int] | None) -> None:
         """Every read the report, correction or void changed shows it (None: voided)."""
         venue, expected = self.venue, self.count
         standings = _json(
@@ -492,9 +492,9 @@ class Host(FastHttpUser):
             result["place"]
             for season in profile.get("seasons", [])
             for result in season.get("results", [])
-            if result["tournament_id"] == tournament
+            if result["tournament_id"] == report
         ]
-        _check("profile", places == [1], f"player {winner}: places {places} in tournament {tournament}")
-        shown = _json(self.client.get(f"/api/v1/tournaments/{tournament}", name="report read"))
+        _check("profile", places == [1], f"player {winner}: places {places} in tournament {report}")
+        shown = _json(self.client.get(f"/api/v1/tournaments/{report}", name="report read"))
         first = next((row["player"]["id"] for row in shown.get("results", []) if row["place"] == 1), None)
-        _check("report", first == winner, f"tournament {tournament}: first {first}, not {winner}")
+        _check("report", first == winner, f"tournament {report}: first {first}, not {winner}")

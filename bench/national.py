@@ -49,14 +49,14 @@ from sqlalchemy.orm import Session  # noqa: E402
 
 from bench.scratch import scratch_database, today, uptime  # noqa: E402
 from models.actor import SYSTEM  # noqa: E402
-from models.entities import Base, Player, Region, Result, Season, Tournament, Venue  # noqa: E402
+from models.entities import Base, Player, Region, Report, Result, Season, Venue  # noqa: E402
 from models.freshness.versions import renew_epoch  # noqa: E402
 from models.infra.db import make_engine, make_sessionmaker  # noqa: E402
 from models.infra.migrate import alembic_config, upgrade  # noqa: E402
 from models.rules.charts import DEFAULT_CHART  # noqa: E402
 from models.rules.drafts import LAST_SESSION  # noqa: E402
 from models.rules.players import default_display_name, display_key, normalise_name  # noqa: E402
-from models.rules.tournaments import score_report  # noqa: E402
+from models.rules.reports import score_report  # noqa: E402
 from models.services.api_keys.writes import create_key  # noqa: E402
 from models.services.ratings.writes import point_of, rate_new_report, rebuild_ratings, replay_from  # noqa: E402
 from models.services.standings.lines import rebuild_lines  # noqa: E402
@@ -127,7 +127,7 @@ class BenchFailure(Exception):
 
 
 @dataclass(frozen=True)
-class Report:
+class PlannedReport:
     venue_id: int
     date: date
     session: int
@@ -154,8 +154,8 @@ class League:
     region_players: dict[int, list[int]]
     # (starts_on, ends_on) of each season, the oldest first; the last is the current one.
     seasons: list[tuple[date, date]]
-    history: list[list[Report]] = field(default_factory=list)
-    current: list[Report] = field(default_factory=list)
+    history: list[list[PlannedReport]] = field(default_factory=list)
+    current: list[PlannedReport] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
         history_results = sum(len(r.players) for season in self.history for r in season)
@@ -210,14 +210,14 @@ def generate(seed: int, scale: float) -> League:
             for venue in venue_region:
                 if rng.random() < HISTORY_NIGHTS:
                     day = start + timedelta(weeks=week, days=nights[venue])
-                    season.append(Report(venue, day, 1, tuple(draw_field(rng, league, venue))))
+                    season.append(PlannedReport(venue, day, 1, tuple(draw_field(rng, league, venue))))
         league.history.append(sorted(season, key=lambda r: r.date))
     for week in range(WEEKS):
         for venue in venue_region:
             days = [nights[venue]] + ([(nights[venue] + 3) % 7] if rng.random() < SECOND_NIGHT else [])
             for night in days:
                 day = current_start + timedelta(weeks=week, days=night)
-                league.current.append(Report(venue, day, 1, tuple(draw_field(rng, league, venue))))
+                league.current.append(PlannedReport(venue, day, 1, tuple(draw_field(rng, league, venue))))
     league.current.sort(key=lambda r: r.date)
     return league
 
@@ -318,12 +318,12 @@ def bulk_history(
         session.execute(text("SET LOCAL session_replication_role = replica"))
     tournament_id = session.scalar(text("SELECT COALESCE(MAX(id), 0) FROM tournaments"))
     result_id = session.scalar(text("SELECT COALESCE(MAX(id), 0) FROM results"))
-    tournaments, results = [], []
+    reports, results = [], []
     seasons = [*league.history, league.current] if with_current else league.history
     for season_id, season in enumerate(seasons, start=1):
         for report in season:
             tournament_id += 1
-            tournaments.append(
+            reports.append(
                 {
                     "id": tournament_id,
                     "venue_id": report.venue_id,
@@ -353,7 +353,7 @@ def bulk_history(
                         "points": points.points,
                     }
                 )
-    insert_rows(session, Tournament, tournaments)
+    insert_rows(session, Report, reports)
     insert_rows(session, Result, results)
     step("rows_s")
     # Results loaded behind the service's back: their standing lines are summed here, as
@@ -425,8 +425,8 @@ def rating_figures(engine: Engine, league: League) -> dict[str, float]:
         session.execute(text("SELECT 1")).scalar()
         statements.append((time.perf_counter() - began) * 1000)
         field = rng.sample(players_ids, REPORT_SIZE)
-        tournament = session.scalars(
-            insert(Tournament).returning(Tournament),
+        report = session.scalars(
+            insert(Report).returning(Report),
             [
                 {
                     "venue_id": venue_ids[sample % len(venue_ids)],
@@ -441,10 +441,10 @@ def rating_figures(engine: Engine, league: League) -> dict[str, float]:
             ],
         ).one()
         rows = [{"player_id": p, "place": i, "status": "played"} for i, p in enumerate(field, start=1)]
-        session.execute(insert(Result), [{**row, "tournament_id": tournament.id} for row in rows])
+        session.execute(insert(Result), [{**row, "tournament_id": report.id} for row in rows])
         session.flush()
         began = time.perf_counter()
-        rate_new_report(session, tournament, rows)
+        rate_new_report(session, report, rows)
         timings.append((time.perf_counter() - began) * 1000)
         session.rollback()  # the whole transaction, as a real report's is its own (no savepoint)
     corrections, whole = correction_replays(session)
@@ -481,17 +481,17 @@ def correction_replays(session: Session) -> tuple[list[float], list[float]]:
     timings: dict[bool, list[float]] = {False: [], True: []}
     for sample in range(CORRECTION_SAMPLES + 3):
         whole = sample >= CORRECTION_SAMPLES
-        tournament = session.get_one(Tournament, rng.choice(newest))
+        report = session.get_one(Report, rng.choice(newest))
         session.execute(
             text(
                 "UPDATE results SET status = 'no_show' WHERE id = (SELECT id FROM results"
                 " WHERE tournament_id = :t ORDER BY place DESC LIMIT 1)"
             ),
-            {"t": tournament.id},
+            {"t": report.id},
         )
-        players = {result.player_id for result in tournament.results}
+        players = {result.player_id for result in report.results}
         began = time.perf_counter()
-        replay_from(session, point_of(tournament), players=players, whole=whole)
+        replay_from(session, point_of(report), players=players, whole=whole)
         timings[whole].append((time.perf_counter() - began) * 1000)
         session.rollback()
     return timings[False], timings[True]
@@ -726,7 +726,7 @@ class Client:
         created: dict[str, Any] = json.loads(answer)
         return created, ms
 
-    def report(self, report: Report, key: str, reason: str | None = None) -> float:
+    def report(self, report: PlannedReport, key: str, reason: str | None = None) -> float:
         """POST the report with this key (and `reason`: the office's for a night past the hosts'
         correction window, R17); ms."""
         body = report.body() if reason is None else {**report.body(), "reason": reason}
@@ -793,10 +793,12 @@ class Extras:
             players.insert(self.rng.randrange(REPORT_SIZE), including)
         day, session = next(self.slots[venue])
         self.posted += 1
-        return client.report(Report(venue, day, session, tuple(players)), self.keys[venue])
+        return client.report(PlannedReport(venue, day, session, tuple(players)), self.keys[venue])
 
 
-def load_season(client: Client, reports: list[Report], office: str, workers: int, database: str) -> float:
+def load_season(
+    client: Client, reports: list[PlannedReport], office: str, workers: int, database: str
+) -> float:
     """Posts the season's reports in date order with `workers` client threads, as the office
     (most nights are weeks ago: with the reason R17 asks of it); seconds taken."""
     began = time.perf_counter()

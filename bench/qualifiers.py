@@ -27,10 +27,10 @@ from sqlalchemy.engine import make_url  # noqa: E402
 
 from app import create_app  # noqa: E402
 from bench.scratch import scratch_database, today  # noqa: E402
-from models.entities import Player, Region, Result, Season, Tournament, Venue  # noqa: E402
+from models.entities import Player, Region, Report, Result, Season, Venue  # noqa: E402
 from models.infra.migrate import alembic_config, upgrade  # noqa: E402
 from models.rules.charts import DEFAULT_CHART  # noqa: E402
-from models.rules.tournaments import score_report  # noqa: E402
+from models.rules.reports import score_report  # noqa: E402
 from models.services.qualifiers.lists import compute_lists  # noqa: E402
 from models.services.standings.lines import rebuild_lines  # noqa: E402
 
@@ -71,14 +71,14 @@ def load(app: Any, rng: random.Random) -> int:
         ],
     )
     regulars = {v: [p for p in range(v, PLAYERS + 1, VENUES)] for v in range(1, VENUES + 1)}
-    tournaments, results = [], []
+    reports, results = [], []
     tournament_id = 0
     for week in range(WEEKS):
         for venue in range(1, VENUES + 1):
             field = rng.sample(regulars[venue], ENTRANTS - TRAVELLERS)
             field += [p for p in rng.sample(range(1, PLAYERS + 1), TRAVELLERS) if p not in field]
             tournament_id += 1
-            tournaments.append(
+            reports.append(
                 {
                     "id": tournament_id,
                     "venue_id": venue,
@@ -106,7 +106,7 @@ def load(app: Any, rng: random.Random) -> int:
                 }
                 for place, (player, points) in enumerate(zip(field, earned, strict=True), start=1)
             ]
-    session.execute(insert(Tournament), tournaments)
+    session.execute(insert(Report), reports)
     for chunk in range(0, len(results), 20_000):
         session.execute(insert(Result), results[chunk : chunk + 20_000])
     rebuild_lines(session, [season.id])  # results loaded in bulk: their standing lines too

@@ -30,14 +30,14 @@ from bench.scratch import scratch_database  # noqa: E402
 from models.actor import SYSTEM  # noqa: E402
 from models.entities import PointsChart  # noqa: E402
 from models.infra.migrate import alembic_config, upgrade  # noqa: E402
-from models.rules.tournaments import score_report  # noqa: E402
+from models.rules.reports import score_report  # noqa: E402
 from models.services.players.writes import create_player  # noqa: E402
 from models.services.points_charts.writes import create_chart  # noqa: E402
 from models.services.regions.writes import create_region  # noqa: E402
+from models.services.reports.scoring import chart_rule  # noqa: E402
+from models.services.reports.writes import submit_report  # noqa: E402
 from models.services.sanctions.writes import issue_sanction  # noqa: E402
 from models.services.seasons.writes import create_season  # noqa: E402
-from models.services.tournaments.scoring import chart_rule  # noqa: E402
-from models.services.tournaments.writes import submit_report  # noqa: E402
 from models.services.venues.writes import create_venue  # noqa: E402
 
 VENUES, WEEKS, ENTRANTS, PLAYERS = 30, 12, 25, 1500

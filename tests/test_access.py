@@ -37,7 +37,7 @@ VISIBILITY: dict[str, frozenset[str]] = {
     "models/services/sanctions/queries.py": frozenset(
         {"visible_sanctions", "sees_sanction", "ladder_for", "player_discipline"}
     ),
-    "models/services/tournaments/queries.py": frozenset({"visible_reports"}),
+    "models/services/reports/queries.py": frozenset({"visible_reports"}),
     "models/services/venues/queries.py": frozenset({"venues_of_actor"}),
 }
 
@@ -118,7 +118,7 @@ def test_each_permission_is_named_with_a_one_line_docstring() -> None:
         for name, function in inspect.getmembers(access, inspect.isfunction)
         if name.startswith("may_") and function.__module__ == access.__name__
     }
-    assert {"may_post_tournament", "may_change_tournament", "may_issue_sanction"} <= set(permissions)
+    assert {"may_post_report", "may_change_report", "may_issue_sanction"} <= set(permissions)
     for name, function in permissions.items():
         doc = inspect.getdoc(function) or ""
         assert doc and "\n" not in doc, f"access.{name}: one line, naming the rule"
@@ -132,13 +132,13 @@ def test_r17_a_host_reports_and_changes_only_at_their_own_venues() -> None:
     """R17: the office and a venue's hosts pass; a host of another venue is refused, in the words
     the API has always used."""
     for actor in (HOST, OFFICE, SYSTEM):
-        access.may_post_tournament(actor, 1)
-        access.may_change_tournament(actor, 1)
+        access.may_post_report(actor, 1)
+        access.may_change_report(actor, 1)
     with pytest.raises(Forbidden) as refused:
-        access.may_post_tournament(HOST, 2)
+        access.may_post_report(HOST, 2)
     assert refused.value.message == "Your key does not host venue 2: a host reports for their own venues."
     with pytest.raises(Forbidden) as refused:
-        access.may_change_tournament(HOST, 2)
+        access.may_change_report(HOST, 2)
     assert refused.value.rule == "R17"
     assert (
         refused.value.message == "Your key does not host venue 2: a host changes their own venues' reports."

@@ -24,7 +24,7 @@ from api.console import (
     webhooks,
     weekly_email,
 )
-from api.console import tournaments as reports
+from api.console import reports as reports
 from api.console.base import bp
 
 __all__ = [

@@ -17,7 +17,7 @@ from wtforms import (
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
 from api.words import FORMS, choices, label_text
-from models.entities import TOURNAMENT_KINDS
+from models.entities import REPORT_KINDS
 from models.rules.drafts import FIRST_SESSION, LAST_SESSION
 from models.rules.sanctions import CATEGORIES, KINDS
 
@@ -49,7 +49,7 @@ class ReportForm(FlaskForm):
     session = IntegerField(
         "Session", default=1, validators=[InputRequired(), NumberRange(min=FIRST_SESSION, max=LAST_SESSION)]
     )
-    kind = SelectField("Kind", choices=choices("tournament_kind", TOURNAMENT_KINDS))
+    kind = SelectField("Kind", choices=choices("tournament_kind", REPORT_KINDS))
     sheet = FileField("Spreadsheet (CSV, .xlsx or .ods)")
     pasted = TextAreaField(
         "…or paste the rows (CSV, with its header row)", validators=[Optional(), Length(max=2_000_000)]
@@ -164,7 +164,7 @@ class TypedRowsForm(FlaskForm):
     session = IntegerField(
         "Session", default=1, validators=[InputRequired(), NumberRange(min=FIRST_SESSION, max=LAST_SESSION)]
     )
-    kind = SelectField("Kind", choices=choices("tournament_kind", TOURNAMENT_KINDS))
+    kind = SelectField("Kind", choices=choices("tournament_kind", REPORT_KINDS))
     late_reason = StringField(LATE_REASON, validators=[Optional(), Length(max=2000)])
     override_reason = StringField(OVERRIDE_REASON, validators=[Optional(), Length(max=2000)])
 

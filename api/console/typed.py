@@ -32,15 +32,15 @@ from api.console.base import (
 )
 from api.console.forms import CorrectionForm, TypedRowsForm
 from api.console.refusals import Refused, told, unrowed
-from api.console.tournaments import Correction, preview_sheet
+from api.console.reports import Correction, preview_sheet
 from api.words import Said
-from models.entities import STATUSES, Player, Tournament, Venue
+from models.entities import STATUSES, Player, Report, Venue
 from models.errors import LeagueError
 from models.services import wall_clock
 from models.services.access import overrides_sanctions
 from models.services.players.queries import VenuePlayer, players_of_venue
-from models.services.tournaments.queries import get_report
-from models.services.tournaments.writes import change_window
+from models.services.reports.queries import get_report
+from models.services.reports.writes import change_window
 
 MOST_TYPED_ROWS = 200
 NEW_ROWS = 12  # empty rows on a new page, and added by "More rows"
@@ -100,7 +100,7 @@ def posted_rows(posted: Mapping[str, str], more: int = 0) -> list[TypedRow]:
     return rows[: min(shown, MOST_TYPED_ROWS)]
 
 
-def stored_rows(report: Tournament) -> list[TypedRow]:
+def stored_rows(report: Report) -> list[TypedRow]:
     """A stored report's rows, as a correction starts from: each place's player picked by name."""
     ordered = sorted(report.results, key=lambda result: result.place)
     return [TypedRow(result.place, picked(result.player), "", result.status) for result in ordered]
@@ -249,7 +249,7 @@ def correct(tournament_id: int) -> Any:
 
 def _correct_page(
     venue: Venue,
-    report: Tournament,
+    report: Report,
     form: CorrectionForm,
     rows: list[TypedRow],
     status: int = 200,

@@ -7,9 +7,9 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from api.fields import ExactNumber, Id, StrictBool, StrictInt, Text, UtcDateTime
+from api.reports.schemas import ResultIn
 from api.schemas import Answer, PlayerRef, WarningOut
 from api.structures.schemas import StructureBodyOut
-from api.tournaments.schemas import ResultIn
 from models.rules.nights import MOST_AT_A_TABLE
 from models.rules.schedules import MOST_SESSIONS
 from models.services.nights.actions import KINDS

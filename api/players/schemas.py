@@ -11,7 +11,7 @@ from api.pagination import PageArgs
 from api.qualifiers.schemas import SKIP_REASON_WORDS
 from api.ratings.schemas import RatingOut
 from api.schemas import Answer, PlayerRef, TellsPlayersApart, WarningOut, label_field
-from models.entities.tournaments import STATUSES, TOURNAMENT_KINDS
+from models.entities.reports import REPORT_KINDS, STATUSES
 from models.rules.qualifier_lists import LIST_STATUSES
 from models.services.players.head_to_head import NEMESIS_AT_LEAST, SIDES
 from models.services.players.queries import PERSONAL_FIELDS
@@ -92,7 +92,7 @@ class PlayerResultOut(Answer):
     tournament_id = fields.Integer()
     date = Day()
     session = fields.Integer()
-    kind = fields.String(validate=validate.OneOf(TOURNAMENT_KINDS))
+    kind = fields.String(validate=validate.OneOf(REPORT_KINDS))
     entrants = fields.Integer()
     place = fields.Integer()
     status = fields.String(validate=validate.OneOf(STATUSES))
@@ -200,7 +200,7 @@ class MeetingOut(Answer):
     session = fields.Integer()
     venue_id = fields.Integer()
     venue_name = fields.String()
-    kind = fields.String(validate=validate.OneOf(TOURNAMENT_KINDS))
+    kind = fields.String(validate=validate.OneOf(REPORT_KINDS))
     entrants = fields.Integer()
     player_place = fields.Integer()
     other_place = fields.Integer()

@@ -12,7 +12,7 @@ from api.fields import Day, Id, QueryId, StrictBool, Text, UtcDateTime
 from api.pagination import PageArgs
 from api.schemas import Answer, PlayerRef, TellsPlayersApart, WarningOut
 from models.actor import ACTOR_ROLES
-from models.entities import TOURNAMENT_KINDS, Sanction
+from models.entities import REPORT_KINDS, Sanction
 from models.rules.sanctions import CATEGORIES, DOOR_GROUPS, KINDS
 from models.services import wall_clock
 
@@ -102,7 +102,7 @@ class StoredReportRef(Answer):
     venue_id = fields.Integer()
     date = Day()
     session = fields.Integer()
-    kind = fields.String(validate=validate.OneOf(TOURNAMENT_KINDS))
+    kind = fields.String(validate=validate.OneOf(REPORT_KINDS))
 
 
 class SanctionWarningOut(WarningOut):

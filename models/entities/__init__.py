@@ -31,10 +31,10 @@ from models.entities.outbox import DELIVERY_STATES, WEBHOOK_FORMATS, OutboxEvent
 from models.entities.players import DistinctPlayers, Player
 from models.entities.qualifiers import Disqualification, QualifierPublication
 from models.entities.ratings import PlayerRating, RatingPoint
+from models.entities.reports import REPORT_KINDS, STATUSES, Report, Result
 from models.entities.sanctions import Sanction
 from models.entities.schedules import GameStamp, ScheduleException, VenueGame
 from models.entities.standings import StandingLine
-from models.entities.tournaments import STATUSES, TOURNAMENT_KINDS, Result, Tournament
 
 __all__ = [
     "CHART_KINDS",
@@ -42,7 +42,7 @@ __all__ = [
     "ROLES",
     "SEASON_DEFAULTS",
     "STATUSES",
-    "TOURNAMENT_KINDS",
+    "REPORT_KINDS",
     "ENTRY_STATES",
     "NIGHT_STATES",
     "ApiKey",
@@ -79,7 +79,7 @@ __all__ = [
     "ScheduleException",
     "SeasonRegion",
     "StandingLine",
-    "Tournament",
+    "Report",
     "Venue",
     "VenueGame",
     "Webhook",

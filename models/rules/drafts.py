@@ -1,6 +1,6 @@
 """A report as it comes in (from the API's JSON or CSV, or the console's sheet) and goes to the
 services: typed, so that mypy checks every key a view or a service reads. The schemas in
-`api/tournaments/schemas.py` load exactly these shapes."""
+`api/reports/schemas.py` load exactly these shapes."""
 
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ from models.errors import Problem
 from models.rules.notices import Notice, age_unverified
 from models.rules.players import age_on
 from models.rules.qualifiers import Flag, SkipReason, VenueOutcome
-from models.rules.tournaments import TournamentKind
+from models.rules.reports import ReportKind
 
 
 class PlayerRef(TypedDict):
@@ -349,7 +349,7 @@ def playoff_eligibility(
             problems.append(Problem(at, f"{who.capitalize()} did not qualify in season {season_id}.", "R3"))
             continue
         player_id, born = entrant
-        if kind == TournamentKind.PLAYOFF and region_of_venue[where] != region_id:
+        if kind == ReportKind.PLAYOFF and region_of_venue[where] != region_id:
             problems.append(
                 Problem(
                     at,
@@ -358,7 +358,7 @@ def playoff_eligibility(
                     "R3",
                 )
             )
-        elif kind != TournamentKind.CHAMPIONSHIP:
+        elif kind != ReportKind.CHAMPIONSHIP:
             continue
         elif born is None:
             notices.append(age_unverified(index, player_id))

@@ -11,7 +11,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from openskill.models import PlackettLuce
 
-from models.rules.tournaments import EntrantStatus
+from models.rules.reports import EntrantStatus
 
 # One model for the league, openskill's defaults untouched (R20).
 MODEL = PlackettLuce()

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import NamedTuple
 
-from models.rules.tournaments import played as counts_as_played
+from models.rules.reports import played as counts_as_played
 
 # R11's countback as (place, -count) for each place from 2nd down where the player has finishes,
 # ended by LAST: compared in order, more finishes at the first differing place is better, and

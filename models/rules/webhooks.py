@@ -122,7 +122,7 @@ SAID = {
     "sanction.ended": "A sanction ended",
     "webhook.ping": "A test from the league",
 }
-REPORT_KINDS = frozenset({"report.posted", "report.corrected", "report.voided"})
+REPORT_EVENT_KINDS = frozenset({"report.posted", "report.corrected", "report.voided"})
 
 
 def ordinal(n: int) -> str:
@@ -245,7 +245,7 @@ def chat_text(kind: str, data: Mapping[str, Any], words: DateWords = AS_SAID) ->
             f"{head}: {where_and_when(data, words)}: {data.get('entrants', 0)} entrants{won}\n"
             "These results no longer count toward the standings."
         )
-    if kind in REPORT_KINDS:
+    if kind in REPORT_EVENT_KINDS:
         first, *rest = recap_lines(data, words)
         more = _change_lines(data, words) if kind == "report.corrected" else []
         return "\n".join([f"{head}: {first}", *rest, *more])

@@ -48,12 +48,12 @@ def may_post_results(actor: Actor, venue_id: int) -> None:
     _hosts_only(actor, venue_id, "you post results for your own venues")
 
 
-def may_post_tournament(actor: Actor, venue_id: int) -> None:
+def may_post_report(actor: Actor, venue_id: int) -> None:
     """R17: a report (or a correction) for a venue is the office's or that venue's hosts'."""
     _hosts_only(actor, venue_id, "a host reports for their own venues")
 
 
-def may_change_tournament(actor: Actor, venue_id: int) -> None:
+def may_change_report(actor: Actor, venue_id: int) -> None:
     """R17 (who): the office, or a host of the report's venue (then within the window, the rule's)."""
     _hosts_only(actor, venue_id, "a host changes their own venues' reports", rule="R17")
 

@@ -18,23 +18,23 @@ import pytest
 from api.qualifiers import answers as qualifier_answers
 from api.qualifiers import routes as qualifier_routes
 from api.qualifiers.schemas import SeasonQualifiersOut
+from api.reports import pages
+from api.reports import routes as report_routes
+from api.reports.answers import report_answer
+from api.reports.schemas import ReportDryRun, ReportOut, ReportWritten
 from api.standings import answers as standing_answers
 from api.standings.schemas import RowOut, StandingsOut
-from api.tournaments import pages
-from api.tournaments import routes as tournament_routes
-from api.tournaments.answers import report_answer
-from api.tournaments.schemas import ReportDryRun, ReportOut, ReportWritten
 from models.actor import Actor
-from models.entities import Tournament
+from models.entities import Report
 from models.rules.notices import Notice, unregistered
 from models.rules.players import player_labels
 from models.rules.qualifier_lists import regions_of
 from models.rules.standings import Row
 from models.services.paging import Page
 from models.services.qualifiers.queries import Qualification
+from models.services.reports.queries import SeenReport, reporter_role, reporter_seen_by, seen_by
+from models.services.reports.stored import Written
 from models.services.standings.queries import VenueStandings
-from models.services.tournaments.queries import SeenReport, reporter_role, reporter_seen_by, seen_by
-from models.services.tournaments.stored import Written
 from tests.builders import (
     TOURNAMENTS,
     MakeScene,
@@ -97,15 +97,15 @@ def report_fields(seen: SeenReport) -> dict[str, Any]:
     return {name: getattr(seen, name) for name in ReportOut().fields}
 
 
-def written_dump(actor: Actor, tournament: Tournament, notices: list[Notice]) -> Any:
-    return ReportWritten().dump({**report_fields(seen_by(actor, tournament)), "warnings": notices})
+def written_dump(actor: Actor, report: Report, notices: list[Notice]) -> Any:
+    return ReportWritten().dump({**report_fields(seen_by(actor, report)), "warnings": notices})
 
 
 def dry_run_dump(actor: Actor, written: Written) -> Any:
     """ReportDryRun's dump of what would be stored: a player it would register has no id, and
     is labelled by their name (R19)."""
-    tournament, registered = written.tournament, written.registered
-    labels = player_labels((r.player.id, r.player.display_name) for r in tournament.results)
+    report, registered = written.report, written.registered
+    labels = player_labels((r.player.id, r.player.display_name) for r in report.results)
 
     def player(result: Any) -> dict[str, Any]:
         new = result.player.id in registered
@@ -124,17 +124,16 @@ def dry_run_dump(actor: Actor, written: Written) -> Any:
     return ReportDryRun().dump(
         {
             "dry_run": True,
-            "venue_id": tournament.venue_id,
-            "season_id": tournament.season_id,
-            "date": tournament.date,
-            "session": tournament.session,
-            "kind": tournament.kind,
-            "entrants": tournament.entrants,
-            "reported_by": reporter_seen_by(actor, tournament),
-            "reported_by_role": reporter_role(tournament),
+            "venue_id": report.venue_id,
+            "season_id": report.season_id,
+            "date": report.date,
+            "session": report.session,
+            "kind": report.kind,
+            "entrants": report.entrants,
+            "reported_by": reporter_seen_by(actor, report),
+            "reported_by_role": reporter_role(report),
             "results": [
-                {**vars_of(result), "player": player(result), **knocker(result)}
-                for result in tournament.results
+                {**vars_of(result), "player": player(result), **knocker(result)} for result in report.results
             ],
             "warnings": [unregistered(notice, registered) for notice in written.notices],
         }
@@ -261,8 +260,8 @@ WRITERS = {
         lambda _args, response: json.loads(response.get_data()),
         qualifiers_requests,
     ),
-    "report written": Writer(tournament_routes, "written_answer", written_dump, returned, written_requests),
-    "report dry run": Writer(tournament_routes, "dry_run_answer", dry_run_dump, returned, dry_run_requests),
+    "report written": Writer(report_routes, "written_answer", written_dump, returned, written_requests),
+    "report dry run": Writer(report_routes, "dry_run_answer", dry_run_dump, returned, dry_run_requests),
     "report in a page": Writer(
         pages,
         "report_answer",

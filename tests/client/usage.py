@@ -8,8 +8,8 @@ import datetime
 
 from league_client import AuthenticatedClient, Client
 from league_client.api.players import get_player
+from league_client.api.reports import correct_report, get_report, post_report
 from league_client.api.standings import get_standings, get_standings_csv
-from league_client.api.tournaments import correct_report, get_report, post_report
 from league_client.models import (
     CorrectionIn,
     PlayerProfileOut,
@@ -67,7 +67,7 @@ def report_tonight(client: AuthenticatedClient, venue_id: int, player_ids: list[
 
 
 def fix_order(client: AuthenticatedClient, report_id: int) -> str:
-    """Reverse a stored report's places: the fetched report's fields (one TournamentKind, one
+    """Reverse a stored report's places: the fetched report's fields (one ReportKind, one
     EntrantStatus) go into the correction as they are."""
     stored = get_report.sync(tournament_id=report_id, client=client)
     if not isinstance(stored, ReportOut):

@@ -18,7 +18,7 @@ from models.freshness.tables import (
     SCOPED_TABLES,
     UNVERSIONED_TABLES,
 )
-from tests.support.migrations import NOW, add_player, add_region, add_result, add_season, add_tournament
+from tests.support.migrations import NOW, add_player, add_region, add_report, add_result, add_season
 
 
 def version(conn: Connection) -> int:
@@ -169,7 +169,7 @@ def test_a_result_moves_its_season_and_venue_on_and_a_new_player_moves_nothing(m
         region = add_region(migrated, "North")
         season = add_season(migrated, "2026-01-01", "2026-03-31")
         other = add_season(migrated, "2026-04-01", "2026-06-30")
-        report = add_tournament(migrated, season, region, "2026-01-10")
+        report = add_report(migrated, season, region, "2026-01-10")
         venue = migrated.execute(
             text("SELECT venue_id FROM tournaments WHERE id = :t"), {"t": report}
         ).scalar_one()
@@ -200,8 +200,8 @@ def test_a_change_to_a_report_moves_that_reports_scope_alone(migrated: Connectio
     with migrated.begin():
         region = add_region(migrated, "North")
         season = add_season(migrated, "2026-01-01", "2026-03-31")
-        report = add_tournament(migrated, season, region, "2026-01-10")
-        other = add_tournament(migrated, season, region, "2026-01-17")
+        report = add_report(migrated, season, region, "2026-01-10")
+        other = add_report(migrated, season, region, "2026-01-17")
         migrated.execute(
             text(
                 "UPDATE tournaments SET venue_id = (SELECT venue_id FROM tournaments WHERE id = :r)"

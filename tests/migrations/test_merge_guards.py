@@ -14,9 +14,9 @@ from tests.support.migrations import (
     add_merge,
     add_player,
     add_region,
+    add_report,
     add_result,
     add_season,
-    add_tournament,
     merge_player,
 )
 
@@ -74,13 +74,13 @@ def test_r17_a_record_merged_away_holds_nothing_and_gets_nothing(migrated: Conne
     conn = migrated
     region = add_region(conn, "North")
     season = add_season(conn, "2026-01-05", "2026-03-29", [region])
-    tournament = add_tournament(conn, season, region, "2026-02-01")
+    report = add_report(conn, season, region, "2026-02-01")
     a, b, c = (add_player(conn, name) for name in ("Ann", "Bea", "Cal"))
-    result = add_result(conn, tournament, b, 1)
+    result = add_result(conn, report, b, 1)
     refused(conn, merge_player, b, a)
     conn.execute(text("UPDATE results SET player_id = :a WHERE id = :r"), {"a": a, "r": result})
     merge_player(conn, b, a)
-    refused(conn, add_result, tournament, b, 2)
+    refused(conn, add_result, report, b, 2)
 
     def move_back(conn: Connection) -> None:
         conn.execute(text("UPDATE results SET player_id = :b WHERE id = :r"), {"b": b, "r": result})
@@ -107,6 +107,6 @@ def test_r17_a_record_merged_away_holds_nothing_and_gets_nothing(migrated: Conne
     refused(conn, move_back)
     refused(conn, sanction)
     refused(conn, disqualification)
-    add_result(conn, tournament, c, 2)  # a player not merged away gets results as ever
+    add_result(conn, report, c, 2)  # a player not merged away gets results as ever
     held = "SELECT count(*) FROM results WHERE player_id = :b"
     assert conn.execute(text(held), {"b": b}).scalar_one() == 0

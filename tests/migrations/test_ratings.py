@@ -9,7 +9,7 @@ from sqlalchemy import Connection, Engine, inspect, text
 
 from models.infra.migrate import alembic_config, downgrade, upgrade
 from models.services.ratings.queries import from_scratch, stored
-from tests.support.migrations import add_player, add_region, add_result, add_season, add_tournament
+from tests.support.migrations import add_player, add_region, add_report, add_result, add_season
 
 
 def test_r20_0019_rates_the_results_already_stored_as_a_rebuild_does(
@@ -22,7 +22,7 @@ def test_r20_0019_rates_the_results_already_stored_as_a_rebuild_does(
         season = add_season(conn, "2026-01-01", "2026-03-31")
         ann, bob, cat, dan = (add_player(conn, name) for name in ("Ann A.", "Bob B.", "Cat C.", "Dan D."))
         days = ("2026-01-10", "2026-01-08", "2026-01-09", "2026-01-11", "2026-01-12")
-        reports = [add_tournament(conn, season, region, day) for day in days]
+        reports = [add_report(conn, season, region, day) for day in days]
         for report, order in zip(
             reports, ([ann, bob, cat], [cat, dan], [bob, ann, dan, cat], [dan, bob], [ann, cat]), strict=True
         ):
@@ -93,7 +93,7 @@ def test_r20_0021_drops_the_points_keys_to_players_and_venues_and_keeps_the_hist
         season = add_season(conn, "2026-01-01", "2026-03-31")
         ann, bob, cat = (add_player(conn, name) for name in ("Ann A.", "Bob B.", "Cat C."))
         for day, order in (("2026-01-08", [ann, bob, cat]), ("2026-01-09", [cat, ann])):
-            report = add_tournament(conn, season, region, day)
+            report = add_report(conn, season, region, day)
             for place, player in enumerate(order, start=1):
                 add_result(conn, report, player, place)
     upgrade(config, "0019")  # rates the stored results

@@ -15,8 +15,8 @@ from models.rules.knockouts import (
     knockouts_earned,
     leaders,
 )
+from models.rules.reports import EntrantStatus, score_report
 from models.rules.standings import Entry, line_of, line_points
-from models.rules.tournaments import EntrantStatus, score_report
 
 TEN_AND_BOUNTY = Knockouts(10, Bounty.VENUE_LEADER, 25)
 

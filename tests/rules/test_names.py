@@ -13,26 +13,26 @@ from models.actor import ACTOR_ROLES, PUBLIC, SYSTEM, Role
 from models.entities import (
     CHART_KINDS,
     DOUBLE_QUALIFIER_POLICIES,
+    REPORT_KINDS,
     ROLES,
     SEASON_DEFAULTS,
     STATUSES,
-    TOURNAMENT_KINDS,
+    Report,
     Result,
-    Tournament,
 )
 from models.entities.base import table_of
-from models.entities.tournaments import LIVE_SQL, live_in, played_in
+from models.entities.reports import LIVE_SQL, live_in, played_in
 from models.rules.charts import PRESET_NAMES
 from models.rules.notices import NOTICE_CODES
 from models.rules.qualifiers import FLAGS, POLICIES, SKIP_REASONS
+from models.rules.reports import EntrantStatus
 from models.rules.sanctions import BARRING_KINDS, CATEGORIES, DOOR_GROUPS, KINDS, LEAGUE_WIDE_KINDS
-from models.rules.tournaments import EntrantStatus
 
 pytestmark = pytest.mark.rules
 
 
 def test_the_enumerations_keep_their_values_in_order() -> None:
-    assert TOURNAMENT_KINDS == ("regular", "playoff", "championship")
+    assert REPORT_KINDS == ("regular", "playoff", "championship")
     assert STATUSES == ("played", "declared_withdrawal", "absent", "no_show")
     assert CHART_KINDS == ("top_fraction", "bands", "formula")
     assert DOUBLE_QUALIFIER_POLICIES == POLICIES == ("best_rank", "most_played", "home_venue")
@@ -76,7 +76,7 @@ def test_r16_the_door_lists_groups_keep_their_values_in_order() -> None:
 
 def test_the_tuples_hold_plain_strings() -> None:
     """The spec and the database take them as they are: no enumeration member among them."""
-    for values in (TOURNAMENT_KINDS, STATUSES, CHART_KINDS, POLICIES, KINDS, CATEGORIES, SKIP_REASONS):
+    for values in (REPORT_KINDS, STATUSES, CHART_KINDS, POLICIES, KINDS, CATEGORIES, SKIP_REASONS):
         assert all(type(value) is str for value in values)
     assert all(type(value) is str for value in (*FLAGS, *NOTICE_CODES, *ACTOR_ROLES, *ROLES, *PRESET_NAMES))
 
@@ -87,11 +87,11 @@ def test_a_key_is_a_hosts_or_the_offices() -> None:
 
 
 def test_r17_a_live_report_in_python_and_in_sql() -> None:
-    assert Tournament(voided_at=None).live and not Tournament(voided_at=None).voided
-    voided = Tournament(voided_at=datetime(2026, 1, 1))
+    assert Report(voided_at=None).live and not Report(voided_at=None).voided
+    voided = Report(voided_at=datetime(2026, 1, 1))
     assert not voided.live and voided.voided
-    on_entity = str(select(Tournament.id).where(Tournament.live))
-    on_table = select(table_of(Tournament).c.id).where(live_in(table_of(Tournament).c))
+    on_entity = str(select(Report.id).where(Report.live))
+    on_table = select(table_of(Report).c.id).where(live_in(table_of(Report).c))
     assert on_entity == str(on_table) and on_entity.endswith("WHERE tournaments.voided_at IS NULL")
     assert not on_table._propagate_attrs  # a statement built on the table stays a Core statement
     assert LIVE_SQL == "voided_at IS NULL"

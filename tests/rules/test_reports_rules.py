@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from models.rules.charts import Band, Chart, NoBandForEntrants
-from models.rules.tournaments import (
+from models.rules.reports import (
     Earned,
     EntrantStatus,
     earned,
@@ -184,7 +184,7 @@ def test_every_status_but_a_no_show_counts_as_played_r9(status: str, counts: boo
 @given(st.integers(min_value=0, max_value=1))
 def test_r4_a_report_of_fewer_than_two_entrants_is_refused(entrants: int) -> None:
     """R4: none or one row is refused at `results`, whatever its places."""
-    from models.rules.tournaments import finishing_order_problems, too_few_entrants
+    from models.rules.reports import finishing_order_problems, too_few_entrants
 
     (problem,) = finishing_order_problems(list(range(1, entrants + 1)))
     assert (problem.path, problem.rule) == ("results", "R4") and "at least 2 entrants" in problem.message

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from models.rules.tournaments import STATUS_WORDS, EntrantStatus, place_of_word, status_of_word
+from models.rules.reports import STATUS_WORDS, EntrantStatus, place_of_word, status_of_word
 
 pytestmark = pytest.mark.rules
 

@@ -23,10 +23,11 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
 from models.entities import Player, Season, StandingLine
-from models.entities.tournaments import Result, Tournament
+from models.entities.reports import Report, Result
 from models.infra.migrate import alembic_config, upgrade
 from models.rules.standings import Line, line_points
 from models.services.ratings.queries import from_scratch, stored
+from models.services.reports.scoring import rescore_season
 from models.services.standings.lines import (
     counted_results,
     line_columns,
@@ -34,7 +35,6 @@ from models.services.standings.lines import (
     stored_lines,
     summed_lines,
 )
-from models.services.tournaments.scoring import rescore_season
 
 DEFAULT_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 # The databases every database test runs on; TEST_BACKENDS=sqlite (the fast loop, scripts/test-fast)
@@ -250,9 +250,9 @@ def assert_knockouts_current(session: Session, season: Season) -> None:
     nothing changes."""
     named = (
         select(Result.id)
-        .join(Tournament)
+        .join(Report)
         .where(
-            Tournament.season_id == season.id,
+            Report.season_id == season.id,
             or_(Result.knocked_out_by_id.is_not(None), Result.knockout_points != 0, Result.knockouts != 0),
         )
     )

@@ -83,7 +83,7 @@ def add_merge(conn: Connection, survivor: int, duplicate: int, undone: bool = Fa
     )
 
 
-def add_tournament(conn: Connection, season_id: int, region_id: int, day: str) -> int:
+def add_report(conn: Connection, season_id: int, region_id: int, day: str) -> int:
     """A venue of the region and one regular report there on the day, with no results yet."""
     venue = conn.execute(
         text(

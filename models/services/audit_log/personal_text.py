@@ -20,9 +20,9 @@ from models.entities.merges import PlayerMerge
 from models.entities.nights import NightEntry
 from models.entities.players import DistinctPlayers, Player
 from models.entities.qualifiers import Disqualification, QualifierPublication
+from models.entities.reports import Report
 from models.entities.sanctions import Sanction
 from models.entities.schedules import ScheduleException
-from models.entities.tournaments import Tournament
 from models.infra import sealing
 from models.rules.mentions import ERASED, candidates, dates_in, replace_values, spans, value_forms
 from models.rules.personal import FREE_TEXT_KEYS
@@ -37,7 +37,7 @@ FREE_TEXT: dict[type[Any], tuple[str, ...]] = {
     DistinctPlayers: ("reason",),
     QualifierPublication: ("note",),
     ScheduleException: ("note",),
-    Tournament: ("void_reason",),
+    Report: ("void_reason",),
     NightEntry: ("override_reason",),
 }
 # session.info: a write that leaves stored answers holding a personal value (an erasure): the

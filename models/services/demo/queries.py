@@ -14,8 +14,8 @@ from models.entities.league import Region, Season, Venue
 from models.entities.merges import PlayerMerge
 from models.entities.nights import Night
 from models.entities.players import Player
+from models.entities.reports import Report, Result
 from models.entities.sanctions import Sanction
-from models.entities.tournaments import Result, Tournament
 from models.services.seasons.queries import demo_seasons
 
 
@@ -56,7 +56,7 @@ def removal_plan(session: Session) -> DemoRemoval | None:
     seasons = demo_seasons(session, regions)
     reports = _ids(
         session,
-        select(Tournament.id).where(or_(Tournament.venue_id.in_(venues), Tournament.season_id.in_(seasons))),
+        select(Report.id).where(or_(Report.venue_id.in_(venues), Report.season_id.in_(seasons))),
     )
     elsewhere = select(Result.player_id).where(Result.tournament_id.not_in(reports))
     demo_players = select(Player.id).where(Player.demo.is_(True))

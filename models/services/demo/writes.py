@@ -21,10 +21,10 @@ from models.entities.merges import PlayerMerge
 from models.entities.nights import Night, NightAction, NightEntry
 from models.entities.players import DistinctPlayers, Player
 from models.entities.qualifiers import Disqualification, QualifierPublication
+from models.entities.reports import Report, Result
 from models.entities.sanctions import Sanction
 from models.entities.schedules import ScheduleException, VenueGame
 from models.entities.standings import StandingLine
-from models.entities.tournaments import Result, Tournament
 from models.errors import Conflict
 from models.services import wall_clock
 from models.services.audit_log.writes import record
@@ -37,9 +37,9 @@ from models.services.players.writes import create_player
 from models.services.points_charts.writes import create_chart
 from models.services.ratings import writes as ratings
 from models.services.regions.writes import create_region
+from models.services.reports.writes import submit_report
 from models.services.sanctions.writes import issue_sanction
 from models.services.seasons.writes import create_season
-from models.services.tournaments.writes import submit_report
 from models.services.venues.schedules import set_schedule
 from models.services.venues.writes import create_venue
 
@@ -326,7 +326,7 @@ def _delete(session: Session, plan: DemoRemoval) -> None:
         delete(NightEntry).where(NightEntry.night_id.in_(select(Night.id).where(Night.venue_id.in_(venues)))),
         delete(Night).where(Night.venue_id.in_(venues)),
         delete(Result).where(Result.tournament_id.in_(plan.reports)),
-        delete(Tournament).where(Tournament.id.in_(plan.reports)),
+        delete(Report).where(Report.id.in_(plan.reports)),
         delete(Disqualification).where(Disqualification.season_id.in_(seasons)),
         delete(QualifierPublication).where(QualifierPublication.season_id.in_(seasons)),
         delete(Sanction).where(Sanction.id.in_(plan.sanctions)),

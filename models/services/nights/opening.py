@@ -9,7 +9,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from models.actor import Actor
-from models.entities import Night, Tournament, Venue
+from models.entities import Night, Report, Venue
 from models.errors import Conflict, InvalidInput, Problem, RuleViolation
 from models.rules.schedules import scheduled_games
 from models.services import wall_clock
@@ -96,11 +96,11 @@ def _refuse_taken(session: Session, venue: Venue, day: object, number: int) -> N
             problems=[Problem("session", f"Opened already as night {opened}.", "R22")],
         )
     reported = session.scalar(
-        select(Tournament.id).where(
-            Tournament.venue_id == venue.id,
-            Tournament.date == day,
-            Tournament.session == number,
-            Tournament.live,
+        select(Report.id).where(
+            Report.venue_id == venue.id,
+            Report.date == day,
+            Report.session == number,
+            Report.live,
         )
     )
     if reported is not None:

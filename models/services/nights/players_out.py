@@ -20,7 +20,7 @@ from models.rules.nights import Out, hand_order, places
 from models.services.audit_log.writes import record
 from models.services.nights.runs import Run
 from models.services.nights.sign_ins import apply_moves
-from models.services.tournaments.writes import submit_report
+from models.services.reports.writes import submit_report
 from models.services.webhooks.tell import night_told
 
 Done = tuple[dict[str, Any], dict[str, Any]]
@@ -349,7 +349,7 @@ def post_report(run: Run, placed: dict[int, int], override_reason: str | None = 
         ] or [{"path": "", "message": refused.detail, "rule": refused.rule}]
         session.flush()
         return
-    night.tournament_id, night.state, night.report_problems = written.tournament.id, "reported", None
+    night.tournament_id, night.state, night.report_problems = written.report.id, "reported", None
     session.flush()
 
 

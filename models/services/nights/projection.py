@@ -14,19 +14,19 @@ from sqlalchemy import Select, select
 from sqlalchemy.orm import Session
 
 from models.entities import Night, NightEntry, Player, Season
-from models.entities.tournaments import Result, Tournament
+from models.entities.reports import Report, Result
 from models.freshness.memos import SMALL_MEMO, added_to, cached_by_scopes
 from models.freshness.scopes import venue_scopes
 from models.rules.charts import Unscorable, sentence
 from models.rules.nights import Out, places
 from models.rules.players import player_labels
+from models.rules.reports import Earned, score_report
 from models.rules.standings import Entry, Line, Row, line_of, ranked_lines
-from models.rules.tournaments import Earned, score_report
 from models.services.nights.players_out import REPORTED_STATUS
+from models.services.reports.knockouts import bounty_holders
+from models.services.reports.scoring import chart_rule
 from models.services.standings.line_queries import counted_results, season_tiers, stored_lines, summed_lines
 from models.services.standings.queries import venue_totals
-from models.services.tournaments.knockouts import bounty_holders
-from models.services.tournaments.scoring import chart_rule
 
 
 @dataclass(frozen=True)
@@ -190,7 +190,7 @@ def _entries_of(
             Result.knockout_points,
             Result.knockouts,
         )
-        .join(Tournament, Tournament.id == Result.tournament_id)
+        .join(Report, Report.id == Result.tournament_id)
         .where(*counted_results(season, [venue_id], players=player_ids))
     )
 
@@ -199,7 +199,7 @@ def _reported(
     session: Session, season: Season, venue_id: int, tournament_id: int, stored: list[Line], counted: int
 ) -> Projection:
     """The night is its report: the standings as stored, and before it, summed without it."""
-    others = (*counted_results(season, [venue_id]), Tournament.id != tournament_id)
+    others = (*counted_results(season, [venue_id]), Report.id != tournament_id)
     before = dict(summed_lines(session, season, others)).get(venue_id, [])
     results = session.execute(
         select(Result.player_id, Result.place, Result.points).where(Result.tournament_id == tournament_id)

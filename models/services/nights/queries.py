@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from models.entities import Night, NightAction, NightEntry, Player, Venue
-from models.entities.tournaments import Result, Tournament
+from models.entities.reports import Report, Result
 from models.errors import NotFound
 from models.infra.clock import utcnow
 from models.rules.nights import Out, places, re_entry_closed, re_entry_open, said_break, said_re_entry
@@ -276,9 +276,9 @@ def seen_lately(session: Session, venue_id: int) -> list[tuple[int, str]]:
     """(id, full name) of the venue's players with a live result there, the latest seen first
     (SEEN_AT_MOST of them), sorted by name."""
     last_seen = (
-        select(Result.player_id, func.max(Tournament.date).label("seen"))
-        .join(Tournament, Tournament.id == Result.tournament_id)
-        .where(Tournament.venue_id == venue_id, Tournament.live)
+        select(Result.player_id, func.max(Report.date).label("seen"))
+        .join(Report, Report.id == Result.tournament_id)
+        .where(Report.venue_id == venue_id, Report.live)
         .group_by(Result.player_id)
         .subquery()
     )

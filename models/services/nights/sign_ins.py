@@ -18,8 +18,8 @@ from models.services.access import overrides_sanctions
 from models.services.audit_log.writes import record
 from models.services.nights.runs import Run
 from models.services.players.writes import register_players
+from models.services.reports.checks import identify_players, labelled, players_by_name, too_many_entrants
 from models.services.sanctions.queries import barring_sanctions
-from models.services.tournaments.checks import identify_players, labelled, players_by_name, too_many_entrants
 
 Done = tuple[dict[str, Any], dict[str, Any]]
 

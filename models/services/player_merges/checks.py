@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 from models.entities.merges import PlayerMerge
 from models.entities.players import Player
 from models.entities.qualifiers import Disqualification
-from models.entities.tournaments import Result
+from models.entities.reports import Result
 from models.errors import Conflict, Problem, refuse
 from models.services.audit_log.writes import plain
 from models.services.player_merges.queries import later_merge
@@ -128,12 +128,10 @@ def check_undo(session: Session, merge: PlayerMerge, survivor: Player, duplicate
         )
         gone = sorted(set(moved["results"]) - still)
         if gone:
-            tournaments = sorted(
-                set(session.scalars(select(Result.tournament_id).where(Result.id.in_(gone))))
-            )
+            reports = sorted(set(session.scalars(select(Result.tournament_id).where(Result.id.in_(gone)))))
             blockers.append(
                 f"{len(gone)} moved result(s) were since replaced by a correction"
-                + (f" (tournaments {', '.join(map(str, tournaments))})" if tournaments else "")
+                + (f" (tournaments {', '.join(map(str, reports))})" if reports else "")
             )
     for name, value in moved["fields"].items():
         if plain(getattr(survivor, name)) != value:

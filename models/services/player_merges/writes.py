@@ -15,8 +15,8 @@ from models.entities.league import Season
 from models.entities.merges import PlayerMerge
 from models.entities.players import Player
 from models.entities.qualifiers import Disqualification
+from models.entities.reports import Result
 from models.entities.sanctions import Sanction
-from models.entities.tournaments import Result
 from models.infra.clock import utcnow
 from models.services.access import may_merge_players
 from models.services.audit_log.writes import plain, record, snapshot
@@ -24,9 +24,9 @@ from models.services.locks import hold_writes, take_players
 from models.services.player_merges.checks import check_merge, check_undo
 from models.services.players.erasures import refuse_if_erased
 from models.services.ratings.writes import earliest_of_results, replay_from
+from models.services.reports.knockouts import settle_bounties
 from models.services.standings.line_queries import places_of_results
 from models.services.standings.lines import refresh_places
-from models.services.tournaments.knockouts import settle_bounties
 from models.services.webhooks.tell import standings_told
 
 # Fields the survivor takes from the duplicate when it has none of its own.

@@ -25,7 +25,7 @@ from models.entities.nights import Night
 from models.entities.outbox import OutboxEvent
 from models.entities.players import Player
 from models.entities.qualifiers import QualifierPublication
-from models.entities.tournaments import Result, Tournament
+from models.entities.reports import Report, Result
 from models.errors import Conflict, Problem, RuleViolation
 from models.infra.clock import utcnow
 from models.rules.mentions import compact, name_parts, names_someone, scrub_text
@@ -293,9 +293,7 @@ def inactive_players(session: Session, months: int) -> list[int]:
     that: the final survivors, by id."""
     since = add_months(wall_clock.in_league(session), -months)
     recent = (
-        select(Result.player_id)
-        .join(Tournament, Tournament.id == Result.tournament_id)
-        .where(Tournament.date >= since)
+        select(Result.player_id).join(Report, Report.id == Result.tournament_id).where(Report.date >= since)
     )
     erased = select(Erasure.player_id)
     return list(

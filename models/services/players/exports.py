@@ -16,8 +16,8 @@ from models.entities.league import Venue
 from models.entities.merges import PlayerMerge
 from models.entities.players import DistinctPlayers, Player
 from models.entities.qualifiers import Disqualification
+from models.entities.reports import Report, Result
 from models.entities.sanctions import Sanction
-from models.entities.tournaments import Result, Tournament
 from models.rules.mentions import scrub_text
 from models.rules.personal import WITHHELD
 from models.services.access import may_export_player
@@ -125,11 +125,11 @@ def data_export(session: Session, actor: Actor, player_id: int) -> dict[str, Any
             "points": r.points,
         }
         for r, t, venue_name in session.execute(
-            select(Result, Tournament, Venue.name)
-            .join(Tournament, Tournament.id == Result.tournament_id)
-            .join(Venue, Venue.id == Tournament.venue_id)
+            select(Result, Report, Venue.name)
+            .join(Report, Report.id == Result.tournament_id)
+            .join(Venue, Venue.id == Report.venue_id)
             .where(Result.player_id.in_(group))
-            .order_by(Tournament.date, Tournament.session, Tournament.id)
+            .order_by(Report.date, Report.session, Report.id)
         )
     ]
     sanctions = list(
@@ -157,7 +157,7 @@ def data_export(session: Session, actor: Actor, player_id: int) -> dict[str, Any
         )
     )
     reports = sorted(
-        {t.id for t in session.scalars(select(Tournament).join(Result).where(Result.player_id.in_(group)))}
+        {t.id for t in session.scalars(select(Report).join(Result).where(Result.player_id.in_(group)))}
     )
     named = [
         and_(AuditEntry.entity == "player", AuditEntry.entity_id.in_(group)),

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session, aliased
 
 from models.entities.league import Venue
 from models.entities.players import Player
-from models.entities.tournaments import Result, Tournament, played_in
+from models.entities.reports import Report, Result, played_in
 from models.errors import InvalidInput, NotFound
 from models.services.lookup import get_or_raise
 from models.services.paging import Page, PageRequest
@@ -82,20 +82,20 @@ def head_to_head(session: Session, player_id: int, other_id: int, page: PageRequ
         )
     ).one()
     rows = session.execute(
-        both.join(Venue, Venue.id == Tournament.venue_id)
+        both.join(Venue, Venue.id == Report.venue_id)
         .with_only_columns(
-            Tournament.id,
-            Tournament.date,
-            Tournament.session,
-            Tournament.venue_id,
+            Report.id,
+            Report.date,
+            Report.session,
+            Report.venue_id,
             Venue.name,
-            Tournament.kind,
-            Tournament.entrants,
+            Report.kind,
+            Report.entrants,
             mine.place,
             theirs.place,
             case((player_knocked, PLAYER), (other_knocked, OTHER), else_=None),
         )
-        .order_by(Tournament.date.desc(), Tournament.session.desc(), Tournament.id.desc())
+        .order_by(Report.date.desc(), Report.session.desc(), Report.id.desc())
         .limit(page.per_page)
         .offset((page.page - 1) * page.per_page)
     ).all()
@@ -131,10 +131,10 @@ def _meetings(mine: Any, theirs: Any, player_id: int, other_id: int) -> Select[A
     """The live reports both players played (a no-show played none: R6, R9), the player's result
     as `mine` and the other's as `theirs`; columns chosen by the caller."""
     return (
-        select(Tournament.id)
-        .join(mine, and_(mine.tournament_id == Tournament.id, mine.player_id == player_id))
-        .join(theirs, and_(theirs.tournament_id == Tournament.id, theirs.player_id == other_id))
-        .where(Tournament.live, played_in(mine), played_in(theirs))
+        select(Report.id)
+        .join(mine, and_(mine.tournament_id == Report.id, mine.player_id == player_id))
+        .join(theirs, and_(theirs.tournament_id == Report.id, theirs.player_id == other_id))
+        .where(Report.live, played_in(mine), played_in(theirs))
     )
 
 
@@ -155,9 +155,9 @@ def nemesis(session: Session, player_id: int) -> Nemesis | None:
     (date, session, report), then to the lower player number. A knocker recorded under a record
     merged away since counts as its survivor (R17)."""
     rows = session.execute(
-        select(Result.knocked_out_by_id, Tournament.date, Tournament.session, Tournament.id)
-        .join(Tournament, Tournament.id == Result.tournament_id)
-        .where(Result.player_id == player_id, Result.knocked_out_by_id.is_not(None), Tournament.live)
+        select(Result.knocked_out_by_id, Report.date, Report.session, Report.id)
+        .join(Report, Report.id == Result.tournament_id)
+        .where(Result.player_id == player_id, Result.knocked_out_by_id.is_not(None), Report.live)
     ).all()
     if len(rows) < NEMESIS_AT_LEAST:
         return None
@@ -198,9 +198,9 @@ def opponents(session: Session, player_id: int) -> tuple[Player, list[Opponent]]
     rows = session.execute(
         select(theirs.player_id, met)
         .select_from(mine)
-        .join(Tournament, Tournament.id == mine.tournament_id)
+        .join(Report, Report.id == mine.tournament_id)
         .join(theirs, and_(theirs.tournament_id == mine.tournament_id, theirs.player_id != mine.player_id))
-        .where(mine.player_id == player.id, Tournament.live, played_in(mine), played_in(theirs))
+        .where(mine.player_id == player.id, Report.live, played_in(mine), played_in(theirs))
         .group_by(theirs.player_id)
     ).all()
     counts = {pid: int(n) for pid, n in rows}

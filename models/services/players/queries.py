@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 from models.actor import Actor
 from models.entities.league import Venue
 from models.entities.players import DistinctPlayers, Player
-from models.entities.tournaments import Result, Tournament
+from models.entities.reports import Report, Result
 from models.rules.players import (
     SHARED_WORD_MIN,
     NameIndex,
@@ -57,8 +57,8 @@ def played_live_at(venues: list[int]) -> Select[int]:
     nowhere: posting one and voiding it must not open a stranger's personal fields to a host)."""
     return (
         select(Result.player_id)
-        .join(Tournament, Tournament.id == Result.tournament_id)
-        .where(Tournament.venue_id.in_(venues), Tournament.live)
+        .join(Report, Report.id == Result.tournament_id)
+        .where(Report.venue_id.in_(venues), Report.live)
     )
 
 
@@ -281,9 +281,9 @@ def venues_of_players(session: Session, player_ids: Iterable[int]) -> dict[int, 
     played: dict[int, list[str]] = {}
     rows = session.execute(
         select(Result.player_id, Venue.name)
-        .join(Tournament, Tournament.id == Result.tournament_id)
-        .join(Venue, Venue.id == Tournament.venue_id)
-        .where(Result.player_id.in_(ids), Tournament.live)
+        .join(Report, Report.id == Result.tournament_id)
+        .join(Venue, Venue.id == Report.venue_id)
+        .where(Result.player_id.in_(ids), Report.live)
         .distinct()
         .order_by(Result.player_id, Venue.name)
     )

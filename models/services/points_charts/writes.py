@@ -28,7 +28,7 @@ from models.services.access import may_change_charts, may_make_charts
 from models.services.audit_log.writes import record, snapshot
 from models.services.locks import hold_writes, take_chart
 from models.services.lookup import league_settings
-from models.services.tournaments.scoring import chart_rule, rescore_season
+from models.services.reports.scoring import chart_rule, rescore_season
 
 # What a chart of each kind does not have, refused by name in a PATCH.
 FOREIGN_FIELDS: dict[ChartKind, tuple[str, ...]] = {

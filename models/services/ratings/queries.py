@@ -18,7 +18,7 @@ from models.entities.base import table_of
 from models.entities.league import Region, Venue
 from models.entities.players import Player
 from models.entities.ratings import PlayerRating, RatingPoint
-from models.entities.tournaments import Result, Tournament, live_in, played_in
+from models.entities.reports import Report, Result, live_in, played_in
 from models.errors import InvalidInput, Problem
 from models.rules.ratings import NEW, PROVISIONAL_BELOW, Skill, Z, ordinal, provisional, rate, table_ranks
 
@@ -36,8 +36,8 @@ def order_of(columns: Any) -> tuple[Any, Any, Any]:
     return (columns.date, columns.session, columns.id)
 
 
-def point_of(tournament: Tournament) -> Point:
-    return Point(tournament.date, tournament.session, tournament.id)
+def point_of(report: Report) -> Point:
+    return Point(report.date, report.session, report.id)
 
 
 # One rated report: its point, its venue and its rated entrants (player, place) by place.
@@ -45,7 +45,7 @@ Rated = tuple[Point, int, list[tuple[int, int]]]
 
 
 def _entrants_query(point: Point | None, players: Collection[int] | None = None) -> Select[Any]:
-    reports, results = table_of(Tournament), table_of(Result)
+    reports, results = table_of(Report), table_of(Result)
     query = (
         select(
             reports.c.id,
@@ -317,8 +317,8 @@ class RatingTable(Sequence[RatingRow]):
                 _table_query(self._region_id is not None, self._without_demo), values
             )
             read: list[_Read] = []
-            for player_id, mu, sigma, tournaments, last_date, total, established in found:
-                read.append((player_id, mu, sigma, tournaments, last_date, ordinal(mu, sigma)))
+            for player_id, mu, sigma, reports, last_date, total, established in found:
+                read.append((player_id, mu, sigma, reports, last_date, ordinal(mu, sigma)))
                 self._total, self.established = total, int(established)
             if self._total is None:
                 self._total = 0
@@ -343,7 +343,7 @@ class RatingTable(Sequence[RatingRow]):
         return {player_id: name for player_id, name in found}
 
     def _row(self, index: int, names: dict[int, str]) -> RatingRow:
-        player_id, mu, sigma, tournaments, last_date, shown = self._rows[index]
+        player_id, mu, sigma, reports, last_date, shown = self._rows[index]
         rank, ranks = self._ranks[index], self._ranks
         is_provisional = index >= self.established
         if index + 1 < len(ranks):
@@ -358,7 +358,7 @@ class RatingTable(Sequence[RatingRow]):
             shown,
             mu,
             sigma,
-            tournaments,
+            reports,
             is_provisional,
             last_date,
         )

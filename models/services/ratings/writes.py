@@ -31,7 +31,7 @@ from sqlalchemy.orm import Session
 
 from models.entities.base import table_of
 from models.entities.ratings import PlayerRating, RatingPoint
-from models.entities.tournaments import Result, Tournament
+from models.entities.reports import Report, Result
 from models.rules.ratings import NEW, Skill, rate, rated
 from models.services.locks import hold_writes
 from models.services.ratings.history import (
@@ -88,13 +88,13 @@ def _defer(session: Session, point: Point) -> bool:
     return True
 
 
-def rate_new_report(session: Session, tournament: Tournament, results: Sequence[Mapping[str, Any]]) -> None:
+def rate_new_report(session: Session, report: Report, results: Sequence[Mapping[str, Any]]) -> None:
     """R20: a new report (its results: player_id, place, status). Later in the order than every
     rated report: only its entrants are rated, from their states now, in one read and one write
     (two on SQLite, where a statement costs no round trip). Otherwise (an earlier date or
     session) the ratings are replayed from its point. Fewer than two rated entrants change no
     rating wherever the report falls, so they cost nothing."""
-    point = point_of(tournament)
+    point = point_of(report)
     if _defer(session, point):
         return
     entrants = sorted(
@@ -127,7 +127,7 @@ def rate_new_report(session: Session, tournament: Tournament, results: Sequence[
                 "tournament_id": point.tournament_id,
                 "date": point.date,
                 "session": point.session,
-                "venue_id": tournament.venue_id,
+                "venue_id": report.venue_id,
                 "entrants": len(entrants),
                 "players": players,
                 "places": [place for _, place in entrants],
@@ -146,7 +146,7 @@ def rate_new_report(session: Session, tournament: Tournament, results: Sequence[
                 player,
                 day,
                 point.session,
-                tournament.venue_id,
+                report.venue_id,
                 place,
                 len(entrants),
                 skill.mu,
@@ -173,10 +173,10 @@ def earliest_of_results(session: Session, result_ids: Collection[int]) -> Point 
     earliest: Point | None = None
     for chunk in chunks(result_ids):
         row = session.execute(
-            select(Tournament.date, Tournament.session, Tournament.id)
-            .join(Result, Result.tournament_id == Tournament.id)
-            .where(Result.id.in_(chunk), Tournament.live)
-            .order_by(*order_of(Tournament))
+            select(Report.date, Report.session, Report.id)
+            .join(Result, Result.tournament_id == Report.id)
+            .where(Result.id.in_(chunk), Report.live)
+            .order_by(*order_of(Report))
             .limit(1)
         ).first()
         if row is not None and (earliest is None or Point(*row) < earliest):
@@ -189,9 +189,9 @@ def earliest_of_reports(session: Session, report_ids: Collection[int]) -> Point 
     earliest: Point | None = None
     for chunk in chunks(report_ids):
         row = session.execute(
-            select(Tournament.date, Tournament.session, Tournament.id)
-            .where(Tournament.id.in_(chunk), Tournament.live)
-            .order_by(*order_of(Tournament))
+            select(Report.date, Report.session, Report.id)
+            .where(Report.id.in_(chunk), Report.live)
+            .order_by(*order_of(Report))
             .limit(1)
         ).first()
         if row is not None and (earliest is None or Point(*row) < earliest):

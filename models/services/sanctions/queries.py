@@ -14,8 +14,8 @@ from sqlalchemy.orm import Session, selectinload
 from models.actor import Actor
 from models.entities.league import Venue
 from models.entities.players import Player
+from models.entities.reports import Report, Result
 from models.entities.sanctions import Sanction
-from models.entities.tournaments import Result, Tournament
 from models.errors import NotFound
 from models.rules.notices import ReportRef
 from models.rules.sanctions import (
@@ -223,12 +223,12 @@ def door_groups(session: Session, venue: Venue, player_ids: Iterable[int]) -> di
     ids = sorted(set(player_ids))
     if not ids:
         return {}
-    here = func.max(case((Tournament.venue_id == venue.id, 1), else_=0))
+    here = func.max(case((Report.venue_id == venue.id, 1), else_=0))
     rows = session.execute(
         select(Result.player_id, here)
-        .join(Tournament, Tournament.id == Result.tournament_id)
-        .join(Venue, Venue.id == Tournament.venue_id)
-        .where(Result.player_id.in_(ids), Tournament.live, Venue.region_id == venue.region_id)
+        .join(Report, Report.id == Result.tournament_id)
+        .join(Venue, Venue.id == Report.venue_id)
+        .where(Result.player_id.in_(ids), Report.live, Venue.region_id == venue.region_id)
         .group_by(Result.player_id)
     )
     return {player_id: door_group(bool(played_here), True) for player_id, played_here in rows}
@@ -267,13 +267,13 @@ def results_inside(session: Session, player_id: int, terms: Terms) -> list[Repor
     if terms.kind not in BARRING_KINDS:
         return []
     query = (
-        select(Tournament.id, Tournament.venue_id, Tournament.date, Tournament.session, Tournament.kind)
-        .join(Result, Result.tournament_id == Tournament.id)
-        .where(Result.player_id == player_id, Tournament.live, Tournament.date >= terms.first_day)
-        .order_by(Tournament.date, Tournament.venue_id, Tournament.session, Tournament.id)
+        select(Report.id, Report.venue_id, Report.date, Report.session, Report.kind)
+        .join(Result, Result.tournament_id == Report.id)
+        .where(Result.player_id == player_id, Report.live, Report.date >= terms.first_day)
+        .order_by(Report.date, Report.venue_id, Report.session, Report.id)
     )
     if terms.last_day is not None:
-        query = query.where(Tournament.date <= terms.last_day)
+        query = query.where(Report.date <= terms.last_day)
     if terms.kind == SanctionKind.VENUE_BAN:
-        query = query.where(Tournament.venue_id == terms.venue_id)
+        query = query.where(Report.venue_id == terms.venue_id)
     return [ReportRef(*row) for row in session.execute(query)]

@@ -10,9 +10,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from models.entities.league import PointsChart, Region, Season, Venue
-from models.entities.tournaments import Tournament
+from models.entities.reports import Report
 from models.errors import Problem, RuleViolation, refuse
-from models.rules.tournaments import TournamentKind
+from models.rules.reports import ReportKind
 from models.services.lookup import require_exists
 from models.services.seasons.queries import overlapping_seasons
 
@@ -56,12 +56,12 @@ def refuse_overlap(session: Session, data: dict[str, Any], exclude_id: int | Non
 def refuse_orphans(session: Session, season: Season, merged: dict[str, Any]) -> None:
     """R2: new dates or regions must still contain every live regular report of the season."""
     reports = session.execute(
-        select(Tournament.id, Tournament.date, Venue.region_id)
-        .join(Venue, Venue.id == Tournament.venue_id)
+        select(Report.id, Report.date, Venue.region_id)
+        .join(Venue, Venue.id == Report.venue_id)
         .where(
-            Tournament.season_id == season.id,
-            Tournament.kind == TournamentKind.REGULAR,
-            Tournament.live,
+            Report.season_id == season.id,
+            Report.kind == ReportKind.REGULAR,
+            Report.live,
         )
     ).all()
     regions = set(merged.get("region_ids") or [])

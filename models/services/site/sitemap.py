@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from models.entities import Player, Season, Venue
-from models.entities.tournaments import Result, Tournament
+from models.entities.reports import Report, Result
 
 
 @dataclass(frozen=True)
@@ -29,17 +29,17 @@ class Listed:
 def site_pages(session: Session) -> Iterator[Listed]:
     """Every venue, season, live report and player with a live result (merged records left out:
     their page is their survivor's), in that order, each by id."""
-    yield from _with_their_reports(session, "venue", Venue, Tournament.venue_id)
-    yield from _with_their_reports(session, "season", Season, Tournament.season_id)
+    yield from _with_their_reports(session, "venue", Venue, Report.venue_id)
+    yield from _with_their_reports(session, "season", Season, Report.season_id)
     for report_id, updated in session.execute(
-        select(Tournament.id, Tournament.updated_at).where(Tournament.live).order_by(Tournament.id)
+        select(Report.id, Report.updated_at).where(Report.live).order_by(Report.id)
     ):
         yield Listed("result", report_id, updated)
     players = (
-        select(Result.player_id, func.max(Tournament.updated_at))
-        .join(Tournament, Tournament.id == Result.tournament_id)
+        select(Result.player_id, func.max(Report.updated_at))
+        .join(Report, Report.id == Result.tournament_id)
         .join(Player, Player.id == Result.player_id)
-        .where(Tournament.live, Player.merged_into_id.is_(None))
+        .where(Report.live, Player.merged_into_id.is_(None))
         .group_by(Result.player_id)
         .order_by(Result.player_id)
     )
@@ -50,9 +50,7 @@ def site_pages(session: Session) -> Iterator[Listed]:
 def _with_their_reports(session: Session, kind: str, entity: Any, holder: Any) -> Iterator[Listed]:
     """Each venue (or season), changed when it or its latest live report last changed."""
     reported: dict[int, datetime] = dict(
-        session.execute(
-            select(holder, func.max(Tournament.updated_at)).where(Tournament.live).group_by(holder)
-        ).all()
+        session.execute(select(holder, func.max(Report.updated_at)).where(Report.live).group_by(holder)).all()
     )
     for record_id, updated in session.execute(select(entity.id, entity.updated_at).order_by(entity.id)):
         yield Listed(kind, record_id, max(filter(None, (updated, reported.get(record_id)))))

@@ -17,10 +17,10 @@ from sqlalchemy.orm import Session, aliased
 
 from models.entities.league import Season
 from models.entities.players import Player
+from models.entities.reports import Report, Result, played_in
 from models.entities.standings import StandingLine
-from models.entities.tournaments import Result, Tournament, played_in
+from models.rules.reports import ReportKind
 from models.rules.standings import Line, Tier
-from models.rules.tournaments import TournamentKind
 
 # The Line fields the database sums, in Line's order after (player_id, display_name).
 SUMS = tuple(Line._fields[2:])
@@ -41,14 +41,14 @@ def counted_results(
     """What counts in standings (R1): the season's live regular tournaments, at these venues (all
     when None), to a day (every day when None), of these players (all when None)."""
     where: list[Any] = [
-        Tournament.season_id == season.id,
-        Tournament.kind == TournamentKind.REGULAR,
-        Tournament.live,
+        Report.season_id == season.id,
+        Report.kind == ReportKind.REGULAR,
+        Report.live,
     ]
     if venue_ids is not None:
-        where.append(Tournament.venue_id.in_(venue_ids))
+        where.append(Report.venue_id.in_(venue_ids))
     if as_of is not None:
-        where.append(Tournament.date <= as_of)
+        where.append(Report.date <= as_of)
     if players is not None:
         where.append(Result.player_id.in_(sorted(players)))
     return tuple(where)
@@ -59,7 +59,7 @@ def line_sums(season: Season, where: Sequence[Any]) -> Select[Any]:
     best tournaments are picked by a window over each player's totals."""
     total = Result.placement_points + Result.participation_points + Result.knockout_points
     columns: list[Any] = [
-        Tournament.venue_id,
+        Report.venue_id,
         Result.player_id,
         Result.place,
         Result.status,
@@ -71,12 +71,10 @@ def line_sums(season: Season, where: Sequence[Any]) -> Select[Any]:
     ]
     if season.count_best is not None:
         best_first = func.row_number().over(
-            partition_by=(Tournament.venue_id, Result.player_id), order_by=total.desc()
+            partition_by=(Report.venue_id, Result.player_id), order_by=total.desc()
         )
         columns.append(best_first.label("best_first"))
-    results = (
-        select(*columns).join(Tournament, Tournament.id == Result.tournament_id).where(*where).subquery()
-    )
+    results = select(*columns).join(Report, Report.id == Result.tournament_id).where(*where).subquery()
     r = results.c
     counted = (
         func.sum(r.total)
@@ -238,8 +236,8 @@ def places_of_results(session: Session, result_ids: Collection[int]) -> set[tupl
     if not result_ids:
         return set()
     rows = session.execute(
-        select(Tournament.season_id, Tournament.venue_id)
-        .join(Result, Result.tournament_id == Tournament.id)
+        select(Report.season_id, Report.venue_id)
+        .join(Result, Result.tournament_id == Report.id)
         .where(Result.id.in_(sorted(result_ids)))
         .distinct()
     )

@@ -15,14 +15,14 @@ from sqlalchemy.orm import Session, aliased, joinedload
 
 from models.entities.league import Season, Venue
 from models.entities.players import Player
+from models.entities.reports import Report, Result
 from models.entities.standings import StandingLine
-from models.entities.tournaments import Result, Tournament
 from models.errors import NotFound
 from models.rules.players import player_labels
 from models.rules.race import Race
 from models.rules.race import points_race as race_of
+from models.rules.reports import ReportKind
 from models.rules.standings import Line, Row, line_key, ranked_lines, row_of, tie_break_key
-from models.rules.tournaments import TournamentKind
 from models.services import wall_clock
 from models.services.lookup import get_or_raise
 from models.services.standings.line_queries import (
@@ -148,20 +148,20 @@ def venue_totals(
 def _totals_statement(some_venues: bool) -> Any:
     """`venue_totals`' statement, built once (after a report the season's lists read one venue's
     totals: building the statement cost more than running it), its values bound at each run."""
-    on_time = Tournament.date <= bindparam("as_of", type_=Date)
+    on_time = Report.date <= bindparam("as_of", type_=Date)
     # What counts (R1) said once, in counted_results, of a season and venues to be bound.
     season: Any = SimpleNamespace(id=bindparam("season_id"))
     venues: Any = bindparam("venue_ids", expanding=True) if some_venues else None
     where = counted_results(season, venues)
     return (
         select(
-            Tournament.venue_id,
+            Report.venue_id,
             func.sum(case((on_time, 1), else_=0)),
-            func.sum(case((on_time, Tournament.entrants), else_=0)),
+            func.sum(case((on_time, Report.entrants), else_=0)),
             func.sum(case((on_time, 0), else_=1)),
         )
         .where(*where)
-        .group_by(Tournament.venue_id)
+        .group_by(Report.venue_id)
     )
 
 
@@ -170,19 +170,19 @@ def points_race(session: Session, table: VenueStandings, player_ids: Sequence[in
     to its day (a points-race chart): the last day's points are the table's."""
     season, venue = table.season, table.venue
     days = session.scalars(
-        select(Tournament.date).where(*counted_results(season, [venue.id], table.as_of)).distinct()
+        select(Report.date).where(*counted_results(season, [venue.id], table.as_of)).distinct()
     )
     totals: dict[int, list[tuple[date, int, bool]]] = {player_id: [] for player_id in player_ids}
     if player_ids:
         results = session.execute(
             select(
                 Result.player_id,
-                Tournament.date,
+                Report.date,
                 # R8a: a tournament's total holds its knockout and bounty points, as the table's.
                 Result.points,
                 Result.played,
             )
-            .join(Tournament, Tournament.id == Result.tournament_id)
+            .join(Report, Report.id == Result.tournament_id)
             .where(*counted_results(season, [venue.id], table.as_of, player_ids))
         )
         for player_id, day, total, played in results:
@@ -250,14 +250,14 @@ def _player_row_statements() -> tuple[Any, Any, Any]:
     of each of the player's tables are ahead of the player's on points and wins, and the lines
     level with the player's on both."""
     newest = (
-        select(Tournament.season_id, Tournament.venue_id, func.max(Tournament.date))
+        select(Report.season_id, Report.venue_id, func.max(Report.date))
         .where(
-            Tournament.season_id.in_(bindparam("season_ids", expanding=True)),
-            Tournament.venue_id.in_(bindparam("venue_ids", expanding=True)),
-            Tournament.kind == TournamentKind.REGULAR,
-            Tournament.live,
+            Report.season_id.in_(bindparam("season_ids", expanding=True)),
+            Report.venue_id.in_(bindparam("venue_ids", expanding=True)),
+            Report.kind == ReportKind.REGULAR,
+            Report.live,
         )
-        .group_by(Tournament.season_id, Tournament.venue_id)
+        .group_by(Report.season_id, Report.venue_id)
     )
     mine = (
         select(StandingLine.season_id, StandingLine.venue_id, StandingLine.points, StandingLine.wins)
@@ -304,16 +304,16 @@ def player_seasons(session: Session, player: Player) -> tuple[list[dict[str, Any
     suffered in its regular reports (R8a) and every live result there;
     and where they played regular reports (`Played`), read from the same results."""
     results = session.execute(
-        select(Tournament, Result)
-        .join(Result, Result.tournament_id == Tournament.id)
+        select(Report, Result)
+        .join(Result, Result.tournament_id == Report.id)
         # Each group's season and venue in the same query, not one more query each.
-        .options(joinedload(Tournament.season), joinedload(Tournament.venue))
-        .where(Result.player_id == player.id, Tournament.live)
-        .order_by(Tournament.season_id.desc(), Tournament.venue_id, Tournament.date, Tournament.session)
+        .options(joinedload(Report.season), joinedload(Report.venue))
+        .where(Result.player_id == player.id, Report.live)
+        .order_by(Report.season_id.desc(), Report.venue_id, Report.date, Report.session)
     ).all()
-    groups: dict[tuple[int, int], list[tuple[Tournament, Result]]] = {}
-    for tournament, result in results:
-        groups.setdefault((tournament.season_id, tournament.venue_id), []).append((tournament, result))
+    groups: dict[tuple[int, int], list[tuple[Report, Result]]] = {}
+    for report, result in results:
+        groups.setdefault((report.season_id, report.venue_id), []).append((report, result))
     standing = player_rows(
         session, player.id, {key: (items[0][0].season, items[0][0].venue) for key, items in groups.items()}
     )
@@ -321,7 +321,7 @@ def player_seasons(session: Session, player: Player) -> tuple[list[dict[str, Any
     played: dict[int, tuple[Season, list[int]]] = {}
     for (season_id, venue_id), items in groups.items():
         season, venue = items[0][0].season, items[0][0].venue
-        if any(t.kind == TournamentKind.REGULAR for t, _r in items):
+        if any(t.kind == ReportKind.REGULAR for t, _r in items):
             played.setdefault(season_id, (season, []))[1].append(venue_id)
         row = standing[(season_id, venue_id)]
         record.append(
@@ -338,9 +338,9 @@ def player_seasons(session: Session, player: Player) -> tuple[list[dict[str, Any
                 "wins": row.wins if row else 0,
                 "best_finish": row.best_finish if row else None,
                 # R8a: knockouts made and suffered in the live regular reports here.
-                "knockouts": sum(r.knockouts for t, r in items if t.kind == TournamentKind.REGULAR),
+                "knockouts": sum(r.knockouts for t, r in items if t.kind == ReportKind.REGULAR),
                 "knocked_out": sum(
-                    r.knocked_out_by_id is not None for t, r in items if t.kind == TournamentKind.REGULAR
+                    r.knocked_out_by_id is not None for t, r in items if t.kind == ReportKind.REGULAR
                 ),
                 "results": [
                     {

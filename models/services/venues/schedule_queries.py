@@ -14,8 +14,9 @@ from typing import Any
 from sqlalchemy import Select, func, not_, or_, select
 from sqlalchemy.orm import Session
 
-from models.entities import GameStamp, Region, ScheduleException, Season, Tournament, Venue, VenueGame
+from models.entities import GameStamp, Region, Report, ScheduleException, Season, Venue, VenueGame
 from models.entities.schedules import AppliedGame
+from models.rules.reports import ReportKind
 from models.rules.schedules import (
     HOURS_PLAYED,
     ExceptionKind,
@@ -27,7 +28,6 @@ from models.rules.schedules import (
     scheduled_games,
     starts,
 )
-from models.rules.tournaments import TournamentKind
 from models.services import wall_clock
 from models.services.seasons.queries import demo_season, overlapping_seasons, venues_of
 
@@ -185,11 +185,11 @@ def reported_days(
 ) -> set[tuple[int, date]]:
     """(venue, date) of every live regular report in the range."""
     rows = session.execute(
-        select(Tournament.venue_id, Tournament.date).where(
-            Tournament.venue_id.in_(venue_ids),
-            Tournament.kind == TournamentKind.REGULAR,
-            Tournament.live,
-            Tournament.date.between(first, last),
+        select(Report.venue_id, Report.date).where(
+            Report.venue_id.in_(venue_ids),
+            Report.kind == ReportKind.REGULAR,
+            Report.live,
+            Report.date.between(first, last),
         )
     )
     return {(venue_id, day) for venue_id, day in rows}
@@ -201,14 +201,14 @@ def reported_sessions(
     """(venue, date) of every live regular report in the range: how many sessions were played
     there (the reports, or the highest session number among them, whichever is more)."""
     rows = session.execute(
-        select(Tournament.venue_id, Tournament.date, func.count(), func.max(Tournament.session))
+        select(Report.venue_id, Report.date, func.count(), func.max(Report.session))
         .where(
-            Tournament.venue_id.in_(venue_ids),
-            Tournament.kind == TournamentKind.REGULAR,
-            Tournament.live,
-            Tournament.date.between(first, last),
+            Report.venue_id.in_(venue_ids),
+            Report.kind == ReportKind.REGULAR,
+            Report.live,
+            Report.date.between(first, last),
         )
-        .group_by(Tournament.venue_id, Tournament.date)
+        .group_by(Report.venue_id, Report.date)
     )
     return {(venue_id, day): max(count, highest) for venue_id, day, count, highest in rows}
 
@@ -286,11 +286,11 @@ def weekly_missing(session: Session, season: Season, monday: date) -> list[Venue
     name: the office chases them. The demo's venues only in the demo's own season (a season
     naming no region covers the demo's too, but nobody chases the demo)."""
     sunday = monday + timedelta(days=6)
-    reported = select(Tournament.venue_id).where(
-        Tournament.season_id == season.id,
-        Tournament.kind == TournamentKind.REGULAR,
-        Tournament.live,
-        Tournament.date.between(monday, sunday),
+    reported = select(Report.venue_id).where(
+        Report.season_id == season.id,
+        Report.kind == ReportKind.REGULAR,
+        Report.live,
+        Report.date.between(monday, sunday),
     )
     query = chased_venues(session, season).where(Venue.id.not_in(reported))
     return list(session.scalars(query.order_by(Venue.name, Venue.id)))

@@ -10,9 +10,9 @@ from sqlalchemy.orm import Session
 from models.actor import Actor
 from models.entities.league import Region, Season, Venue
 from models.entities.nights import Structure
-from models.entities.tournaments import Tournament
+from models.entities.reports import Report
 from models.errors import Conflict, InvalidInput, Problem, RuleViolation
-from models.rules.tournaments import TournamentKind
+from models.rules.reports import ReportKind
 from models.services.audit_log.writes import record, record_update, snapshot
 from models.services.lookup import require_exists
 from models.services.seasons.queries import covers_regions
@@ -103,12 +103,12 @@ def update_venue(session: Session, actor: Actor, venue: Venue, changes: dict[str
 def _refuse_stranded_reports(session: Session, venue: Venue, region_id: int) -> None:
     """R2: a venue keeps its reports' seasons; it cannot move to a region they do not cover."""
     stranded = session.scalar(
-        select(Tournament.id)
-        .join(Season, Season.id == Tournament.season_id)
+        select(Report.id)
+        .join(Season, Season.id == Report.season_id)
         .where(
-            Tournament.venue_id == venue.id,
-            Tournament.kind == TournamentKind.REGULAR,
-            Tournament.live,
+            Report.venue_id == venue.id,
+            Report.kind == ReportKind.REGULAR,
+            Report.live,
             ~covers_regions([region_id]),
         )
         .limit(1)

@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
 from models.entities import Night, OutboxEvent, Player, Sanction, Season, Venue
-from models.entities.tournaments import Result, Tournament
+from models.entities.reports import Report, Result
 from models.rules.schedules import scheduled_games
 from models.rules.webhooks import TOP
 from models.services.venues.schedule_queries import schedules_by_venue
@@ -30,24 +30,22 @@ def _venue_name(session: Session, venue_id: int) -> str:
     return venue.name if venue is not None else ""
 
 
-def sessions_that_day(session: Session, tournament: Tournament) -> int:
+def sessions_that_day(session: Session, report: Report) -> int:
     """How many sessions the report's venue holds on its date, as far as is known now: the
     sessions its schedule gives that date, or the live reports there (the highest session
     number among them), whichever is more."""
     number, count = session.execute(
-        select(func.max(Tournament.session), func.count()).where(
-            Tournament.venue_id == tournament.venue_id, Tournament.date == tournament.date, Tournament.live
+        select(func.max(Report.session), func.count()).where(
+            Report.venue_id == report.venue_id, Report.date == report.date, Report.live
         )
     ).one()
-    nights, excepted = schedules_by_venue(session, [tournament.venue_id], tournament.date, tournament.date)
-    night = scheduled_games(
-        nights[tournament.venue_id], excepted[tournament.venue_id], tournament.date, tournament.date
-    )
+    nights, excepted = schedules_by_venue(session, [report.venue_id], report.date, report.date)
+    night = scheduled_games(nights[report.venue_id], excepted[report.venue_id], report.date, report.date)
     scheduled = sum(n.sessions for n in night if not n.cancelled)
-    return max(number or 0, count or 0, scheduled, tournament.session)
+    return max(number or 0, count or 0, scheduled, report.session)
 
 
-def knockouts_of(session: Session, tournament: Tournament) -> list[dict[str, Any]]:
+def knockouts_of(session: Session, report: Report) -> list[dict[str, Any]]:
     """R8a: who knocked out whom in the report, by place (the first out first), players by display
     name (R19)."""
     knocker, knocker_result = aliased(Player), aliased(Result)
@@ -66,7 +64,7 @@ def knockouts_of(session: Session, tournament: Tournament) -> list[dict[str, Any
             knocker_result,
             (knocker_result.tournament_id == Result.tournament_id) & (knocker_result.player_id == knocker.id),
         )
-        .where(Result.tournament_id == tournament.id)
+        .where(Result.tournament_id == report.id)
         .order_by(Result.place.desc())
     )
     return [
@@ -82,49 +80,49 @@ def knockouts_of(session: Session, tournament: Tournament) -> list[dict[str, Any
     ]
 
 
-def report_data(session: Session, tournament: Tournament) -> dict[str, Any]:
+def report_data(session: Session, report: Report) -> dict[str, Any]:
     """A report as an event tells it: where, when (and how many sessions its venue held that
     date), how many, its version, the top three and who knocked out whom (R8a)."""
     top = session.execute(
         select(Result.place, Result.player_id, Player.display_name, Result.points)
         .join(Player, Player.id == Result.player_id)
-        .where(Result.tournament_id == tournament.id, Result.place <= TOP)
+        .where(Result.tournament_id == report.id, Result.place <= TOP)
         .order_by(Result.place)
     )
     return {
-        "tournament_id": tournament.id,
-        "version": tournament.version,
-        "venue_id": tournament.venue_id,
-        "venue_name": _venue_name(session, tournament.venue_id),
-        "season_id": tournament.season_id,
-        "date": tournament.date.isoformat(),
-        "session": tournament.session,
-        "sessions": sessions_that_day(session, tournament),
-        "kind": tournament.kind,
-        "entrants": tournament.entrants,
-        "voided": tournament.voided,
+        "tournament_id": report.id,
+        "version": report.version,
+        "venue_id": report.venue_id,
+        "venue_name": _venue_name(session, report.venue_id),
+        "season_id": report.season_id,
+        "date": report.date.isoformat(),
+        "session": report.session,
+        "sessions": sessions_that_day(session, report),
+        "kind": report.kind,
+        "entrants": report.entrants,
+        "voided": report.voided,
         "top": [
             {"place": place, "player_id": pid, "display_name": name, "points": points}
             for place, pid, name, points in top
         ],
-        "knockouts": knockouts_of(session, tournament),
+        "knockouts": knockouts_of(session, report),
     }
 
 
-def previous_of(session: Session, tournament: Tournament) -> dict[str, Any]:
+def previous_of(session: Session, report: Report) -> dict[str, Any]:
     """What a correction's event says the report was (read before the correction replaces it)."""
-    data = report_data(session, tournament)
+    data = report_data(session, report)
     return {name: data[name] for name in PREVIOUS}
 
 
 def report_told(
-    session: Session, kind: str, tournament: Tournament, previous: dict[str, Any] | None = None
+    session: Session, kind: str, report: Report, previous: dict[str, Any] | None = None
 ) -> OutboxEvent | None:
     """report.posted, report.corrected (with the report as it was, `previous`) or report.voided."""
-    data = report_data(session, tournament)
+    data = report_data(session, report)
     if previous is not None:
         data["previous"] = previous
-    return emit(session, kind, data, tournament.venue_id)
+    return emit(session, kind, data, report.venue_id)
 
 
 def standings_told(

@@ -12,8 +12,8 @@ import pytest
 
 from models.services.player_merges import writes as player_merges
 from models.services.qualifiers import writes as qualifiers
+from models.services.reports import checks as report_checks
 from models.services.sanctions import checks as sanction_checks
-from models.services.tournaments import checks as tournament_checks
 from tests.builders import SANCTIONS, SEASONS, Scene, ago, audit_entries, person
 from tests.support.league import assert_problem
 
@@ -93,7 +93,7 @@ def test_r17_the_database_refuses_a_result_on_a_record_merged_away(
 ) -> None:
     """R5, R17: with the report's resolution of merged ids switched off, a report naming Dup
     would store a result on a record merged away: the database refuses it, nothing is stored."""
-    monkeypatch.setattr(tournament_checks, "final_survivors", lambda _session, _ids: {})
+    monkeypatch.setattr(report_checks, "final_survivors", lambda _session, _ids: {})
     scene = three.scene
     before = three.state()
     response = scene.post(scene.body([three.dup, *three.fillers], date.fromisoformat(ago(3))), scene.office)

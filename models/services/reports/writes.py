@@ -1,5 +1,5 @@
 """Writing result reports (R2-R8, R17, R18): store a checked report scored, correct it, void it.
-Each write checks the whole report first (tournament_checks), so nothing is written unless all of
+Each write checks the whole report first (report_checks), so nothing is written unless all of
 it passes; each is audited with the state before and after. What a write stores beside the
 report (its results scored, the standings refreshed, its snapshot and notices) is stored.py's."""
 
@@ -14,19 +14,18 @@ from sqlalchemy.orm import Session, object_session
 
 from models.actor import Actor
 from models.entities.base import table_of
-from models.entities.tournaments import Tournament, live_in
+from models.entities.reports import Report, live_in
 from models.errors import Conflict, Forbidden, Problem, Stale
 from models.infra.clock import utcnow
 from models.rules.drafts import ReportDraft
-from models.rules.tournaments import TournamentKind, last_day_to_change
+from models.rules.reports import ReportKind, last_day_to_change
 from models.services import wall_clock
-from models.services.access import changes_any_time, may_change_tournament
+from models.services.access import changes_any_time, may_change_report
 from models.services.audit_log.personal_text import scrub_erased
 from models.services.audit_log.writes import record
 from models.services.ratings.writes import point_of, rate_new_report, replay_from
-from models.services.standings.lines import add_results
-from models.services.tournaments.checks import CheckedReport, check_report
-from models.services.tournaments.stored import (
+from models.services.reports.checks import CheckedReport, check_report
+from models.services.reports.stored import (
     Counted,
     Written,
     counted,
@@ -39,12 +38,13 @@ from models.services.tournaments.stored import (
     store_results,
     twins,
 )
+from models.services.standings.lines import add_results
 from models.services.webhooks.tell import previous_of, report_told, standings_told
 
 
 def _slot_query() -> Select[int]:
     """A live report holding a venue, date and session, but one: on the table, built once."""
-    reports = table_of(Tournament)
+    reports = table_of(Report)
     return select(reports.c.id).where(
         reports.c.venue_id == bindparam("venue_id"),
         reports.c.date == bindparam("date"),
@@ -70,24 +70,24 @@ def refuse_taken_slot(session: Session, report: ReportDraft, exclude_id: int | N
         )
 
 
-def submit_report(session: Session, actor: Actor, report: ReportDraft) -> Written:
+def submit_report(session: Session, actor: Actor, draft: ReportDraft) -> Written:
     """Store a new report; returns it, its notices (e.g. possible duplicate players, R5) and the
     players it registered."""
-    checked = check_report(session, actor, report)
-    refuse_taken_slot(session, report, None)
+    checked = check_report(session, actor, draft)
+    refuse_taken_slot(session, draft, None)
     registered: dict[int, str] = {}
     results = scored_results(session, actor, checked, registered)
     session.flush()  # new players first
     # One INSERT … RETURNING the stored row (the unit of work's bookkeeping costs more).
-    tournament = session.scalars(
-        insert(Tournament).returning(Tournament),
+    report = session.scalars(
+        insert(Report).returning(Report),
         [
             {
                 "venue_id": checked.venue.id,
                 "season_id": checked.season.id,
-                "date": report["date"],
-                "session": report["session"],
-                "kind": report["kind"],
+                "date": draft["date"],
+                "session": draft["session"],
+                "kind": draft["kind"],
                 "entrants": len(checked.rows),
                 "reported_by": actor.name,
                 "reported_by_key_id": actor.key_id,
@@ -95,27 +95,27 @@ def submit_report(session: Session, actor: Actor, report: ReportDraft) -> Writte
             }
         ],
     ).one()
-    store_results(session, tournament, results)
-    if tournament.kind == TournamentKind.REGULAR:
-        add_results(session, checked.season, tournament.venue_id, [result for result, _ in results])
-        settle_bounties_at(session, [tournament])
-    rate_new_report(session, tournament, [result for result, _ in results])
+    store_results(session, report, results)
+    if report.kind == ReportKind.REGULAR:
+        add_results(session, checked.season, report.venue_id, [result for result, _ in results])
+        settle_bounties_at(session, [report])
+    rate_new_report(session, report, [result for result, _ in results])
     record(
         session,
         actor,
         "tournament.create",
         "tournament",
-        tournament.id,
-        after=report_snapshot(tournament),
+        report.id,
+        after=report_snapshot(report),
         reason=checked.late_reason,
     )
-    record_override(session, actor, tournament, checked)
-    told(session, "report.posted", tournament, [tournament])
-    checked.notices.extend(twins(session, tournament))
-    return Written(tournament, placed_notices(checked), registered)
+    record_override(session, actor, report, checked)
+    told(session, "report.posted", report, [report])
+    checked.notices.extend(twins(session, report))
+    return Written(report, placed_notices(checked), registered)
 
 
-def record_override(session: Session, actor: Actor, tournament: Tournament, checked: CheckedReport) -> None:
+def record_override(session: Session, actor: Actor, report: Report, checked: CheckedReport) -> None:
     """R16, R18: an override of sanctions is kept in the audit log with its reason."""
     if not checked.overridden:
         return
@@ -124,7 +124,7 @@ def record_override(session: Session, actor: Actor, tournament: Tournament, chec
         actor,
         "tournament.override",
         "tournament",
-        tournament.id,
+        report.id,
         after={
             "overridden": [
                 {
@@ -150,33 +150,33 @@ class ChangeWindow:
     refusal: str | None = None
 
 
-def change_window(actor: Actor, tournament: Tournament, today: date | None = None) -> ChangeWindow:
+def change_window(actor: Actor, report: Report, today: date | None = None) -> ChangeWindow:
     """R17, never raising: the office any time; a host of the report's venue until the season's
     correction_days after the tournament date, on the venue's `today` (read when not given)."""
     try:
-        may_change_tournament(actor, tournament.venue_id)
+        may_change_report(actor, report.venue_id)
     except Forbidden as refused:
         return ChangeWindow(False, refusal=refused.message)
     if changes_any_time(actor):
         return ChangeWindow(True)
-    days = tournament.season.correction_days
-    last_day = last_day_to_change(tournament.date, days)
-    if (today or _today_at(tournament)) > last_day:
+    days = report.season.correction_days
+    last_day = last_day_to_change(report.date, days)
+    if (today or _today_at(report)) > last_day:
         return ChangeWindow(False, last_day, _window_closed(days, last_day))
     return ChangeWindow(True, last_day)
 
 
-def may_change(actor: Actor, tournament: Tournament) -> None:
+def may_change(actor: Actor, report: Report) -> None:
     """R17: the office any time; a host of the report's venue within the season's correction_days."""
-    window = change_window(actor, tournament)
+    window = change_window(actor, report)
     if not window.allowed:
         raise Forbidden(window.refusal or "", rule="R17")
 
 
-def _today_at(tournament: Tournament) -> date:
-    session = object_session(tournament)
+def _today_at(report: Report) -> date:
+    session = object_session(report)
     assert session is not None, "a stored report is read in a session"
-    return wall_clock.at_venue(session, tournament.venue_id)
+    return wall_clock.at_venue(session, report.venue_id)
 
 
 def _window_closed(days: int, last_day: date) -> str:
@@ -193,26 +193,26 @@ def _within_window(days: int, day: date, today: date) -> None:
         raise Forbidden(_window_closed(days, last_day), rule="R17")
 
 
-def refuse_stale(tournament: Tournament, expected_version: int | None) -> None:
+def refuse_stale(report: Report, expected_version: int | None) -> None:
     """A change made against a version read earlier is refused once the report has moved on
     (two hosts correcting at once: the second is told, not silently overwritten)."""
-    if expected_version is not None and expected_version != tournament.version:
+    if expected_version is not None and expected_version != report.version:
         raise Stale(
-            f"Report {tournament.id} is at version {tournament.version} since you read version "
+            f"Report {report.id} is at version {report.version} since you read version "
             f"{expected_version}: read it again and redo your change.",
             problems=[Problem("If-Match", f"Version {expected_version} is no longer current.")],
         )
 
 
-def refusal_of(tournament: Tournament, doing: str, expected_version: int | None) -> Conflict | Stale:
+def refusal_of(report: Report, doing: str, expected_version: int | None) -> Conflict | Stale:
     """R17a: why a void or a correction of this report (as it is now) cannot be made: it is
     voided (409), or it moved on from the version the caller read: 412 when the caller said which
     (If-Match), 409 otherwise (a change made at the same moment won)."""
-    if tournament.voided:
-        assert tournament.voided_at is not None
+    if report.voided:
+        assert report.voided_at is not None
         message = (
-            f"Report {tournament.id} was already voided on {tournament.voided_at:%Y-%m-%d} by "
-            f"{tournament.voided_by}"
+            f"Report {report.id} was already voided on {report.voided_at:%Y-%m-%d} by "
+            f"{report.voided_by}"
             + (
                 "."
                 if doing == "voided"
@@ -222,21 +222,21 @@ def refusal_of(tournament: Tournament, doing: str, expected_version: int | None)
         return Conflict(message, rule="R17a", problems=[Problem("", "The report is voided.", "R17a")])
     if expected_version is not None:
         return Stale(
-            f"Report {tournament.id} is at version {tournament.version} since you read version "
+            f"Report {report.id} is at version {report.version} since you read version "
             f"{expected_version}: read it again and redo your change.",
             problems=[Problem("If-Match", f"Version {expected_version} is no longer current.")],
         )
     return Conflict(
-        f"Report {tournament.id} was corrected at the same moment (now version {tournament.version}), "
+        f"Report {report.id} was corrected at the same moment (now version {report.version}), "
         f"so it was not {doing}: read it again and redo your change.",
         rule="R17a",
-        problems=[Problem("", f"Now at version {tournament.version}.", "R17a")],
+        problems=[Problem("", f"Now at version {report.version}.", "R17a")],
     )
 
 
 def _claim(
     session: Session,
-    tournament: Tournament,
+    report: Report,
     read_version: int,
     expected_version: int | None,
     doing: str,
@@ -246,35 +246,33 @@ def _claim(
     conditional UPDATE: of racing voids and corrections, one finds the row); then read the report
     again, results too, as it now is. Refused as `refusal_of` says when the row was gone."""
     won = session.execute(
-        update(Tournament)
+        update(Report)
         .where(
-            Tournament.id == tournament.id,
-            Tournament.version == read_version,
-            Tournament.voided_at.is_(None),
+            Report.id == report.id,
+            Report.version == read_version,
+            Report.voided_at.is_(None),
         )
         .values(**values)
-        .returning(Tournament.id)
+        .returning(Report.id)
         .execution_options(synchronize_session=False)
     ).first()
-    session.refresh(tournament)
-    session.expire(tournament, ["results"])
+    session.refresh(report)
+    session.expire(report, ["results"])
     if won is None:
-        raise refusal_of(tournament, doing, expected_version)
+        raise refusal_of(report, doing, expected_version)
 
 
-def claim_version(
-    session: Session, tournament: Tournament, read_version: int, expected_version: int | None
-) -> None:
+def claim_version(session: Session, report: Report, read_version: int, expected_version: int | None) -> None:
     """R17a: a correction's first write: version read + 1, if the report is still live at the
     version read; what it replaces is then read again (a merge may have moved its results)."""
-    _claim(session, tournament, read_version, expected_version, "corrected", {"version": read_version + 1})
+    _claim(session, report, read_version, expected_version, "corrected", {"version": read_version + 1})
 
 
 def correct_report(
     session: Session,
     actor: Actor,
-    tournament: Tournament,
-    report: ReportDraft,
+    report: Report,
+    draft: ReportDraft,
     reason: str,
     expected_version: int | None = None,
 ) -> Written:
@@ -286,119 +284,119 @@ def correct_report(
     conditional one (`claim_version`): a void or another correction that won meanwhile leaves
     this one nothing to claim, and it is refused (409, or 412 with If-Match). What the
     correction replaces is read again once it is claimed."""
-    if tournament.voided:
-        raise refusal_of(tournament, "corrected", expected_version)
-    may_change(actor, tournament)
-    refuse_stale(tournament, expected_version)
-    read_version = tournament.version
-    report = _with_stored(tournament, report)
+    if report.voided:
+        raise refusal_of(report, "corrected", expected_version)
+    may_change(actor, report)
+    refuse_stale(report, expected_version)
+    read_version = report.version
+    draft = _with_stored(report, draft)
     # R16: refused only for the players the correction adds to the stored report.
-    checked = check_report(session, actor, report, tournament)
-    if not changes_any_time(actor) and report["date"] != tournament.date:
+    checked = check_report(session, actor, draft, report)
+    if not changes_any_time(actor) and draft["date"] != report.date:
         # A host may move a report only to a date that is itself still in the window.
         _within_window(
-            checked.season.correction_days, report["date"], wall_clock.at_venue(session, report["venue_id"])
+            checked.season.correction_days, draft["date"], wall_clock.at_venue(session, draft["venue_id"])
         )
-    refuse_taken_slot(session, report, tournament.id)
-    claim_version(session, tournament, read_version, expected_version)
-    before = {**report_snapshot(tournament), "version": read_version}
-    was = previous_of(session, tournament)  # R23: what its event says it was
-    counted_before = counted(tournament)
-    rated_before = point_of(tournament)
-    players_before = {r.player_id for r in tournament.results}
+    refuse_taken_slot(session, draft, report.id)
+    claim_version(session, report, read_version, expected_version)
+    before = {**report_snapshot(report), "version": read_version}
+    was = previous_of(session, report)  # R23: what its event says it was
+    counted_before = counted(report)
+    rated_before = point_of(report)
+    players_before = {r.player_id for r in report.results}
     # Old results go first: the new ones reuse places and players (unique per report).
-    tournament.results.clear()
+    report.results.clear()
     session.flush()
-    tournament.venue_id = checked.venue.id
-    tournament.season_id = checked.season.id
-    tournament.date = report["date"]
-    tournament.session = report["session"]
-    tournament.kind = report["kind"]
-    tournament.entrants = len(checked.rows)
+    report.venue_id = checked.venue.id
+    report.season_id = checked.season.id
+    report.date = draft["date"]
+    report.session = draft["session"]
+    report.kind = draft["kind"]
+    report.entrants = len(checked.rows)
     registered: dict[int, str] = {}
     results = scored_results(session, actor, checked, registered)
     session.flush()
-    session.refresh(tournament)
-    store_results(session, tournament, results)
+    session.refresh(report)
+    store_results(session, report, results)
     players = players_before | {result["player_id"] for result, _ in results}
-    refresh_standings(session, [counted_before, tournament], players)
-    settle_bounties_at(session, [counted_before, tournament])
+    refresh_standings(session, [counted_before, report], players)
+    settle_bounties_at(session, [counted_before, report])
     # R20: from wherever the report was or now is in the rating order, the earlier.
-    replay_from(session, min(rated_before, point_of(tournament)), players=players)
+    replay_from(session, min(rated_before, point_of(report)), players=players)
     record(
         session,
         actor,
         "tournament.correct",
         "tournament",
-        tournament.id,
+        report.id,
         before=before,
-        after=report_snapshot(tournament),
+        after=report_snapshot(report),
         reason=reason,
     )
-    record_override(session, actor, tournament, checked)
-    told(session, "report.corrected", tournament, [counted_before, tournament], was)
-    return Written(tournament, placed_notices(checked), registered)
+    record_override(session, actor, report, checked)
+    told(session, "report.corrected", report, [counted_before, report], was)
+    return Written(report, placed_notices(checked), registered)
 
 
 def told(
     session: Session,
     kind: str,
-    tournament: Tournament,
-    counted_at: list[Tournament | Counted],
+    report: Report,
+    counted_at: list[Report | Counted],
     previous: dict[str, Any] | None = None,
 ) -> None:
     """R23: the report's event (a correction's with what it was), and standings.changed where it
     counts (or counted), beside it: a chat channel hearing both is told the report alone."""
-    event = report_told(session, kind, tournament, previous)
+    event = report_told(session, kind, report, previous)
     standings_told(session, standing_places(counted_at), beside=event)
 
 
-def _with_stored(tournament: Tournament, correction: ReportDraft) -> ReportDraft:
+def _with_stored(report: Report, correction: ReportDraft) -> ReportDraft:
     """The correction as a whole report: the venue, date, session and kind it leaves out are the
     stored report's (and a playoff's season)."""
     stored = ReportDraft(
-        venue_id=tournament.venue_id,
-        date=tournament.date,
-        session=tournament.session,
-        kind=tournament.kind,
+        venue_id=report.venue_id,
+        date=report.date,
+        session=report.session,
+        kind=report.kind,
         results=correction["results"],
     )
-    report = ReportDraft(**{**stored, **correction})
-    if report["kind"] != TournamentKind.REGULAR:
-        report.setdefault("season_id", tournament.season_id)
-    return report
+    draft = ReportDraft(**{**stored, **correction})
+    if draft["kind"] != ReportKind.REGULAR:
+        draft.setdefault("season_id", report.season_id)
+    return draft
 
 
 def void_report(
-    session: Session, actor: Actor, tournament: Tournament, reason: str, expected_version: int | None = None
-) -> Tournament:
+    session: Session, actor: Actor, report: Report, reason: str, expected_version: int | None = None
+) -> Report:
     """R17: a voided report counts nowhere; it stays readable by the office. With
     `expected_version`, refused (Stale) when the report has moved on since it was read.
 
     R17a: voided once, and only the version read: one conditional write, and a void or a
     correction that won meanwhile leaves this one no row to void (409, or 412 with If-Match)."""
-    if tournament.voided:
-        raise refusal_of(tournament, "voided", expected_version)
-    may_change(actor, tournament)
-    refuse_stale(tournament, expected_version)
+    if report.voided:
+        raise refusal_of(report, "voided", expected_version)
+    may_change(actor, report)
+    refuse_stale(report, expected_version)
     # R21: an erased player's value in the reason is stored as "[erased]" (a Core UPDATE: the
     # ORM's flush, which scrubs the other free text, does not see it).
     voided = {"voided_at": utcnow(), "voided_by": actor.name, "void_reason": scrub_erased(session, reason)}
-    _claim(session, tournament, tournament.version, expected_version, "voided", voided)
-    before = {**report_snapshot(tournament), "voided": False, "void_reason": None}
-    refresh_standings(session, [tournament], {r.player_id for r in tournament.results})
-    settle_bounties_at(session, [tournament])
+    _claim(session, report, report.version, expected_version, "voided", voided)
+    before = {**report_snapshot(report), "voided": False, "void_reason": None}
+    refresh_standings(session, [report], {r.player_id for r in report.results})
+    settle_bounties_at(session, [report])
     # R20: as if it had never been rated
-    replay_from(session, point_of(tournament), players={r.player_id for r in tournament.results})
+    replay_from(session, point_of(report), players={r.player_id for r in report.results})
     record(
         session,
         actor,
         "tournament.void",
         "tournament",
-        tournament.id,
+        report.id,
         before=before,
-        after=report_snapshot(tournament),
+        after=report_snapshot(report),
         reason=reason,
     )
-    told(session, "report.voided", tournament, [tournament])
-    return tournament
+    told(session, "report.voided", report, [report])
+    return report

@@ -14,11 +14,11 @@ from flask import Flask
 
 from api import db
 from api.pagination import page_schema
-from api.tournaments import pages
-from api.tournaments.schemas import ReportOut
+from api.reports import pages
+from api.reports.schemas import ReportOut
 from models.actor import PUBLIC, Actor
 from models.services.paging import PageRequest
-from models.services.tournaments.queries import ReportFilters, list_reports
+from models.services.reports.queries import ReportFilters, list_reports
 from tests.builders import TOURNAMENTS, Scene, days_ago
 
 OFFICE = Actor(role="office", name="Office: test")

@@ -13,12 +13,12 @@ from sqlalchemy import select, tuple_
 from sqlalchemy.orm import Session, selectinload
 
 from models.entities import Player, Season
-from models.entities.tournaments import Result, Tournament
+from models.entities.reports import Report, Result
 from models.errors import Problem
 from models.rules.drafts import ResultDraft
 from models.rules.knockouts import Bounty, knockout_problems, knockouts_earned, leaders
+from models.rules.reports import ReportKind
 from models.rules.standings import Entry, Line, line_of, ranked_lines
-from models.rules.tournaments import TournamentKind
 from models.services.players.survivors import final_survivors
 from models.services.standings.line_queries import season_tiers
 
@@ -105,28 +105,28 @@ def settle_bounties(session: Session, season: Season, venue_id: int) -> set[int]
     leaders before it (R11; all of those tied at the top), or on the winner of the report before
     it. Returns the players whose results changed (their standing lines are then stale)."""
     rule = season.knockout_rule
-    tournaments = session.scalars(
-        select(Tournament)
+    reports = session.scalars(
+        select(Report)
         .where(
-            Tournament.season_id == season.id,
-            Tournament.venue_id == venue_id,
-            Tournament.kind == TournamentKind.REGULAR,
-            Tournament.live,
+            Report.season_id == season.id,
+            Report.venue_id == venue_id,
+            Report.kind == ReportKind.REGULAR,
+            Report.live,
         )
-        .options(selectinload(Tournament.results))
-        .order_by(Tournament.date, Tournament.session, Tournament.id)
+        .options(selectinload(Report.results))
+        .order_by(Report.date, Report.session, Report.id)
     ).all()
     tiers = season_tiers(season)
     entries: dict[int, list[Entry]] = {}
     last_winner: int | None = None
     changed: set[int] = set()
-    for tournament in tournaments:
+    for report in reports:
         if rule.bounty == Bounty.VENUE_LEADER:
             lines = [line_of(pid, "", mine, season.count_best) for pid, mine in entries.items()]
             holders = leaders({row.player_id: row.rank for row in ranked_lines(lines, tiers)})
         else:
             holders = {last_winner} if last_winner is not None else set()
-        results = tournament.results
+        results = report.results
         made = knockouts_earned(
             ((r.player_id, r.knocked_out_by_id) for r in results),
             rule,
@@ -141,7 +141,7 @@ def settle_bounties(session: Session, season: Season, venue_id: int) -> set[int]
                 changed.add(result.player_id)
             entries.setdefault(result.player_id, []).append(
                 Entry(
-                    tournament.id,
+                    report.id,
                     result.place,
                     result.status,
                     result.placement_points,
@@ -169,16 +169,16 @@ def bounty_holders(
         return leaders({row.player_id: row.rank for row in ranked_lines(lines_before, season_tiers(season))})
     last = session.scalar(
         select(Result.player_id)
-        .join(Tournament, Tournament.id == Result.tournament_id)
+        .join(Report, Report.id == Result.tournament_id)
         .where(
-            Tournament.season_id == season.id,
-            Tournament.venue_id == venue_id,
-            Tournament.kind == TournamentKind.REGULAR,
-            Tournament.live,
-            tuple_(Tournament.date, Tournament.session) < tuple_(day, session_no),
+            Report.season_id == season.id,
+            Report.venue_id == venue_id,
+            Report.kind == ReportKind.REGULAR,
+            Report.live,
+            tuple_(Report.date, Report.session) < tuple_(day, session_no),
             Result.place == 1,
         )
-        .order_by(Tournament.date.desc(), Tournament.session.desc())
+        .order_by(Report.date.desc(), Report.session.desc())
         .limit(1)
     )
     return set() if last is None else {last}

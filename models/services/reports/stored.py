@@ -16,30 +16,30 @@ from models.actor import Actor
 from models.entities.base import table_of
 from models.entities.league import Season
 from models.entities.players import Player
-from models.entities.tournaments import Result, Tournament, live_in
+from models.entities.reports import Report, Result, live_in
 from models.rules.notices import Notice, matches_report, placed
-from models.rules.tournaments import TournamentKind, score_report
+from models.rules.reports import ReportKind, score_report
 from models.services import wall_clock
 from models.services.audit_log.writes import plain
 from models.services.players.writes import register_players
+from models.services.reports.checks import CheckedReport
+from models.services.reports.knockouts import settle_bounties
+from models.services.reports.scoring import chart_rule
 from models.services.standings.lines import refresh_places
-from models.services.tournaments.checks import CheckedReport
-from models.services.tournaments.knockouts import settle_bounties
-from models.services.tournaments.scoring import chart_rule
 
 
-def report_snapshot(tournament: Tournament) -> dict[str, Any]:
+def report_snapshot(report: Report) -> dict[str, Any]:
     return {
-        "id": tournament.id,
-        "venue_id": tournament.venue_id,
-        "season_id": tournament.season_id,
-        "date": plain(tournament.date),
-        "session": tournament.session,
-        "kind": tournament.kind,
-        "entrants": tournament.entrants,
-        "version": tournament.version,
-        "voided": tournament.voided,
-        "void_reason": tournament.void_reason,
+        "id": report.id,
+        "venue_id": report.venue_id,
+        "season_id": report.season_id,
+        "date": plain(report.date),
+        "session": report.session,
+        "kind": report.kind,
+        "entrants": report.entrants,
+        "version": report.version,
+        "voided": report.voided,
+        "void_reason": report.void_reason,
         "results": [
             {
                 "place": r.place,
@@ -52,7 +52,7 @@ def report_snapshot(tournament: Tournament) -> dict[str, Any]:
                 "knockout_points": r.knockout_points,
                 "points": r.points,
             }
-            for r in tournament.results
+            for r in report.results
         ],
     }
 
@@ -62,7 +62,7 @@ class Written(NamedTuple):
     (by id, with the row that named each: `results.3`), which a dry run answers as new players
     with no id (nothing is stored)."""
 
-    tournament: Tournament
+    report: Report
     notices: list[Notice]
     registered: dict[int, str]
 
@@ -120,41 +120,39 @@ def scored_results(
     return results
 
 
-def store_results(
-    session: Session, tournament: Tournament, scored: list[tuple[dict[str, Any], Player]]
-) -> None:
+def store_results(session: Session, report: Report, scored: list[tuple[dict[str, Any], Player]]) -> None:
     """A report's results in one statement that returns them stored (the unit of work would send
     one INSERT per result to learn each id), ordered by place, each with the player it already
     has. RETURNING's rows come in any order: that costs nothing, places order them."""
     stored = session.scalars(
-        insert(Result).returning(Result), [{**result, "tournament_id": tournament.id} for result, _ in scored]
+        insert(Result).returning(Result), [{**result, "tournament_id": report.id} for result, _ in scored]
     ).all()
     players = {player.id: player for _, player in scored}
     for result in stored:
         set_committed_value(result, "player", players[result.player_id])
-    set_committed_value(tournament, "results", sorted(stored, key=lambda result: result.place))
+    set_committed_value(report, "results", sorted(stored, key=lambda result: result.place))
 
 
 # Where a report counts in standings: (kind, season id, venue id).
 Counted = tuple[str, int, int]
 
 
-def counted(tournament: Tournament) -> Counted:
-    return (tournament.kind, tournament.season_id, tournament.venue_id)
+def counted(report: Report) -> Counted:
+    return (report.kind, report.season_id, report.venue_id)
 
 
-def standing_places(reports: list[Tournament | Counted]) -> set[tuple[int, int]]:
+def standing_places(reports: list[Report | Counted]) -> set[tuple[int, int]]:
     """The (season, venue) standings these reports count in (as they are, or were before a
     correction): only regular reports count."""
     places = set()
     for report in reports:
         kind, season_id, venue_id = report if isinstance(report, tuple) else counted(report)
-        if kind == TournamentKind.REGULAR:
+        if kind == ReportKind.REGULAR:
             places.add((season_id, venue_id))
     return places
 
 
-def settle_bounties_at(session: Session, reports: list[Tournament | Counted]) -> None:
+def settle_bounties_at(session: Session, reports: list[Report | Counted]) -> None:
     """R8a: where these reports count (as they are, or were), in a season with a bounty, the
     venue's bounties settled again night after night, and the lines of whoever moved refreshed."""
     for season_id, venue_id in sorted(standing_places(reports)):
@@ -166,7 +164,7 @@ def settle_bounties_at(session: Session, reports: list[Tournament | Counted]) ->
             refresh_places(session, {(season_id, venue_id)}, moved)
 
 
-def refresh_standings(session: Session, reports: list[Tournament | Counted], players: set[int]) -> None:
+def refresh_standings(session: Session, reports: list[Report | Counted], players: set[int]) -> None:
     """The stored standing lines of these players where these reports count (as they are, or
     were before a correction), recomputed (R1, R9-R11): only regular reports count."""
     refresh_places(session, standing_places(reports), players)
@@ -176,7 +174,7 @@ def _twins_query() -> Select[int, int]:
     """Live reports of a venue and day, but one, with as many entrants as it and whose every
     result (player, place, status) is one of its. Built once, on the tables (no ORM entities to
     resolve): building and running it through the ORM cost more than the database takes."""
-    reports, results = table_of(Tournament), table_of(Result)
+    reports, results = table_of(Report), table_of(Result)
     other, mine = results.alias("other"), results.alias("mine")
     return (
         select(reports.c.id, reports.c.session)
@@ -206,15 +204,15 @@ def _twins_query() -> Select[int, int]:
 TWINS = _twins_query()
 
 
-def twins(session: Session, tournament: Tournament) -> list[Notice]:
+def twins(session: Session, report: Report) -> list[Notice]:
     """Live reports of the same venue and day with exactly these results (player, place, status)."""
     twins = session.connection().execute(
         TWINS,
         {
-            "tournament_id": tournament.id,
-            "venue_id": tournament.venue_id,
-            "date": tournament.date,
-            "entrants": tournament.entrants,
+            "tournament_id": report.id,
+            "venue_id": report.venue_id,
+            "date": report.date,
+            "entrants": report.entrants,
         },
     )
     return [matches_report(twin_id, session_number) for twin_id, session_number in twins]

@@ -21,13 +21,13 @@ from werkzeug.exceptions import BadRequest
 
 from api import throttle
 from api.errors import flatten_messages
-from api.tournaments.csv_body import CsvReport
-from api.tournaments.schemas import CorrectionIn, CsvQuery, ReportIn
-from api.tournaments.sheets import CSV_TYPE, SHEET_TYPES, read_sheet
+from api.reports.csv_body import CsvReport
+from api.reports.schemas import CorrectionIn, CsvQuery, ReportIn
+from api.reports.sheets import CSV_TYPE, SHEET_TYPES, read_sheet
 from models.actor import Actor
 from models.errors import InvalidInput, LeagueError, Problem, refuse
 from models.rules.drafts import ReportDraft
-from models.services.tournaments.checks import rule_problems
+from models.services.reports.checks import rule_problems
 
 T = TypeVar("T")
 

@@ -17,11 +17,11 @@ from api.cache.views import a_report, cached_by, the_filtered_reports
 from api.contract import ID, conflicts, links, preconditioned
 from api.idempotency import idempotent
 from api.pagination import page_request, page_schema
-from api.tournaments.answers import dry_run_answer, written_answer
-from api.tournaments.csv_body import CsvReport
-from api.tournaments.intake import CORRECTION_IN, REPORT_IN, dry_run, from_body, refusals
-from api.tournaments.pages import page_body
-from api.tournaments.schemas import (
+from api.reports.answers import dry_run_answer, written_answer
+from api.reports.csv_body import CsvReport
+from api.reports.intake import CORRECTION_IN, REPORT_IN, dry_run, from_body, refusals
+from api.reports.pages import page_body
+from api.reports.schemas import (
     REPORT_BODY,
     CorrectionIn,
     CsvQuery,
@@ -31,16 +31,16 @@ from api.tournaments.schemas import (
     ReportWritten,
     VoidIn,
 )
-from models.entities import Tournament
+from models.entities import Report
 from models.errors import InvalidInput, Problem, Stale
 from models.rules.drafts import ReportDraft
-from models.services.tournaments.queries import (
+from models.services.reports.queries import (
     ReportFilters,
     get_report,
     report_to_change,
     seen_by,
 )
-from models.services.tournaments.writes import Written, correct_report, submit_report, void_report
+from models.services.reports.writes import Written, correct_report, submit_report, void_report
 
 DRY_RUN = (
     "`?dry_run=1`: what would be stored, and nothing was: `dry_run` first, no id, version or "
@@ -76,11 +76,11 @@ def _load(schema: Schema) -> tuple[ReportDraft, CsvReport | None]:
 
 def _answer(written: Written, status: int) -> Response:
     response = Response(
-        json.dumps(written_answer(current_actor(), written.tournament, written.notices)),
+        json.dumps(written_answer(current_actor(), written.report, written.notices)),
         status=status,
         mimetype="application/json",
     )
-    response.set_etag(version_tag(written.tournament))
+    response.set_etag(version_tag(written.report))
     return response
 
 
@@ -90,7 +90,7 @@ def _dry_answer(written: Written) -> Response:
     )
 
 
-def version_tag(report: Tournament) -> str:
+def version_tag(report: Report) -> str:
     """The report's version as an entity tag: `r<id>v<version>` (a GET adds its answer's key)."""
     return f"r{report.id}v{report.version}"
 
@@ -120,7 +120,7 @@ def expected_version(report_id: int) -> int | None:
 
 @blp.route("")
 @cached_by(the_filtered_reports)
-class TournamentsViews(MethodView):
+class ReportsViews(MethodView):
     @blp.doc(operationId="list_reports")
     @blp.arguments(ReportQuery, location="query")
     @blp.response(200, page_schema(ReportOut, "ReportPage", players=True))
@@ -176,7 +176,7 @@ class TournamentsViews(MethodView):
 
 @blp.route("/<id:tournament_id>")
 @cached_by(a_report)
-class TournamentByIdViews(MethodView):
+class ReportByIdViews(MethodView):
     @blp.doc(operationId="get_report")
     @blp.response(200, ReportOut)
     def get(self, tournament_id: int) -> Any:
@@ -211,14 +211,14 @@ class TournamentByIdViews(MethodView):
         answers (200) what would be stored, storing nothing.
         """
         session, actor = db.session(), current_actor()
-        tournament = report_to_change(session, actor, tournament_id)
+        report = report_to_change(session, actor, tournament_id)
         data, sheet = _load(CORRECTION_IN)
         reason = data.pop("reason")
         expected = expected_version(tournament_id)
 
         def write() -> Written:
             with refusals(actor, sheet):
-                written = correct_report(session, actor, tournament, data, reason, expected)
+                written = correct_report(session, actor, report, data, reason, expected)
             return written._replace(notices=[*(sheet.notices if sheet else []), *written.notices])
 
         if query.get("dry_run"):
@@ -227,7 +227,7 @@ class TournamentByIdViews(MethodView):
 
 
 @blp.route("/<id:tournament_id>/void")
-class TournamentVoidViews(MethodView):
+class ReportVoidViews(MethodView):
     @blp.doc(operationId="void_report")
     @host_or_office
     @conflicts
@@ -240,6 +240,6 @@ class TournamentVoidViews(MethodView):
         With `If-Match` (the report's ETag), refused (412) if the report changed since.
         """
         session, actor = db.session(), current_actor()
-        tournament = report_to_change(session, actor, tournament_id)
-        voided = void_report(session, actor, tournament, data["reason"], expected_version(tournament_id))
+        report = report_to_change(session, actor, tournament_id)
+        voided = void_report(session, actor, report, data["reason"], expected_version(tournament_id))
         return seen_by(actor, voided), 200, {"ETag": f'"{version_tag(voided)}"'}

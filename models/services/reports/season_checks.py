@@ -1,6 +1,6 @@
 """The season a report counts in (R2), locked with its chart before any setting is read (R17a),
 and who may play a playoff or the championship (R3): checks of a report that need the database,
-which `tournament_checks` gathers with the others."""
+which `report_checks` gathers with the others."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from models.errors import Conflict, Problem
 from models.rules.drafts import ReportDraft
 from models.rules.notices import Notice, late_report
 from models.rules.qualifier_lists import playoff_eligibility
-from models.rules.tournaments import TournamentKind, last_day_to_change
+from models.rules.reports import ReportKind, last_day_to_change
 from models.services import wall_clock
 from models.services.access import may_report_late
 from models.services.locks import share_scoring
@@ -55,7 +55,7 @@ def season_of_report(
     if day > wall_clock.at_venue(session, venue):
         message = f"{day.isoformat()} is in the future; report a tournament once it is played."
         return None, [Problem("date", message, "R2")]
-    if report["kind"] == TournamentKind.REGULAR:
+    if report["kind"] == ReportKind.REGULAR:
         season = season_for(session, venue, day)
         if season is None:
             return None, [Problem("date", f"No season covers venue {venue.id} on {day.isoformat()}.", "R2")]
@@ -71,7 +71,7 @@ def season_of_report(
     if day <= named.ends_on:
         message = f"A {report['kind']} is held after the season's last day ({named.ends_on.isoformat()})."
         return None, [Problem("date", message, "R2")]
-    if report["kind"] == TournamentKind.PLAYOFF and not named.covers_region(venue.region_id):
+    if report["kind"] == ReportKind.PLAYOFF and not named.covers_region(venue.region_id):
         message = f"Season {named.id} does not cover venue {venue.id}'s region."
         return None, [Problem("venue_id", message, "R3")]
     return named, []

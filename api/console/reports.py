@@ -30,30 +30,30 @@ from api.console.forms import AgainForm, ConfirmForm, ReportForm, VoidForm
 from api.console.players import name_fixes
 from api.console.refusals import told
 from api.people_dates import people_date
-from api.tournaments.csv_body import CsvReport
-from api.tournaments.intake import CORRECTION_IN, dry_run, from_sheet, refusals
-from api.tournaments.sheets import CSV_TYPE, read_sheet, upload_type
+from api.reports.csv_body import CsvReport
+from api.reports.intake import CORRECTION_IN, dry_run, from_sheet, refusals
+from api.reports.sheets import CSV_TYPE, read_sheet, upload_type
 from api.words import in_words
-from models.entities import Result, Tournament, Venue
+from models.entities import Report, Result, Venue
 from models.errors import LeagueError
 from models.rules.notices import Notice, unregistered
 from models.rules.players import player_labels
-from models.rules.tournaments import EntrantStatus
+from models.rules.reports import EntrantStatus
 from models.services import wall_clock
 from models.services.access import changes_any_time, overrides_sanctions
 from models.services.lookup import get_or_raise
 from models.services.paging import PageRequest
 from models.services.players.queries import players_by_id
-from models.services.seasons.queries import list_seasons, season_for
-from models.services.standings.queries import VenueStandings, standings_of, venue_standings
-from models.services.tournaments.queries import ReportFilters, get_report, list_reports, report_to_change
-from models.services.tournaments.writes import (
+from models.services.reports.queries import ReportFilters, get_report, list_reports, report_to_change
+from models.services.reports.writes import (
     Written,
     change_window,
     correct_report,
     submit_report,
     void_report,
 )
+from models.services.seasons.queries import list_seasons, season_for
+from models.services.standings.queries import VenueStandings, standings_of, venue_standings
 
 # R6: a report's rows as the recent reports mark them, in a host's words ("played" unmarked).
 STATUS_MARKS = {
@@ -76,7 +76,7 @@ class Upload:
 class Correction:
     """What a correction adds to a sheet: the report corrected, the version read, and why."""
 
-    report: Tournament
+    report: Report
     version: int | None
     reason: str
 
@@ -163,7 +163,7 @@ def preview_sheet(
         written, read = _write(fields, upload, correction)
         # A dry run: its warnings name no id of a player it would register (none is stored).
         notices = [unregistered(notice, written.registered) for notice in written.notices]
-        results = written.tournament.results
+        results = written.report.results
         # R19: numbered where two players of the report share a display name.
         labels = player_labels((result.player.id, result.player.display_name) for result in results)
         return [_previewed_row(result, stored, labels) for result in results], notices, read.text
@@ -277,15 +277,13 @@ def confirm(venue_id: int) -> Any:
         correction = Correction(corrected, hidden_id(form.version.data), form.reason.data or "")
     upload = Upload(form.csv.data.encode())
     try:
-        tournament = _write(fields, upload, correction)[0].tournament
+        report = _write(fields, upload, correction)[0].report
     except LeagueError:
         # Something changed since the preview (a suspension, another report): preview again.
         return preview_sheet(venue, fields, upload, correction)
     done = "Corrected" if correction else "Stored"
-    flash(
-        f"{done}: report {tournament.id}, {tournament.entrants} entrants on {people_date(tournament.date)}."
-    )
-    return redirect(url_for("console.standings", venue_id=venue.id, season_id=tournament.season_id))
+    flash(f"{done}: report {report.id}, {report.entrants} entrants on {people_date(report.date)}.")
+    return redirect(url_for("console.standings", venue_id=venue.id, season_id=report.season_id))
 
 
 @bp.route("/venues/<id:venue_id>/standings")
@@ -348,17 +346,15 @@ def reports(venue_id: int) -> Any:
 @signed_in_only
 def void(tournament_id: int) -> Any:
     session, actor = db.session(), current()
-    tournament = report_to_change(session, actor, tournament_id)  # voided already: told so (R17a)
+    report = report_to_change(session, actor, tournament_id)  # voided already: told so (R17a)
     form = VoidForm()
 
     def voided(reason: str) -> str:
-        void_report(session, actor, tournament, reason, hidden_id(form.version.data))
-        return (
-            f"Voided: report {tournament.id} of {people_date(tournament.date)}. It no longer counts anywhere."
-        )
+        void_report(session, actor, report, reason, hidden_id(form.version.data))
+        return f"Voided: report {report.id} of {people_date(report.date)}. It no longer counts anywhere."
 
-    not_voided = f"Report {tournament.id} was not voided: "
-    back = url_for("console.reports", venue_id=tournament.venue_id)
+    not_voided = f"Report {report.id} was not voided: "
+    back = url_for("console.reports", venue_id=report.venue_id)
     return with_reason(
         form, back, not_voided + "give the reason (it is kept with the record).", voided, not_voided
     )

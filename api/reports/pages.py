@@ -16,14 +16,14 @@ from typing import Any, cast
 from flask import Response, current_app
 
 from api.cache.fragments import LabelledJson
-from api.tournaments.answers import report_answer
+from api.reports.answers import report_answer
 from models.actor import Actor
 from models.freshness.memos import FRAGMENTS, many_by_scopes
 from models.freshness.scopes import Scope
 from models.rules.players import numbered_players
 from models.services.access import acts_for
 from models.services.paging import PageRequest
-from models.services.tournaments.queries import ReportFilters, report_places, reports_seen_by
+from models.services.reports.queries import ReportFilters, report_places, reports_seen_by
 
 
 def page_body(session: Any, actor: Actor, filters: ReportFilters, request: PageRequest) -> Response:

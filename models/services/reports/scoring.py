@@ -9,14 +9,14 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
 from models.entities.league import PointsChart, Season
-from models.entities.tournaments import Result, Tournament
+from models.entities.reports import Report, Result
 from models.errors import RuleViolation
 from models.rules.charts import DEFAULT_CHART, Band, Chart, ChartKind, Unscorable
 from models.rules.formulas import FormulaError, parse
-from models.rules.tournaments import TournamentKind, score_report
+from models.rules.reports import ReportKind, score_report
+from models.services.reports.knockouts import settle_bounties
 from models.services.seasons.writes import rescores_seasons
 from models.services.standings.lines import refresh_lines
-from models.services.tournaments.knockouts import settle_bounties
 from models.services.webhooks.tell import standings_told
 
 
@@ -52,32 +52,32 @@ def rescore_season(session: Session, season: Season) -> int:
     session.flush()
     session.refresh(season)
     chart = chart_rule(season.points_chart)
-    tournaments = session.scalars(
-        select(Tournament)
-        .where(Tournament.season_id == season.id)
-        .options(selectinload(Tournament.results))
-        .order_by(Tournament.id)
+    reports = session.scalars(
+        select(Report)
+        .where(Report.season_id == season.id)
+        .options(selectinload(Report.results))
+        .order_by(Report.id)
     ).all()
-    before = {r.id: _scored(r) for t in tournaments for r in t.results}
-    for tournament in tournaments:
-        rows = {r.player_id: n for n, r in enumerate(tournament.results)}
+    before = {r.id: _scored(r) for t in reports for r in t.results}
+    for report in reports:
+        rows = {r.player_id: n for n, r in enumerate(report.results)}
         try:
             earned = score_report(
                 chart,
-                [(r.place, r.status) for r in tournament.results],
+                [(r.place, r.status) for r in report.results],
                 season.participation_points,
                 season.absent_keeps_place_points,
-                [rows.get(r.knocked_out_by_id) if r.knocked_out_by_id else None for r in tournament.results],
+                [rows.get(r.knocked_out_by_id) if r.knocked_out_by_id else None for r in report.results],
                 season.knockout_rule,
             )
         except Unscorable as exc:
-            if not tournament.live:
+            if not report.live:
                 # R17: a voided report counts nowhere, so it cannot veto a chart; it keeps the
                 # points it was stored with.
                 continue
-            message = f"Report {tournament.id} has {tournament.entrants} entrants: {exc}."
+            message = f"Report {report.id} has {report.entrants} entrants: {exc}."
             raise RuleViolation.at("points_chart_id", message, rule="R7") from None
-        for result, points in zip(tournament.results, earned, strict=True):
+        for result, points in zip(report.results, earned, strict=True):
             new = (
                 points.placement_points,
                 points.participation_points,
@@ -95,14 +95,12 @@ def rescore_season(session: Session, season: Season) -> int:
                 ) = new
     if season.knockout_rule.has_bounty:
         # R8a: each venue's bounties, night after night, on the points just computed.
-        for venue_id in sorted(
-            {t.venue_id for t in tournaments if t.kind == TournamentKind.REGULAR and t.live}
-        ):
+        for venue_id in sorted({t.venue_id for t in reports if t.kind == ReportKind.REGULAR and t.live}):
             settle_bounties(session, season, venue_id)
-    changed = sum(1 for t in tournaments for r in t.results if _scored(r) != before[r.id])
+    changed = sum(1 for t in reports for r in t.results if _scored(r) != before[r.id])
     if changed:
         refresh_lines(session, season)
-        moved = {t.venue_id for t in tournaments if t.kind == TournamentKind.REGULAR and t.live}
+        moved = {t.venue_id for t in reports if t.kind == ReportKind.REGULAR and t.live}
         standings_told(session, [(season.id, venue_id) for venue_id in moved])
     return changed
 

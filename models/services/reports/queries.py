@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from models.actor import Actor
 from models.entities.players import Player
-from models.entities.tournaments import Result, Tournament
+from models.entities.reports import Report, Result
 from models.errors import NotFound
 from models.services.access import acts_for
 from models.services.paging import Page, PageRequest, paginate
@@ -22,43 +22,43 @@ from models.services.paging import Page, PageRequest, paginate
 def visible_reports(actor: Actor) -> ColumnExpressionArgument[bool]:
     """The one policy on who sees which report: live reports for everyone, voided ones for the
     office only."""
-    return true() if actor.is_office else Tournament.live
+    return true() if actor.is_office else Report.live
 
 
 # A report comes with its results, and their players (for display names), in two more queries.
 # The answer names each result's player by id and display name: nothing more is loaded.
 WITH_RESULTS = (
-    selectinload(Tournament.results).selectinload(Result.player).load_only(Player.id, Player.display_name)
+    selectinload(Report.results).selectinload(Result.player).load_only(Player.id, Player.display_name)
 )
 
 
-def get_report(session: Session, actor: Actor, tournament_id: int) -> Tournament:
+def get_report(session: Session, actor: Actor, tournament_id: int) -> Report:
     """A report this caller may see, with its results and their players; NotFound otherwise."""
     found = session.scalar(
-        select(Tournament).where(Tournament.id == tournament_id, visible_reports(actor)).options(WITH_RESULTS)
+        select(Report).where(Report.id == tournament_id, visible_reports(actor)).options(WITH_RESULTS)
     )
     if found is None:
         raise NotFound(f"There is no report with id {tournament_id}.")
     return found
 
 
-def report_to_change(session: Session, actor: Actor, tournament_id: int) -> Tournament:
+def report_to_change(session: Session, actor: Actor, tournament_id: int) -> Report:
     """A report a correction or a void names: as `get_report`, but a voided one too for the
     venue's hosts, so that voiding it again (or correcting it) is told it was voided (R17a: the
     same 409 the office gets), not that it does not exist. Anyone else: NotFound."""
-    found = session.scalar(select(Tournament).where(Tournament.id == tournament_id).options(WITH_RESULTS))
+    found = session.scalar(select(Report).where(Report.id == tournament_id).options(WITH_RESULTS))
     if found is None or not (found.live or acts_for(actor, found.venue_id)):
         raise NotFound(f"There is no report with id {tournament_id}.")
     return found
 
 
-def reporter_role(report: Tournament) -> str:
+def reporter_role(report: Report) -> str:
     """The reporter as a role anyone may see: a venue's host, or the office (the command line
     and imports are the office's)."""
     return "host" if report.reported_by_role == "host" else "office"
 
 
-def reporter_seen_by(actor: Actor, report: Tournament) -> str:
+def reporter_seen_by(actor: Actor, report: Report) -> str:
     """R19: the reporting key's name (perhaps a person's) for the office and the venue's hosts;
     the role only for anyone else."""
     return report.reported_by if acts_for(actor, report.venue_id) else reporter_role(report)
@@ -69,7 +69,7 @@ class SeenReport:
     """A report as one caller sees it (R19): who reported it is said as `reporter_seen_by`
     decides; everything else is the report's own."""
 
-    report: Tournament
+    report: Report
     reported_by: str
     reported_by_role: str
 
@@ -77,7 +77,7 @@ class SeenReport:
         return getattr(self.report, name)
 
 
-def seen_by(actor: Actor, report: Tournament) -> SeenReport:
+def seen_by(actor: Actor, report: Report) -> SeenReport:
     return SeenReport(report, reporter_seen_by(actor, report), reporter_role(report))
 
 
@@ -93,18 +93,18 @@ class ReportFilters:
 
 
 def _filtered(actor: Actor, filters: ReportFilters, query: Select[Any]) -> Select[Any]:
-    query = query.where(visible_reports(actor) if filters.include_voided else Tournament.live)
+    query = query.where(visible_reports(actor) if filters.include_voided else Report.live)
     if filters.venue_id is not None:
-        query = query.where(Tournament.venue_id == filters.venue_id)
+        query = query.where(Report.venue_id == filters.venue_id)
     if filters.season_id is not None:
-        query = query.where(Tournament.season_id == filters.season_id)
+        query = query.where(Report.season_id == filters.season_id)
     if filters.kind is not None:
-        query = query.where(Tournament.kind == filters.kind)
+        query = query.where(Report.kind == filters.kind)
     if filters.from_ is not None:
-        query = query.where(Tournament.date >= filters.from_)
+        query = query.where(Report.date >= filters.from_)
     if filters.to is not None:
-        query = query.where(Tournament.date <= filters.to)
-    return query.order_by(Tournament.date.desc(), Tournament.session.desc(), Tournament.id.desc())
+        query = query.where(Report.date <= filters.to)
+    return query.order_by(Report.date.desc(), Report.session.desc(), Report.id.desc())
 
 
 def list_reports(
@@ -112,7 +112,7 @@ def list_reports(
 ) -> Page[SeenReport]:
     """Reports, newest first (by date, then session), with their results, as the caller sees
     them."""
-    found = paginate(session, _filtered(actor, filters, select(Tournament).options(WITH_RESULTS)), page)
+    found = paginate(session, _filtered(actor, filters, select(Report).options(WITH_RESULTS)), page)
     return Page([seen_by(actor, report) for report in found.items], found.total, found.page, found.per_page)
 
 
@@ -128,7 +128,7 @@ def report_places(
     session: Session, actor: Actor, filters: ReportFilters, page: PageRequest
 ) -> Page[ReportPlace]:
     """The reports of `list_reports`'s page, as their places only (the caller may hold the rest)."""
-    query: Any = select(Tournament.id, Tournament.season_id, Tournament.venue_id)
+    query: Any = select(Report.id, Report.season_id, Report.venue_id)
     found = paginate(session, _filtered(actor, filters, query), page, rows=True)
     return Page([ReportPlace(*row) for row in found.items], found.total, found.page, found.per_page)
 
@@ -168,7 +168,7 @@ def reports_seen_by(session: Session, actor: Actor, report_ids: Collection[int])
     results are read as plain rows, by place: a page of reports holds a thousand, which cost more
     as ORM objects than everything else the page does."""
     ids = sorted(report_ids)
-    reports = session.scalars(select(Tournament).where(Tournament.id.in_(ids)))
+    reports = session.scalars(select(Report).where(Report.id.in_(ids)))
     rows: dict[int, list[ResultRow]] = {report_id: [] for report_id in ids}
     for (
         report_id,

@@ -14,7 +14,7 @@ from models.rules.charts import Chart
 from models.rules.knockouts import OFF, Knockouts, knockouts_earned
 
 
-class TournamentKind(StrEnum):
+class ReportKind(StrEnum):
     """R3: a regular tournament counts in its venue's standings; a playoff and the championship
     take the season's qualifiers."""
 

@@ -15,7 +15,7 @@ from models.actor import Actor
 from models.entities.league import Season, Venue
 from models.entities.league_settings import LEAST_MAX_ENTRANTS
 from models.entities.players import Player
-from models.entities.tournaments import Tournament
+from models.entities.reports import Report
 from models.errors import Problem, refuse
 from models.rules.charts import band_for_entrants
 from models.rules.drafts import ReportDraft, ResultDraft
@@ -32,25 +32,25 @@ from models.rules.identification import by_name as identify_by_name
 from models.rules.notices import Notice, merged_player, sanction_overridden, sanctioned_player_kept
 from models.rules.notices import off_schedule as off_schedule_notice
 from models.rules.players import NameIndex, normalise_email
-from models.rules.sanctions import Barred, barred_rows, sanction_override, split_kept
-from models.rules.schedules import off_schedule
-from models.rules.tournaments import (
-    TournamentKind,
+from models.rules.reports import (
+    ReportKind,
     finishing_order_problems,
     repeated_entrants,
     shared_membership_numbers,
     too_few_entrants,
 )
+from models.rules.sanctions import Barred, barred_rows, sanction_override, split_kept
+from models.rules.schedules import off_schedule
 from models.services import wall_clock
-from models.services.access import may_post_tournament, overrides_sanctions, sees_players_elsewhere
+from models.services.access import may_post_report, overrides_sanctions, sees_players_elsewhere
 from models.services.locks import hold_new_identifiers
 from models.services.lookup import league_settings
 from models.services.players.queries import played_live_at
 from models.services.players.survivors import final_survivors
+from models.services.reports.knockouts import knocker_rows
+from models.services.reports.scoring import chart_rule
+from models.services.reports.season_checks import late_report_checks, playoff_problems, season_in_force
 from models.services.sanctions.queries import barring_sanctions
-from models.services.tournaments.knockouts import knocker_rows
-from models.services.tournaments.scoring import chart_rule
-from models.services.tournaments.season_checks import late_report_checks, playoff_problems, season_in_force
 from models.services.venues.schedule_queries import changes, exceptions_of, regular, schedule_of
 
 # R5: the near misses a refusal of a name alone offers ("did you mean …"), closest first.
@@ -84,7 +84,7 @@ class CheckedReport:
 
 
 def check_report(
-    session: Session, actor: Actor, report: ReportDraft, stored: Tournament | None = None
+    session: Session, actor: Actor, report: ReportDraft, stored: Report | None = None
 ) -> CheckedReport:
     """Every check of a report; refuses it whole, naming every problem, or returns who it names.
     A correction passes the `stored` report it replaces (R16 refuses only the players it adds)."""
@@ -116,7 +116,7 @@ def _gather(
     report: ReportDraft,
     unreadable: frozenset[int],
     places_readable: bool,
-    stored: Tournament | None = None,
+    stored: Report | None = None,
     *,
     new: bool,
 ) -> tuple[list[Problem], CheckedReport | None]:
@@ -127,13 +127,13 @@ def _gather(
     if venue is None:
         problems.append(Problem("venue_id", f"There is no venue with id {report['venue_id']}."))
     else:
-        may_post_tournament(actor, venue.id)
+        may_post_report(actor, venue.id)
         season, season_problems = season_in_force(session, report, venue)
         problems += season_problems
         if season is not None and new:
             late, late_notices = late_report_checks(session, actor, report, venue, season)
             problems += late
-            if report["kind"] == TournamentKind.REGULAR:
+            if report["kind"] == ReportKind.REGULAR:
                 late_notices += schedule_notices(session, venue, report["date"])
     rows: list[ResultDraft] = report["results"]
     too_many = too_many_entrants(session, len(rows))
@@ -155,7 +155,7 @@ def _gather(
     knocked_by = knocker_rows(session, rows, entrants, problems, places_readable and not unreadable)
     if season is not None:
         problems += band_for_entrants(chart_rule(season.points_chart), len(rows))
-    if venue is not None and season is not None and report["kind"] != TournamentKind.REGULAR:
+    if venue is not None and season is not None and report["kind"] != ReportKind.REGULAR:
         players = [(e.player.id, e.player.date_of_birth) if e.player else None for e in entrants]
         eligibility, age_notices = playoff_problems(session, report, venue, season, players, unreadable)
         problems += eligibility
@@ -206,7 +206,7 @@ def sanction_checks(
     report: ReportDraft,
     venue_id: int,
     entrants: list[Entrant],
-    stored: Tournament | None,
+    stored: Report | None,
 ) -> tuple[list[Barred], list[Problem], list[Notice]]:
     """R16: the rows whose player is suspended, or banned at the venue, on the day refuse the
     report, unless the office overrides with a reason. A correction is refused only for the
@@ -245,7 +245,7 @@ def labelled(player: Player | None) -> str:
     return "" if player is None else f"{player.display_name} (#{player.id})"
 
 
-def stored_players(session: Session, stored: Tournament | None) -> list[int]:
+def stored_players(session: Session, stored: Report | None) -> list[int]:
     """R16, R17: the players of a stored report (none without one), each as the final survivor of
     its merges, as a correction's rows name them."""
     if stored is None:

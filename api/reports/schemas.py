@@ -8,9 +8,9 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from api.fields import Day, Id, Name, QueryBool, QueryId, StrictInt, Text, UtcDateTime
 from api.pagination import PageArgs
+from api.reports.sheets import WORKBOOK_TYPES
 from api.schemas import Answer, PlayerRef, TellsPlayersApart, WarningOut, label_field
-from api.tournaments.sheets import WORKBOOK_TYPES
-from models.entities import STATUSES, TOURNAMENT_KINDS
+from models.entities import REPORT_KINDS, STATUSES
 from models.rules.drafts import FIRST_SESSION, LAST_SESSION
 
 MAX_ENTRANTS = 10_000
@@ -95,7 +95,7 @@ class ReportIn(Schema):
     venue_id = Id(required=True)
     date = Day(required=True)
     session = StrictInt(load_default=1, validate=validate.Range(min=FIRST_SESSION, max=LAST_SESSION))
-    kind = fields.String(load_default="regular", validate=validate.OneOf(TOURNAMENT_KINDS))
+    kind = fields.String(load_default="regular", validate=validate.OneOf(REPORT_KINDS))
     season_id = Id(allow_none=True, metadata={"description": "Playoffs and championships name it."})
     results = fields.List(
         fields.Nested(ResultIn), required=True, validate=validate.Length(min=1, max=MAX_ENTRANTS)
@@ -122,7 +122,7 @@ class CorrectionIn(ReportIn):
     venue_id = Id()
     date = Day()
     session = StrictInt(validate=validate.Range(min=FIRST_SESSION, max=LAST_SESSION))
-    kind = fields.String(validate=validate.OneOf(TOURNAMENT_KINDS))
+    kind = fields.String(validate=validate.OneOf(REPORT_KINDS))
     reason = Text(max_length=2000, required=True)
 
 
@@ -175,14 +175,14 @@ class ResultOut(Answer):
 
 
 class ReportOut(TellsPlayersApart):
-    """A report as its caller sees it (`tournament_queries.SeenReport`)."""
+    """A report as its caller sees it (`report_queries.SeenReport`)."""
 
     id = fields.Integer()
     venue_id = fields.Integer()
     season_id = fields.Integer()
     date = Day()
     session = fields.Integer()
-    kind = fields.String(validate=validate.OneOf(TOURNAMENT_KINDS))
+    kind = fields.String(validate=validate.OneOf(REPORT_KINDS))
     entrants = fields.Integer()
     version = fields.Integer()
     voided = fields.Boolean()
@@ -233,7 +233,7 @@ class ReportDryRun(Answer):
     season_id = fields.Integer()
     date = Day()
     session = fields.Integer()
-    kind = fields.String(validate=validate.OneOf(TOURNAMENT_KINDS))
+    kind = fields.String(validate=validate.OneOf(REPORT_KINDS))
     entrants = fields.Integer()
     reported_by = fields.String(
         metadata={
@@ -249,7 +249,7 @@ class ReportDryRun(Answer):
 class ReportQuery(PageArgs):
     venue_id = QueryId()
     season_id = QueryId()
-    kind = fields.String(validate=validate.OneOf(TOURNAMENT_KINDS))
+    kind = fields.String(validate=validate.OneOf(REPORT_KINDS))
     from_ = Day(data_key="from", metadata={"description": "On or after this date."})
     to = Day(metadata={"description": "On or before this date."})
     include_voided = QueryBool(

@@ -4,7 +4,7 @@ The rows come from a CSV's text or a workbook's sheet (`sheets.py` decodes the o
 the other); they are read alike. Trailing empty columns and common header names ("Full Name",
 "Pos", "E-mail", "First Name" with "Last Name") are read; other columns (Notes) are ignored with
 a warning. Cells are read as hosts write them: places "1st" or "2." (R4), statuses "W/D" or
-"no show" (R6): `models/rules/tournaments.py` holds those words. Problems name rows as the
+"no show" (R6): `models/rules/reports.py` holds those words. Problems name rows as the
 spreadsheet shows them: the header is row 1 (or the first row that holds anything)."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any
 from models.entities import STATUSES
 from models.errors import InvalidInput, LeagueError, Problem, joined
 from models.rules.notices import Notice, ignored_columns
-from models.rules.tournaments import STATUS_WORDS_SAID, place_of_word, status_of_word
+from models.rules.reports import STATUS_WORDS_SAID, place_of_word, status_of_word
 
 PLAYER_COLUMNS = ("player_id", "membership_number", "email", "full_name")
 NAME_PARTS = ("first_name", "last_name")

@@ -1,4 +1,6 @@
-"""Tournaments (result reports, R2-R6) and their results, with the points stored on each (R7, R8)."""
+"""Reports (a tournament's finishing order as its host posts it, R2-R6) and their results, with the
+points stored on each (R7, R8). The tables keep their published names, `tournaments` and
+`results` (and `results.tournament_id`): only the code says "report"."""
 
 from __future__ import annotations
 
@@ -26,21 +28,21 @@ from models.entities.base import Base
 from models.entities.league import Season, Venue
 from models.entities.players import Player
 from models.infra.clock import utcnow
-from models.rules import tournaments as report_rules
-from models.rules.tournaments import EntrantStatus, TournamentKind
+from models.rules import reports as report_rules
+from models.rules.reports import EntrantStatus, ReportKind
 
-TOURNAMENT_KINDS = tuple(kind.value for kind in TournamentKind)
+REPORT_KINDS = tuple(kind.value for kind in ReportKind)
 STATUSES = tuple(status.value for status in EntrantStatus)
 
-# A live report is one not voided (R17: a voided report counts nowhere). `Tournament.live` says
+# A live report is one not voided (R17: a voided report counts nowhere). `Report.live` says
 # it in Python and in queries on the entity; `live_in` on other columns (the table's, for the
 # statements built on tables); LIVE_SQL in DDL (the partial unique index).
 LIVE_SQL = "voided_at IS NULL"
 
 
 def live_in(columns: Any) -> ColumnElement[bool]:
-    """`Tournament.live` over columns holding `voided_at`: the entity's, an alias's, or a table's
-    (`table_of(Tournament).c`: a statement built on the table stays a Core statement)."""
+    """`Report.live` over columns holding `voided_at`: the entity's, an alias's, or a table's
+    (`table_of(Report).c`: a statement built on the table stays a Core statement)."""
     condition: ColumnElement[bool] = columns.voided_at.is_(None)
     return condition
 
@@ -51,7 +53,10 @@ def played_in(columns: Any) -> ColumnElement[bool]:
     return condition
 
 
-class Tournament(Base):
+class Report(Base):
+    """One report: a tournament's finishing order at a venue, stored, corrected or voided
+    (R17). Its table keeps the published name `tournaments`."""
+
     __tablename__ = "tournaments"
     __table_args__ = (
         # One live report per venue, date and session (a second is a 409). A voided report keeps its
@@ -89,7 +94,7 @@ class Tournament(Base):
     date: Mapped[date] = mapped_column(Date)
     session: Mapped[int] = mapped_column(Integer, default=1)
     kind: Mapped[str] = mapped_column(
-        Enum(*TOURNAMENT_KINDS, name="tournament_kind", native_enum=False, create_constraint=True)
+        Enum(*REPORT_KINDS, name="tournament_kind", native_enum=False, create_constraint=True)
     )
     entrants: Mapped[int] = mapped_column(Integer)
     # Bumped by every correction, so a reader can tell which version of a report they saw.
@@ -109,12 +114,12 @@ class Tournament(Base):
     venue: Mapped[Venue] = relationship()
     season: Mapped[Season] = relationship()
     results: Mapped[list[Result]] = relationship(
-        back_populates="tournament", cascade="all, delete-orphan", order_by="Result.place"
+        back_populates="report", cascade="all, delete-orphan", order_by="Result.place"
     )
 
     @hybrid_property
     def live(self) -> bool:
-        """Not voided: the report counts (R17). In a query, `where(Tournament.live)`."""
+        """Not voided: the report counts (R17). In a query, `where(Report.live)`."""
         return self.voided_at is None
 
     @live.inplace.expression
@@ -156,7 +161,7 @@ class Result(Base):
     knockout_points: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     points: Mapped[int] = mapped_column(Integer, default=0)
 
-    tournament: Mapped[Tournament] = relationship(back_populates="results")
+    report: Mapped[Report] = relationship(back_populates="results")
     player: Mapped[Player] = relationship()
 
     @hybrid_property

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from flask import g
 
-from api.tournaments.schemas import ReportOut, ReportWritten
+from api.reports.schemas import ReportOut, ReportWritten
 from models.actor import Actor
-from models.entities import Tournament
+from models.entities import Report
 from models.rules.notices import Notice
 from tests.builders import (
     TOURNAMENTS,
@@ -438,9 +438,9 @@ def schema_dump(app: Any, report_id: int, warnings: list[dict[str, Any]]) -> dic
     with app.test_request_context():
         g.actor = Actor(role="office", name="Office: the test")  # as the office, who wrote them
         session = app.extensions["league_db"].read_sessionmaker()
-        tournament = session.get(Tournament, report_id)
+        report = session.get(Report, report_id)
         notices = [Notice(w["code"], w["message"], tuple(w["player_ids"]), w["rule"]) for w in warnings]
-        values = {name: getattr(tournament, name) for name in ReportOut().fields}
+        values = {name: getattr(report, name) for name in ReportOut().fields}
         dumped: dict[str, Any] = json.loads(json.dumps(ReportWritten().dump({**values, "warnings": notices})))
         session.close()
     return dumped

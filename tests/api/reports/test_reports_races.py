@@ -17,7 +17,7 @@ from flask import Flask
 from sqlalchemy import event
 
 from app import create_app
-from models.services.tournaments import writes as tournaments
+from models.services.reports import writes as report_writes
 from tests.builders import TOURNAMENTS, Scene, utc_today
 from tests.support.league import Caller, League, assert_problem, new_key
 
@@ -29,7 +29,7 @@ def test_second_report_for_a_slot_is_409_from_the_unique_index(scene: Scene, mon
     moment), the unique index on venue, date and session still refuses the second report."""
     players = scene.add_players(4)
     first = scene.posted(scene.body(players[:2]))
-    monkeypatch.setattr(tournaments, "refuse_taken_slot", lambda *_args, **_kwargs: None)
+    monkeypatch.setattr(report_writes, "refuse_taken_slot", lambda *_args, **_kwargs: None)
     response = scene.post(scene.body(players[2:]))
     assert_problem(response, 409)
     listed = scene.office.get(f"{TOURNAMENTS}?venue_id={scene.venue_id}").get_json()

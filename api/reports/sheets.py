@@ -30,9 +30,9 @@ from python_calamine import (
     SheetVisibleEnum,
 )
 
-from api.tournaments.csv_body import CsvReport, parse_report_text, report_of_rows
-from api.tournaments.pictures import refuse_picture
-from api.tournaments.workbooks import (
+from api.reports.csv_body import CsvReport, parse_report_text, report_of_rows
+from api.reports.pictures import refuse_picture
+from api.reports.workbooks import (
     OLE_MAGIC,
     PASSWORD,
     ZIP_MAGIC,

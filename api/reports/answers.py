@@ -12,11 +12,11 @@ from typing import Any
 from api.fields import utc_timestamp
 from api.schemas import Label
 from models.actor import Actor
-from models.entities import Tournament
+from models.entities import Report
 from models.rules.notices import Notice, unregistered
 from models.rules.players import player_labels
-from models.services.tournaments.queries import SeenReport, reporter_role, reporter_seen_by, seen_by
-from models.services.tournaments.stored import Written
+from models.services.reports.queries import SeenReport, reporter_role, reporter_seen_by, seen_by
+from models.services.reports.stored import Written
 
 
 def warnings(notices: list[Notice]) -> list[dict[str, Any]]:
@@ -72,24 +72,24 @@ def report_answer(seen: SeenReport, label: Label) -> dict[str, Any]:
     }
 
 
-def _labels(tournament: Tournament) -> dict[int, str]:
+def _labels(report: Report) -> dict[int, str]:
     """R19: the report's players labelled over the report alone."""
-    return player_labels((result.player.id, result.player.display_name) for result in tournament.results)
+    return player_labels((result.player.id, result.player.display_name) for result in report.results)
 
 
-def written_answer(actor: Actor, tournament: Tournament, notices: list[Notice]) -> dict[str, Any]:
+def written_answer(actor: Actor, report: Report, notices: list[Notice]) -> dict[str, Any]:
     """ReportWritten: the stored report as the writer sees it, and its warnings."""
-    labels = _labels(tournament)
-    answer = report_answer(seen_by(actor, tournament), lambda player_id, _name: labels[player_id])
+    labels = _labels(report)
+    answer = report_answer(seen_by(actor, report), lambda player_id, _name: labels[player_id])
     return {**answer, "warnings": warnings(notices)}
 
 
-def _dry_run_results(tournament: Tournament, registered: dict[int, str]) -> list[dict[str, Any]]:
+def _dry_run_results(report: Report, registered: dict[int, str]) -> list[dict[str, Any]]:
     """A dry run's rows: each player says whether the report would register them (`new`, with
     no id: none was stored)."""
     rows = []
-    labels = _labels(tournament)
-    for result in tournament.results:
+    labels = _labels(report)
+    for result in report.results:
         name = result.player.display_name
         new = result.player.id in registered
         rows.append(
@@ -121,17 +121,17 @@ def dry_run_answer(actor: Actor, written: Written) -> dict[str, Any]:
     """ReportDryRun, written directly: what would be stored, said as a dry run from its first key;
     no id, version or timestamp (nothing was stored, so there are none), new players with no id,
     and warnings that name no id of theirs (`notices.unregistered`)."""
-    tournament, registered = written.tournament, written.registered
+    report, registered = written.report, written.registered
     return {
         "dry_run": True,
-        "venue_id": tournament.venue_id,
-        "season_id": tournament.season_id,
-        "date": tournament.date.isoformat(),
-        "session": tournament.session,
-        "kind": tournament.kind,
-        "entrants": tournament.entrants,
-        "reported_by": reporter_seen_by(actor, tournament),
-        "reported_by_role": reporter_role(tournament),
-        "results": _dry_run_results(tournament, registered),
+        "venue_id": report.venue_id,
+        "season_id": report.season_id,
+        "date": report.date.isoformat(),
+        "session": report.session,
+        "kind": report.kind,
+        "entrants": report.entrants,
+        "reported_by": reporter_seen_by(actor, report),
+        "reported_by_role": reporter_role(report),
+        "results": _dry_run_results(report, registered),
         "warnings": warnings([unregistered(notice, registered) for notice in written.notices]),
     }
