@@ -1,6 +1,6 @@
 """Limits beyond Flask-Limiter's per-caller default (app.py): failed keys per address, tighter than
 normal traffic, so guessing keys is slow; writes per key; and per host's key, the emails and
-membership numbers that named no player in reports (R19: api/tournaments/intake.py) or were found
+membership numbers that named no player in reports (R19: api/reports/intake.py) or were found
 taken by a registration (api/players/routes.py), so that neither door tests whom the league knows;
 and per address, the requests to subscribe an email to the weekly email, each counted alike.
 Kept in the limiter's storage (memory per process, or Redis via RATELIMIT_STORAGE_URI, shared by

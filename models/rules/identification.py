@@ -1,7 +1,7 @@
 """R5: who each row of a report names, decided over the players already loaded. A row names a
 registered player by id, membership number or email (each looked up once for the whole report:
 a report may have 10,000 rows), a player by a name alone among those who have played at the
-venue (in any season), or a new player to register. models/services/tournaments/checks.py loads the
+venue (in any season), or a new player to register. models/services/reports/checks.py loads the
 players; these decide."""
 
 from __future__ import annotations

@@ -86,7 +86,7 @@ def knockout_problems(
 
 
 # R6's status of an entrant who signed in but never played a hand (EntrantStatus.NO_SHOW:
-# rules/tournaments.py imports this module, not the other way round).
+# rules/reports.py imports this module, not the other way round).
 NO_SHOW = "no_show"
 
 

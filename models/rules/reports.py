@@ -80,7 +80,7 @@ def place_of_word(word: str) -> int | None:
 
 def played(status: str) -> bool:
     """R9: a result counts as played unless it is a no-show (a withdrawal or an absence counts).
-    In SQL: `Result.played` (models/entities/tournaments.py)."""
+    In SQL: `Result.played` (models/entities/reports.py)."""
     return status != EntrantStatus.NO_SHOW
 
 

@@ -1,5 +1,5 @@
-"""R19 for every field that names a player, beyond a report's rows (tests/api/tournaments/
-test_identifier_probes.py) and its knockers (tests/api/tournaments/test_knocker_probes.py):
+"""R19 for every field that names a player, beyond a report's rows (tests/api/reports/
+test_identifier_probes.py) and its knockers (tests/api/reports/test_knocker_probes.py):
 sign-ins at the door, a night's knocker, consents, merges and head-to-head. None of them lets a
 host or the public test a personal value of a player outside the host's venues: a right guess and
 a wrong one are refused alike, misses count against the host's key, and no refusal holds

@@ -1,4 +1,4 @@
-"""A report in a host's words (models/rules/tournaments.py): the places (R4) and statuses (R6) a
+"""A report in a host's words (models/rules/reports.py): the places (R4) and statuses (R6) a
 spreadsheet's cells write, as the sheet reader takes them. No database."""
 
 from __future__ import annotations

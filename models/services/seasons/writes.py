@@ -28,7 +28,7 @@ SCORING_SETTINGS = (
 
 # R7, R8: what rescores a season's stored results when its chart or a scoring setting changes.
 # The results are the tournaments', whose services read the seasons: so the seasons call it
-# through this slot, which services/tournaments/scoring.py fills when it is imported (the app
+# through this slot, which services/reports/scoring.py fills when it is imported (the app
 # imports it with the reports' views), and never import the tournaments.
 Rescore = Callable[[Session, Season], int]
 _RESCORE: list[Rescore] = []
@@ -43,7 +43,7 @@ def rescores_seasons(rescore: Rescore) -> Rescore:
 def rescore_season(session: Session, season: Season) -> int:
     """The season's stored results rescored by the registered function: how many changed."""
     if not _RESCORE:
-        raise RuntimeError("Nothing rescores a season: models.services.tournaments.scoring is not imported.")
+        raise RuntimeError("Nothing rescores a season: models.services.reports.scoring is not imported.")
     return _RESCORE[0](session, season)
 
 

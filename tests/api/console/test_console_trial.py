@@ -3,7 +3,7 @@ them: a missed night's link opens the forms dated that night, not today (R17, R2
 list names an erased player once, cleanly (R21, R16); the recent reports are a line each that
 opens on the report's rows, each row's status marked (R6). Their height on a phone is measured in
 tests/browser/test_console_on_a_phone.py; a picture uploaded as a sheet is
-tests/api/tournaments/test_pictures_refused.py."""
+tests/api/reports/test_pictures_refused.py."""
 
 from __future__ import annotations
 

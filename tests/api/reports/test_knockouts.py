@@ -220,7 +220,7 @@ def test_r8a_r17_a_merge_moves_the_knockouts_to_the_survivor(make_scene: Any) ->
 def test_r8a_a_spreadsheets_knocked_out_by_column_names_the_knocker_as_a_row_does(make_scene: Any) -> None:
     """R8a, R19: the column names a knocker by what the knocker's own row gave (here its player
     number) or by the public display name; never by a stored personal value the sheet did not
-    give (tests/api/tournaments/test_knocker_probes.py)."""
+    give (tests/api/reports/test_knocker_probes.py)."""
     scene = linear(make_scene, knockout_points=10)
     a, b, c = scene.players("Ann A.", "Bea B.", "Cal C.")
     sheet = "\n".join(

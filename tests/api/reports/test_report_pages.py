@@ -1,5 +1,5 @@
 """Pages of reports (GET /api/v1/tournaments) are written from each report's answer as the process
-keeps it (api/tournaments/pages.py): they must be exactly what the schema dumps of
+keeps it (api/reports/pages.py): they must be exactly what the schema dumps of
 `list_reports`, for every caller and filter, labelled over the whole page (R19); and after a
 report, a page reads and dumps only the report it had not kept. Each page's freshness after every
 kind of write is test_cache_freshness.py's."""
