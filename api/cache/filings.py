@@ -20,6 +20,8 @@ from pathlib import Path
 import redis
 from cachetools import TTLCache
 
+from models.infra import clock
+
 log = logging.getLogger(__name__)
 
 # Scopes a process's memory files answers under, at most.
@@ -87,7 +89,7 @@ class RedisFilings:
         self._redis = client
 
     def file(self, entries: Iterable[tuple[str, str]], seconds: int) -> None:
-        now = time.time()
+        now = clock.now().timestamp()
         by_scope: dict[str, dict[str, float]] = {}
         for scope, entry in entries:
             by_scope.setdefault(scope, {})[entry] = now + seconds
@@ -103,7 +105,7 @@ class RedisFilings:
 
     def filed(self, scope: str) -> frozenset[str]:
         try:
-            found = self._redis.zrangebyscore(self.FILED + scope, time.time(), "+inf")
+            found = self._redis.zrangebyscore(self.FILED + scope, clock.now().timestamp(), "+inf")
         except redis.RedisError as exc:  # nothing found: the answers are computed when read
             log.warning("cache: Redis read failed (%s)", exc)
             return frozenset()
@@ -148,7 +150,7 @@ class DiskFilings:
         return closing(sqlite3.connect(self.path, timeout=5, isolation_level=None))
 
     def file(self, entries: Iterable[tuple[str, str]], seconds: int) -> None:
-        now = time.time()
+        now = clock.now().timestamp()
         rows = [(scope, entry, now + seconds) for scope, entry in entries]
         try:
             with self._open() as db:
@@ -163,7 +165,7 @@ class DiskFilings:
         try:
             with self._open() as db:
                 rows = db.execute(
-                    "SELECT entry FROM filed WHERE scope = ? AND until > ?", (scope, time.time())
+                    "SELECT entry FROM filed WHERE scope = ? AND until > ?", (scope, clock.now().timestamp())
                 )
                 return frozenset(str(row[0]) for row in rows)
         except sqlite3.OperationalError as exc:
