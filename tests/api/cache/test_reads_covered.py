@@ -36,7 +36,7 @@ from models.entities.base import Base
 from models.freshness import memos
 from models.freshness.tables import NIGHT_TABLES, OUTBOX_TABLES, UNVERSIONED_TABLES, covered_by
 from models.rules.emails import unsubscribe_token
-from tests.builders import Scene, sanctioned
+from tests.builders import MakeScene, Scene, ended_season, sanctioned
 from tests.support.console import signed_in
 from tests.support.league import Caller
 from tests.support.nights import opened
@@ -347,3 +347,40 @@ def test_every_view_the_cache_keys_declares_what_it_reads(app: Flask) -> None:
     undeclared.add_url_rule("/api/v1/silent", "silent", lambda: "")
     with pytest.raises(RuntimeError, match="/api/v1/silent"):
         check_declarations(undeclared)
+
+
+def test_a_published_seasons_memos_read_only_tables_their_scopes_cover_r12(
+    app: Flask, make_scene: MakeScene, connection: Connection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R12-R14's publication: the published lists are read through memos of their own (the
+    newest publications, each publication's lists, read by a profile), which the walk above never
+    meets (its season has not ended). Each is held to its scopes the same way."""
+    scene = make_scene(**ended_season())
+    ann, bea, cal = scene.players("Ann A.", "Bea B.", "Cal C.")
+    scene.report([ann, bea, cal])
+    path = f"/api/v1/seasons/{scene.season_id}/qualifiers"
+    answer = scene.office.post(f"{path}/publish", json={"settlements": []})
+    assert answer.status_code == 201, answer.get_data(as_text=True)
+    walk = Walk(app, Reads())
+    watch_memos(monkeypatch, walk)
+    event.listen(connection, "before_cursor_execute", walk.reads.note)
+    try:
+        region = int(scene.region["id"])
+        for asked in (
+            path,
+            f"/api/v1/seasons/{scene.season_id}/venues/{scene.venue_id}/qualifiers",
+            f"/embed/seasons/{scene.season_id}/regions/{region}/qualifiers",
+            f"/api/v1/players/{ann}",  # a profile reads the publication's lists
+        ):
+            walk.ask("public", scene.public, asked)
+    finally:
+        event.remove(connection, "before_cursor_execute", walk.reads.note)
+    assert all(a.status == 200 for a in walk.asked), [(a.path, a.status) for a in walk.asked]
+    seen = {memo_name(key) for key, _scopes, _read in walk.computations}
+    assert {"newest publications", "publication"} <= seen, seen
+    unscoped = {
+        repr(key): sorted(read - VERSIONS - frozenset().union(*(covered_by(s) for s in scopes)))
+        for key, scopes, read in walk.computations
+        if read - VERSIONS - frozenset().union(*(covered_by(s) for s in scopes))
+    }
+    assert unscoped == {}
