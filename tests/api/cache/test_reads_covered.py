@@ -158,6 +158,16 @@ def watch_memos(monkeypatch: pytest.MonkeyPatch, walk: Walk) -> None:
     monkeypatch.setattr(memos, "_computed", watched)
 
 
+def unscoped(walk: Walk) -> dict[str, list[str]]:
+    """Each memo computation that read a table none of its scopes covers, with those tables."""
+    found = {}
+    for key, scopes, read in walk.computations:
+        beyond = read - VERSIONS - frozenset().union(*(covered_by(scope) for scope in scopes))
+        if beyond:
+            found[repr(key)] = sorted(beyond)
+    return found
+
+
 def memo_name(key: Any) -> str:
     """What a memo's key names first (`"qualifier lists"`, `("report", 3, True)`'s "report", …)."""
     while isinstance(key, tuple) and key:
@@ -324,12 +334,7 @@ def test_every_cached_view_reads_only_tables_its_declarations_cover_r23(
         "season ids",  # the league's small lookups (cached_by_league)
     }, seen
     assert any(read - VERSIONS for _key, _scopes, read in walk.computations), "no memo's reads were seen"
-    unscoped = {
-        repr(key): sorted(read - VERSIONS - frozenset().union(*(covered_by(s) for s in scopes)))
-        for key, scopes, read in walk.computations
-        if read - VERSIONS - frozenset().union(*(covered_by(s) for s in scopes))
-    }
-    assert unscoped == {}
+    assert unscoped(walk) == {}
 
 
 def test_every_view_the_cache_keys_declares_what_it_reads(app: Flask) -> None:
@@ -378,9 +383,4 @@ def test_a_published_seasons_memos_read_only_tables_their_scopes_cover_r12(
     assert all(a.status == 200 for a in walk.asked), [(a.path, a.status) for a in walk.asked]
     seen = {memo_name(key) for key, _scopes, _read in walk.computations}
     assert {"newest publications", "publication"} <= seen, seen
-    unscoped = {
-        repr(key): sorted(read - VERSIONS - frozenset().union(*(covered_by(s) for s in scopes)))
-        for key, scopes, read in walk.computations
-        if read - VERSIONS - frozenset().union(*(covered_by(s) for s in scopes))
-    }
-    assert unscoped == {}
+    assert unscoped(walk) == {}
