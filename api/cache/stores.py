@@ -69,7 +69,29 @@ class Store(Protocol):
     def keep_mark(self, value: bytes) -> None: ...
 
 
-class MemoryStore:
+Filings = MemoryFilings | RedisFilings | DiskFilings
+
+
+class Filed:
+    """A store's filings (filings.py): what it cached, filed under each scope of its key, and the
+    refresher's mark, kept where the store keeps its answers."""
+
+    filings: Filings
+
+    def file(self, entries: Iterable[tuple[str, str]], seconds: int) -> None:
+        self.filings.file(entries, seconds)
+
+    def filed(self, scope: str) -> frozenset[str]:
+        return self.filings.filed(scope)
+
+    def mark(self) -> bytes | None:
+        return self.filings.mark()
+
+    def keep_mark(self, value: bytes) -> None:
+        self.filings.keep_mark(value)
+
+
+class MemoryStore(Filed):
     """This process's answers, the least recently used dropped first when over `max_bytes`."""
 
     def __init__(self, max_bytes: int) -> None:
@@ -104,20 +126,8 @@ class MemoryStore:
         with self._lock:
             return name in self._read
 
-    def file(self, entries: Iterable[tuple[str, str]], seconds: int) -> None:
-        self.filings.file(entries, seconds)
 
-    def filed(self, scope: str) -> frozenset[str]:
-        return self.filings.filed(scope)
-
-    def mark(self) -> bytes | None:
-        return self.filings.mark()
-
-    def keep_mark(self, value: bytes) -> None:
-        self.filings.keep_mark(value)
-
-
-class RedisStore:
+class RedisStore(Filed):
     """Answers shared by every worker of every machine. Redis failing is a miss."""
 
     PREFIX = "league:answer:"
@@ -163,20 +173,8 @@ class RedisStore:
         except redis.RedisError:
             return True  # unknown: computed, as a reader would
 
-    def file(self, entries: Iterable[tuple[str, str]], seconds: int) -> None:
-        self.filings.file(entries, seconds)
 
-    def filed(self, scope: str) -> frozenset[str]:
-        return self.filings.filed(scope)
-
-    def mark(self) -> bytes | None:
-        return self.filings.mark()
-
-    def keep_mark(self, value: bytes) -> None:
-        self.filings.keep_mark(value)
-
-
-class DiskStore:
+class DiskStore(Filed):
     """Answers shared by every process on this machine: a directory that each opens (diskcache,
     process- and thread-safe), bounded in bytes, the oldest stored dropped first. Failing is a miss."""
 
@@ -230,18 +228,6 @@ class DiskStore:
             return self.cache.get("read:" + name) is not None
         except diskcache.Timeout:
             return True
-
-    def file(self, entries: Iterable[tuple[str, str]], seconds: int) -> None:
-        self.filings.file(entries, seconds)
-
-    def filed(self, scope: str) -> frozenset[str]:
-        return self.filings.filed(scope)
-
-    def mark(self) -> bytes | None:
-        return self.filings.mark()
-
-    def keep_mark(self, value: bytes) -> None:
-        self.filings.keep_mark(value)
 
 
 class LayeredStore:
