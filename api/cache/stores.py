@@ -245,6 +245,9 @@ class LayeredStore:
         self._note_every = note_every
         self._teller: tuple[int, threading.Thread] | None = None
         self._lock = threading.Lock()
+        # A clear and a flush one at a time: a flush that read what was pending before a clear
+        # would otherwise tell the shared store, after it was cleared, what was read before it.
+        self._flushing = threading.Lock()
 
     def get(self, key: str) -> bytes | None:
         value = self.local.get(key)
@@ -259,13 +262,14 @@ class LayeredStore:
         self.local.set(key, value)
 
     def clear(self) -> None:
-        self.shared.clear()
-        self.local.clear()
-        with self._lock:
-            self._told.clear()
-            self._pending.clear()
-            self._filed_told.clear()
-            self._pending_filed.clear()
+        with self._flushing:
+            self.shared.clear()
+            self.local.clear()
+            with self._lock:
+                self._told.clear()
+                self._pending.clear()
+                self._filed_told.clear()
+                self._pending_filed.clear()
 
     def note(self, names: Iterable[str], seconds: int) -> None:
         with self._lock:
@@ -308,16 +312,17 @@ class LayeredStore:
 
     def flush(self, seconds: int = READ_LATELY) -> None:
         """Tell the shared store now what was read and filed since it was last told."""
-        with self._lock:
-            names, filed = set(self._pending), set(self._pending_filed)
-        # Told first, forgotten after: a reader of `noted` or `filed` meanwhile finds them here.
-        if names:
-            self.shared.note(names, seconds)
-        if filed:
-            self.shared.file(filed, seconds)
-        with self._lock:
-            self._pending -= names
-            self._pending_filed -= filed
+        with self._flushing:
+            with self._lock:
+                names, filed = set(self._pending), set(self._pending_filed)
+            # Told first, forgotten after: a reader of `noted` or `filed` meanwhile finds them here.
+            if names:
+                self.shared.note(names, seconds)
+            if filed:
+                self.shared.file(filed, seconds)
+            with self._lock:
+                self._pending -= names
+                self._pending_filed -= filed
 
     def _start_teller(self, seconds: int) -> None:
         """A thread of this process (started again in a forked worker) that tells the shared store

@@ -4,6 +4,7 @@ read is ever stale after a write, on any worker, is proven in test_cache_freshne
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -129,3 +130,34 @@ def test_a_worker_tells_what_was_read_together_every_few_seconds(tmp_path: Path)
     while not (shared.noted("/api/v1/players/1?") and shared.noted("/api/v1/players/2?")):
         assert time.monotonic() < deadline, "never told"
         time.sleep(0.05)  # the poll's interval
+
+
+def test_a_clear_is_whole_even_while_a_worker_tells_what_it_filed(tmp_path: Path) -> None:
+    """A flush that took what was pending before a clear does not tell the shared store about it
+    after the clear: the refresher would compute again answers nobody has cached since."""
+    shared = DiskStore(tmp_path / "shared", 1 << 20, 60)
+    worker = LayeredStore(MemoryStore(1 << 20), shared, 0)
+    worker._note_every = 3600  # noqa: SLF001  (told only when flushed, here by hand)
+    worker.file([("venue:1:2", "/api/v1/standings")], 60)
+    telling, told = threading.Event(), threading.Event()
+    file = shared.file
+
+    def slow_file(entries: Any, seconds: int) -> None:
+        telling.set()  # the flush has taken what was pending, and tells it now
+        assert told.wait(PATIENCE)
+        file(entries, seconds)
+
+    shared.file = slow_file  # type: ignore[method-assign]
+    flushing = threading.Thread(target=worker.flush)
+    flushing.start()
+    assert telling.wait(PATIENCE)
+    clearing = threading.Thread(target=worker.clear)
+    clearing.start()
+    # The clear waits for the flush (it cannot end before it: the wait is no deadline to meet);
+    # without that wait, it ends at once and the flush tells its stale filing after it.
+    clearing.join(2)
+    told.set()
+    flushing.join(PATIENCE)
+    clearing.join(PATIENCE)
+    assert not flushing.is_alive() and not clearing.is_alive()
+    assert worker.filed("venue:1:2") == frozenset()
