@@ -8,8 +8,8 @@ import datetime
 
 from league_client import AuthenticatedClient, Client
 from league_client.api.players import get_player
-from league_client.api.tournaments import correct_report, get_report, post_report
 from league_client.api.standings import get_standings, get_standings_csv
+from league_client.api.tournaments import correct_report, get_report, post_report
 from league_client.models import (
     CorrectionIn,
     PlayerProfileOut,
